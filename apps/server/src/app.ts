@@ -1,0 +1,66 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from './app-services';
+import { adminRoutes } from './modules/admin/admin.routes';
+import { authRoutes } from './modules/auth/auth.routes';
+import { publicRoutes } from './modules/public/public.routes';
+import { recoveryPhraseRoutes } from './modules/recovery-phrase/recovery-phrase.routes';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
+import './plugins/access';
+import { registerCsrfGuard } from './plugins/csrf';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerGate } from './plugins/gate';
+import { registerSession, sessionCookies } from './plugins/session';
+import { registerWebApp } from './plugins/web-app';
+
+export type BuildOptions = { logger?: boolean | object; serveWeb?: boolean };
+
+/** Builds the whole HTTP app on top of wired services; listening is the caller's business. */
+export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const { config } = services;
+  // Typed as Fastify's logger so the instance keeps Fastify's default logger type.
+  const loggerInstance: FastifyBaseLogger | undefined = opts.logger === false ? undefined : services.log;
+  const app = Fastify({
+    loggerInstance,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  registerErrorHandler(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Toasts and dialogs set styles at run time; scripts stay strictly same-origin.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        mediaSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: config.publicUrl.startsWith('https://') ? [] : null,
+      },
+    },
+    strictTransportSecurity: config.publicUrl.startsWith('https://'),
+  });
+  registerCsrfGuard(app, config.publicUrl);
+  registerSession(app, services.sessions);
+  registerGate(app);
+
+  const cookies = sessionCookies(config.publicUrl);
+  await app.register(authRoutes(services, cookies));
+  await app.register(twoFactorRoutes(services, cookies));
+  await app.register(recoveryPhraseRoutes(services));
+  await app.register(publicRoutes(services));
+  await app.register(adminRoutes(services));
+  await registerWebApp(app, opts.serveWeb === false ? null : config.webDistDir);
+  return app;
+}

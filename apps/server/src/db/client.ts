@@ -1,0 +1,18 @@
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema/index';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A database handle or an open transaction: repositories take either (STYLE habit 7). */
+export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+// numeric and bigint columns arrive as strings: money must never pass through a float.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  return new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+}
+
+export function createDb(pool: pg.Pool): Db {
+  return drizzle(pool, { schema });
+}

@@ -1,0 +1,15 @@
+import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** One phrase per user for life (DEVIATIONS S1): encrypted, plus a keyed hash for look-up. */
+export const userSeedPhrases = pgTable('user_seed_phrases', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  seedPhraseEncrypted: text('seed_phrase_encrypted').notNull(),
+  phraseHash: text('phrase_hash').notNull().unique(),
+  isGenerated: boolean('is_generated').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,30 @@
+import type { TErrorCode } from '@coffer/shared';
+
+/** The one error type of the server: a code from the shared list and a message for people. */
+export class AppError extends Error {
+  constructor(
+    readonly code: TErrorCode,
+    message: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const STATUS_BY_CODE: Record<TErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  TWO_FACTOR_REQUIRED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_CREDENTIALS: 401,
+  EMAIL_NOT_VERIFIED: 403,
+  INVALID_CODE: 400,
+  INVALID_RECOVERY_PHRASE: 400,
+  PASSWORD_REQUIRED: 401,
+  RATE_LIMITED: 429,
+  FOREIGN_ORIGIN: 403,
+  INTERNAL: 500,
+};

@@ -1,0 +1,56 @@
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
+
+/**
+ * Encryption at rest and keyed hashes, from one 32-byte server key. Ciphertexts carry a
+ * version prefix so the key can be rotated later without guessing which key made them.
+ */
+export type Secrets = {
+  encrypt(plaintext: string): string;
+  decrypt(ciphertext: string): string;
+  /** HMAC-SHA256 under a purpose label, hex: equal inputs give equal outputs, for look-ups. */
+  keyedHash(purpose: string, value: string): string;
+};
+
+export function createSecrets(key: Buffer): Secrets {
+  if (key.length !== 32) throw new Error('The secret key must be 32 bytes');
+  return {
+    encrypt(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return `v1:${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')}`;
+    },
+    decrypt(ciphertext) {
+      if (!ciphertext.startsWith('v1:')) throw new Error('Unknown ciphertext version');
+      const raw = Buffer.from(ciphertext.slice(3), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+      decipher.setAuthTag(raw.subarray(12, 28));
+      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+    },
+    keyedHash(purpose, value) {
+      return createHmac('sha256', key).update(`${purpose}\0${value}`).digest('hex');
+    },
+  };
+}
+
+/** A random token for cookies and links: 256 bits, URL-safe. */
+export function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function sha256Hex(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}

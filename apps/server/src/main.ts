@@ -1,0 +1,51 @@
+import path from 'node:path';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { startEmbeddedPostgres } from './db/embedded';
+import { createLogger, openServices } from './infra';
+import { startJobs } from './jobs';
+import { claimDataDir } from './lib/instance-lock';
+
+const config = loadConfig();
+const log = createLogger(config.logLevel);
+
+async function main() {
+  const releaseDataDir = config.databaseUrl ? () => {} : claimDataDir(config.dataDir);
+  const embedded = config.databaseUrl
+    ? null
+    : await startEmbeddedPostgres({
+        dir: config.dataDir,
+        port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
+        log: (line) => log.debug({ postgres: line }),
+      });
+  const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log);
+  const app = await buildApp(services);
+  const jobs = startJobs(services);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'stopping Coffer');
+    jobs.stop();
+    await app.close();
+    await services.pool.end();
+    await embedded?.stop();
+    releaseDataDir();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  log.info(
+    { dataDir: path.relative(process.cwd(), config.dataDir) || '.', database: embedded ? 'embedded' : 'external' },
+    'Coffer is running',
+  );
+  console.log(`\n  Coffer is running at ${config.publicUrl}\n`);
+}
+
+main().catch((err) => {
+  log.fatal({ err }, 'Coffer failed to start');
+  process.exit(1);
+});

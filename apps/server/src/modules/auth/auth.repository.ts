@@ -1,0 +1,90 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client';
+import { adminUsers, emailVerificationTokens, userProfiles, users } from '../../db/schema/index';
+
+export function createUsersRepository(db: DbOrTx) {
+  return {
+    async findByEmail(email: string) {
+      const rows = await db.select().from(users).where(eq(users.email, email));
+      return rows[0] ?? null;
+    },
+
+    async findById(id: string) {
+      const rows = await db.select().from(users).where(eq(users.id, id));
+      return rows[0] ?? null;
+    },
+
+    /** Creates the user and its profile together; returns null when the e-mail is taken. */
+    async create(input: { email: string; passwordHash: string; verified: boolean }, tx: DbOrTx = db) {
+      const inserted = await tx
+        .insert(users)
+        .values({
+          email: input.email,
+          passwordHash: input.passwordHash,
+          emailVerifiedAt: input.verified ? new Date() : null,
+        })
+        .onConflictDoNothing({ target: users.email })
+        .returning({ id: users.id });
+      const user = inserted[0];
+      if (!user) return null;
+      await tx.insert(userProfiles).values({ id: user.id });
+      return user;
+    },
+
+    async makeAdmin(userId: string, tx: DbOrTx = db) {
+      await tx.insert(adminUsers).values({ userId }).onConflictDoNothing();
+    },
+
+    async setPassword(userId: string, passwordHash: string) {
+      await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
+    },
+
+    async markVerified(userId: string) {
+      await db
+        .update(users)
+        .set({ emailVerifiedAt: sql`COALESCE(${users.emailVerifiedAt}, now())` })
+        .where(eq(users.id, userId));
+    },
+
+    async recordLogin(userId: string) {
+      await db.update(userProfiles).set({ lastLogin: new Date() }).where(eq(userProfiles.id, userId));
+    },
+
+    async countCustomers(): Promise<number> {
+      const rows = await db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(users)
+        .where(sql`NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = ${users.id})`);
+      return rows[0]?.n ?? 0;
+    },
+
+    async countAll(): Promise<number> {
+      const rows = await db.select({ n: sql<number>`count(*)::int` }).from(users);
+      return rows[0]?.n ?? 0;
+    },
+  };
+}
+
+export function createVerificationTokensRepository(db: DbOrTx) {
+  return {
+    async create(userId: string, tokenHash: string, expiresAt: Date) {
+      await db.insert(emailVerificationTokens).values({ userId, tokenHash, expiresAt });
+    },
+
+    /** Marks an unused, unexpired token used and returns its user; null otherwise. */
+    async consume(tokenHash: string): Promise<string | null> {
+      const rows = await db
+        .update(emailVerificationTokens)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(emailVerificationTokens.tokenHash, tokenHash),
+            isNull(emailVerificationTokens.usedAt),
+            gt(emailVerificationTokens.expiresAt, new Date()),
+          ),
+        )
+        .returning({ userId: emailVerificationTokens.userId });
+      return rows[0]?.userId ?? null;
+    },
+  };
+}

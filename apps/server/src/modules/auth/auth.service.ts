@@ -1,0 +1,123 @@
+import { MSG } from '@coffer/shared';
+import { AppError } from '../../lib/app-error';
+import { randomToken, sha256Hex } from '../../lib/crypto';
+import type { Mailer } from '../../lib/mailer';
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
+import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
+import type { SessionsRepository } from '../sessions/sessions.repository';
+import type { createUsersRepository, createVerificationTokensRepository } from './auth.repository';
+
+type Deps = {
+  users: ReturnType<typeof createUsersRepository>;
+  tokens: ReturnType<typeof createVerificationTokensRepository>;
+  sessions: SessionsRepository;
+  phrases: RecoveryPhraseService;
+  limiter: RateLimiter;
+  mailer: Mailer;
+  publicUrl: string;
+};
+
+const VERIFICATION_TTL_MS = 24 * 3600 * 1000;
+
+export type Client = { ip: string; userAgent: string | undefined };
+
+export function createAuthService(d: Deps) {
+  async function sendVerification(userId: string, email: string) {
+    const token = randomToken();
+    await d.tokens.create(userId, sha256Hex(token), new Date(Date.now() + VERIFICATION_TTL_MS));
+    const link = `${d.publicUrl}/verify-email?token=${token}`;
+    await d.mailer.send({
+      to: email,
+      subject: 'Confirm your Coffer account',
+      text: `Welcome to Coffer.\n\nConfirm your e-mail address to finish creating your account:\n\n${link}\n\nThe link works for 24 hours. If you did not sign up, ignore this message.\n`,
+      link,
+    });
+  }
+
+  return {
+    /**
+     * Creates an unverified account and mails its link. An address that already has an
+     * account gets a notice instead, and the answer is the same, so the form cannot be
+     * used to find out who is a customer.
+     */
+    async signUp(email: string, password: string, client: Client): Promise<void> {
+      await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
+      await d.limiter.hit(LIMITS.mail(email, client.ip));
+      const created = await d.users.create({ email, passwordHash: await hashPassword(password), verified: false });
+      if (created) {
+        await sendVerification(created.id, email);
+        return;
+      }
+      await d.mailer.send({
+        to: email,
+        subject: 'Someone tried to sign up to Coffer with your e-mail',
+        text: `Somebody tried to create a Coffer account with this address, which already has one.\n\nIf it was you, sign in at ${d.publicUrl}/auth. If you forgot your password, reset it with your recovery phrase at ${d.publicUrl}/reset-password.\n`,
+        link: `${d.publicUrl}/auth`,
+      });
+    },
+
+    async verifyEmail(token: string): Promise<void> {
+      const userId = await d.tokens.consume(sha256Hex(token));
+      if (!userId) throw new AppError('NOT_FOUND', MSG.verificationLinkInvalid);
+      await d.users.markVerified(userId);
+    },
+
+    async resendVerification(email: string, client: Client): Promise<void> {
+      await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
+      await d.limiter.hit(LIMITS.mail(email, client.ip));
+      const user = await d.users.findByEmail(email);
+      if (user && !user.emailVerifiedAt) await sendVerification(user.id, email);
+    },
+
+    /** Checks the password and opens a new session; returns its token. */
+    async signIn(email: string, password: string, client: Client): Promise<string> {
+      const limits = LIMITS.signIn(email, client.ip);
+      await d.limiter.assertAllowed(limits);
+      const user = await d.users.findByEmail(email);
+      // Hash even for an unknown address, so the answer takes as long either way.
+      const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      if (!user || !ok) {
+        await d.limiter.hit(limits);
+        throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
+      }
+      if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
+      await d.limiter.clear([limits[0]?.key ?? '']);
+      await d.users.recordLogin(user.id);
+      return d.sessions.create({ userId: user.id, twoFactorVerified: false, ip: client.ip, userAgent: client.userAgent });
+    },
+
+    /** The real password only, every time (DEVIATIONS S3). */
+    async checkPassword(userId: string, password: string, client: Client): Promise<void> {
+      const limits = LIMITS.password(userId, client.ip);
+      await d.limiter.assertAllowed(limits);
+      const user = await d.users.findById(userId);
+      if (!user || !(await verifyPassword(password, user.passwordHash))) {
+        await d.limiter.hit(limits);
+        throw new AppError('INVALID_CREDENTIALS', MSG.passwordIncorrect);
+      }
+    },
+
+    /** Password reset with the recovery phrase: every session of the account ends. */
+    async resetPassword(phrase: string, newPassword: string, client: Client): Promise<void> {
+      const limits = LIMITS.passwordReset(client.ip);
+      await d.limiter.assertAllowed(limits);
+      const userId = await d.phrases.findUserByPhrase(phrase);
+      const user = userId ? await d.users.findById(userId) : null;
+      if (!user) {
+        await d.limiter.hit(limits);
+        throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
+      }
+      await d.users.setPassword(user.id, await hashPassword(newPassword));
+      await d.sessions.revokeAllForUser(user.id);
+      await d.mailer.send({
+        to: user.email,
+        subject: 'Your Coffer password was reset',
+        text: `The password of your Coffer account was reset with your recovery phrase, and every signed-in device was signed out.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
+        link: `${d.publicUrl}/auth`,
+      });
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

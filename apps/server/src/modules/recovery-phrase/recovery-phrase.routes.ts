@@ -1,0 +1,52 @@
+import { ZGeneratePhraseResponse, ZOk, ZRecoveryPhraseResponse, ZVerifyPasswordRequest } from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { AppError } from '../../lib/app-error';
+import { signedIn } from '../../plugins/require-session';
+import { clientOf } from '../auth/client-of';
+
+/** How long the phrase stays readable after the password was re-entered. */
+const UNLOCK_SECONDS = 10 * 60;
+
+export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
+  function unlockedSession(request: FastifyRequest) {
+    const session = signedIn(request);
+    const until = session.phraseUnlockedUntil;
+    if (!until || until.getTime() <= Date.now()) {
+      throw new AppError('PASSWORD_REQUIRED', 'Enter your password to see your recovery phrase.');
+    }
+    return session;
+  }
+
+  return async (app) => {
+    app.post(
+      '/api/recovery-phrase/unlock',
+      { schema: { body: ZVerifyPasswordRequest, response: { 200: ZOk } } },
+      async (request) => {
+        const session = signedIn(request);
+        await s.auth.checkPassword(session.userId, request.body.password, clientOf(request));
+        await s.sessions.unlockPhrase(session.sessionId, UNLOCK_SECONDS);
+        return { ok: true as const };
+      },
+    );
+
+    app.get(
+      '/api/recovery-phrase',
+      { schema: { response: { 200: ZRecoveryPhraseResponse } } },
+      async (request) => {
+        const found = await s.phrases.read(unlockedSession(request).userId);
+        return { phrase: found?.phrase ?? null, createdAt: found?.createdAt.toISOString() ?? null };
+      },
+    );
+
+    app.post(
+      '/api/recovery-phrase/generate',
+      { schema: { response: { 200: ZGeneratePhraseResponse } } },
+      async (request) => {
+        const result = await s.phrases.ensure(unlockedSession(request).userId);
+        return { phrase: result.phrase, createdAt: result.createdAt.toISOString(), created: result.created };
+      },
+    );
+  };
+}

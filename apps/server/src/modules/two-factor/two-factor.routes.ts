@@ -1,0 +1,80 @@
+import {
+  ZOk,
+  ZSessionResponse,
+  ZTwoFactorCodeRequest,
+  ZTwoFactorResetRequest,
+  ZTwoFactorSetupResponse,
+  ZTwoFactorStatusResponse,
+  ZTwoFactorVerifyRequest,
+} from '@coffer/shared';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { signedIn } from '../../plugins/require-session';
+import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
+import { clientOf } from '../auth/client-of';
+import { presentSession } from '../sessions/present-session';
+
+export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
+  /** After a passed second factor the browser gets the rotated token and the new state. */
+  async function answerWithSession(request: FastifyRequest, reply: FastifyReply, token: string) {
+    cookies.set(reply, request, token);
+    const session = await s.sessions.findByToken(token);
+    return { session: session ? presentSession(session) : null };
+  }
+
+  return async (app) => {
+    app.get(
+      '/api/2fa/status',
+      { config: { access: 'signed-in' }, schema: { response: { 200: ZTwoFactorStatusResponse } } },
+      async (request) => {
+        const session = signedIn(request);
+        return s.twoFactor.status(session.userId, session);
+      },
+    );
+
+    app.post(
+      '/api/2fa/setup',
+      { config: { access: 'signed-in' }, schema: { response: { 200: ZTwoFactorSetupResponse } } },
+      async (request) => s.twoFactor.setup(signedIn(request)),
+    );
+
+    app.post(
+      '/api/2fa/enable',
+      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorCodeRequest, response: { 200: ZSessionResponse } } },
+      async (request, reply) => {
+        const token = await s.twoFactor.enable(signedIn(request), request.body.code, clientOf(request));
+        return answerWithSession(request, reply, token);
+      },
+    );
+
+    app.post(
+      '/api/2fa/verify',
+      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorVerifyRequest, response: { 200: ZSessionResponse } } },
+      async (request, reply) => {
+        const token = await s.twoFactor.verify(signedIn(request), request.body, clientOf(request));
+        return answerWithSession(request, reply, token);
+      },
+    );
+
+    app.post(
+      '/api/2fa/reset-with-phrase',
+      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorResetRequest, response: { 200: ZSessionResponse } } },
+      async (request) => {
+        const session = signedIn(request);
+        await s.twoFactor.resetWithPhrase(session, request.body.seedPhrase, clientOf(request));
+        const fresh = await s.sessions.findByToken(request.cookies[SESSION_COOKIE] ?? '');
+        return { session: fresh ? presentSession(fresh) : null };
+      },
+    );
+
+    app.post(
+      '/api/2fa/disable',
+      { schema: { body: ZTwoFactorCodeRequest, response: { 200: ZOk } } },
+      async (request) => {
+        await s.twoFactor.disable(signedIn(request), request.body.code, clientOf(request));
+        return { ok: true as const };
+      },
+    );
+  };
+}

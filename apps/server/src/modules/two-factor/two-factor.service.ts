@@ -1,0 +1,142 @@
+import { randomInt } from 'node:crypto';
+import { BACKUP_CODE_COUNT, BACKUP_CODE_LENGTH, MSG, type TTwoFactorVerifyRequest } from '@coffer/shared';
+import { AppError } from '../../lib/app-error';
+import type { Secrets } from '../../lib/crypto';
+import type { Mailer } from '../../lib/mailer';
+import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
+import type { Client } from '../auth/auth.service';
+import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
+import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
+import type { SessionContext, SessionsRepository } from '../sessions/sessions.repository';
+import type { TwoFactorRepository } from './two-factor.repository';
+
+type Deps = {
+  repo: TwoFactorRepository;
+  sessions: SessionsRepository;
+  phrases: RecoveryPhraseService;
+  limiter: RateLimiter;
+  secrets: Secrets;
+  mailer: Mailer;
+  publicUrl: string;
+};
+
+// No 0/O or 1/I: codes are read off paper.
+const BACKUP_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newBackupCode(): string {
+  let code = '';
+  for (let i = 0; i < BACKUP_CODE_LENGTH; i++) code += BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)];
+  return code;
+}
+
+export function createTwoFactorService(d: Deps) {
+  const backupHash = (userId: string, code: string) => d.secrets.keyedHash('backup-code', `${userId}:${code}`);
+
+  async function limited<T>(s: SessionContext, client: Client, attempt: () => Promise<T | null>, message: string): Promise<T> {
+    const limits = LIMITS.twoFactor(s.userId, client.ip);
+    await d.limiter.assertAllowed(limits);
+    const result = await attempt();
+    if (result === null) {
+      await d.limiter.hit(limits);
+      throw new AppError('INVALID_CODE', message);
+    }
+    return result;
+  }
+
+  /** Checks a code against the active secret and uses it up; null when it is wrong or used. */
+  async function acceptCode(userId: string, code: string): Promise<true | null> {
+    const row = await d.repo.find(userId);
+    if (!row?.secretEncrypted) return null;
+    const step = matchTotpStep(d.secrets.decrypt(row.secretEncrypted), code);
+    if (step === null) return null;
+    return (await d.repo.claimStep(userId, step)) ? true : null;
+  }
+
+  return {
+    async status(userId: string, s: SessionContext) {
+      return {
+        enabled: s.twoFactorEnabled,
+        required: s.twoFactorRequired,
+        backupCodesLeft: s.twoFactorEnabled ? await d.repo.countUnusedBackupCodes(userId) : 0,
+      };
+    },
+
+    /** A new secret and backup codes, pending until confirmed with a code. */
+    async setup(s: SessionContext) {
+      if (s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
+      const secret = newTotpSecret();
+      const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
+      await d.repo.savePending(
+        s.userId,
+        d.secrets.encrypt(secret),
+        codes.map((c) => backupHash(s.userId, c)),
+      );
+      const phrase = await d.phrases.ensure(s.userId);
+      return {
+        otpauthUrl: otpauthUrl(secret, s.email),
+        secret,
+        backupCodes: codes,
+        seedPhrase: phrase.created ? phrase.phrase : null,
+      };
+    },
+
+    /** Confirms the pending setup; the session counts as verified and gets a new token. */
+    async enable(s: SessionContext, code: string, client: Client): Promise<string> {
+      if (s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
+      const row = await d.repo.find(s.userId);
+      if (!row?.pendingSecretEncrypted) {
+        throw new AppError('CONFLICT', 'Start the setup again: no pending two-factor setup was found.');
+      }
+      const secret = row.pendingSecretEncrypted;
+      const step = await limited(s, client, async () => matchTotpStep(d.secrets.decrypt(secret), code), MSG.invalidCode);
+      await d.repo.enable(s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
+      return d.sessions.rotateAfterTwoFactor(s.sessionId);
+    },
+
+    /** Sign-in verification with an authenticator code or a backup code. */
+    async verify(s: SessionContext, input: TTwoFactorVerifyRequest, client: Client): Promise<string> {
+      if (!s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+      await limited(
+        s,
+        client,
+        async () =>
+          'code' in input
+            ? acceptCode(s.userId, input.code)
+            : (await d.repo.useBackupCode(s.userId, backupHash(s.userId, input.backupCode)))
+              ? true
+              : null,
+        'code' in input ? MSG.invalidCode : 'Invalid backup code. Please try again.',
+      );
+      return d.sessions.rotateAfterTwoFactor(s.sessionId);
+    },
+
+    async disable(s: SessionContext, code: string, client: Client): Promise<void> {
+      if (!s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+      await limited(s, client, () => acceptCode(s.userId, code), MSG.invalidCode);
+      await d.repo.disable(s.userId);
+    },
+
+    /**
+     * Turns 2FA off with the recovery phrase (for a user who lost the authenticator), ends
+     * every other session and tells the user by e-mail. The gate then requires a new setup.
+     */
+    async resetWithPhrase(s: SessionContext, phrase: string, client: Client): Promise<void> {
+      const limits = LIMITS.phrase(s.userId, client.ip);
+      await d.limiter.assertAllowed(limits);
+      if (!(await d.phrases.matches(s.userId, phrase))) {
+        await d.limiter.hit(limits);
+        throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
+      }
+      await d.repo.disable(s.userId);
+      await d.sessions.revokeAllForUser(s.userId, s.sessionId);
+      await d.mailer.send({
+        to: s.email,
+        subject: 'Two-factor authentication was reset on your Coffer account',
+        text: `Two-factor authentication on your Coffer account was reset with your recovery phrase, and every other signed-in device was signed out. You will be asked to set it up again.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
+        link: `${d.publicUrl}/auth`,
+      });
+    },
+  };
+}
+
+export type TwoFactorService = ReturnType<typeof createTwoFactorService>;

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { createDb } from '../src/db/client';
+import { startEmbeddedPostgres } from '../src/db/embedded';
+import { runMigrations } from '../src/db/migrate';
+import { freePort } from './free-port';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A server URL without a database name; each test file creates its own database. */
+    pgServerUrl: string;
+  }
+}
+
+export const TEMPLATE_DB = 'coffer_template';
+
+/**
+ * One PostgreSQL cluster for the whole run (or TEST_DATABASE_URL's server), with a migrated
+ * template database that each test file copies: a fresh database per file in milliseconds.
+ */
+export default async function setup(project: TestProject) {
+  let stop = async () => {};
+  let serverUrl: string;
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) {
+    const u = new URL(external);
+    u.pathname = '/';
+    serverUrl = u.toString().replace(/\/$/, '');
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-pg-'));
+    fs.chmodSync(dir, 0o755);
+    const embedded = await startEmbeddedPostgres({ dir, port: await freePort(), durable: false });
+    serverUrl = embedded.url.replace(/\/coffer$/, '');
+    stop = async () => {
+      await embedded.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${TEMPLATE_DB}`);
+  await admin.query(`CREATE DATABASE ${TEMPLATE_DB}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: `${serverUrl}/${TEMPLATE_DB}` });
+  await runMigrations(createDb(pool));
+  await pool.end();
+  project.provide('pgServerUrl', serverUrl);
+  return stop;
+}

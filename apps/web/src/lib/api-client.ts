@@ -1,0 +1,49 @@
+import type { TApiError, TErrorCode } from '@coffer/shared';
+
+/** An API failure as the server described it: `{ error, message }`. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: TErrorCode | 'NETWORK',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+type Options = { body?: unknown; signal?: AbortSignal };
+
+async function request<T>(method: string, path: string, opts: Options = {}): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: opts.signal,
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK', 'Could not reach Coffer. Check your connection and try again.');
+  }
+  const text = await res.text();
+  const data: unknown = text ? JSON.parse(text) : null;
+  if (!res.ok) {
+    const err = data as Partial<TApiError> | null;
+    throw new ApiError(res.status, err?.error ?? 'INTERNAL', err?.message ?? `Request failed (${res.status})`);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, { signal }),
+  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, { body }),
+  put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),
+  patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, { body }),
+  delete: <T>(path: string) => request<T>('DELETE', path),
+};
+
+export function errorMessage(err: unknown, fallback: string): string {
+  return err instanceof Error && err.message ? err.message : fallback;
+}

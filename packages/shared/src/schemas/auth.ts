@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { MSG } from '../messages';
+import { ZEmail } from '../validation/email';
+import { ZNewPassword, ZPassword } from '../validation/password';
+import { ZRecoveryPhrase } from '../validation/recovery-phrase';
+
+export const ZSignUpRequest = z.object({ email: ZEmail, password: ZNewPassword });
+export type TSignUpRequest = z.infer<typeof ZSignUpRequest>;
+
+export const ZSignInRequest = z.object({
+  email: z.string().trim().toLowerCase().min(1, MSG.emailAndPasswordRequired).max(254),
+  password: z.string().min(1, MSG.emailAndPasswordRequired).max(256),
+});
+export type TSignInRequest = z.infer<typeof ZSignInRequest>;
+
+export const ZVerifyEmailRequest = z.object({ token: z.string().min(1).max(200) });
+export const ZResendVerificationRequest = z.object({ email: ZEmail });
+
+export const ZResetPasswordRequest = z.object({
+  recoveryPhrase: ZRecoveryPhrase,
+  newPassword: ZNewPassword,
+});
+export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
+
+export const ZVerifyPasswordRequest = z.object({ password: ZPassword });
+
+/** What the browser knows about the signed-in user; mirrors the server's gate. */
+export const ZSession = z.object({
+  user: z.object({
+    id: z.string().uuid(),
+    email: z.string(),
+    isAdmin: z.boolean(),
+    registeredAt: z.string(),
+  }),
+  twoFactor: z.object({
+    required: z.boolean(),
+    enabled: z.boolean(),
+    /** True when this session has passed the second factor (or none is needed). */
+    verified: z.boolean(),
+  }),
+  hasRecoveryPhrase: z.boolean(),
+});
+export type TSession = z.infer<typeof ZSession>;
+
+export const ZSessionResponse = z.object({ session: ZSession.nullable() });
+export type TSessionResponse = z.infer<typeof ZSessionResponse>;
