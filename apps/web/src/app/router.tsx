@@ -13,9 +13,9 @@ const NotFoundPage = lazy(() => import('../features/marketing/components/not-fou
 const AuthPage = lazy(() => import('../features/auth/components/auth-page'));
 const VerifyEmailPage = lazy(() => import('../features/auth/components/verify-email-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
-const PortalLayout = lazy(() => import('../features/portal/components/portal-layout'));
+const PortalLayout = lazy(() => import('./layouts/portal-layout'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
-const SettingsPage = lazy(() => import('../features/settings/components/settings-page'));
+const SettingsPage = lazy(() => import('./routes/settings-page'));
 const SecretCombinationPage = lazy(() => import('../features/recovery-phrase/components/secret-combination-page'));
 const AdminDashboardPage = lazy(() => import('../features/admin-dashboard/components/admin-dashboard-page'));
 
