@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from './app-services';
@@ -12,6 +11,7 @@ import './plugins/access';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerGate } from './plugins/gate';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession, sessionCookies } from './plugins/session';
 import { registerWebApp } from './plugins/web-app';
 
@@ -32,25 +32,7 @@ export async function buildApp(services: Services, opts: BuildOptions = {}): Pro
 
   registerErrorHandler(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // Toasts and dialogs set styles at run time; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        mediaSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: config.publicUrl.startsWith('https://') ? [] : null,
-      },
-    },
-    strictTransportSecurity: config.publicUrl.startsWith('https://'),
-  });
+  registerSecurityHeaders(app, config.publicUrl);
   registerCsrfGuard(app, config.publicUrl);
   registerSession(app, services.sessions);
   registerGate(app);

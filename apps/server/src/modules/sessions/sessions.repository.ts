@@ -34,7 +34,7 @@ type Row = {
 
 // A named statement: PostgreSQL parses and plans it once per connection, which keeps the
 // per-request cost of authentication at one cheap round trip.
-const LOOKUP = {
+export const SESSION_LOOKUP = {
   name: 'session_lookup',
   text: `SELECT s.id AS session_id, s.user_id, u.email, (a.user_id IS NOT NULL) AS is_admin,
        p.registration_date AS registered_at, p.two_factor_required, p.two_factor_enabled,
@@ -54,7 +54,7 @@ export const ABSOLUTE_TIMEOUT_SECONDS = 30 * 24 * 3600;
 export function createSessionsRepository(pool: pg.Pool) {
   return {
     async findByToken(token: string): Promise<SessionContext | null> {
-      const { rows } = await pool.query<Row>({ ...LOOKUP, values: [sha256Hex(token)] });
+      const { rows } = await pool.query<Row>({ ...SESSION_LOOKUP, values: [sha256Hex(token)] });
       const r = rows[0];
       if (!r) return null;
       return {

@@ -1,0 +1,66 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { totpAt } from '../../apps/server/test/totp-reference';
+
+/** The data directory of the server Playwright started (see playwright.config.ts). */
+export const DATA_DIR = path.resolve('test-results/e2e-data');
+export const PASSWORD = 'Coffer-e2e-Pass1';
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(performance.now()).toString(36)}@example.com`;
+}
+
+/** The newest mail to `email` in the server's outbox, with quoted-printable undone. */
+export async function mailTo(email: string): Promise<string> {
+  const outbox = path.join(DATA_DIR, 'outbox');
+  for (let i = 0; i < 50; i++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
+    for (const f of files) {
+      const raw = fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      if (raw.includes(`To: ${email}`)) return raw;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail to ${email} in ${outbox}`);
+}
+
+export function linkIn(mail: string): string {
+  const match = mail.match(/https?:\/\/[^\s]+/);
+  if (!match) throw new Error(`no link in mail:\n${mail}`);
+  return match[0];
+}
+
+/** A TOTP code for `secret` now, avoiding the last seconds of a step (a code is used once). */
+export async function freshCode(secret: string, lastUsed?: string): Promise<string> {
+  for (;;) {
+    const now = Date.now();
+    const code = totpAt(secret, now);
+    const secondsLeft = 30 - Math.floor(now / 1000) % 30;
+    if (code !== lastUsed && secondsLeft > 3) return code;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** `npm run cli -- create-admin` against the running test server's database. */
+export function createAdmin(email: string, password = PASSWORD): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', 'create-admin', '--email', email, '--password', password], {
+    env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
+    encoding: 'utf8',
+  });
+}
+
+/** axe finds no serious or critical violation, in the light theme and in the dark one. */
+export async function expectAccessible(page: Page): Promise<void> {
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${dark ? 'dark' : 'light'}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(serious, `accessibility on ${page.url()}`).toEqual([]);
+  }
+  await page.evaluate(() => document.documentElement.classList.toggle('dark', localStorage.getItem('coffer-theme') === 'dark'));
+}
