@@ -14,7 +14,9 @@ type Ready = { appPort: number; barePort: number; cookie: string };
 type Figures = { rps: number; p99: number; p50: number; errors: number; non2xx: number };
 
 function startServer(): Promise<{ ready: Ready; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
     readline.createInterface({ input: child.stdout }).on('line', (line) => {
@@ -33,7 +35,11 @@ function startServer(): Promise<{ ready: Ready; stop(): Promise<void> }> {
   });
 }
 
-async function measure(url: string, headers: Record<string, string>, seconds = DURATION): Promise<Figures> {
+async function measure(
+  url: string,
+  headers: Record<string, string>,
+  seconds = DURATION,
+): Promise<Figures> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
   return {
     rps: result.requests.average,
@@ -55,14 +61,18 @@ try {
   const { appPort, barePort, cookie } = server.ready;
   const bareUrl = `http://127.0.0.1:${barePort}/bare`;
   const sessionUrl = `http://127.0.0.1:${appPort}/api/session`;
-  console.log(`Coffer benchmarks: ${CONNECTIONS} connections, ${DURATION} s each, after a 3 s warm-up\n`);
+  console.log(
+    `Coffer benchmarks: ${CONNECTIONS} connections, ${DURATION} s each, after a 3 s warm-up\n`,
+  );
   await measure(bareUrl, {}, 3);
   await measure(sessionUrl, { cookie }, 3);
   const bare = await measure(bareUrl, {});
   const session = await measure(sessionUrl, { cookie });
   console.log(row('bare Fastify + single indexed SELECT', bare));
   console.log(row('GET /api/session (signed in, 2FA verified)', session, bare));
-  console.log(`\nTarget: authenticated session route at 0.8 or more of the bare route -> ${(session.rps / bare.rps).toFixed(2)}`);
+  console.log(
+    `\nTarget: authenticated session route at 0.8 or more of the bare route -> ${(session.rps / bare.rps).toFixed(2)}`,
+  );
 } finally {
   await server.stop();
 }

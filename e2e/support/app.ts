@@ -19,7 +19,10 @@ export async function mailTo(email: string): Promise<string> {
   for (let i = 0; i < 50; i++) {
     const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort().reverse() : [];
     for (const f of files) {
-      const raw = fs.readFileSync(path.join(outbox, f), 'utf8').replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+      const raw = fs
+        .readFileSync(path.join(outbox, f), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/=3D/g, '=');
       if (raw.includes(`To: ${email}`)) return raw;
     }
     await new Promise((r) => setTimeout(r, 100));
@@ -38,7 +41,7 @@ export async function freshCode(secret: string, lastUsed?: string): Promise<stri
   for (;;) {
     const now = Date.now();
     const code = totpAt(secret, now);
-    const secondsLeft = 30 - Math.floor(now / 1000) % 30;
+    const secondsLeft = 30 - (Math.floor(now / 1000) % 30);
     if (code !== lastUsed && secondsLeft > 3) return code;
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -46,10 +49,23 @@ export async function freshCode(secret: string, lastUsed?: string): Promise<stri
 
 /** `npm run cli -- create-admin` against the running test server's database. */
 export function createAdmin(email: string, password = PASSWORD): string {
-  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', 'create-admin', '--email', email, '--password', password], {
-    env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
-    encoding: 'utf8',
-  });
+  return execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'apps/server/src/cli.ts',
+      'create-admin',
+      '--email',
+      email,
+      '--password',
+      password,
+    ],
+    {
+      env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
+      encoding: 'utf8',
+    },
+  );
 }
 
 /** axe finds no serious or critical violation, in the light theme and in the dark one. */
@@ -59,8 +75,16 @@ export async function expectAccessible(page: Page): Promise<void> {
     const results = await new AxeBuilder({ page }).analyze();
     const serious = results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${dark ? 'dark' : 'light'}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      .map(
+        (v) =>
+          `${dark ? 'dark' : 'light'}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
     expect(serious, `accessibility on ${page.url()}`).toEqual([]);
   }
-  await page.evaluate(() => document.documentElement.classList.toggle('dark', localStorage.getItem('coffer-theme') === 'dark'));
+  await page.evaluate(() =>
+    document.documentElement.classList.toggle(
+      'dark',
+      localStorage.getItem('coffer-theme') === 'dark',
+    ),
+  );
 }

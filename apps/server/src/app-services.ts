@@ -4,7 +4,10 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Secrets } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
-import { createUsersRepository, createVerificationTokensRepository } from './modules/auth/auth.repository';
+import {
+  createUsersRepository,
+  createVerificationTokensRepository,
+} from './modules/auth/auth.repository';
 import { createAuthService } from './modules/auth/auth.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
@@ -14,7 +17,14 @@ import { createSettingsRepository } from './modules/settings/settings.repository
 import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 
-export type Infra = { config: Config; pool: pg.Pool; db: Db; secrets: Secrets; mailer: Mailer; log: Logger };
+export type Infra = {
+  config: Config;
+  pool: pg.Pool;
+  db: Db;
+  secrets: Secrets;
+  mailer: Mailer;
+  log: Logger;
+};
 
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
@@ -23,7 +33,10 @@ export function createServices(infra: Infra) {
   const sessions = createSessionsRepository(pool);
   const limiter = createRateLimiter(pool);
   const settings = createSettingsRepository(db);
-  const phrases = createRecoveryPhraseService({ phrases: createSeedPhrasesRepository(db), secrets });
+  const phrases = createRecoveryPhraseService({
+    phrases: createSeedPhrasesRepository(db),
+    secrets,
+  });
   const auth = createAuthService({
     users,
     tokens: createVerificationTokensRepository(db),

@@ -1,6 +1,10 @@
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Services } from './app-services';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -18,10 +22,14 @@ import { registerWebApp } from './plugins/web-app';
 export type BuildOptions = { logger?: boolean | object; serveWeb?: boolean };
 
 /** Builds the whole HTTP app on top of wired services; listening is the caller's business. */
-export async function buildApp(services: Services, opts: BuildOptions = {}): Promise<FastifyInstance> {
+export async function buildApp(
+  services: Services,
+  opts: BuildOptions = {},
+): Promise<FastifyInstance> {
   const { config } = services;
   // Typed as Fastify's logger so the instance keeps Fastify's default logger type.
-  const loggerInstance: FastifyBaseLogger | undefined = opts.logger === false ? undefined : services.log;
+  const loggerInstance: FastifyBaseLogger | undefined =
+    opts.logger === false ? undefined : services.log;
   const app = Fastify({
     loggerInstance,
     trustProxy: config.trustProxy,

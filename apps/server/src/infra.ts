@@ -25,7 +25,11 @@ export function createLogger(level: string): Logger {
 }
 
 /** Connects to the database, migrates it, and wires every service. */
-export async function openServices(config: Config, databaseUrl: string, log: Logger): Promise<Services> {
+export async function openServices(
+  config: Config,
+  databaseUrl: string,
+  log: Logger,
+): Promise<Services> {
   const pool = createPool(databaseUrl);
   const db = createDb(pool);
   await runMigrations(db);

@@ -39,7 +39,10 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   log.info(
-    { dataDir: path.relative(process.cwd(), config.dataDir) || '.', database: embedded ? 'embedded' : 'external' },
+    {
+      dataDir: path.relative(process.cwd(), config.dataDir) || '.',
+      database: embedded ? 'embedded' : 'external',
+    },
     'Coffer is running',
   );
   console.log(`\n  Coffer is running at ${config.publicUrl}\n`);

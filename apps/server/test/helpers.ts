@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { createServices, type Services } from '../src/app-services';
 import { loadConfig } from '../src/config';
@@ -22,6 +22,10 @@ export type TestApp = {
   app: FastifyInstance;
   services: Services;
   dataDir: string;
+  /** PUBLIC_URL's origin: what the browser sends as `Origin` on this app's own pages. */
+  origin: string;
+  /** The test file's own database, for a process (the CLI) that connects by itself. */
+  databaseUrl: string;
   /** Every mail written to the outbox so far, oldest first, as raw text. */
   mails(): string[];
   close(): Promise<void>;
@@ -37,8 +41,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   await admin.end();
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-data-'));
-  const config = { ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: ORIGIN, ...env }), webDistDir: null };
-  const pool = createPool(`${serverUrl}/${dbName}`);
+  const config = {
+    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: ORIGIN, ...env }),
+    webDistDir: null,
+  };
+  const databaseUrl = `${serverUrl}/${dbName}`;
+  const pool = createPool(databaseUrl);
   const log = createLogger('silent');
   const services = createServices({
     config,
@@ -56,6 +64,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     services,
     dataDir,
+    origin: new URL(config.publicUrl).origin,
+    databaseUrl,
     mails: () =>
       fs.existsSync(outbox)
         ? fs
@@ -83,22 +93,31 @@ export function sessionCookie(res: LightMyRequestResponse): string {
 }
 
 /** Extracts the first link to PUBLIC_URL from a raw .eml (quoted-printable soft breaks undone). */
-export function linkFromMail(raw: string): string {
+export function linkFromMail(raw: string, origin = ORIGIN): string {
   const text = raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-  const match = text.match(new RegExp(`${ORIGIN}/[^\\s]+`));
+  const match = text.match(new RegExp(`${origin}/[^\\s]+`));
   if (!match) throw new Error(`no link in mail:\n${raw}`);
   return match[0];
 }
 
-type Req = { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; body?: unknown; cookie?: string; ip?: string };
+type Req = {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  url: string;
+  body?: unknown;
+  cookie?: string;
+  ip?: string;
+  /** The `Origin` header; the app's own by default, null to send none. */
+  origin?: string | null;
+};
 
 /** A request as the browser would send it: same-origin, JSON. */
 export function call(t: TestApp, req: Req) {
+  const origin = req.origin === undefined ? t.origin : req.origin;
   return t.app.inject({
     method: req.method ?? 'GET',
     url: req.url,
     headers: {
-      origin: ORIGIN,
+      ...(origin !== null ? { origin } : {}),
       ...(req.cookie ? { cookie: req.cookie } : {}),
       ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
@@ -107,28 +126,83 @@ export function call(t: TestApp, req: Req) {
   });
 }
 
-export type SignedInUser = { email: string; password: string; cookie: string; userId: string; totpSecret: string | null; backupCodes: string[]; seedPhrase: string | null };
+export type SignedInUser = {
+  email: string;
+  password: string;
+  cookie: string;
+  userId: string;
+  totpSecret: string | null;
+  backupCodes: string[];
+  seedPhrase: string | null;
+};
+
+let signUpAddress = 0;
+
+/** Signs up as the browser does; each call from its own address unless one is given. */
+export function signUp(t: TestApp, email: string, password = STRONG_PASSWORD, ip?: string) {
+  // A distinct address per sign-up keeps a file with many users under the per-address
+  // limit on sign-up mail; tests of that limit pass their own address.
+  signUpAddress += 1;
+  const from = ip ?? `198.51.100.${signUpAddress % 250}`;
+  return call(t, { method: 'POST', url: '/api/auth/sign-up', body: { email, password }, ip: from });
+}
+
+/** The mails sent to one address so far, oldest first. */
+export function mailsTo(t: TestApp, email: string): string[] {
+  return t.mails().filter((m) => m.includes(`To: ${email}`));
+}
+
+/** The token of the newest verification link mailed to an address. */
+export function verificationToken(t: TestApp, email: string): string {
+  const mail = mailsTo(t, email).findLast((m) => m.includes('/verify-email?'));
+  if (!mail) throw new Error(`no verification mail to ${email}`);
+  const token = new URL(linkFromMail(mail, t.origin)).searchParams.get('token');
+  if (!token) throw new Error('verification link without a token');
+  return token;
+}
 
 /** Signs up, follows the e-mailed link and signs in: a session that has not passed 2FA yet. */
-export async function signUpAndSignIn(t: TestApp, email = `user-${randomBytes(4).toString('hex')}@example.com`): Promise<SignedInUser> {
-  const up = await call(t, { method: 'POST', url: '/api/auth/sign-up', body: { email, password: STRONG_PASSWORD } });
+export async function signUpAndSignIn(
+  t: TestApp,
+  email = `user-${randomBytes(4).toString('hex')}@example.com`,
+): Promise<SignedInUser> {
+  const up = await signUp(t, email);
   if (up.statusCode !== 200) throw new Error(`sign-up failed: ${up.body}`);
-  const mail = t.mails().findLast((m) => m.includes(`To: ${email}`));
-  if (!mail) throw new Error('no verification mail');
-  const token = new URL(linkFromMail(mail)).searchParams.get('token');
-  const verified = await call(t, { method: 'POST', url: '/api/auth/verify-email', body: { token } });
+  const token = verificationToken(t, email);
+  const verified = await call(t, {
+    method: 'POST',
+    url: '/api/auth/verify-email',
+    body: { token },
+  });
   if (verified.statusCode !== 200) throw new Error(`verify failed: ${verified.body}`);
-  const res = await call(t, { method: 'POST', url: '/api/auth/sign-in', body: { email, password: STRONG_PASSWORD } });
+  const res = await signIn(t, email, STRONG_PASSWORD);
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
-  return { email, password: STRONG_PASSWORD, cookie: sessionCookie(res), userId: res.json().session.user.id, totpSecret: null, backupCodes: [], seedPhrase: null };
+  return {
+    email,
+    password: STRONG_PASSWORD,
+    cookie: sessionCookie(res),
+    userId: res.json().session.user.id,
+    totpSecret: null,
+    backupCodes: [],
+    seedPhrase: null,
+  };
 }
 
 /** Runs the forced 2FA setup with a code computed independently: a fully verified session. */
-export async function completeTwoFactor(t: TestApp, user: SignedInUser, now = Date.now()): Promise<SignedInUser> {
+export async function completeTwoFactor(
+  t: TestApp,
+  user: SignedInUser,
+  now = Date.now(),
+): Promise<SignedInUser> {
   const setup = await call(t, { method: 'POST', url: '/api/2fa/setup', cookie: user.cookie });
   if (setup.statusCode !== 200) throw new Error(`setup failed: ${setup.body}`);
   const { secret, backupCodes, seedPhrase } = setup.json();
-  const enable = await call(t, { method: 'POST', url: '/api/2fa/enable', cookie: user.cookie, body: { code: totpAt(secret, now) } });
+  const enable = await call(t, {
+    method: 'POST',
+    url: '/api/2fa/enable',
+    cookie: user.cookie,
+    body: { code: totpAt(secret, now) },
+  });
   if (enable.statusCode !== 200) throw new Error(`enable failed: ${enable.body}`);
   return { ...user, cookie: sessionCookie(enable), totpSecret: secret, backupCodes, seedPhrase };
 }
@@ -142,4 +216,99 @@ export async function verifiedAdmin(t: TestApp): Promise<SignedInUser> {
   const user = await signUpAndSignIn(t);
   await t.services.users.makeAdmin(user.userId);
   return completeTwoFactor(t, user);
+}
+
+/** Signs in from a browser that has no session yet; the response, whatever it says. */
+export function signIn(t: TestApp, email: string, password: string, ip?: string) {
+  return call(t, {
+    method: 'POST',
+    url: '/api/auth/sign-in',
+    body: { email, password },
+    ...(ip ? { ip } : {}),
+  });
+}
+
+/** A second device of the same user: a new session that has not passed 2FA. */
+export async function newSession(t: TestApp, user: SignedInUser): Promise<string> {
+  const res = await signIn(t, user.email, user.password);
+  if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.body}`);
+  return sessionCookie(res);
+}
+
+/**
+ * The authenticator code `steps` 30-second steps from now. A code is accepted once, so a
+ * test that needs a second code after setup takes the next step's (one step of drift is allowed).
+ */
+export function codeFor(user: SignedInUser, steps = 0): string {
+  if (!user.totpSecret) throw new Error('this user has no two-factor secret');
+  return totpAt(user.totpSecret, Date.now() + steps * 30_000);
+}
+
+/** Every table of the app, read from the database so that tables added later are covered too. */
+async function tableNames(t: TestApp): Promise<string[]> {
+  const { rows } = await t.services.pool.query<{ name: string }>(
+    `SELECT table_name AS name FROM information_schema.tables
+      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/** A table's rows as JSON text, in a stable order. */
+export async function tableText(t: TestApp, table: string): Promise<string> {
+  const { rows } = await t.services.pool.query<{ json: string }>(
+    `SELECT coalesce(json_agg(r ORDER BY r::text), '[]')::text AS json FROM ${pg.escapeIdentifier(table)} r`,
+  );
+  return rows[0]?.json ?? '[]';
+}
+
+/** Every row of every table, by table: to look for plaintext anywhere, or for any change. */
+export async function databaseText(
+  t: TestApp,
+  except: string[] = [],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const table of await tableNames(t)) {
+    if (!except.includes(table)) out[table] = await tableText(t, table);
+  }
+  return out;
+}
+
+/**
+ * Runs a call that must be refused and proves it left the database as it was and sent no
+ * mail. Attempt counters are left out: counting a refused attempt is their job.
+ */
+export async function withoutChange<T>(t: TestApp, act: () => Promise<T>): Promise<T> {
+  const before = await databaseText(t, ['rate_limits']);
+  const mailsBefore = t.mails().length;
+  const result = await act();
+  expect(await databaseText(t, ['rate_limits'])).toEqual(before);
+  expect(t.mails().length).toBe(mailsBefore);
+  return result;
+}
+
+/** The error body of a refused call. */
+export function errorOf(res: LightMyRequestResponse): { error: string; message: string } {
+  return res.json();
+}
+
+/** Whether a cookie still opens a session: a signed-in route answers 200 rather than 401. */
+export async function sessionWorks(t: TestApp, cookie: string): Promise<boolean> {
+  const res = await call(t, { url: '/api/2fa/status', cookie });
+  if (res.statusCode !== 200 && res.statusCode !== 401)
+    throw new Error(`unexpected ${res.statusCode}: ${res.body}`);
+  return res.statusCode === 200;
+}
+
+const GATE_ERRORS = new Set(['UNAUTHENTICATED', 'TWO_FACTOR_REQUIRED', 'FORBIDDEN']);
+
+/** The gate's refusal in a response, or null when the gate let the request through. */
+export function gateError(res: LightMyRequestResponse): string | null {
+  if (res.statusCode !== 401 && res.statusCode !== 403) return null;
+  const error: unknown = res.json().error;
+  return typeof error === 'string' && GATE_ERRORS.has(error) ? error : null;
+}
+
+/** The gate's refusal of a cookie on a customer route, or null when it lets the request through. */
+export async function gateRefusal(t: TestApp, cookie: string | undefined): Promise<string | null> {
+  return gateError(await call(t, { url: '/api/recovery-phrase', ...(cookie ? { cookie } : {}) }));
 }

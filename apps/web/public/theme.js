@@ -1,6 +1,7 @@
 // Read at start-up: dark only when the stored value is dark (customer.md §4 Theme).
 try {
-  if (localStorage.getItem('coffer-theme') === 'dark') document.documentElement.classList.add('dark');
+  if (localStorage.getItem('coffer-theme') === 'dark')
+    document.documentElement.classList.add('dark');
 } catch (e) {
   console.warn('Could not read the theme setting', e);
 }

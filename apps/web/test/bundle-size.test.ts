@@ -13,7 +13,8 @@ type Manifest = Record<string, Chunk>;
 
 function readManifest(): Manifest {
   const file = path.join(DIST, '.vite/manifest.json');
-  if (!fs.existsSync(file)) throw new Error('No web build: run `npm run build` first (npm test does).');
+  if (!fs.existsSync(file))
+    throw new Error('No web build: run `npm run build` first (npm test does).');
   return JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
 }
 
@@ -37,7 +38,10 @@ function gzippedKb(manifest: Manifest, roots: string[]): number {
 describe('production bundle size', () => {
   it('keeps the public landing page at or under 120 KB of gzipped JavaScript', () => {
     const manifest = readManifest();
-    const kb = gzippedKb(manifest, ['index.html', 'src/features/marketing/components/landing-page.tsx']);
+    const kb = gzippedKb(manifest, [
+      'index.html',
+      'src/features/marketing/components/landing-page.tsx',
+    ]);
     expect(kb).toBeGreaterThan(20);
     expect(kb).toBeLessThanOrEqual(120);
   });

@@ -9,7 +9,8 @@ const FEATURES = path.join(ROOT, 'apps/web/src/features');
 const SHARED = path.join(ROOT, 'packages/shared/src');
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true, recursive: true })
+  return fs
+    .readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
     .map((e) => path.join(e.parentPath, e.name));
 }
@@ -35,7 +36,9 @@ describe('import boundaries', () => {
 
   it('packages/shared imports nothing from the apps', () => {
     const offenders = sourceFiles(SHARED).filter((f) =>
-      importsOf(f).some((s) => s.includes('apps/') || s.startsWith('@coffer/server') || s.startsWith('@coffer/web')),
+      importsOf(f).some(
+        (s) => s.includes('apps/') || s.startsWith('@coffer/server') || s.startsWith('@coffer/web'),
+      ),
     );
     expect(offenders).toEqual([]);
   });

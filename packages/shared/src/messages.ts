@@ -18,8 +18,7 @@ export const MSG = {
   invalidCode: 'Invalid code. Please try again.',
   enterRecoveryPhrase: 'Please enter your secret recovery phrase',
   phraseTwelveWords: 'Recovery phrase must contain exactly 12 words separated by spaces.',
-  invalidRecoveryPhrase:
-    'Invalid recovery phrase. Please check your 12-word phrase and try again.',
+  invalidRecoveryPhrase: 'Invalid recovery phrase. Please check your 12-word phrase and try again.',
   passwordResetDone:
     'Password has been reset successfully! You can now sign in with your new password.',
   passwordRequired: 'Please enter your account password to continue.',

@@ -75,7 +75,14 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedData
     fs.writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
   }
   const password = fs.readFileSync(passwordFile, 'utf8').trim();
-  const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=200'];
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    '-c',
+    'max_connections=200',
+  ];
   if (opts.durable === false) {
     flags.push('-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off');
   }

@@ -20,7 +20,8 @@ export function claimDataDir(dataDir: string): () => void {
     } catch {
       alive = false;
     }
-    if (alive) throw new Error(`Coffer is already running with the data directory ${dataDir} (pid ${pid}).`);
+    if (alive)
+      throw new Error(`Coffer is already running with the data directory ${dataDir} (pid ${pid}).`);
   }
   fs.writeFileSync(file, String(process.pid));
   return () => fs.rmSync(file, { force: true });

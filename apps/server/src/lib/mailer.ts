@@ -15,21 +15,39 @@ const FROM = 'Coffer <no-reply@coffer.local>';
  * DATA_DIR/outbox/ as one .eml file and its link is logged, so a self-hoster can still
  * complete sign-up on a machine with no mail server.
  */
-export function createMailer(opts: { smtpUrl: string | null; dataDir: string; log: Logger }): Mailer {
+export function createMailer(opts: {
+  smtpUrl: string | null;
+  dataDir: string;
+  log: Logger;
+}): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
+        await transport.sendMail({
+          from: FROM,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+        });
         opts.log.info({ subject: mail.subject }, 'mail sent');
       },
     };
   }
   const outbox = path.join(opts.dataDir, 'outbox');
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: FROM, to: mail.to, subject: mail.subject, text: mail.text });
+      const info = await transport.sendMail({
+        from: FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+      });
       await fs.mkdir(outbox, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`;
       const file = path.join(outbox, name);

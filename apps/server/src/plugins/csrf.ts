@@ -15,7 +15,12 @@ export function registerCsrfGuard(app: FastifyInstance, publicUrl: string): void
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
     const origin = request.headers.origin;
-    const sameHost = origin !== undefined && /^https?:\/\//.test(origin) && new URL(origin).host === request.headers.host;
+    // A malformed Origin (say `http://host:3000.evil.example`) is foreign, not a server error.
+    const sameHost =
+      origin !== undefined &&
+      /^https?:\/\//.test(origin) &&
+      URL.canParse(origin) &&
+      new URL(origin).host === request.headers.host;
     if (origin !== publicOrigin && !sameHost) {
       throw new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin);
     }

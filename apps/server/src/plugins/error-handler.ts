@@ -16,13 +16,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const first = err.validation[0];
-      return reply
-        .status(400)
-        .send({ error: 'VALIDATION_FAILED', message: first?.message ?? 'The request is not valid.' });
+      return reply.status(400).send({
+        error: 'VALIDATION_FAILED',
+        message: first?.message ?? 'The request is not valid.',
+      });
     }
     const status = err.statusCode ?? 500;
     if (status < 500) {
-      const code = status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
+      const code =
+        status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
       return reply.status(status).send({ error: code, message: err.message });
     }
     request.log.error({ err }, 'request failed');

@@ -1,5 +1,5 @@
 import { MSG } from '@coffer/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import { AppError } from '../lib/app-error';
 import type { SessionContext } from '../modules/sessions/sessions.repository';
 import type { Access } from './access';
@@ -10,14 +10,40 @@ export function needsTwoFactor(s: SessionContext): boolean {
   return s.twoFactorEnabled && s.twoFactorVerifiedAt === null;
 }
 
+/** The access the gate enforces on a route: what it declares, else `customer` (fail closed). */
+export function accessOf(config: FastifyContextConfig | undefined): Access {
+  return config?.access ?? 'customer';
+}
+
+export type GatedRoute = { method: string; url: string; access: Access };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with the access the gate enforces on it, so a test can walk them all. */
+    gatedRoutes(): GatedRoute[];
+  }
+}
+
 /**
  * The server's gate, run for every route before its handler. It fails closed: a route
  * that declares nothing is treated as `customer`.
  */
 export function registerGate(app: FastifyInstance): void {
+  // Read when asked rather than now: a nested plugin's onRoute hook (the admin tree's) runs
+  // after this one and may still set the access of the same route.
+  const routes: RouteOptions[] = [];
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+  app.decorate('gatedRoutes', () =>
+    routes.flatMap((r) =>
+      [r.method].flat().map((method) => ({ method, url: r.url, access: accessOf(r.config) })),
+    ),
+  );
+
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
-    const access: Access = request.routeOptions.config.access ?? 'customer';
+    const access = accessOf(request.routeOptions.config);
     if (access === 'public') return;
     const session = request.session;
     if (!session) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);

@@ -16,9 +16,16 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
     if (urlPath.startsWith('/api/') || !hasBuild) {
       return reply.status(404).send({ error: 'NOT_FOUND', message: 'Not found.' });
     }
-    const relative = path.normalize(urlPath).replace(/^(\.\.[/\\])+/, '').replace(/^[/\\]+/, '');
+    const relative = path
+      .normalize(urlPath)
+      .replace(/^(\.\.[/\\])+/, '')
+      .replace(/^[/\\]+/, '');
     const file = path.join(distDir, relative);
-    if (relative !== '' && file.startsWith(distDir) && fs.statSync(file, { throwIfNoEntry: false })?.isFile()) {
+    if (
+      relative !== '' &&
+      file.startsWith(distDir) &&
+      fs.statSync(file, { throwIfNoEntry: false })?.isFile()
+    ) {
       // Hashed build assets never change under the same name.
       const immutable = relative.startsWith('assets/');
       return reply.sendFile(relative, { maxAge: immutable ? '365d' : 0, immutable });

@@ -6,7 +6,7 @@ import { useTheme } from './theme-context';
 
 function ThemedToaster() {
   const { theme } = useTheme();
-  return <Toaster theme={theme} position="top-right" richColors closeButton />;
+  return <Toaster theme={theme} position="top-right" closeButton />;
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {

@@ -1,6 +1,7 @@
 import { lazy, type ReactNode, Suspense } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter, type RouteObject, useRoutes } from 'react-router';
 import { PageSpinner } from '../components/ui/spinner';
+import { AdminRoute } from './routes/admin-route';
 import { ProtectedRoute } from './routes/protected-route';
 import { PublicOnlyRoute } from './routes/public-only-route';
 
@@ -16,35 +17,65 @@ const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-p
 const PortalLayout = lazy(() => import('./layouts/portal-layout'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const SettingsPage = lazy(() => import('./routes/settings-page'));
-const SecretCombinationPage = lazy(() => import('../features/recovery-phrase/components/secret-combination-page'));
-const AdminDashboardPage = lazy(() => import('../features/admin-dashboard/components/admin-dashboard-page'));
+const SecretCombinationPage = lazy(
+  () => import('../features/recovery-phrase/components/secret-combination-page'),
+);
+const AdminDashboardPage = lazy(
+  () => import('../features/admin-dashboard/components/admin-dashboard-page'),
+);
 
 function page(node: ReactNode) {
   return <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 }
 
-const router = createBrowserRouter([
+const routes: RouteObject[] = [
   { path: '/', element: page(<LandingPage />) },
   { path: '/about', element: page(<AboutPage />) },
-  { path: '/welcome', element: page(<PublicOnlyRoute redirectText="Redirecting to dashboard..."><WelcomePage /></PublicOnlyRoute>) },
-  { path: '/auth', element: page(<PublicOnlyRoute><AuthPage /></PublicOnlyRoute>) },
+  {
+    path: '/welcome',
+    element: page(
+      <PublicOnlyRoute redirectText="Redirecting to dashboard...">
+        <WelcomePage />
+      </PublicOnlyRoute>,
+    ),
+  },
+  {
+    path: '/auth',
+    element: page(
+      <PublicOnlyRoute>
+        <AuthPage />
+      </PublicOnlyRoute>,
+    ),
+  },
   { path: '/verify-email', element: page(<VerifyEmailPage />) },
   { path: '/reset-password', element: page(<ResetPasswordPage />) },
   {
-    element: page(<ProtectedRoute><PortalLayout /></ProtectedRoute>),
+    element: page(
+      <ProtectedRoute>
+        <PortalLayout />
+      </ProtectedRoute>,
+    ),
     children: [
       { path: '/dashboard', element: page(<DashboardPage />) },
       { path: '/dashboard/settings', element: page(<SettingsPage />) },
       { path: '/secret-combination', element: page(<SecretCombinationPage />) },
+      {
+        element: <AdminRoute />,
+        children: [{ path: '/dashboard/admin', element: page(<AdminDashboardPage />) }],
+      },
     ],
   },
-  {
-    element: page(<ProtectedRoute adminOnly><PortalLayout /></ProtectedRoute>),
-    children: [{ path: '/dashboard/admin', element: page(<AdminDashboardPage />) }],
-  },
   { path: '*', element: page(<NotFoundPage />) },
-]);
+];
+
+function AppRoutes() {
+  return useRoutes(routes);
+}
 
 export function AppRouter() {
-  return <RouterProvider router={router} />;
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }

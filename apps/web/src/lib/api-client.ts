@@ -25,13 +25,21 @@ async function request<T>(method: string, path: string, opts: Options = {}): Pro
       signal: opts.signal,
     });
   } catch {
-    throw new ApiError(0, 'NETWORK', 'Could not reach Coffer. Check your connection and try again.');
+    throw new ApiError(
+      0,
+      'NETWORK',
+      'Could not reach Coffer. Check your connection and try again.',
+    );
   }
   const text = await res.text();
   const data: unknown = text ? JSON.parse(text) : null;
   if (!res.ok) {
     const err = data as Partial<TApiError> | null;
-    throw new ApiError(res.status, err?.error ?? 'INTERNAL', err?.message ?? `Request failed (${res.status})`);
+    throw new ApiError(
+      res.status,
+      err?.error ?? 'INTERNAL',
+      err?.message ?? `Request failed (${res.status})`,
+    );
   }
   return data as T;
 }

@@ -1,4 +1,4 @@
-import { clsx, type ClassValue } from 'clsx';
+import { type ClassValue, clsx } from 'clsx';
 
 export function cn(...inputs: ClassValue[]): string {
   return clsx(inputs);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZBackupCode, ZTotpCode } from '../validation/codes';
 import { MSG } from '../messages';
+import { ZBackupCode, ZTotpCode } from '../validation/codes';
 
 export const ZTwoFactorSetupResponse = z.object({
   /** The otpauth:// URI; the browser draws it as a QR code itself. */

@@ -16,7 +16,10 @@ export function adminRoutes(s: Services): FastifyPluginAsyncZod {
       } catch {
         database = false;
       }
-      return { totalUsers: await s.users.countAll(), health: { database, checkedAt: new Date().toISOString() } };
+      return {
+        totalUsers: await s.users.countAll(),
+        health: { database, checkedAt: new Date().toISOString() },
+      };
     });
   };
 }

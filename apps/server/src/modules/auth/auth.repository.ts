@@ -15,7 +15,10 @@ export function createUsersRepository(db: DbOrTx) {
     },
 
     /** Creates the user and its profile together; returns null when the e-mail is taken. */
-    async create(input: { email: string; passwordHash: string; verified: boolean }, tx: DbOrTx = db) {
+    async create(
+      input: { email: string; passwordHash: string; verified: boolean },
+      tx: DbOrTx = db,
+    ) {
       const inserted = await tx
         .insert(users)
         .values({
@@ -47,7 +50,10 @@ export function createUsersRepository(db: DbOrTx) {
     },
 
     async recordLogin(userId: string) {
-      await db.update(userProfiles).set({ lastLogin: new Date() }).where(eq(userProfiles.id, userId));
+      await db
+        .update(userProfiles)
+        .set({ lastLogin: new Date() })
+        .where(eq(userProfiles.id, userId));
     },
 
     async countCustomers(): Promise<number> {

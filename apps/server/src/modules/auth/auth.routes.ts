@@ -32,7 +32,10 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
 
     app.post(
       '/api/auth/verify-email',
-      { config: { access: 'public' }, schema: { body: ZVerifyEmailRequest, response: { 200: ZOk } } },
+      {
+        config: { access: 'public' },
+        schema: { body: ZVerifyEmailRequest, response: { 200: ZOk } },
+      },
       async (request) => {
         await s.auth.verifyEmail(request.body.token);
         return { ok: true as const };
@@ -41,7 +44,10 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
 
     app.post(
       '/api/auth/resend-verification',
-      { config: { access: 'public' }, schema: { body: ZResendVerificationRequest, response: { 200: ZOk } } },
+      {
+        config: { access: 'public' },
+        schema: { body: ZResendVerificationRequest, response: { 200: ZOk } },
+      },
       async (request) => {
         await s.auth.resendVerification(request.body.email, clientOf(request));
         return { ok: true as const };
@@ -50,9 +56,16 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
 
     app.post(
       '/api/auth/sign-in',
-      { config: { access: 'public' }, schema: { body: ZSignInRequest, response: { 200: ZSessionResponse } } },
+      {
+        config: { access: 'public' },
+        schema: { body: ZSignInRequest, response: { 200: ZSessionResponse } },
+      },
       async (request, reply) => {
-        const token = await s.auth.signIn(request.body.email, request.body.password, clientOf(request));
+        const token = await s.auth.signIn(
+          request.body.email,
+          request.body.password,
+          clientOf(request),
+        );
         // A fresh session id at every sign-in; the one the browser had (if any) ends.
         if (request.session) await s.sessions.revoke(request.session.sessionId);
         cookies.set(reply, request, token);
@@ -73,9 +86,16 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
 
     app.post(
       '/api/auth/reset-password',
-      { config: { access: 'public' }, schema: { body: ZResetPasswordRequest, response: { 200: ZOk } } },
+      {
+        config: { access: 'public' },
+        schema: { body: ZResetPasswordRequest, response: { 200: ZOk } },
+      },
       async (request, reply) => {
-        await s.auth.resetPassword(request.body.recoveryPhrase, request.body.newPassword, clientOf(request));
+        await s.auth.resetPassword(
+          request.body.recoveryPhrase,
+          request.body.newPassword,
+          clientOf(request),
+        );
         if (request.cookies[SESSION_COOKIE]) cookies.clear(reply);
         return { ok: true as const };
       },

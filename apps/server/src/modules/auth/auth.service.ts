@@ -44,7 +44,11 @@ export function createAuthService(d: Deps) {
     async signUp(email: string, password: string, client: Client): Promise<void> {
       await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
       await d.limiter.hit(LIMITS.mail(email, client.ip));
-      const created = await d.users.create({ email, passwordHash: await hashPassword(password), verified: false });
+      const created = await d.users.create({
+        email,
+        passwordHash: await hashPassword(password),
+        verified: false,
+      });
       if (created) {
         await sendVerification(created.id, email);
         return;
@@ -82,9 +86,14 @@ export function createAuthService(d: Deps) {
         throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
       }
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
-      await d.limiter.clear([limits[0]?.key ?? '']);
+      await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
       await d.users.recordLogin(user.id);
-      return d.sessions.create({ userId: user.id, twoFactorVerified: false, ip: client.ip, userAgent: client.userAgent });
+      return d.sessions.create({
+        userId: user.id,
+        twoFactorVerified: false,
+        ip: client.ip,
+        userAgent: client.userAgent,
+      });
     },
 
     /** The real password only, every time (DEVIATIONS S3). */

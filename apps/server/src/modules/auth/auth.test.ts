@@ -1,5 +1,24 @@
+import { MSG } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, linkFromMail, sessionCookie, STRONG_PASSWORD, type TestApp } from '../../../test/helpers';
+import {
+  call,
+  createTestApp,
+  databaseText,
+  errorOf,
+  mailsTo,
+  newSession,
+  type SignedInUser,
+  STRONG_PASSWORD,
+  sessionCookie,
+  sessionWorks,
+  signIn,
+  signUp,
+  signUpAndSignIn,
+  type TestApp,
+  verificationToken,
+  verifiedCustomer,
+  withoutChange,
+} from '../../../test/helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,33 +28,196 @@ afterAll(async () => {
   await t.close();
 });
 
+let n = 0;
+const freshEmail = () => `customer-${++n}@example.com`;
+const verifyEmail = (token: string) =>
+  call(t, { method: 'POST', url: '/api/auth/verify-email', body: { token } });
+
 describe('sign-up and e-mail verification', () => {
   it('creates an unverified account, mails a link, and the link verifies it', async () => {
     const email = 'new.customer@example.com';
-    const up = await call(t, { method: 'POST', url: '/api/auth/sign-up', body: { email: 'New.Customer@Example.com', password: STRONG_PASSWORD } });
+    const up = await signUp(t, 'New.Customer@Example.com');
     expect(up.statusCode).toBe(200);
 
-    const early = await call(t, { method: 'POST', url: '/api/auth/sign-in', body: { email, password: STRONG_PASSWORD } });
+    const early = await signIn(t, email, STRONG_PASSWORD);
     expect(early.statusCode).toBe(403);
     expect(early.json().error).toBe('EMAIL_NOT_VERIFIED');
 
-    const mail = t.mails().at(-1) ?? '';
-    expect(mail).toContain(`To: ${email}`);
-    const token = new URL(linkFromMail(mail)).searchParams.get('token');
-    expect((await call(t, { method: 'POST', url: '/api/auth/verify-email', body: { token } })).statusCode).toBe(200);
+    const token = verificationToken(t, email);
+    expect((await verifyEmail(token)).statusCode).toBe(200);
     // A link works once.
-    expect((await call(t, { method: 'POST', url: '/api/auth/verify-email', body: { token } })).statusCode).toBe(404);
+    expect((await verifyEmail(token)).statusCode).toBe(404);
 
-    const res = await call(t, { method: 'POST', url: '/api/auth/sign-in', body: { email, password: STRONG_PASSWORD } });
+    const res = await signIn(t, email, STRONG_PASSWORD);
     expect(res.statusCode).toBe(200);
-    expect(res.json().session.twoFactor).toEqual({ required: true, enabled: false, verified: false });
+    expect(res.json().session.twoFactor).toEqual({
+      required: true,
+      enabled: false,
+      verified: false,
+    });
     expect(sessionCookie(res)).toMatch(/^coffer_session=/);
   });
 
   it('refuses a weak password with the spec message and creates nothing', async () => {
-    const res = await call(t, { method: 'POST', url: '/api/auth/sign-up', body: { email: 'weak@example.com', password: 'abcdef' } });
+    const res = await withoutChange(t, () => signUp(t, 'weak@example.com', 'abcdef'));
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toBe('Password must contain at least one lowercase letter, one uppercase letter, and one number.');
-    expect(await t.services.users.findByEmail('weak@example.com')).toBeNull();
+    expect(res.json().message).toBe(MSG.passwordRule);
+  });
+
+  it('answers a sign-up with a taken address exactly as a new one, mails the owner, and creates nothing', async () => {
+    const email = freshEmail();
+    const first = await signUp(t, email);
+    const before = await databaseText(t, ['rate_limits']);
+    const mailsBefore = mailsTo(t, email).length;
+
+    const again = await signUp(t, email.toUpperCase(), 'Another-Pass-2');
+    expect(again.statusCode).toBe(first.statusCode);
+    expect(again.body).toBe(first.body);
+    // No second account, and the first keeps its password.
+    expect(await databaseText(t, ['rate_limits'])).toEqual(before);
+    expect((await signIn(t, email, 'Another-Pass-2')).json().error).toBe('INVALID_CREDENTIALS');
+
+    const notices = mailsTo(t, email).slice(mailsBefore);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('Subject: Someone tried to sign up to Coffer with your e-mail');
+    expect(notices[0]).not.toContain('/verify-email?');
+  });
+
+  it('lets no unverified account sign in, and opens no session for it', async () => {
+    const email = freshEmail();
+    await signUp(t, email);
+    const res = await withoutChange(t, () => signIn(t, email, STRONG_PASSWORD));
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res)).toEqual({ error: 'EMAIL_NOT_VERIFIED', message: MSG.emailNotVerified });
+    expect(res.cookies).toHaveLength(0);
+  });
+
+  it('mails a new working link on request, and answers the same for other addresses without mailing', async () => {
+    const email = freshEmail();
+    await signUp(t, email);
+    const firstToken = verificationToken(t, email);
+
+    const resend = (address: string) =>
+      call(t, { method: 'POST', url: '/api/auth/resend-verification', body: { email: address } });
+    expect((await resend(email)).statusCode).toBe(200);
+    const secondToken = verificationToken(t, email);
+    expect(secondToken).not.toBe(firstToken);
+    expect((await verifyEmail(secondToken)).statusCode).toBe(200);
+    expect((await signIn(t, email, STRONG_PASSWORD)).statusCode).toBe(200);
+
+    for (const address of [email, 'nobody@example.com']) {
+      const res = await withoutChange(t, () => resend(address));
+      expect(res.statusCode).toBe(200);
+    }
+  });
+});
+
+describe('sign-in and sign-out', () => {
+  let user: SignedInUser;
+  beforeAll(async () => {
+    user = await signUpAndSignIn(t, freshEmail());
+  });
+
+  it('refuses a wrong password, or an unknown address, with one message and no session', async () => {
+    for (const [email, password] of [
+      [user.email, 'Wrong-Password-1'],
+      ['nobody@example.com', STRONG_PASSWORD],
+    ] as const) {
+      const res = await withoutChange(t, () => signIn(t, email, password));
+      expect(res.statusCode).toBe(401);
+      expect(errorOf(res)).toEqual({
+        error: 'INVALID_CREDENTIALS',
+        message: 'Invalid email or password.',
+      });
+      expect(res.cookies).toHaveLength(0);
+    }
+  });
+
+  it('treats the e-mail address case-insensitively', async () => {
+    const res = await signIn(t, `  ${user.email.toUpperCase()} `, STRONG_PASSWORD);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().session.user).toMatchObject({ id: user.userId, email: user.email });
+  });
+
+  it('ends the session at sign-out: the old cookie is refused afterwards', async () => {
+    const cookie = await newSession(t, user);
+    const out = await call(t, { method: 'POST', url: '/api/auth/sign-out', cookie });
+    expect(out.statusCode).toBe(200);
+    expect(out.headers['set-cookie']).toMatch(/coffer_session=;.*Expires=Thu, 01 Jan 1970/);
+
+    expect((await call(t, { url: '/api/2fa/status', cookie })).statusCode).toBe(401);
+    expect((await call(t, { url: '/api/session', cookie })).json()).toEqual({ session: null });
+    // Other devices stay signed in.
+    expect(await sessionWorks(t, user.cookie)).toBe(true);
+  });
+
+  it('gives a new session id at every sign-in and ends the one the browser had', async () => {
+    const before = await newSession(t, user);
+    const res = await call(t, {
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      cookie: before,
+      body: { email: user.email, password: STRONG_PASSWORD },
+    });
+    expect(res.statusCode).toBe(200);
+    const after = sessionCookie(res);
+    expect(after).not.toBe(before);
+    expect(await sessionWorks(t, before)).toBe(false);
+    expect(await sessionWorks(t, after)).toBe(true);
+  });
+});
+
+describe('password reset with the recovery phrase', () => {
+  const NEW_PASSWORD = 'Brand-New-Pass-7';
+  const resetPassword = (recoveryPhrase: string, newPassword = NEW_PASSWORD) =>
+    call(t, {
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { recoveryPhrase, newPassword },
+    });
+
+  it('sets the new password, signs out every device and tells the user by mail', async () => {
+    const user = await verifiedCustomer(t, freshEmail());
+    const otherDevice = await newSession(t, user);
+    const phrase = user.seedPhrase ?? '';
+    expect(phrase.split(' ')).toHaveLength(12);
+
+    // Typed loosely, as a person would: case and spacing do not matter.
+    const res = await resetPassword(`  ${phrase.toUpperCase().replaceAll(' ', '   ')} `);
+    expect(res.statusCode).toBe(200);
+
+    expect((await signIn(t, user.email, STRONG_PASSWORD)).statusCode).toBe(401);
+    expect((await signIn(t, user.email, NEW_PASSWORD)).statusCode).toBe(200);
+    expect(await sessionWorks(t, user.cookie)).toBe(false);
+    expect(await sessionWorks(t, otherDevice)).toBe(false);
+    expect(mailsTo(t, user.email).at(-1)).toContain('Subject: Your Coffer password was reset');
+  });
+
+  it("refuses a phrase that is not the user's, and changes nothing", async () => {
+    const user = await verifiedCustomer(t, freshEmail());
+    const wrong =
+      'abandon ability able about above absent absorb abstract absurd abuse access accident';
+    const res = await withoutChange(t, () => resetPassword(wrong));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({
+      error: 'INVALID_RECOVERY_PHRASE',
+      message: 'Invalid recovery phrase. Please check your 12-word phrase and try again.',
+    });
+    expect(await sessionWorks(t, user.cookie)).toBe(true);
+  });
+
+  it('refuses a phrase that is not 12 words, or a weak new password, with the spec messages', async () => {
+    const user = await verifiedCustomer(t, freshEmail());
+    const phrase = user.seedPhrase ?? '';
+    const elevenWords = phrase.split(' ').slice(0, 11).join(' ');
+
+    const short = await withoutChange(t, () => resetPassword(elevenWords));
+    expect(short.statusCode).toBe(400);
+    expect(short.json().message).toBe(
+      'Recovery phrase must contain exactly 12 words separated by spaces.',
+    );
+    const weak = await withoutChange(t, () => resetPassword(phrase, 'abc'));
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().message).toBe('Password must be at least 6 characters long.');
   });
 });

@@ -29,7 +29,10 @@ export function publicRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/health',
-      { config: { access: 'public' }, schema: { response: { 200: z.object({ ok: z.boolean() }) } } },
+      {
+        config: { access: 'public' },
+        schema: { response: { 200: z.object({ ok: z.boolean() }) } },
+      },
       async () => {
         await s.pool.query('SELECT 1');
         return { ok: true };
@@ -38,8 +41,12 @@ export function publicRoutes(s: Services): FastifyPluginAsyncZod {
 
     // The operator's promo video, served by the app itself (never from a third party).
     app.get('/media/promo.mp4', { config: { access: 'public' } }, async (_request, reply) => {
-      if (!fs.existsSync(promoFile)) return reply.status(404).send({ error: 'NOT_FOUND', message: 'No promo video.' });
-      return reply.type('video/mp4').header('cache-control', 'public, max-age=3600').send(fs.createReadStream(promoFile));
+      if (!fs.existsSync(promoFile))
+        return reply.status(404).send({ error: 'NOT_FOUND', message: 'No promo video.' });
+      return reply
+        .type('video/mp4')
+        .header('cache-control', 'public, max-age=3600')
+        .send(fs.createReadStream(promoFile));
     });
   };
 }

@@ -75,7 +75,9 @@ export const LIMITS = {
     { key: `phrase:ip:${ip}`, max: 20, windowSeconds: FIFTEEN_MINUTES },
   ],
   /** The reset form names no account, so only the address can be counted before the check. */
-  passwordReset: (ip: string): Limit[] => [{ key: `reset:ip:${ip}`, max: 10, windowSeconds: FIFTEEN_MINUTES }],
+  passwordReset: (ip: string): Limit[] => [
+    { key: `reset:ip:${ip}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
+  ],
   password: (userId: string, ip: string): Limit[] => [
     { key: `password:account:${userId}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
     { key: `password:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },

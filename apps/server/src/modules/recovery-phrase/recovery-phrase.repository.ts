@@ -5,7 +5,10 @@ import { userSeedPhrases } from '../../db/schema/index';
 export function createSeedPhrasesRepository(db: DbOrTx) {
   return {
     async findByUser(userId: string) {
-      const rows = await db.select().from(userSeedPhrases).where(eq(userSeedPhrases.userId, userId));
+      const rows = await db
+        .select()
+        .from(userSeedPhrases)
+        .where(eq(userSeedPhrases.userId, userId));
       return rows[0] ?? null;
     },
 
@@ -18,10 +21,19 @@ export function createSeedPhrasesRepository(db: DbOrTx) {
     },
 
     /** Inserts unless the user already has one; returns whether this call created it. */
-    async insertIfAbsent(input: { userId: string; encrypted: string; hash: string }): Promise<boolean> {
+    async insertIfAbsent(input: {
+      userId: string;
+      encrypted: string;
+      hash: string;
+    }): Promise<boolean> {
       const rows = await db
         .insert(userSeedPhrases)
-        .values({ userId: input.userId, seedPhraseEncrypted: input.encrypted, phraseHash: input.hash, isGenerated: true })
+        .values({
+          userId: input.userId,
+          seedPhraseEncrypted: input.encrypted,
+          phraseHash: input.hash,
+          isGenerated: true,
+        })
         .onConflictDoNothing({ target: userSeedPhrases.userId })
         .returning({ id: userSeedPhrases.id });
       return rows.length > 0;

@@ -1,4 +1,9 @@
-import { ZGeneratePhraseResponse, ZOk, ZRecoveryPhraseResponse, ZVerifyPasswordRequest } from '@coffer/shared';
+import {
+  ZGeneratePhraseResponse,
+  ZOk,
+  ZRecoveryPhraseResponse,
+  ZVerifyPasswordRequest,
+} from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
@@ -45,7 +50,11 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       { schema: { response: { 200: ZGeneratePhraseResponse } } },
       async (request) => {
         const result = await s.phrases.ensure(unlockedSession(request).userId);
-        return { phrase: result.phrase, createdAt: result.createdAt.toISOString(), created: result.created };
+        return {
+          phrase: result.phrase,
+          createdAt: result.createdAt.toISOString(),
+          created: result.created,
+        };
       },
     );
   };

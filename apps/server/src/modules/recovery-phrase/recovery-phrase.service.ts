@@ -25,7 +25,11 @@ export function createRecoveryPhraseService({ phrases, secrets }: Deps) {
       });
       const row = await phrases.findByUser(userId);
       if (!row) throw new Error('recovery phrase vanished after insert');
-      return { phrase: secrets.decrypt(row.seedPhraseEncrypted), createdAt: row.createdAt, created };
+      return {
+        phrase: secrets.decrypt(row.seedPhraseEncrypted),
+        createdAt: row.createdAt,
+        created,
+      };
     },
 
     async read(userId: string): Promise<{ phrase: string; createdAt: Date } | null> {

@@ -4,8 +4,17 @@ import type { SessionContext } from './sessions.repository';
 
 export function presentSession(s: SessionContext): TSession {
   return {
-    user: { id: s.userId, email: s.email, isAdmin: s.isAdmin, registeredAt: s.registeredAt.toISOString() },
-    twoFactor: { required: s.twoFactorRequired, enabled: s.twoFactorEnabled, verified: !needsTwoFactor(s) },
+    user: {
+      id: s.userId,
+      email: s.email,
+      isAdmin: s.isAdmin,
+      registeredAt: s.registeredAt.toISOString(),
+    },
+    twoFactor: {
+      required: s.twoFactorRequired,
+      enabled: s.twoFactorEnabled,
+      verified: !needsTwoFactor(s),
+    },
     hasRecoveryPhrase: s.hasRecoveryPhrase,
   };
 }

@@ -74,12 +74,24 @@ export function createSessionsRepository(pool: pg.Pool) {
     },
 
     /** Creates a session and returns its token, which only the cookie will hold. */
-    async create(input: { userId: string; twoFactorVerified: boolean; ip: string; userAgent: string | undefined }) {
+    async create(input: {
+      userId: string;
+      twoFactorVerified: boolean;
+      ip: string;
+      userAgent: string | undefined;
+    }) {
       const token = randomToken();
       await pool.query(
         `INSERT INTO sessions (token_hash, user_id, expires_at, two_factor_verified_at, ip, user_agent)
          VALUES ($1, $2, now() + make_interval(secs => $3), CASE WHEN $4 THEN now() END, $5, $6)`,
-        [sha256Hex(token), input.userId, IDLE_TIMEOUT_SECONDS, input.twoFactorVerified, input.ip, input.userAgent?.slice(0, 300) ?? null],
+        [
+          sha256Hex(token),
+          input.userId,
+          IDLE_TIMEOUT_SECONDS,
+          input.twoFactorVerified,
+          input.ip,
+          input.userAgent?.slice(0, 300) ?? null,
+        ],
       );
       return token;
     },

@@ -5,14 +5,64 @@ export type SettingDefault = { key: string; value: string; type: SettingType; de
 
 /** admin.md §9 defaults plus Coffer's own keys (DEVIATIONS M2, M4, M8). */
 export const SETTING_DEFAULTS: SettingDefault[] = [
-  { key: 'deposits_enabled', value: 'true', type: 'boolean', description: 'Show deposit addresses to customers' },
-  { key: 'withdrawals_enabled', value: 'true', type: 'boolean', description: 'Accept new withdrawals and bank transfers' },
-  { key: 'maintenance_mode', value: 'false', type: 'boolean', description: 'Refuse customer money actions' },
-  { key: 'api_provider', value: 'coingecko', type: 'text', description: 'Price data provider (coingecko or coinmarketcap)' },
-  { key: 'max_daily_withdrawal', value: '10000', type: 'number', description: 'Per customer, USD, rolling 24 hours' },
-  { key: 'staking_daily_rate', value: DEFAULT_STAKING_DAILY_RATE, type: 'number', description: 'ETH staking reward per day (0.0001 = 0.01%)' },
-  { key: 'staking_program_start', value: DEFAULT_STAKING_PROGRAM_START, type: 'text', description: 'When the staking program started (ISO date)' },
-  { key: 'bank_statement_descriptor', value: 'COFFER CUSTODY', type: 'text', description: 'Name on customers\u2019 bank statements for transfers' },
-  { key: 'support_chat_url', value: '', type: 'text', description: 'External support messaging link (empty hides it)' },
-  { key: 'show_public_stats', value: 'true', type: 'boolean', description: 'Show live figures on the public pages' },
+  {
+    key: 'deposits_enabled',
+    value: 'true',
+    type: 'boolean',
+    description: 'Show deposit addresses to customers',
+  },
+  {
+    key: 'withdrawals_enabled',
+    value: 'true',
+    type: 'boolean',
+    description: 'Accept new withdrawals and bank transfers',
+  },
+  {
+    key: 'maintenance_mode',
+    value: 'false',
+    type: 'boolean',
+    description: 'Refuse customer money actions',
+  },
+  {
+    key: 'api_provider',
+    value: 'coingecko',
+    type: 'text',
+    description: 'Price data provider (coingecko or coinmarketcap)',
+  },
+  {
+    key: 'max_daily_withdrawal',
+    value: '10000',
+    type: 'number',
+    description: 'Per customer, USD, rolling 24 hours',
+  },
+  {
+    key: 'staking_daily_rate',
+    value: DEFAULT_STAKING_DAILY_RATE,
+    type: 'number',
+    description: 'ETH staking reward per day (0.0001 = 0.01%)',
+  },
+  {
+    key: 'staking_program_start',
+    value: DEFAULT_STAKING_PROGRAM_START,
+    type: 'text',
+    description: 'When the staking program started (ISO date)',
+  },
+  {
+    key: 'bank_statement_descriptor',
+    value: 'COFFER CUSTODY',
+    type: 'text',
+    description: 'Name on customers\u2019 bank statements for transfers',
+  },
+  {
+    key: 'support_chat_url',
+    value: '',
+    type: 'text',
+    description: 'External support messaging link (empty hides it)',
+  },
+  {
+    key: 'show_public_stats',
+    value: 'true',
+    type: 'boolean',
+    description: 'Show live figures on the public pages',
+  },
 ];

@@ -21,7 +21,9 @@ export function createSettingsRepository(db: DbOrTx) {
     },
 
     async all(): Promise<Map<string, string>> {
-      const rows = await db.select({ k: appSettings.settingKey, v: appSettings.settingValue }).from(appSettings);
+      const rows = await db
+        .select({ k: appSettings.settingKey, v: appSettings.settingValue })
+        .from(appSettings);
       return new Map(rows.map((r) => [r.k, r.v]));
     },
 

@@ -9,7 +9,11 @@ export function createTwoFactorRepository(db: Db) {
       return rows[0] ?? null;
     },
 
-    async savePending(userId: string, pendingSecretEncrypted: string, pendingBackupCodeHashes: string[]) {
+    async savePending(
+      userId: string,
+      pendingSecretEncrypted: string,
+      pendingBackupCodeHashes: string[],
+    ) {
       await db
         .insert(userTwoFactor)
         .values({ userId, pendingSecretEncrypted, pendingBackupCodeHashes })
@@ -37,7 +41,10 @@ export function createTwoFactorRepository(db: Db) {
         if (codeHashes.length > 0) {
           await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
         }
-        await tx.update(userProfiles).set({ twoFactorEnabled: true }).where(eq(userProfiles.id, userId));
+        await tx
+          .update(userProfiles)
+          .set({ twoFactorEnabled: true })
+          .where(eq(userProfiles.id, userId));
       });
     },
 
@@ -45,7 +52,10 @@ export function createTwoFactorRepository(db: Db) {
       await db.transaction(async (tx) => {
         await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
         await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
-        await tx.update(userProfiles).set({ twoFactorEnabled: false }).where(eq(userProfiles.id, userId));
+        await tx
+          .update(userProfiles)
+          .set({ twoFactorEnabled: false })
+          .where(eq(userProfiles.id, userId));
       });
     },
 
@@ -72,7 +82,13 @@ export function createTwoFactorRepository(db: Db) {
       const rows = await db
         .update(backupCodes)
         .set({ usedAt: new Date() })
-        .where(and(eq(backupCodes.userId, userId), eq(backupCodes.codeHash, codeHash), isNull(backupCodes.usedAt)))
+        .where(
+          and(
+            eq(backupCodes.userId, userId),
+            eq(backupCodes.codeHash, codeHash),
+            isNull(backupCodes.usedAt),
+          ),
+        )
         .returning({ id: backupCodes.id });
       return rows.length > 0;
     },

@@ -41,16 +41,26 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
 
     app.post(
       '/api/2fa/enable',
-      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorCodeRequest, response: { 200: ZSessionResponse } } },
+      {
+        config: { access: 'signed-in' },
+        schema: { body: ZTwoFactorCodeRequest, response: { 200: ZSessionResponse } },
+      },
       async (request, reply) => {
-        const token = await s.twoFactor.enable(signedIn(request), request.body.code, clientOf(request));
+        const token = await s.twoFactor.enable(
+          signedIn(request),
+          request.body.code,
+          clientOf(request),
+        );
         return answerWithSession(request, reply, token);
       },
     );
 
     app.post(
       '/api/2fa/verify',
-      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorVerifyRequest, response: { 200: ZSessionResponse } } },
+      {
+        config: { access: 'signed-in' },
+        schema: { body: ZTwoFactorVerifyRequest, response: { 200: ZSessionResponse } },
+      },
       async (request, reply) => {
         const token = await s.twoFactor.verify(signedIn(request), request.body, clientOf(request));
         return answerWithSession(request, reply, token);
@@ -59,7 +69,10 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
 
     app.post(
       '/api/2fa/reset-with-phrase',
-      { config: { access: 'signed-in' }, schema: { body: ZTwoFactorResetRequest, response: { 200: ZSessionResponse } } },
+      {
+        config: { access: 'signed-in' },
+        schema: { body: ZTwoFactorResetRequest, response: { 200: ZSessionResponse } },
+      },
       async (request) => {
         const session = signedIn(request);
         await s.twoFactor.resetWithPhrase(session, request.body.seedPhrase, clientOf(request));

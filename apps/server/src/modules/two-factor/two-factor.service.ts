@@ -1,5 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { BACKUP_CODE_COUNT, BACKUP_CODE_LENGTH, MSG, type TTwoFactorVerifyRequest } from '@coffer/shared';
+import {
+  BACKUP_CODE_COUNT,
+  BACKUP_CODE_LENGTH,
+  MSG,
+  type TTwoFactorVerifyRequest,
+} from '@coffer/shared';
 import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
 import type { Mailer } from '../../lib/mailer';
@@ -25,14 +30,21 @@ const BACKUP_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 function newBackupCode(): string {
   let code = '';
-  for (let i = 0; i < BACKUP_CODE_LENGTH; i++) code += BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)];
+  for (let i = 0; i < BACKUP_CODE_LENGTH; i++)
+    code += BACKUP_ALPHABET[randomInt(BACKUP_ALPHABET.length)];
   return code;
 }
 
 export function createTwoFactorService(d: Deps) {
-  const backupHash = (userId: string, code: string) => d.secrets.keyedHash('backup-code', `${userId}:${code}`);
+  const backupHash = (userId: string, code: string) =>
+    d.secrets.keyedHash('backup-code', `${userId}:${code}`);
 
-  async function limited<T>(s: SessionContext, client: Client, attempt: () => Promise<T | null>, message: string): Promise<T> {
+  async function limited<T>(
+    s: SessionContext,
+    client: Client,
+    attempt: () => Promise<T | null>,
+    message: string,
+  ): Promise<T> {
     const limits = LIMITS.twoFactor(s.userId, client.ip);
     await d.limiter.assertAllowed(limits);
     const result = await attempt();
@@ -40,6 +52,8 @@ export function createTwoFactorService(d: Deps) {
       await d.limiter.hit(limits);
       throw new AppError('INVALID_CODE', message);
     }
+    // A right code ends the account's count, so earlier typos don't lock the next device.
+    await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
     return result;
   }
 
@@ -63,7 +77,8 @@ export function createTwoFactorService(d: Deps) {
 
     /** A new secret and backup codes, pending until confirmed with a code. */
     async setup(s: SessionContext) {
-      if (s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
+      if (s.twoFactorEnabled)
+        throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
       const secret = newTotpSecret();
       const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
       await d.repo.savePending(
@@ -82,20 +97,34 @@ export function createTwoFactorService(d: Deps) {
 
     /** Confirms the pending setup; the session counts as verified and gets a new token. */
     async enable(s: SessionContext, code: string, client: Client): Promise<string> {
-      if (s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
+      if (s.twoFactorEnabled)
+        throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
       const row = await d.repo.find(s.userId);
       if (!row?.pendingSecretEncrypted) {
-        throw new AppError('CONFLICT', 'Start the setup again: no pending two-factor setup was found.');
+        throw new AppError(
+          'CONFLICT',
+          'Start the setup again: no pending two-factor setup was found.',
+        );
       }
       const secret = row.pendingSecretEncrypted;
-      const step = await limited(s, client, async () => matchTotpStep(d.secrets.decrypt(secret), code), MSG.invalidCode);
+      const step = await limited(
+        s,
+        client,
+        async () => matchTotpStep(d.secrets.decrypt(secret), code),
+        MSG.invalidCode,
+      );
       await d.repo.enable(s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
       return d.sessions.rotateAfterTwoFactor(s.sessionId);
     },
 
     /** Sign-in verification with an authenticator code or a backup code. */
-    async verify(s: SessionContext, input: TTwoFactorVerifyRequest, client: Client): Promise<string> {
-      if (!s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+    async verify(
+      s: SessionContext,
+      input: TTwoFactorVerifyRequest,
+      client: Client,
+    ): Promise<string> {
+      if (!s.twoFactorEnabled)
+        throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
       await limited(
         s,
         client,
@@ -111,7 +140,8 @@ export function createTwoFactorService(d: Deps) {
     },
 
     async disable(s: SessionContext, code: string, client: Client): Promise<void> {
-      if (!s.twoFactorEnabled) throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+      if (!s.twoFactorEnabled)
+        throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
       await limited(s, client, () => acceptCode(s.userId, code), MSG.invalidCode);
       await d.repo.disable(s.userId);
     },

@@ -1,16 +1,26 @@
-import type { ReactNode } from 'react';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { PageSpinner } from '../../components/ui/spinner';
-import { useSession } from '../../features/auth/api/get-session';
-import { TwoFactorGateSetup } from '../../features/two-factor/components/two-factor-gate-setup';
-import { TwoFactorGateVerify } from '../../features/two-factor/components/two-factor-gate-verify';
+import { useSession } from '../../lib/session';
+
+// The 2FA screens are their own chunk: public pages, which share this file's chunk, never load them.
+const TwoFactorGateSetup = lazy(() =>
+  import('../../features/two-factor/components/two-factor-gate-setup').then((m) => ({
+    default: m.TwoFactorGateSetup,
+  })),
+);
+const TwoFactorGateVerify = lazy(() =>
+  import('../../features/two-factor/components/two-factor-gate-verify').then((m) => ({
+    default: m.TwoFactorGateVerify,
+  })),
+);
 
 /**
  * The gate of customer.md §4, in order. It mirrors what the server enforces on every API
  * call (the server is the authority; this only decides what to show). It fails closed:
  * if the session cannot be read, nothing protected is shown.
  */
-export function ProtectedRoute({ children, adminOnly = false }: { children: ReactNode; adminOnly?: boolean }) {
+export function ProtectedRoute({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (session.isPending) return <PageSpinner />;
@@ -26,9 +36,20 @@ export function ProtectedRoute({ children, adminOnly = false }: { children: Reac
     const next = `${location.pathname}${location.search}`;
     return <Navigate to={`/auth?next=${encodeURIComponent(next)}`} replace />;
   }
-  if (s.twoFactor.required && !s.twoFactor.enabled) return <TwoFactorGateSetup />;
-  if (!s.twoFactor.verified) return <TwoFactorGateVerify />;
-  if (adminOnly && !s.user.isAdmin) return <Navigate to="/dashboard" replace />;
+  if (s.twoFactor.required && !s.twoFactor.enabled) {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <TwoFactorGateSetup />
+      </Suspense>
+    );
+  }
+  if (!s.twoFactor.verified) {
+    return (
+      <Suspense fallback={<PageSpinner />}>
+        <TwoFactorGateVerify />
+      </Suspense>
+    );
+  }
   if (!s.hasRecoveryPhrase && location.pathname !== '/secret-combination') {
     return <Navigate to="/secret-combination" replace />;
   }

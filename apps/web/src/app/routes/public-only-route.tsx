@@ -1,17 +1,31 @@
+import { useIsMutating } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useSearchParams } from 'react-router';
 import { PageSpinner } from '../../components/ui/spinner';
-import { useSession } from '../../features/auth/api/get-session';
+import { safeNextPath } from '../../lib/safe-next';
+import { useSession } from '../../lib/session';
+import { SIGN_OUT_KEY } from '../../lib/sign-out';
 
-/** `/auth` and `/welcome`: a signed-in user goes to the dashboard instead. */
-export function PublicOnlyRoute({ children, redirectText }: { children: ReactNode; redirectText?: string }) {
+/**
+ * `/auth` and `/welcome`: a signed-in visitor goes on to the page the gate sent them from
+ * (`?next=`) or to the dashboard. While a sign-out is finishing, the page is shown as is.
+ */
+export function PublicOnlyRoute({
+  children,
+  redirectText,
+}: {
+  children: ReactNode;
+  redirectText?: string;
+}) {
   const session = useSession();
+  const [params] = useSearchParams();
+  const signingOut = useIsMutating({ mutationKey: SIGN_OUT_KEY }) > 0;
   if (session.isPending) return <PageSpinner />;
-  if (session.data) {
+  if (session.data && !signingOut) {
     return (
       <>
         {redirectText ? <PageSpinner text={redirectText} /> : null}
-        <Navigate to="/dashboard" replace />
+        <Navigate to={safeNextPath(params.get('next'))} replace />
       </>
     );
   }

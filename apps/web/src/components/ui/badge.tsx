@@ -10,10 +10,18 @@ const VARIANTS: Record<Variant, string> = {
   outline: 'border border-border text-fg',
 };
 
-export function Badge({ variant = 'default', className, ...props }: HTMLAttributes<HTMLSpanElement> & { variant?: Variant }) {
+export function Badge({
+  variant = 'default',
+  className,
+  ...props
+}: HTMLAttributes<HTMLSpanElement> & { variant?: Variant }) {
   return (
     <span
-      className={cn('inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold', VARIANTS[variant], className)}
+      className={cn(
+        'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold',
+        VARIANTS[variant],
+        className,
+      )}
       {...props}
     />
   );

@@ -27,9 +27,13 @@ export function DialogContent({
         {...(description === undefined ? { 'aria-describedby': undefined } : {})}
         {...props}
       >
-        <DialogPrimitive.Title className="pr-8 text-lg font-semibold">{title}</DialogPrimitive.Title>
+        <DialogPrimitive.Title className="pr-8 text-lg font-semibold">
+          {title}
+        </DialogPrimitive.Title>
         {description !== undefined ? (
-          <DialogPrimitive.Description className="mt-1 text-sm text-muted">{description}</DialogPrimitive.Description>
+          <DialogPrimitive.Description className="mt-1 text-sm text-muted">
+            {description}
+          </DialogPrimitive.Description>
         ) : null}
         <div className="mt-4">{children}</div>
         <DialogPrimitive.Close

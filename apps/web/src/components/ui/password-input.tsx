@@ -14,7 +14,11 @@ export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>,
         className="absolute inset-y-0 right-0 flex w-10 items-center justify-center text-muted hover:text-fg"
         aria-label={visible ? 'Hide password' : 'Show password'}
       >
-        {visible ? <EyeOff className="h-4 w-4" aria-hidden /> : <Eye className="h-4 w-4" aria-hidden />}
+        {visible ? (
+          <EyeOff className="h-4 w-4" aria-hidden />
+        ) : (
+          <Eye className="h-4 w-4" aria-hidden />
+        )}
       </button>
     </div>
   );

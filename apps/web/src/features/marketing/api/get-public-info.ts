@@ -6,7 +6,8 @@ export function getPublicInfo(): Promise<TPublicInfo> {
   return api.get<TPublicInfo>('/api/public/info');
 }
 
-export const publicInfoQueryOptions = () => queryOptions({ queryKey: ['public-info'], queryFn: getPublicInfo });
+export const publicInfoQueryOptions = () =>
+  queryOptions({ queryKey: ['public-info'], queryFn: getPublicInfo });
 
 /** Staking rate, live figures and the support link, as the operator set them. */
 export function usePublicInfo() {

@@ -1,6 +1,6 @@
 import type { TSession, TSessionResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from './api-client';
 
 export async function getSession(): Promise<TSession | null> {
   return (await api.get<TSessionResponse>('/api/session')).session;

@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from './get-session';
+import { api } from './api-client';
+import { sessionQueryOptions } from './session';
+
+/** Lets the public-only pages tell a sign-out in progress from a signed-in visit. */
+export const SIGN_OUT_KEY = ['sign-out'];
 
 export function signOut() {
   return api.post<{ ok: true }>('/api/auth/sign-out');
@@ -13,12 +16,17 @@ export function useSignOut(to: '/' | '/auth') {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useMutation({
+    mutationKey: SIGN_OUT_KEY,
     mutationFn: signOut,
     onSuccess: async () => {
-      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'public-info' });
+      // Navigate first, while this mutation still counts as running: the gate would
+      // otherwise see the session vanish and send the user to /auth?next=… instead.
+      await navigate(to);
+      queryClient.removeQueries({
+        predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'public-info',
+      });
       queryClient.setQueryData(sessionQueryOptions().queryKey, null);
       toast.success('Signed out', { description: 'You have been successfully signed out.' });
-      await navigate(to);
     },
     onError: () => {
       toast.error('Failed to sign out. Please try again.');

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp, withoutChange } from '../test/helpers';
+import { CliError, COMMANDS } from './cli-commands';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+const ADMIN_PASSWORD = 'Operator-Pass-7';
+
+function createAdmin(email: string, password: string): Promise<string> {
+  const command = COMMANDS['create-admin'];
+  if (!command) throw new Error('no create-admin command');
+  return command.run(t.services, ['--email', email, '--password', password]);
+}
+
+/** What a promise was rejected with, or null when it resolved. */
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (err: unknown) => err,
+  );
+
+describe('npm run cli -- create-admin', () => {
+  it('creates a verified admin who can sign in at once and is then asked to set up 2FA', async () => {
+    const said = await createAdmin(' Ops@Example.com ', ADMIN_PASSWORD);
+    expect(said).toBe(
+      'Admin ops@example.com created. Sign in at http://localhost:3000/auth and set up two-factor authentication.',
+    );
+    const { rows } = await t.services.pool.query(
+      `SELECT u.email, u.email_verified_at IS NOT NULL AS verified, a.user_id IS NOT NULL AS admin
+         FROM users u LEFT JOIN admin_users a ON a.user_id = u.id`,
+    );
+    expect(rows).toEqual([{ email: 'ops@example.com', verified: true, admin: true }]);
+
+    const res = await signIn(t, 'ops@example.com', ADMIN_PASSWORD);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().session).toMatchObject({
+      user: { email: 'ops@example.com', isAdmin: true },
+      twoFactor: { required: true, enabled: false, verified: false },
+    });
+  });
+
+  it.each([
+    [
+      'a weak password',
+      'weak@example.com',
+      'abcdefg1',
+      'Password must contain at least one lowercase letter, one uppercase letter, and one number.',
+    ],
+    [
+      'a short password',
+      'short@example.com',
+      'Ab1',
+      'Password must be at least 6 characters long.',
+    ],
+    [
+      'an e-mail that is not one',
+      'not-an-address',
+      ADMIN_PASSWORD,
+      'Please enter a valid email address.',
+    ],
+    [
+      'a taken e-mail',
+      'OPS@example.com',
+      ADMIN_PASSWORD,
+      'An account with the e-mail ops@example.com already exists.',
+    ],
+  ])(
+    'refuses %s with a clear message and creates nothing',
+    async (_what, email, password, message) => {
+      const failure = await withoutChange(t, () => rejection(createAdmin(email, password)));
+      expect(failure).toBeInstanceOf(CliError);
+      expect(failure).toHaveProperty('message', message);
+    },
+  );
+
+  it('runs as a command against a database, and prints its usage when called without one', async () => {
+    const run = promisify(execFile);
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const env = {
+      ...process.env,
+      DATABASE_URL: t.databaseUrl,
+      DATA_DIR: t.dataDir,
+      COFFER_SECRET_KEY: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'silent',
+    };
+    const cli = (args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+        cwd: root,
+        env,
+      });
+
+    const created = await cli([
+      'create-admin',
+      '--email',
+      'night-ops@example.com',
+      '--password',
+      ADMIN_PASSWORD,
+    ]);
+    expect(created.stdout).toContain('Admin night-ops@example.com created.');
+    expect(
+      (await signIn(t, 'night-ops@example.com', ADMIN_PASSWORD)).json().session.user.isAdmin,
+    ).toBe(true);
+
+    const usage = await rejection(cli([]));
+    expect(usage).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('create-admin --email E --password P'),
+    });
+  });
+});

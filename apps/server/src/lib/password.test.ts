@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from './password';
+
+const PASSWORD = 'Correct-Horse-9';
+
+describe('password hashing', () => {
+  it('verifies the password it hashed and refuses any other', async () => {
+    const stored = await hashPassword(PASSWORD);
+    expect(await verifyPassword(PASSWORD, stored)).toBe(true);
+    expect(await verifyPassword('correct-horse-9', stored)).toBe(false);
+    expect(await verifyPassword(`${PASSWORD} `, stored)).toBe(false);
+    expect(await verifyPassword('', stored)).toBe(false);
+  });
+
+  it('stores a salted scrypt hash that contains no trace of the plaintext', async () => {
+    const stored = await hashPassword(PASSWORD);
+    expect(stored).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(stored).not.toContain(PASSWORD);
+    expect(stored).not.toContain(Buffer.from(PASSWORD).toString('base64'));
+    expect(stored).not.toContain(Buffer.from(PASSWORD).toString('hex'));
+    // A random salt: the same password never gives the same stored form.
+    expect(await hashPassword(PASSWORD)).not.toBe(stored);
+  });
+
+  it('refuses against a stored value that is not one of its hashes', async () => {
+    expect(await verifyPassword(PASSWORD, PASSWORD)).toBe(false);
+    expect(await verifyPassword(PASSWORD, 'bcrypt$1$2$3$c2FsdA==$aGFzaA==')).toBe(false);
+  });
+});

@@ -1,0 +1,28 @@
+import { AppearanceCard } from '../../features/settings/components/appearance-card';
+import { LanguageRegionCard } from '../../features/settings/components/language-region-card';
+import { NotificationsCard } from '../../features/settings/components/notifications-card';
+import { ProfileCard } from '../../features/settings/components/profile-card';
+import { TwoFactorSettingsCard } from '../../features/two-factor/components/two-factor-settings-card';
+import { useSession } from '../../lib/session';
+import { useTheme } from '../theme-context';
+
+/** /dashboard/settings: the settings cards of customer.md §2, in the order given there. */
+export default function SettingsPage() {
+  const { theme, setTheme } = useTheme();
+  const session = useSession();
+  const email = session.data?.user.email ?? '';
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-6">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-bold text-fg">Settings</h1>
+        <p className="text-sm text-muted">Manage your account preferences.</p>
+      </header>
+      <AppearanceCard theme={theme} onThemeChange={setTheme} />
+      <ProfileCard email={email} />
+      <TwoFactorSettingsCard />
+      <NotificationsCard />
+      <LanguageRegionCard />
+    </div>
+  );
+}

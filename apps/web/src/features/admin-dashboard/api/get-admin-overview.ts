@@ -1,0 +1,20 @@
+import type { TAdminOverview } from '@coffer/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function getAdminOverview(signal?: AbortSignal): Promise<TAdminOverview> {
+  return api.get<TAdminOverview>('/api/admin/overview', signal);
+}
+
+// A health figure is only worth something while it is fresh.
+export const adminOverviewQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'overview'],
+    queryFn: ({ signal }) => getAdminOverview(signal),
+    staleTime: 30_000,
+  });
+
+/** Live figures for the admin dashboard (DEVIATIONS M5). */
+export function useAdminOverview() {
+  return useQuery(adminOverviewQueryOptions());
+}

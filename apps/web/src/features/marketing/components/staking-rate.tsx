@@ -1,0 +1,60 @@
+import { describeStakingRate, formatDailyRate } from '@coffer/shared';
+import { cn } from '../../../lib/cn';
+import { usePublicInfo } from '../api/get-public-info';
+import { FigurePlaceholder, formatProgramStart, usableRate } from './live-stats';
+
+/**
+ * The ETH staking rate as the operator set it, always with its yearly equivalent:
+ * "0.01% daily, about 3.7% a year, variable, not guaranteed".
+ */
+export function StakingRateText({ className }: { className?: string }) {
+  const info = usePublicInfo();
+  if (info.isPending) return <FigurePlaceholder className="w-48" />;
+  const rate = info.data ? usableRate(info.data.staking.dailyRate) : null;
+  if (!rate) {
+    return <span className={className}>variable, not guaranteed (current rate unavailable)</span>;
+  }
+  return <span className={className}>{describeStakingRate(rate)}</span>;
+}
+
+/** A panel with the current daily rate in large type, its yearly equivalent and the start date. */
+export function StakingRateHighlight({ className }: { className?: string }) {
+  const info = usePublicInfo();
+  const rate = info.data ? usableRate(info.data.staking.dailyRate) : null;
+  const start = info.data ? formatProgramStart(info.data.staking.programStart) : null;
+  const unavailable = !info.isPending && rate === null;
+
+  return (
+    <div
+      className={cn('rounded-xl border border-border bg-surface p-6 shadow-sm', className)}
+      aria-busy={info.isPending}
+    >
+      <p className="text-sm font-medium text-muted">Current ETH staking rate</p>
+      {unavailable ? (
+        <p className="mt-2 text-fg">
+          The current rate can't be loaded right now. It is variable and not guaranteed.
+        </p>
+      ) : (
+        <>
+          <p className="mt-2 text-4xl font-bold tracking-tight text-fg">
+            {rate ? (
+              <>
+                {formatDailyRate(rate)}{' '}
+                <span className="text-lg font-semibold text-muted">daily</span>
+              </>
+            ) : (
+              <FigurePlaceholder className="w-28" />
+            )}
+          </p>
+          <p className="mt-2 text-sm text-muted">
+            {rate ? describeStakingRate(rate) : <FigurePlaceholder className="w-56" />}
+          </p>
+        </>
+      )}
+      {start ? <p className="mt-4 text-sm text-muted">Running since {start}.</p> : null}
+      <p className="mt-4 text-sm text-muted">
+        Set by Coffer and may change. Past rewards don't promise future ones.
+      </p>
+    </div>
+  );
+}

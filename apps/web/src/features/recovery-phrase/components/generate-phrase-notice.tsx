@@ -1,0 +1,44 @@
+import { TriangleAlert } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+
+/** Shown while the user has no phrase yet: it is made once and never changes. */
+export function GeneratePhraseNotice({
+  onGenerate,
+  generating,
+}: {
+  onGenerate: () => void;
+  generating: boolean;
+}) {
+  return (
+    <Card>
+      <CardHeader>
+        <h1 className="text-2xl font-bold text-fg">Secret Combination</h1>
+        <p className="text-sm text-muted">
+          Your 12-word seed phrase lets you recover your account if you forget your password.
+        </p>
+      </CardHeader>
+      <CardContent className="space-y-5">
+        <section
+          aria-labelledby="phrase-notice-title"
+          className="rounded-lg border border-warning/40 bg-warning/10 p-4"
+        >
+          <h2
+            id="phrase-notice-title"
+            className="flex items-center gap-2 font-semibold text-warning"
+          >
+            <TriangleAlert className="h-5 w-5 shrink-0" aria-hidden />
+            Important Notice
+          </h2>
+          <p className="mt-2 text-sm text-fg">
+            Your seed phrase can be generated only once. It cannot be changed or regenerated later,
+            so have a pen and paper ready to write it down as soon as it appears.
+          </p>
+        </section>
+        <Button onClick={onGenerate} disabled={generating} className="w-full sm:w-auto">
+          {generating ? 'Generating...' : 'Generate Seed Phrase'}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,105 @@
+import { MSG } from '@coffer/shared';
+import { LockKeyhole } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { PasswordInput } from '../../../components/ui/password-input';
+import { ApiError } from '../../../lib/api-client';
+import { useUnlockPhrase } from '../api/unlock-phrase';
+
+/**
+ * Asks for the account password every time the Secret Combination is opened. Only a
+ * confirmed correct password opens it: any failure keeps it closed (DEVIATIONS S3).
+ */
+export function PasswordGate({
+  onVerified,
+  onSessionEnded,
+}: {
+  onVerified: () => void;
+  /** Called when the server says the session itself is gone or needs its second factor. */
+  onSessionEnded: () => void;
+}) {
+  const [password, setPassword] = useState('');
+  const unlock = useUnlockPhrase();
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (unlock.isPending) return;
+    if (password.length === 0) {
+      toast.error('Password required', { description: MSG.passwordRequired });
+      return;
+    }
+    unlock.mutate(password, {
+      onSuccess: () => {
+        setPassword('');
+        toast.success('Password verified', {
+          description: 'Access granted to Secret Combination.',
+        });
+        onVerified();
+      },
+      onError: (err) => {
+        console.error('Password verification failed', err);
+        if (err instanceof ApiError) {
+          if (err.code === 'INVALID_CREDENTIALS' || err.code === 'VALIDATION_FAILED') {
+            toast.error('Invalid password', { description: MSG.passwordIncorrect });
+            return;
+          }
+          if (err.code === 'RATE_LIMITED') {
+            toast.error(err.message);
+            return;
+          }
+          if (err.code === 'UNAUTHENTICATED' || err.code === 'TWO_FACTOR_REQUIRED') {
+            // The session ended meanwhile; let the route gate show what comes next.
+            onSessionEnded();
+          }
+        }
+        toast.error('Verification failed', {
+          description: 'Unable to verify password. Please try again.',
+        });
+      },
+    });
+  }
+
+  return (
+    <Card className="mx-auto w-full max-w-md">
+      <CardHeader>
+        <span
+          className="mb-2 flex h-12 w-12 items-center justify-center rounded-full bg-surface-2 text-primary"
+          aria-hidden
+        >
+          <LockKeyhole className="h-6 w-6" />
+        </span>
+        <h1 className="text-lg font-semibold text-fg">Password Verification</h1>
+        <CardDescription>
+          Enter your account password to open your Secret Combination.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form onSubmit={onSubmit} noValidate className="space-y-4">
+          <div className="space-y-2">
+            <Label htmlFor="secret-combination-password">Account password</Label>
+            <PasswordInput
+              id="secret-combination-password"
+              name="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              readOnly={unlock.isPending}
+            />
+          </div>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button asChild variant="outline">
+              <Link to="/dashboard">Cancel</Link>
+            </Button>
+            <Button type="submit" disabled={unlock.isPending}>
+              {unlock.isPending ? 'Verifying...' : 'Verify'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

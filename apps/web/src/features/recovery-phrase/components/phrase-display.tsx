@@ -1,0 +1,104 @@
+import { CircleCheck, Copy, ShieldAlert } from 'lucide-react';
+import { Link } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+
+const WARNINGS = [
+  'Never share your seed phrase with anyone, and never type it into another website or app.',
+  'Store it offline: write it down on paper and keep it somewhere safe. No screenshots, e-mails or cloud notes.',
+  'Anyone who has this phrase can recover your whole wallet and take over your account.',
+  'Coffer will never ask you for your seed phrase, not by e-mail, chat or phone.',
+] as const;
+
+async function copyToClipboard(text: string) {
+  try {
+    if (!navigator.clipboard) throw new Error('The clipboard is not available');
+    await navigator.clipboard.writeText(text);
+    toast.success('Copied to clipboard');
+  } catch (err) {
+    console.error('Copying the seed phrase failed', err);
+    toast.error('Copy failed', { description: 'Failed to copy to clipboard.' });
+  }
+}
+
+/** The user's twelve words, numbered, with the rules for keeping them safe. */
+export function PhraseDisplay({ phrase }: { phrase: string }) {
+  const words = phrase
+    .trim()
+    .split(/\s+/)
+    .map((word, i) => ({ position: i + 1, word }));
+
+  return (
+    <Card>
+      <CardHeader>
+        <h1 className="text-2xl font-bold text-fg">Secret Combination</h1>
+      </CardHeader>
+      <CardContent className="space-y-6">
+        <div
+          role="status"
+          className="flex items-start gap-3 rounded-lg border border-success/40 bg-success/10 p-4"
+        >
+          <CircleCheck className="mt-0.5 h-5 w-5 shrink-0 text-success" aria-hidden />
+          <div>
+            <p className="font-semibold text-success">Seed Phrase Generated</p>
+            <p className="mt-1 text-sm text-fg">
+              Write these 12 words down in order and keep them somewhere safe.
+            </p>
+          </div>
+        </div>
+
+        {/* translate="no": browser translation would send the words to a third party. */}
+        <ol
+          aria-label="Your 12-word seed phrase"
+          translate="no"
+          className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3"
+        >
+          {words.map(({ position, word }) => (
+            <li
+              key={position}
+              className="flex items-center gap-2 rounded-md border border-border bg-surface-2 px-3 py-2"
+            >
+              <span className="w-6 shrink-0 text-right text-xs tabular-nums text-muted">
+                {position}.
+              </span>
+              <span className="break-all font-mono font-medium text-fg">{word}</span>
+            </li>
+          ))}
+        </ol>
+
+        <Button variant="outline" onClick={() => void copyToClipboard(phrase)}>
+          <Copy className="h-4 w-4" aria-hidden />
+          Copy to Clipboard
+        </Button>
+
+        <section
+          aria-labelledby="phrase-warning-title"
+          className="rounded-lg border border-danger/40 bg-danger/10 p-4"
+        >
+          <h2
+            id="phrase-warning-title"
+            className="flex items-center gap-2 font-semibold text-danger"
+          >
+            <ShieldAlert className="h-5 w-5 shrink-0" aria-hidden />
+            Keep your seed phrase safe
+          </h2>
+          <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-fg">
+            {WARNINGS.map((text) => (
+              <li key={text}>{text}</li>
+            ))}
+          </ul>
+        </section>
+
+        <div className="flex flex-col gap-2 sm:flex-row">
+          <Button asChild>
+            <Link to="/dashboard">Continue to Dashboard</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/dashboard">Back to Dashboard</Link>
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
