@@ -13,6 +13,11 @@ export type Config = {
   /** Where the built web app lives; null when the server only serves the API (tests). */
   webDistDir: string | null;
   logLevel: string;
+  /** Exchange ticker (24 h statistics) queried as `?symbol=BTCUSDT` and `?symbol=ETHUSDT`. */
+  priceFeedUrl: string;
+  /** Latest exchange rates with AUD as the base; `rates.USD` is read. */
+  fxFeedUrl: string;
+  priceRefreshMs: number;
 };
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -32,5 +37,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === 'true',
     webDistDir: path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    priceFeedUrl: env.PRICE_FEED_URL || 'https://api.binance.com/api/v3/ticker/24hr',
+    fxFeedUrl: env.FX_FEED_URL || 'https://api.exchangerate-api.com/v4/latest/AUD',
+    priceRefreshMs: Number(env.PRICE_REFRESH_MS ?? 30_000),
   };
 }

@@ -42,5 +42,6 @@ export async function openServices(
     log,
   });
   await services.settings.ensureDefaults();
+  await services.prices.loadCached();
   return services;
 }

@@ -2,21 +2,32 @@ import type { Services } from './app-services';
 
 const HOUR = 3600_000;
 
-/**
- * Housekeeping on a timer. Deleting expired rows is idempotent, so several instances may
- * run it at once; jobs that must run exactly once take an advisory lock.
- */
-export function startJobs(s: Services) {
-  const cleanUp = async () => {
+/** Runs `task` now and every `everyMs`, logging failures instead of crashing the server. */
+function every(s: Services, name: string, everyMs: number, task: () => Promise<unknown>) {
+  const run = async () => {
     try {
-      await s.sessions.deleteExpired();
-      await s.limiter.deleteStale();
+      await task();
     } catch (err) {
-      s.log.warn({ err }, 'clean-up job failed');
+      s.log.warn({ err, job: name }, 'job failed');
     }
   };
-  const timer = setInterval(() => void cleanUp(), HOUR);
+  const timer = setInterval(() => void run(), everyMs);
   timer.unref();
-  void cleanUp();
-  return { stop: () => clearInterval(timer) };
+  void run();
+  return timer;
+}
+
+/**
+ * Timed work of each instance. Clean-up and price refreshes are safe to run on every
+ * instance at once; jobs that must run exactly once take an advisory lock.
+ */
+export function startJobs(s: Services) {
+  const timers = [
+    every(s, 'clean-up', HOUR, async () => {
+      await s.sessions.deleteExpired();
+      await s.limiter.deleteStale();
+    }),
+    every(s, 'price refresh', s.config.priceRefreshMs, () => s.prices.refresh()),
+  ];
+  return { stop: () => timers.forEach((t) => clearInterval(t)) };
 }

@@ -1,6 +1,26 @@
+import { CUSTOMER_ASSETS } from '@coffer/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { adminUsers, emailVerificationTokens, userProfiles, users } from '../../db/schema/index';
+import { adminUsers, emailVerificationTokens, userProfiles, users, userWallets } from '../../db/schema/index';
+
+async function createUser(tx: DbOrTx, input: { email: string; passwordHash: string; verified: boolean }) {
+  const inserted = await tx
+    .insert(users)
+    .values({
+      email: input.email,
+      passwordHash: input.passwordHash,
+      emailVerifiedAt: input.verified ? new Date() : null,
+    })
+    .onConflictDoNothing({ target: users.email })
+    .returning({ id: users.id });
+  const user = inserted[0];
+  if (!user) return null;
+  await tx.insert(userProfiles).values({ id: user.id });
+  await tx
+    .insert(userWallets)
+    .values(CUSTOMER_ASSETS.map((a) => ({ userId: user.id, assetId: a.id, network: a.network })));
+  return user;
+}
 
 export function createUsersRepository(db: DbOrTx) {
   return {
@@ -14,24 +34,13 @@ export function createUsersRepository(db: DbOrTx) {
       return rows[0] ?? null;
     },
 
-    /** Creates the user and its profile together; returns null when the e-mail is taken. */
-    async create(
-      input: { email: string; passwordHash: string; verified: boolean },
-      tx: DbOrTx = db,
-    ) {
-      const inserted = await tx
-        .insert(users)
-        .values({
-          email: input.email,
-          passwordHash: input.passwordHash,
-          emailVerifiedAt: input.verified ? new Date() : null,
-        })
-        .onConflictDoNothing({ target: users.email })
-        .returning({ id: users.id });
-      const user = inserted[0];
-      if (!user) return null;
-      await tx.insert(userProfiles).values({ id: user.id });
-      return user;
+    /**
+     * Creates the user, its profile and its four wallets together; returns null when the
+     * e-mail is taken.
+     */
+    async create(input: { email: string; passwordHash: string; verified: boolean }, tx?: DbOrTx) {
+      if (!tx) return db.transaction((t) => createUser(t, input));
+      return createUser(tx, input);
     },
 
     async makeAdmin(userId: string, tx: DbOrTx = db) {

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+import { cryptoAmount, fiatAmount, userWallets } from './wallets';
+
+export const TRANSACTION_TYPES = [
+  'deposit',
+  'withdrawal',
+  'bank_transfer',
+  'staking_reward',
+  'adjustment',
+  'buy',
+  'sell',
+  'others',
+] as const;
+export const TRANSACTION_STATUSES = ['pending', 'completed', 'failed'] as const;
+/** What a row does to its wallet: credit adds, debit takes amount + fee, none is fiat only. */
+export const DIRECTIONS = ['credit', 'debit', 'none'] as const;
+
+/**
+ * The ledger. A wallet's balance is the sum of its completed rows' effects and its held
+ * amount the sum of its pending debits; `reconcile()` proves it. Rows are never deleted:
+ * an admin deletion sets `deleted_at` and reverses the effect.
+ */
+export const transactions = pgTable(
+  'transactions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    walletId: uuid('wallet_id').references(() => userWallets.id),
+    transactionType: text('transaction_type', { enum: TRANSACTION_TYPES }).notNull(),
+    direction: text('direction', { enum: DIRECTIONS }).notNull(),
+    /** Asset id for crypto rows; 'AUD' for a bank transfer request. */
+    assetId: text('asset_id').notNull(),
+    network: text('network'),
+    cryptoAmount: cryptoAmount('crypto_amount').notNull().default('0'),
+    fee: cryptoAmount('fee').notNull().default('0'),
+    usdAmount: fiatAmount('usd_amount'),
+    audAmount: fiatAmount('aud_amount'),
+    currency: text('currency'),
+    exchangeRate: numeric('exchange_rate', { precision: 20, scale: 10 }),
+    withdrawalAddress: text('withdrawal_address'),
+    memo: text('memo'),
+    transactionHash: text('transaction_hash'),
+    status: text('status', { enum: TRANSACTION_STATUSES }).notNull(),
+    /** Why: an admin's required reason, or the rejection reason the customer sees. */
+    reason: text('reason'),
+    transactionDate: timestamp('transaction_date', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    processedBy: uuid('processed_by').references(() => users.id),
+    /** The staking cycle a reward pays: one reward per user and cycle, whatever restarts. */
+    stakingCycleStart: timestamp('staking_cycle_start', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('transactions_user_date_idx').on(t.userId, t.transactionDate.desc(), t.id.desc()),
+    index('transactions_pending_idx').on(t.transactionDate).where(sql`${t.status} = 'pending'`),
+    uniqueIndex('transactions_staking_cycle_key')
+      .on(t.userId, t.stakingCycleStart)
+      .where(sql`${t.transactionType} = 'staking_reward'`),
+    check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),
+  ],
+);
+
+/** A money-moving request's key and first answer: a repeat gets the same answer. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    responseStatus: integer('response_status').notNull(),
+    responseBody: jsonb('response_body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+);
+
+/** customer.md §3 bank_transfers; the account details are encrypted at rest. */
+export const bankTransfers = pgTable('bank_transfers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  transactionId: uuid('transaction_id')
+    .notNull()
+    .unique()
+    .references(() => transactions.id),
+  accountNameEncrypted: text('account_name_encrypted').notNull(),
+  accountNumberEncrypted: text('account_number_encrypted').notNull(),
+  bsbNumberEncrypted: text('bsb_number_encrypted').notNull(),
+  amountFiat: fiatAmount('amount_fiat').notNull(),
+  currency: text('currency').notNull().default('AUD'),
+});
+
+/** A customer's saved bank details (DEVIATIONS M9), encrypted at rest. */
+export const userBankDetails = pgTable('user_bank_details', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  fullNameEncrypted: text('full_name_encrypted').notNull(),
+  bsbEncrypted: text('bsb_encrypted').notNull(),
+  accountNumberEncrypted: text('account_number_encrypted').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

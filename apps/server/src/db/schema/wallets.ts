@@ -1,0 +1,60 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, numeric, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** Crypto amounts: up to 20 whole digits and 18 decimals (ETH's wei), exact. */
+export const cryptoAmount = (name: string) => numeric(name, { precision: 38, scale: 18 });
+/** Fiat amounts in dollars and cents. */
+export const fiatAmount = (name: string) => numeric(name, { precision: 20, scale: 2 });
+
+/**
+ * One wallet per user and asset. `balance_crypto` is the sum of completed ledger effects,
+ * `held` the sum of pending withdrawals; only the ledger service writes either, and the
+ * database refuses a state where less than nothing is available.
+ */
+export const userWallets = pgTable(
+  'user_wallets',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Asset id of the catalogue: BTC, ETH, USDT-ERC20, USDT-TRC20, USDC. */
+    assetId: text('asset_id').notNull(),
+    network: text('network').notNull(),
+    balanceCrypto: cryptoAmount('balance_crypto').notNull().default('0'),
+    held: cryptoAmount('held').notNull().default('0'),
+    /** USD value at the last price sync, shown when no live price is known. */
+    balanceFiat: fiatAmount('balance_fiat').notNull().default('0'),
+    walletAddress: text('wallet_address'),
+    nickname: text('nickname'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('user_wallets_user_asset_key').on(t.userId, t.assetId),
+    check('user_wallets_balance_nonnegative', sql`${t.balanceCrypto} >= 0`),
+    check('user_wallets_held_nonnegative', sql`${t.held} >= 0`),
+    check('user_wallets_available_nonnegative', sql`${t.balanceCrypto} >= ${t.held}`),
+  ],
+);
+
+/** customer.md §3 / admin.md §3 deposit_addresses: symbol + network, as staff enter them. */
+export const depositAddresses = pgTable(
+  'deposit_addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    assetSymbol: text('asset_symbol').notNull(),
+    network: text('network').notNull(),
+    /** An address belongs to one customer only. */
+    address: text('address').notNull().unique(),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('deposit_addresses_user_idx').on(t.userId, t.isActive)],
+);

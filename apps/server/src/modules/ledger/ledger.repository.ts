@@ -1,0 +1,162 @@
+import type { TxClient } from '../../db/tx';
+
+export type WalletRow = {
+  id: string;
+  user_id: string;
+  asset_id: string;
+  network: string;
+  balance_crypto: string;
+  held: string;
+};
+
+export type TransactionRow = {
+  id: string;
+  user_id: string;
+  wallet_id: string | null;
+  transaction_type: string;
+  direction: 'credit' | 'debit' | 'none';
+  asset_id: string;
+  network: string | null;
+  crypto_amount: string;
+  fee: string;
+  usd_amount: string | null;
+  aud_amount: string | null;
+  currency: string | null;
+  exchange_rate: string | null;
+  withdrawal_address: string | null;
+  memo: string | null;
+  transaction_hash: string | null;
+  status: 'pending' | 'completed' | 'failed';
+  reason: string | null;
+  transaction_date: Date;
+  completed_at: Date | null;
+  created_by: string | null;
+  processed_by: string | null;
+  staking_cycle_start: Date | null;
+  deleted_at: Date | null;
+};
+
+export type NewTransaction = {
+  userId: string;
+  walletId: string | null;
+  transactionType: string;
+  direction: 'credit' | 'debit' | 'none';
+  assetId: string;
+  network: string | null;
+  cryptoAmount: string;
+  fee: string;
+  usdAmount: string | null;
+  audAmount: string | null;
+  currency: string | null;
+  exchangeRate: string | null;
+  withdrawalAddress: string | null;
+  memo: string | null;
+  transactionHash: string | null;
+  status: 'pending' | 'completed' | 'failed';
+  reason: string | null;
+  createdBy: string | null;
+  stakingCycleStart: Date | null;
+  transactionDate: Date | null;
+};
+
+/** The ledger's SQL. Every function runs on a connection inside the caller's transaction. */
+export const ledgerRepository = {
+  /** Locks the user's wallet of an asset, creating it first if it does not exist yet. */
+  async lockWallet(client: TxClient, userId: string, assetId: string, network: string): Promise<WalletRow> {
+    await client.query(
+      `INSERT INTO user_wallets (user_id, asset_id, network) VALUES ($1, $2, $3)
+       ON CONFLICT (user_id, asset_id) DO NOTHING`,
+      [userId, assetId, network],
+    );
+    const { rows } = await client.query<WalletRow>(
+      `SELECT id, user_id, asset_id, network, balance_crypto, held FROM user_wallets
+        WHERE user_id = $1 AND asset_id = $2 FOR UPDATE`,
+      [userId, assetId],
+    );
+    const wallet = rows[0];
+    if (!wallet) throw new Error(`wallet ${assetId} of ${userId} vanished`);
+    return wallet;
+  },
+
+  async setWalletAmounts(client: TxClient, walletId: string, balance: string, held: string): Promise<void> {
+    await client.query('UPDATE user_wallets SET balance_crypto = $2, held = $3, updated_at = now() WHERE id = $1', [
+      walletId,
+      balance,
+      held,
+    ]);
+  },
+
+  async insertTransaction(client: TxClient, t: NewTransaction): Promise<TransactionRow> {
+    const { rows } = await client.query<TransactionRow>(
+      `INSERT INTO transactions (user_id, wallet_id, transaction_type, direction, asset_id, network, crypto_amount, fee,
+         usd_amount, aud_amount, currency, exchange_rate, withdrawal_address, memo, transaction_hash, status, reason,
+         created_by, staking_cycle_start, transaction_date, completed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+         COALESCE($20, now()), CASE WHEN $16 = 'completed' THEN now() END)
+       RETURNING *`,
+      [
+        t.userId,
+        t.walletId,
+        t.transactionType,
+        t.direction,
+        t.assetId,
+        t.network,
+        t.cryptoAmount,
+        t.fee,
+        t.usdAmount,
+        t.audAmount,
+        t.currency,
+        t.exchangeRate,
+        t.withdrawalAddress,
+        t.memo,
+        t.transactionHash,
+        t.status,
+        t.reason,
+        t.createdBy,
+        t.stakingCycleStart,
+        t.transactionDate,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('insert returned no row');
+    return row;
+  },
+
+  async lockTransaction(client: TxClient, id: string): Promise<TransactionRow | null> {
+    const { rows } = await client.query<TransactionRow>('SELECT * FROM transactions WHERE id = $1 FOR UPDATE', [id]);
+    return rows[0] ?? null;
+  },
+
+  async updateStatus(
+    client: TxClient,
+    id: string,
+    change: { status: string; transactionHash: string | null; reason: string | null; processedBy: string | null },
+  ): Promise<TransactionRow> {
+    const { rows } = await client.query<TransactionRow>(
+      `UPDATE transactions SET status = $2, transaction_hash = COALESCE($3, transaction_hash),
+         reason = COALESCE($4, reason), processed_by = COALESCE($5, processed_by),
+         completed_at = CASE WHEN $2 = 'completed' THEN now() ELSE completed_at END
+       WHERE id = $1 RETURNING *`,
+      [id, change.status, change.transactionHash, change.reason, change.processedBy],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`transaction ${id} vanished`);
+    return row;
+  },
+};
+
+/** Wallets whose stored balance or hold differs from the sum of their ledger rows. */
+export const RECONCILE_SQL = `
+WITH effects AS (
+  SELECT wallet_id,
+         SUM(CASE WHEN direction = 'credit' AND status = 'completed' THEN crypto_amount
+                  WHEN direction = 'debit' AND status = 'completed' THEN -(crypto_amount + fee)
+                  ELSE 0 END) AS balance,
+         SUM(CASE WHEN direction = 'debit' AND status = 'pending' THEN crypto_amount + fee ELSE 0 END) AS held
+    FROM transactions
+   WHERE deleted_at IS NULL AND wallet_id IS NOT NULL
+   GROUP BY wallet_id)
+SELECT w.id AS wallet_id, w.user_id, w.asset_id, w.balance_crypto, w.held,
+       COALESCE(e.balance, 0) AS expected_balance, COALESCE(e.held, 0) AS expected_held
+  FROM user_wallets w LEFT JOIN effects e ON e.wallet_id = w.id
+ WHERE w.balance_crypto <> COALESCE(e.balance, 0) OR w.held <> COALESCE(e.held, 0)`;

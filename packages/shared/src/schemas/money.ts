@@ -1,0 +1,293 @@
+import { z } from 'zod';
+import { ASSETS, ZAssetId } from '../assets';
+import { AmountError, assetAmountMessages, parseAmount } from '../money';
+import { validateAddress } from '../validation/addresses';
+
+/** Amounts travel as exact decimal strings, never as JSON numbers. */
+const ZDecimal = z.string();
+const ZIso = z.string();
+
+// ---------------------------------------------------------------- prices
+
+export const ZPriceSource = z.enum(['live', 'cached', 'fallback']);
+
+export const ZPrice = z.object({
+  assetId: z.string(),
+  priceId: z.string(),
+  priceUsd: ZDecimal,
+  /** 24 h change in percent: from the feed, else from stored snapshots, else null ("—"). */
+  change24hPct: ZDecimal.nullable(),
+});
+
+export const ZPricesResponse = z.object({
+  prices: z.array(ZPrice),
+  /** live: fetched just now; cached: the last good fetch; fallback: the catalogue prices. */
+  source: ZPriceSource,
+  updatedAt: ZIso.nullable(),
+  /** 'Failed to fetch live prices, using cached data' when not live. */
+  message: z.string().nullable(),
+  audUsd: z.object({ rate: ZDecimal, live: z.boolean() }),
+});
+export type TPricesResponse = z.infer<typeof ZPricesResponse>;
+
+// ---------------------------------------------------------------- wallets
+
+export const ZWallet = z.object({
+  id: z.string(),
+  assetId: ZAssetId,
+  symbol: z.string(),
+  name: z.string(),
+  network: z.string(),
+  decimals: z.number().int(),
+  balance: ZDecimal,
+  held: ZDecimal,
+  available: ZDecimal,
+  /** balance × live price; null when no price is known (then balanceFiat is shown). */
+  usdValue: ZDecimal.nullable(),
+  /** USD value stored at the last price sync. */
+  balanceFiat: ZDecimal,
+  priceUsd: ZDecimal.nullable(),
+  change24hPct: ZDecimal.nullable(),
+});
+export type TWallet = z.infer<typeof ZWallet>;
+
+export const ZWalletsResponse = z.object({
+  wallets: z.array(ZWallet),
+  totalUsd: ZDecimal,
+  /** Portfolio change over 24 h in percent (DEVIATIONS M3), null when unknown. */
+  change24hPct: ZDecimal.nullable(),
+  priceSource: ZPriceSource,
+  priceMessage: z.string().nullable(),
+});
+export type TWalletsResponse = z.infer<typeof ZWalletsResponse>;
+
+export const ZPortfolioRange = z.enum(['24h', '7d', '30d']);
+export const ZPortfolioHistoryResponse = z.object({
+  range: ZPortfolioRange,
+  points: z.array(z.object({ t: ZIso, usd: ZDecimal })),
+});
+export type TPortfolioHistoryResponse = z.infer<typeof ZPortfolioHistoryResponse>;
+
+// ---------------------------------------------------------------- money status (settings)
+
+export const ZMoneyStatus = z.object({
+  depositsEnabled: z.boolean(),
+  withdrawalsEnabled: z.boolean(),
+  maintenanceMode: z.boolean(),
+  maxDailyWithdrawalUsd: ZDecimal,
+  withdrawnTodayUsd: ZDecimal,
+  remainingTodayUsd: ZDecimal,
+  bankStatementDescriptor: z.string(),
+});
+export type TMoneyStatus = z.infer<typeof ZMoneyStatus>;
+
+// ---------------------------------------------------------------- deposit addresses
+
+export const ZDepositAddress = z.object({
+  id: z.string(),
+  assetSymbol: z.string(),
+  network: z.string(),
+  address: z.string(),
+  /** The customer wallet this address pays into, when it is one of the catalogue's. */
+  assetId: ZAssetId.nullable(),
+  createdAt: ZIso,
+});
+export type TDepositAddress = z.infer<typeof ZDepositAddress>;
+
+export const ZDepositAddressesResponse = z.object({
+  /** False when the operator turned deposits off; addresses are then withheld. */
+  enabled: z.boolean(),
+  message: z.string().nullable(),
+  addresses: z.array(ZDepositAddress),
+});
+export type TDepositAddressesResponse = z.infer<typeof ZDepositAddressesResponse>;
+
+// ---------------------------------------------------------------- transactions
+
+export const ZTransactionType = z.enum([
+  'deposit',
+  'withdrawal',
+  'bank_transfer',
+  'staking_reward',
+  'adjustment',
+  'buy',
+  'sell',
+  'others',
+]);
+export const ZTransactionStatus = z.enum(['pending', 'completed', 'failed']);
+
+export const ZTransaction = z.object({
+  id: z.string(),
+  type: ZTransactionType,
+  direction: z.enum(['credit', 'debit', 'none']),
+  /** Asset id, or 'AUD' for a bank transfer. */
+  assetId: z.string(),
+  symbol: z.string(),
+  network: z.string().nullable(),
+  amount: ZDecimal,
+  fee: ZDecimal,
+  usdAmount: ZDecimal.nullable(),
+  audAmount: ZDecimal.nullable(),
+  status: ZTransactionStatus,
+  withdrawalAddress: z.string().nullable(),
+  transactionHash: z.string().nullable(),
+  memo: z.string().nullable(),
+  /** Staff's reason (an adjustment) or why a withdrawal was rejected. */
+  reason: z.string().nullable(),
+  date: ZIso,
+  completedAt: ZIso.nullable(),
+});
+export type TTransaction = z.infer<typeof ZTransaction>;
+
+export const ZTransactionsQuery = z.object({
+  /** Opaque keyset cursor from the previous page. */
+  cursor: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export const ZTransactionsResponse = z.object({
+  items: z.array(ZTransaction),
+  nextCursor: z.string().nullable(),
+  total: z.number().int(),
+});
+export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
+
+export const ZTransactionResponse = z.object({ transaction: ZTransaction });
+export type TTransactionResponse = z.infer<typeof ZTransactionResponse>;
+
+// ---------------------------------------------------------------- withdrawals
+
+export const WITHDRAWAL_MSG = {
+  selectAsset: 'Please select a cryptocurrency',
+  amountPositive: 'Amount must be greater than 0',
+  addressRequired: 'Withdrawal address is required',
+} as const;
+
+/** 0.00000001, the spec's minimum withdrawal, in each asset's minor units. */
+export function minimumWithdrawal(decimals: number): bigint {
+  return decimals >= 8 ? 10n ** BigInt(decimals - 8) : 1n;
+}
+
+/**
+ * A withdrawal request, checked in the spec's order: asset, amount, address presence,
+ * then (on the server, with the balance) funds, then the address's format and checksum.
+ */
+export const ZCreateWithdrawalRequest = z
+  .object({
+    assetId: z.string({ error: WITHDRAWAL_MSG.selectAsset }),
+    amount: z.string({ error: WITHDRAWAL_MSG.amountPositive }).max(60),
+    address: z.string({ error: WITHDRAWAL_MSG.addressRequired }).trim().max(200),
+    memo: z.string().trim().max(100).optional(),
+  })
+  .superRefine((value, ctx) => {
+    const asset = ZAssetId.safeParse(value.assetId);
+    if (!asset.success) {
+      ctx.addIssue({ code: 'custom', path: ['assetId'], message: WITHDRAWAL_MSG.selectAsset });
+      return;
+    }
+    const decimals = ASSETS[asset.data].decimals;
+    try {
+      const minor = parseAmount(value.amount, decimals, assetAmountMessages(ASSETS[asset.data]));
+      if (minor < minimumWithdrawal(decimals)) {
+        ctx.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MSG.amountPositive });
+        return;
+      }
+    } catch (err) {
+      const message = err instanceof AmountError ? err.message : WITHDRAWAL_MSG.amountPositive;
+      ctx.addIssue({ code: 'custom', path: ['amount'], message });
+      return;
+    }
+    if (value.address === '') {
+      ctx.addIssue({ code: 'custom', path: ['address'], message: WITHDRAWAL_MSG.addressRequired });
+    }
+  });
+export type TCreateWithdrawalRequest = z.infer<typeof ZCreateWithdrawalRequest>;
+
+/** The address check that follows the balance check (customer.md §5 order). */
+export function withdrawalAddressError(assetId: string, address: string): string | null {
+  const result = validateAddress(assetId, address);
+  return result.ok ? null : result.message;
+}
+
+// ---------------------------------------------------------------- bank transfers and details
+
+export const BANK_MSG = {
+  accountNumberRequired: 'Account number is required',
+  accountNameRequired: 'Account name is required',
+  bsbTooShort: 'BSB number must be at least 6 characters',
+  bsbTooLong: 'BSB number must be exactly 6 characters',
+  amountPositive: 'Amount must be greater than 0',
+  fullNameRequired: 'Full name is required',
+  fullNameShort: 'Full name must be at least 2 characters',
+  bsbRequired: 'BSB number is required',
+  bsbDigits: 'BSB must be 6 digits',
+  accountDigits: 'Account number must be 6-10 digits',
+} as const;
+
+/** A fiat amount of at least 0.01, at most two decimals, as an exact string. */
+const ZFiatAmount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,12}(\.\d{1,2})?$/, BANK_MSG.amountPositive)
+  .refine((v) => parseAmount(v, 2) >= 1n, BANK_MSG.amountPositive);
+
+/** customer.md §5 "Bank transfer form", in its order; the amount is the AUD value. */
+export const ZCreateBankTransferRequest = z.object({
+  accountNumber: z.string().trim().min(1, BANK_MSG.accountNumberRequired).max(34),
+  accountName: z.string().trim().min(1, BANK_MSG.accountNameRequired).max(140),
+  bsbNumber: z.string().trim().min(6, BANK_MSG.bsbTooShort).max(6, BANK_MSG.bsbTooLong),
+  amountAud: ZFiatAmount,
+});
+export type TCreateBankTransferRequest = z.infer<typeof ZCreateBankTransferRequest>;
+
+/** customer.md §5 "Bank details form". */
+export const ZBankDetails = z.object({
+  fullName: z
+    .string()
+    .trim()
+    .min(1, BANK_MSG.fullNameRequired)
+    .min(2, BANK_MSG.fullNameShort)
+    .max(140),
+  bsb: z
+    .string()
+    .transform((v) => v.replace(/[\s-]/g, ''))
+    .pipe(
+      z
+        .string()
+        .min(1, BANK_MSG.bsbRequired)
+        .regex(/^\d{6}$/, BANK_MSG.bsbDigits),
+    ),
+  accountNumber: z
+    .string()
+    .trim()
+    .min(1, BANK_MSG.accountNumberRequired)
+    .regex(/^\d{6,10}$/, BANK_MSG.accountDigits),
+});
+export type TBankDetails = z.infer<typeof ZBankDetails>;
+
+export const ZBankDetailsResponse = z.object({ details: ZBankDetails.nullable() });
+export type TBankDetailsResponse = z.infer<typeof ZBankDetailsResponse>;
+
+// ---------------------------------------------------------------- staking
+
+export const ZStakingResponse = z.object({
+  ethBalance: ZDecimal,
+  isStaking: z.boolean(),
+  /** 'active' when ETH is held and the program has started; else why not. */
+  status: z.enum(['active', 'no_eth', 'not_started']),
+  dailyRate: ZDecimal,
+  programStart: ZIso,
+  activeStakers: z.number().int(),
+  /** Rewards already credited to the ETH balance (withdrawable). */
+  creditedTotal: ZDecimal,
+  /** Accrued and not yet credited, as of `asOf`. */
+  pendingAccrued: ZDecimal,
+  /** ETH accrued per second at the current balance, for the ticking display. */
+  accruingPerSecond: ZDecimal,
+  dailyEarnings: ZDecimal,
+  cycleStartAt: ZIso.nullable(),
+  nextCreditAt: ZIso.nullable(),
+  stakingSince: ZIso.nullable(),
+  asOf: ZIso,
+});
+export type TStakingResponse = z.infer<typeof ZStakingResponse>;
