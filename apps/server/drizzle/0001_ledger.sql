@@ -9,12 +9,15 @@ CREATE TABLE "price_snapshots" (
 CREATE TABLE "user_staking" (
 	"user_id" uuid PRIMARY KEY NOT NULL,
 	"asset_id" text DEFAULT 'ETH' NOT NULL,
-	"is_staking" boolean DEFAULT true NOT NULL,
 	"accrued_pending" numeric(38, 18) DEFAULT '0' NOT NULL,
 	"last_checkpoint_at" timestamp with time zone NOT NULL,
+	"daily_rate" numeric(20, 18) NOT NULL,
 	"cycle_start_at" timestamp with time zone NOT NULL,
-	"credited_total" numeric(38, 18) DEFAULT '0' NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+	"staking_since" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "user_staking_pending_nonnegative" CHECK ("user_staking"."accrued_pending" >= 0),
+	CONSTRAINT "user_staking_rate_nonnegative" CHECK ("user_staking"."daily_rate" >= 0)
 );
 --> statement-breakpoint
 CREATE TABLE "bank_transfers" (
@@ -115,9 +118,12 @@ ALTER TABLE "user_bank_details" ADD CONSTRAINT "user_bank_details_user_id_users_
 ALTER TABLE "deposit_addresses" ADD CONSTRAINT "deposit_addresses_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_wallets" ADD CONSTRAINT "user_wallets_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "price_snapshots_id_time_idx" ON "price_snapshots" USING btree ("price_id","taken_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "user_staking_cycle_start_idx" ON "user_staking" USING btree ("cycle_start_at");--> statement-breakpoint
 CREATE INDEX "transactions_user_date_idx" ON "transactions" USING btree ("user_id","transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "transactions_pending_idx" ON "transactions" USING btree ("transaction_date") WHERE "transactions"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_staking_cycle_key" ON "transactions" USING btree ("user_id","staking_cycle_start") WHERE "transactions"."transaction_type" = 'staking_reward';--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_deposit_hash_key" ON "transactions" USING btree ("asset_id",lower("transaction_hash")) WHERE "transactions"."transaction_type" = 'deposit' AND "transactions"."deleted_at" IS NULL AND "transactions"."transaction_hash" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "transactions_user_live_idx" ON "transactions" USING btree ("user_id") WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "deposit_addresses_user_idx" ON "deposit_addresses" USING btree ("user_id","is_active");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_wallets_user_asset_key" ON "user_wallets" USING btree ("user_id","asset_id");--> statement-breakpoint
 -- Accounts created before the ledger existed get their four wallets.

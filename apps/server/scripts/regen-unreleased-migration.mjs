@@ -10,6 +10,13 @@ const journalFile = path.join(dir, 'drizzle/meta/_journal.json');
 const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8'));
 journal.entries = journal.entries.filter((e) => e.idx === 0);
 fs.writeFileSync(journalFile, `${JSON.stringify(journal, null, 2)}\n`);
-for (const f of ['drizzle/0001_ledger.sql', 'drizzle/meta/0001_snapshot.json']) fs.rmSync(path.join(dir, f), { force: true });
-execFileSync('npx', ['drizzle-kit', 'generate', '--name', 'ledger'], { cwd: dir, stdio: 'inherit' });
-fs.appendFileSync(path.join(dir, 'drizzle/0001_ledger.sql'), fs.readFileSync(path.join(dir, 'scripts/0001-backfill.sql')));
+for (const f of ['drizzle/0001_ledger.sql', 'drizzle/meta/0001_snapshot.json'])
+  fs.rmSync(path.join(dir, f), { force: true });
+execFileSync('npx', ['drizzle-kit', 'generate', '--name', 'ledger'], {
+  cwd: dir,
+  stdio: 'inherit',
+});
+fs.appendFileSync(
+  path.join(dir, 'drizzle/0001_ledger.sql'),
+  fs.readFileSync(path.join(dir, 'scripts/0001-backfill.sql')),
+);

@@ -9,13 +9,22 @@ import {
   createVerificationTokensRepository,
 } from './modules/auth/auth.repository';
 import { createAuthService } from './modules/auth/auth.service';
+import { createBankService } from './modules/bank/bank.service';
+import { createDepositsService } from './modules/deposits/deposits.service';
+import { createHistoryService } from './modules/history/history.service';
+import { createLedger } from './modules/ledger/ledger.service';
+import { createMoneyControls } from './modules/money-controls/money-controls.service';
+import { createPriceService } from './modules/prices/prices.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createSettingsRepository } from './modules/settings/settings.repository';
+import { createStakingService } from './modules/staking/staking.service';
 import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
+import { createWalletsService } from './modules/wallets/wallets.service';
+import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
 
 export type Infra = {
   config: Config;
@@ -24,6 +33,8 @@ export type Infra = {
   secrets: Secrets;
   mailer: Mailer;
   log: Logger;
+  /** "Now" for time-driven money rules (staking accrual and credits); tests inject one. */
+  clock?: () => Date;
 };
 
 /** Wires repositories and services once; routes receive what they need from here. */
@@ -55,7 +66,57 @@ export function createServices(infra: Infra) {
     mailer,
     publicUrl: config.publicUrl,
   });
-  return { ...infra, users, sessions, limiter, settings, phrases, auth, twoFactor };
+  // The ledger checkpoints staking accrual before every ETH balance change, and staking
+  // credits its rewards through the ledger: each holds the other.
+  const ledger = createLedger({
+    beforeBalanceChange: (client, wallet, before) =>
+      staking.beforeBalanceChange(client, wallet, before),
+  });
+  const staking = createStakingService({
+    pool,
+    ledger,
+    clock: infra.clock ?? (() => new Date()),
+    log: infra.log,
+  });
+  const prices = createPriceService({
+    pool,
+    priceFeedUrl: config.priceFeedUrl,
+    fxFeedUrl: config.fxFeedUrl,
+    log: infra.log,
+  });
+  const moneyControls = createMoneyControls({ pool, settings });
+  const wallets = createWalletsService({ pool, prices });
+  const deposits = createDepositsService({ pool, ledger, prices, controls: moneyControls });
+  const withdrawals = createWithdrawalsService({
+    pool,
+    ledger,
+    prices,
+    controls: moneyControls,
+    mailer,
+    log: infra.log,
+    publicUrl: config.publicUrl,
+  });
+  const bank = createBankService({ pool, secrets, prices, controls: moneyControls });
+  const history = createHistoryService({ pool });
+  return {
+    ...infra,
+    users,
+    sessions,
+    limiter,
+    settings,
+    phrases,
+    auth,
+    twoFactor,
+    ledger,
+    prices,
+    staking,
+    moneyControls,
+    wallets,
+    deposits,
+    withdrawals,
+    bank,
+    history,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;

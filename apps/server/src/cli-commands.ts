@@ -1,7 +1,17 @@
 import { parseArgs } from 'node:util';
-import { ZEmail, ZNewPassword } from '@coffer/shared';
+import {
+  AmountError,
+  ASSETS,
+  CUSTOMER_ASSET_IDS,
+  formatAmount,
+  toMinor,
+  ZAssetId,
+  ZEmail,
+  ZNewPassword,
+} from '@coffer/shared';
 import type { Services } from './app-services';
 import { hashPassword } from './lib/password';
+import { seedLoad } from './seed-load';
 
 /** A refusal the operator can act on: printed as it is, without a stack trace. */
 export class CliError extends Error {}
@@ -32,6 +42,95 @@ export const COMMANDS: Record<string, CliCommand> = {
       });
       if (!created) throw new CliError(`An account with the e-mail ${email.data} already exists.`);
       return `Admin ${email.data} created. Sign in at ${s.config.publicUrl}/auth and set up two-factor authentication.`;
+    },
+  },
+  'credit-deposit': {
+    usage: 'credit-deposit --email E --asset BTC|ETH|USDT-ERC20|USDT-TRC20 --amount A --tx-hash H',
+    async run(s, args) {
+      let values: { email?: string; asset?: string; amount?: string; 'tx-hash'?: string };
+      try {
+        ({ values } = parseArgs({
+          args,
+          options: {
+            email: { type: 'string' },
+            asset: { type: 'string' },
+            amount: { type: 'string' },
+            'tx-hash': { type: 'string' },
+          },
+        }));
+      } catch (err) {
+        // Node's own explanation (an unknown option, '--amount -1' for '--amount=-1').
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      }
+      const email = ZEmail.safeParse(values.email ?? '');
+      if (!email.success) throw new CliError(email.error.issues[0]?.message ?? 'Invalid e-mail.');
+      const asset = ZAssetId.safeParse((values.asset ?? '').trim().toUpperCase());
+      if (!asset.success) {
+        throw new CliError(
+          `Unknown asset "${values.asset ?? ''}". Use one of ${CUSTOMER_ASSET_IDS.join(', ')}.`,
+        );
+      }
+      const { symbol, decimals } = ASSETS[asset.data];
+      let amount: bigint;
+      try {
+        amount = toMinor(asset.data, values.amount ?? '');
+      } catch (err) {
+        if (err instanceof AmountError) throw new CliError(err.message);
+        throw err;
+      }
+      if (amount === 0n) throw new CliError('Amount must be greater than 0');
+      const hash = (values['tx-hash'] ?? '').trim();
+      if (hash === '') throw new CliError('The chain transaction hash is required (--tx-hash).');
+      if (hash.length > 200 || /\s/.test(hash)) {
+        throw new CliError('The chain transaction hash is not valid.');
+      }
+      // A fresh process has no live prices yet; the last stored ones value the deposit.
+      if (s.prices.current().source === 'fallback') await s.prices.loadCached();
+
+      const result = await s.deposits.credit({
+        email: email.data,
+        assetId: asset.data,
+        amount,
+        transactionHash: hash,
+      });
+      const shown = `${formatAmount(amount, decimals)} ${symbol}`;
+      switch (result.outcome) {
+        case 'unknown-user':
+          throw new CliError(`No account with the e-mail ${email.data}.`);
+        case 'hash-belongs-elsewhere':
+          throw new CliError(
+            `Chain transaction ${hash} was already credited to ${asset.data} as another deposit (${result.transactionId}). Nothing changed.`,
+          );
+        case 'already-credited':
+          return `Chain transaction ${hash} was already credited: ${shown} to ${email.data}. Nothing changed. Balance: ${result.balance} ${symbol}.`;
+        case 'credited':
+          return `Credited ${shown} to ${email.data} (chain transaction ${hash}). New balance: ${result.balance} ${symbol}.`;
+      }
+    },
+  },
+  'seed-load': {
+    usage: 'seed-load [--customers 10000] [--transactions 1000000] [--heavy 100000]',
+    async run(s, args) {
+      const { values } = parseArgs({
+        args,
+        options: {
+          customers: { type: 'string', default: '10000' },
+          transactions: { type: 'string', default: '1000000' },
+          heavy: { type: 'string', default: '100000' },
+        },
+      });
+      const opts = {
+        customers: Number(values.customers),
+        transactions: Number(values.transactions),
+        heavy: Number(values.heavy),
+      };
+      for (const [name, n] of Object.entries(opts)) {
+        if (!Number.isInteger(n) || n < 2)
+          throw new CliError(`--${name} must be a whole number of at least 2.`);
+      }
+      if (opts.heavy > opts.transactions)
+        throw new CliError('--heavy cannot be more than --transactions.');
+      return seedLoad(s.pool, opts);
     },
   },
 };

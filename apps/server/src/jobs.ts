@@ -1,6 +1,7 @@
 import type { Services } from './app-services';
 
 const HOUR = 3600_000;
+const MINUTE = 60_000;
 
 /** Runs `task` now and every `everyMs`, logging failures instead of crashing the server. */
 function every(s: Services, name: string, everyMs: number, task: () => Promise<unknown>) {
@@ -28,6 +29,16 @@ export function startJobs(s: Services) {
       await s.limiter.deleteStale();
     }),
     every(s, 'price refresh', s.config.priceRefreshMs, () => s.prices.refresh()),
+    // Exactly once across instances (advisory lock inside); a credit is due at most a minute late.
+    every(s, 'staking credits', MINUTE, async () => {
+      const run = await s.staking.runCreditJob();
+      if (run.credited > 0 || run.failed > 0)
+        s.log.info({ job: 'staking credits', ...run }, 'staking credits');
+    }),
   ];
-  return { stop: () => timers.forEach((t) => clearInterval(t)) };
+  return {
+    stop: () => {
+      for (const t of timers) clearInterval(t);
+    },
+  };
 }

@@ -34,7 +34,9 @@ export async function startFakeFeeds() {
       if (mode === 'garbage') return send(200, { lastPrice: 'NaN', rates: { USD: '-1' } });
       if (isFx) return send(200, { base: 'AUD', rates: { USD: state.audUsd, EUR: '0.6' } });
       const ticker = state.tickers[url.searchParams.get('symbol') ?? ''];
-      return ticker ? send(200, { symbol: url.searchParams.get('symbol'), ...ticker }) : send(400, { msg: 'Invalid symbol.' });
+      return ticker
+        ? send(200, { symbol: url.searchParams.get('symbol'), ...ticker })
+        : send(400, { msg: 'Invalid symbol.' });
     };
     if (mode === 'slow') setTimeout(answer, state.slowMs).unref();
     else answer();

@@ -108,6 +108,8 @@ type Req = {
   ip?: string;
   /** The `Origin` header; the app's own by default, null to send none. */
   origin?: string | null;
+  /** More headers, e.g. `Idempotency-Key`. */
+  headers?: Record<string, string>;
 };
 
 /** A request as the browser would send it: same-origin, JSON. */
@@ -120,6 +122,7 @@ export function call(t: TestApp, req: Req) {
       ...(origin !== null ? { origin } : {}),
       ...(req.cookie ? { cookie: req.cookie } : {}),
       ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...req.headers,
     },
     remoteAddress: req.ip ?? '127.0.0.1',
     ...(req.body !== undefined ? { payload: JSON.stringify(req.body) } : {}),

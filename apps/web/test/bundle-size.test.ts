@@ -45,4 +45,15 @@ describe('production bundle size', () => {
     expect(kb).toBeGreaterThan(20);
     expect(kb).toBeLessThanOrEqual(120);
   });
+
+  it('keeps the portal dashboard at or under 250 KB of gzipped JavaScript', () => {
+    const manifest = readManifest();
+    const kb = gzippedKb(manifest, [
+      'index.html',
+      'src/app/layouts/portal-layout.tsx',
+      'src/features/dashboard/components/dashboard-page.tsx',
+    ]);
+    expect(kb).toBeGreaterThan(50);
+    expect(kb).toBeLessThanOrEqual(250);
+  });
 });

@@ -1,5 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
-import { BrowserRouter, type RouteObject, useRoutes } from 'react-router';
+import { BrowserRouter, Navigate, type RouteObject, useRoutes } from 'react-router';
 import { PageSpinner } from '../components/ui/spinner';
 import { AdminRoute } from './routes/admin-route';
 import { ProtectedRoute } from './routes/protected-route';
@@ -16,6 +16,14 @@ const VerifyEmailPage = lazy(() => import('../features/auth/components/verify-em
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const PortalLayout = lazy(() => import('./layouts/portal-layout'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
+const AssetDetailPage = lazy(() => import('../features/wallet/components/asset-detail-page'));
+const AssetSelectionPage = lazy(() => import('../features/wallet/components/asset-selection-page'));
+const DepositPage = lazy(() => import('../features/deposit/components/deposit-page'));
+const WithdrawPage = lazy(() => import('../features/withdraw/components/withdraw-page'));
+const WithdrawAssetPage = lazy(() => import('../features/withdraw/components/withdraw-asset-page'));
+const HistoryPage = lazy(() => import('../features/history/components/history-page'));
+const BankTransferPage = lazy(() => import('../features/bank/components/bank-transfer-page'));
+const BankDetailsPage = lazy(() => import('../features/bank/components/bank-details-page'));
 const SettingsPage = lazy(() => import('./routes/settings-page'));
 const SecretCombinationPage = lazy(
   () => import('../features/recovery-phrase/components/secret-combination-page'),
@@ -57,6 +65,15 @@ const routes: RouteObject[] = [
     ),
     children: [
       { path: '/dashboard', element: page(<DashboardPage />) },
+      { path: '/dashboard/deposit', element: page(<DepositPage />) },
+      { path: '/dashboard/withdraw', element: page(<WithdrawPage />) },
+      { path: '/dashboard/history', element: page(<HistoryPage />) },
+      { path: '/dashboard/asset/:symbol', element: page(<AssetDetailPage />) },
+      { path: '/asset-selection', element: page(<AssetSelectionPage />) },
+      { path: '/withdraw', element: <Navigate to="/dashboard/withdraw" replace /> },
+      { path: '/withdraw/:symbol', element: page(<WithdrawAssetPage />) },
+      { path: '/bank-transfer', element: page(<BankTransferPage />) },
+      { path: '/bank-details', element: page(<BankDetailsPage />) },
       { path: '/dashboard/settings', element: page(<SettingsPage />) },
       { path: '/secret-combination', element: page(<SecretCombinationPage />) },
       {
@@ -73,8 +90,11 @@ function AppRoutes() {
 }
 
 export function AppRouter() {
+  // Location changes are not transitions: a transition would still be pending when the
+  // session changes right after a navigation (signing out), and the gate would then judge
+  // the old page without a session.
   return (
-    <BrowserRouter>
+    <BrowserRouter useTransitions={false}>
       <AppRoutes />
     </BrowserRouter>
   );

@@ -12,7 +12,20 @@ export class ApiError extends Error {
   }
 }
 
-type Options = { body?: unknown; signal?: AbortSignal };
+type Options = { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> };
+
+/** Extra request headers, e.g. `{ 'Idempotency-Key': key }` on a money-moving POST. */
+export type RequestHeaders = Record<string, string>;
+
+/** A JSON body; undefined for a non-JSON one (a proxy's HTML error page, say). */
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
 
 async function request<T>(method: string, path: string, opts: Options = {}): Promise<T> {
   let res: Response;
@@ -20,7 +33,10 @@ async function request<T>(method: string, path: string, opts: Options = {}): Pro
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: opts.body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        ...opts.headers,
+        ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
       signal: opts.signal,
     });
@@ -32,21 +48,25 @@ async function request<T>(method: string, path: string, opts: Options = {}): Pro
     );
   }
   const text = await res.text();
-  const data: unknown = text ? JSON.parse(text) : null;
+  const data = parseBody(text);
   if (!res.ok) {
-    const err = data as Partial<TApiError> | null;
+    const err = (data ?? null) as Partial<TApiError> | null;
     throw new ApiError(
       res.status,
       err?.error ?? 'INTERNAL',
       err?.message ?? `Request failed (${res.status})`,
     );
   }
+  if (data === undefined) {
+    throw new ApiError(res.status, 'INTERNAL', 'The server sent an unexpected answer.');
+  }
   return data as T;
 }
 
 export const api = {
   get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, { signal }),
-  post: <T>(path: string, body: unknown = {}) => request<T>('POST', path, { body }),
+  post: <T>(path: string, body: unknown = {}, headers?: RequestHeaders) =>
+    request<T>('POST', path, { body, headers }),
   put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),
   patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, { body }),
   delete: <T>(path: string) => request<T>('DELETE', path),

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { api } from './api-client';
@@ -20,8 +21,10 @@ export function useSignOut(to: '/' | '/auth') {
     mutationFn: signOut,
     onSuccess: async () => {
       // Navigate first, while this mutation still counts as running: the gate would
-      // otherwise see the session vanish and send the user to /auth?next=… instead.
-      await navigate(to);
+      // otherwise see the session vanish and send the user to /auth?next=… instead. The
+      // new location is rendered before the session is cleared (flushSync; the router
+      // does not defer location changes, see router.tsx).
+      flushSync(() => void navigate(to));
       queryClient.removeQueries({
         predicate: (q) => q.queryKey[0] !== 'session' && q.queryKey[0] !== 'public-info',
       });

@@ -62,6 +62,7 @@ export const ZWalletsResponse = z.object({
 export type TWalletsResponse = z.infer<typeof ZWalletsResponse>;
 
 export const ZPortfolioRange = z.enum(['24h', '7d', '30d']);
+export const ZPortfolioHistoryQuery = z.object({ range: ZPortfolioRange.default('24h') });
 export const ZPortfolioHistoryResponse = z.object({
   range: ZPortfolioRange,
   points: z.array(z.object({ t: ZIso, usd: ZDecimal })),
@@ -155,6 +156,9 @@ export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
 export const ZTransactionResponse = z.object({ transaction: ZTransaction });
 export type TTransactionResponse = z.infer<typeof ZTransactionResponse>;
 
+/** GET /api/transactions/export.csv: the whole history as text/csv, sent as an attachment. */
+export const ZTransactionsCsv = z.string();
+
 // ---------------------------------------------------------------- withdrawals
 
 export const WITHDRAWAL_MSG = {
@@ -229,7 +233,14 @@ const ZFiatAmount = z
   .string()
   .trim()
   .regex(/^\d{1,12}(\.\d{1,2})?$/, BANK_MSG.amountPositive)
-  .refine((v) => parseAmount(v, 2) >= 1n, BANK_MSG.amountPositive);
+  // zod runs this even after the pattern failed: an input like '0.001' must not throw here.
+  .refine((v) => {
+    try {
+      return parseAmount(v, 2) >= 1n;
+    } catch {
+      return false;
+    }
+  }, BANK_MSG.amountPositive);
 
 /** customer.md §5 "Bank transfer form", in its order; the amount is the AUD value. */
 export const ZCreateBankTransferRequest = z.object({
@@ -265,7 +276,17 @@ export const ZBankDetails = z.object({
 });
 export type TBankDetails = z.infer<typeof ZBankDetails>;
 
-export const ZBankDetailsResponse = z.object({ details: ZBankDetails.nullable() });
+/**
+ * Saved details as the server answers them: already normalized, so a plain shape. (A
+ * response schema must not hold ZBankDetails' transform: responses are encoded, and a
+ * one-way transform cannot be.)
+ */
+export const ZSavedBankDetails = z.object({
+  fullName: z.string(),
+  bsb: z.string(),
+  accountNumber: z.string(),
+});
+export const ZBankDetailsResponse = z.object({ details: ZSavedBankDetails.nullable() });
 export type TBankDetailsResponse = z.infer<typeof ZBankDetailsResponse>;
 
 // ---------------------------------------------------------------- staking

@@ -1,5 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { users } from './users';
 import { cryptoAmount, fiatAmount, userWallets } from './wallets';
 
@@ -61,6 +73,14 @@ export const transactions = pgTable(
     uniqueIndex('transactions_staking_cycle_key')
       .on(t.userId, t.stakingCycleStart)
       .where(sql`${t.transactionType} = 'staking_reward'`),
+    // One credit per chain transaction and asset: a deposit can never be credited twice.
+    uniqueIndex('transactions_deposit_hash_key')
+      .on(t.assetId, sql`lower(${t.transactionHash})`)
+      .where(
+        sql`${t.transactionType} = 'deposit' AND ${t.deletedAt} IS NULL AND ${t.transactionHash} IS NOT NULL`,
+      ),
+    // Lets the history count be answered from the index alone.
+    index('transactions_user_live_idx').on(t.userId).where(sql`${t.deletedAt} IS NULL`),
     check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),
   ],
 );

@@ -1,9 +1,18 @@
 import { CUSTOMER_ASSETS } from '@coffer/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client';
-import { adminUsers, emailVerificationTokens, userProfiles, users, userWallets } from '../../db/schema/index';
+import {
+  adminUsers,
+  emailVerificationTokens,
+  userProfiles,
+  users,
+  userWallets,
+} from '../../db/schema/index';
 
-async function createUser(tx: DbOrTx, input: { email: string; passwordHash: string; verified: boolean }) {
+async function createUser(
+  tx: DbOrTx,
+  input: { email: string; passwordHash: string; verified: boolean },
+) {
   const inserted = await tx
     .insert(users)
     .values({

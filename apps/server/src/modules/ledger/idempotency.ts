@@ -7,7 +7,9 @@ export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export type StoredAnswer<T> = { status: number; body: T };
 
 export function requestHash(route: string, body: unknown): string {
-  return createHash('sha256').update(`${route}\0${JSON.stringify(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${route}\0${JSON.stringify(body)}`)
+    .digest('hex');
 }
 
 /**
@@ -23,7 +25,8 @@ export async function runOnce<T>(
   action: () => Promise<StoredAnswer<T>>,
 ): Promise<StoredAnswer<T>> {
   if (!input.key) return action();
-  if (input.key.length > 200) throw new AppError('VALIDATION_FAILED', 'The Idempotency-Key header is too long.');
+  if (input.key.length > 200)
+    throw new AppError('VALIDATION_FAILED', 'The Idempotency-Key header is too long.');
   const inserted = await client.query(
     `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body)
      VALUES ($1, $2, $3, 0, 'null') ON CONFLICT (user_id, key) DO NOTHING`,
@@ -31,22 +34,27 @@ export async function runOnce<T>(
   );
   if (inserted.rowCount === 1) {
     const answer = await action();
-    await client.query('UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2', [
-      input.userId,
-      input.key,
-      answer.status,
-      JSON.stringify(answer.body),
-    ]);
+    await client.query(
+      'UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2',
+      [input.userId, input.key, answer.status, JSON.stringify(answer.body)],
+    );
     return answer;
   }
-  const { rows } = await client.query<{ request_hash: string; response_status: number; response_body: T }>(
+  const { rows } = await client.query<{
+    request_hash: string;
+    response_status: number;
+    response_body: T;
+  }>(
     'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
     [input.userId, input.key],
   );
   const stored = rows[0];
   if (!stored) throw new Error('idempotency key vanished');
   if (stored.request_hash !== input.hash) {
-    throw new AppError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used for a different request.');
+    throw new AppError(
+      'IDEMPOTENCY_CONFLICT',
+      'This Idempotency-Key was already used for a different request.',
+    );
   }
   return { status: stored.response_status, body: stored.response_body };
 }

@@ -23,7 +23,8 @@ const NONE: Effect = { balance: 0n, held: 0n };
 
 export function effectOf(row: LedgerRowState): Effect {
   if (row.deleted || row.direction === 'none' || row.status === 'failed') return NONE;
-  if (row.direction === 'credit') return row.status === 'completed' ? { balance: row.amount, held: 0n } : NONE;
+  if (row.direction === 'credit')
+    return row.status === 'completed' ? { balance: row.amount, held: 0n } : NONE;
   const total = row.amount + row.fee;
   return row.status === 'completed' ? { balance: -total, held: 0n } : { balance: 0n, held: total };
 }

@@ -62,7 +62,12 @@ export type NewTransaction = {
 /** The ledger's SQL. Every function runs on a connection inside the caller's transaction. */
 export const ledgerRepository = {
   /** Locks the user's wallet of an asset, creating it first if it does not exist yet. */
-  async lockWallet(client: TxClient, userId: string, assetId: string, network: string): Promise<WalletRow> {
+  async lockWallet(
+    client: TxClient,
+    userId: string,
+    assetId: string,
+    network: string,
+  ): Promise<WalletRow> {
     await client.query(
       `INSERT INTO user_wallets (user_id, asset_id, network) VALUES ($1, $2, $3)
        ON CONFLICT (user_id, asset_id) DO NOTHING`,
@@ -78,12 +83,16 @@ export const ledgerRepository = {
     return wallet;
   },
 
-  async setWalletAmounts(client: TxClient, walletId: string, balance: string, held: string): Promise<void> {
-    await client.query('UPDATE user_wallets SET balance_crypto = $2, held = $3, updated_at = now() WHERE id = $1', [
-      walletId,
-      balance,
-      held,
-    ]);
+  async setWalletAmounts(
+    client: TxClient,
+    walletId: string,
+    balance: string,
+    held: string,
+  ): Promise<void> {
+    await client.query(
+      'UPDATE user_wallets SET balance_crypto = $2, held = $3, updated_at = now() WHERE id = $1',
+      [walletId, balance, held],
+    );
   },
 
   async insertTransaction(client: TxClient, t: NewTransaction): Promise<TransactionRow> {
@@ -123,14 +132,22 @@ export const ledgerRepository = {
   },
 
   async lockTransaction(client: TxClient, id: string): Promise<TransactionRow | null> {
-    const { rows } = await client.query<TransactionRow>('SELECT * FROM transactions WHERE id = $1 FOR UPDATE', [id]);
+    const { rows } = await client.query<TransactionRow>(
+      'SELECT * FROM transactions WHERE id = $1 FOR UPDATE',
+      [id],
+    );
     return rows[0] ?? null;
   },
 
   async updateStatus(
     client: TxClient,
     id: string,
-    change: { status: string; transactionHash: string | null; reason: string | null; processedBy: string | null },
+    change: {
+      status: string;
+      transactionHash: string | null;
+      reason: string | null;
+      processedBy: string | null;
+    },
   ): Promise<TransactionRow> {
     const { rows } = await client.query<TransactionRow>(
       `UPDATE transactions SET status = $2, transaction_hash = COALESCE($3, transaction_hash),

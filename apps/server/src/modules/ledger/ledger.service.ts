@@ -3,7 +3,12 @@ import type pg from 'pg';
 import type { TxClient } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { effectDelta, type LedgerRowState, type TDirection, type TStatus } from './ledger.effects';
-import { ledgerRepository as repo, RECONCILE_SQL, type TransactionRow, type WalletRow } from './ledger.repository';
+import {
+  RECONCILE_SQL,
+  ledgerRepository as repo,
+  type TransactionRow,
+  type WalletRow,
+} from './ledger.repository';
 
 export type PostInput = {
   userId: string;
@@ -28,7 +33,11 @@ export type PostInput = {
  * Called inside the transaction, with the wallet locked, before an ETH balance changes:
  * staking accrual is checkpointed on the balance that was held until now.
  */
-export type BalanceChangeHook = (client: TxClient, wallet: WalletRow, balanceBefore: bigint) => Promise<void>;
+export type BalanceChangeHook = (
+  client: TxClient,
+  wallet: WalletRow,
+  balanceBefore: bigint,
+) => Promise<void>;
 
 const minor = (value: string, assetId: TAnyAssetId) => parseAmount(value, ASSETS[assetId].decimals);
 
@@ -46,8 +55,14 @@ function stateOf(row: TransactionRow): LedgerRowState {
 
 export function insufficientBalance(assetId: TAnyAssetId, available: bigint): AppError {
   const asset = ASSETS[assetId];
-  const shown = formatAmount(available < 0n ? 0n : available, asset.decimals, { minFractionDigits: 8, maxFractionDigits: 8 });
-  return new AppError('INSUFFICIENT_BALANCE', `Insufficient balance. You have ${shown} ${asset.symbol} available`);
+  const shown = formatAmount(available < 0n ? 0n : available, asset.decimals, {
+    minFractionDigits: 8,
+    maxFractionDigits: 8,
+  });
+  return new AppError(
+    'INSUFFICIENT_BALANCE',
+    `Insufficient balance. You have ${shown} ${asset.symbol} available`,
+  );
 }
 
 /**
@@ -56,7 +71,12 @@ export function insufficientBalance(assetId: TAnyAssetId, available: bigint): Ap
  * its effect, and refuses anything that would leave less than nothing available.
  */
 export function createLedger(opts: { beforeBalanceChange?: BalanceChangeHook } = {}) {
-  async function applyDelta(client: TxClient, wallet: WalletRow, assetId: TAnyAssetId, delta: { balance: bigint; held: bigint }) {
+  async function applyDelta(
+    client: TxClient,
+    wallet: WalletRow,
+    assetId: TAnyAssetId,
+    delta: { balance: bigint; held: bigint },
+  ) {
     if (delta.balance === 0n && delta.held === 0n) return;
     const balance = minor(wallet.balance_crypto, assetId);
     const held = minor(wallet.held, assetId);
@@ -66,20 +86,32 @@ export function createLedger(opts: { beforeBalanceChange?: BalanceChangeHook } =
       throw insufficientBalance(assetId, balance - held);
     }
     if (delta.balance !== 0n) await opts.beforeBalanceChange?.(client, wallet, balance);
-    await repo.setWalletAmounts(client, wallet.id, fromMinor(assetId, nextBalance), fromMinor(assetId, nextHeld));
+    await repo.setWalletAmounts(
+      client,
+      wallet.id,
+      fromMinor(assetId, nextBalance),
+      fromMinor(assetId, nextHeld),
+    );
   }
 
   return {
     async post(client: TxClient, input: PostInput): Promise<TransactionRow> {
       const asset = ASSETS[input.assetId];
-      if (input.amount <= 0n) throw new AppError('VALIDATION_FAILED', 'Amount must be greater than 0');
+      if (input.amount <= 0n)
+        throw new AppError('VALIDATION_FAILED', 'Amount must be greater than 0');
       const fee = input.fee ?? 0n;
       const wallet = await repo.lockWallet(client, input.userId, asset.id, asset.network);
       await applyDelta(
         client,
         wallet,
         asset.id,
-        effectDelta(null, { status: input.status, direction: input.direction, amount: input.amount, fee, deleted: false }),
+        effectDelta(null, {
+          status: input.status,
+          direction: input.direction,
+          amount: input.amount,
+          fee,
+          deleted: false,
+        }),
       );
       return repo.insertTransaction(client, {
         userId: input.userId,
@@ -113,7 +145,11 @@ export function createLedger(opts: { beforeBalanceChange?: BalanceChangeHook } =
       client: TxClient,
       transactionId: string,
       next: TStatus,
-      change: { transactionHash?: string | null; reason?: string | null; processedBy: string | null },
+      change: {
+        transactionHash?: string | null;
+        reason?: string | null;
+        processedBy: string | null;
+      },
     ): Promise<TransactionRow> {
       const row = await repo.lockTransaction(client, transactionId);
       if (!row || row.deleted_at) throw new AppError('NOT_FOUND', 'Transaction not found.');

@@ -8,13 +8,18 @@ const SIGNED_DECIMAL = /^-?\d{1,6}(\.\d{1,12})?$/;
 export type TickerQuote = { price: string; change24hPct: string | null };
 
 async function getJson(url: string, timeoutMs: number): Promise<unknown> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' } });
+  const res = await fetch(url, {
+    signal: AbortSignal.timeout(timeoutMs),
+    headers: { accept: 'application/json' },
+  });
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   return res.json();
 }
 
 function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'object' && value !== null
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** A positive decimal string as the feed wrote it, or an error: a price is never guessed. */
@@ -28,7 +33,11 @@ function decimalField(value: unknown, key: string): string {
 }
 
 /** One exchange ticker, e.g. `BTCUSDT`: `lastPrice` (or `price`) and `priceChangePercent`. */
-export async function fetchTicker(baseUrl: string, symbol: string, timeoutMs: number): Promise<TickerQuote> {
+export async function fetchTicker(
+  baseUrl: string,
+  symbol: string,
+  timeoutMs: number,
+): Promise<TickerQuote> {
   const url = new URL(baseUrl);
   url.searchParams.set('symbol', symbol);
   const body = await getJson(url.toString(), timeoutMs);
@@ -37,7 +46,8 @@ export async function fetchTicker(baseUrl: string, symbol: string, timeoutMs: nu
   const changeText = typeof change === 'number' ? String(change) : change;
   return {
     price,
-    change24hPct: typeof changeText === 'string' && SIGNED_DECIMAL.test(changeText) ? changeText : null,
+    change24hPct:
+      typeof changeText === 'string' && SIGNED_DECIMAL.test(changeText) ? changeText : null,
   };
 }
 

@@ -19,11 +19,21 @@ export function createPricesRepository(pool: pg.Pool) {
     },
 
     async latest(): Promise<Array<Snapshot & { takenAt: Date }>> {
-      const { rows } = await pool.query<{ price_id: string; price_usd: string; change_24h_pct: string | null; taken_at: Date }>(
+      const { rows } = await pool.query<{
+        price_id: string;
+        price_usd: string;
+        change_24h_pct: string | null;
+        taken_at: Date;
+      }>(
         `SELECT DISTINCT ON (price_id) price_id, price_usd::text, change_24h_pct::text, taken_at
            FROM price_snapshots ORDER BY price_id, taken_at DESC`,
       );
-      return rows.map((r) => ({ priceId: r.price_id, priceUsd: r.price_usd, change24hPct: r.change_24h_pct, takenAt: r.taken_at }));
+      return rows.map((r) => ({
+        priceId: r.price_id,
+        priceUsd: r.price_usd,
+        change24hPct: r.change_24h_pct,
+        takenAt: r.taken_at,
+      }));
     },
 
     async priceAt(priceId: string, at: Date): Promise<string | null> {

@@ -21,6 +21,8 @@ export function presentPrices(book: PriceBook) {
 
 export function pricesRoutes(prices: { current(): PriceBook }): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/api/prices', { schema: { response: { 200: ZPricesResponse } } }, async () => presentPrices(prices.current()));
+    app.get('/api/prices', { schema: { response: { 200: ZPricesResponse } } }, async () =>
+      presentPrices(prices.current()),
+    );
   };
 }

@@ -12,11 +12,18 @@ const AUD_USD_ID = 'aud-usd';
 /** Assets priced by the exchange feed; everything else is a USD stablecoin fixed at 1. */
 const TICKERS: Partial<Record<TAnyAssetId, string>> = { BTC: 'BTCUSDT', ETH: 'ETHUSDT' };
 
-type Options = { pool: pg.Pool; priceFeedUrl: string; fxFeedUrl: string; log: Logger; timeoutMs?: number };
+type Options = {
+  pool: pg.Pool;
+  priceFeedUrl: string;
+  fxFeedUrl: string;
+  log: Logger;
+  timeoutMs?: number;
+};
 
 function fallbackQuotes(): Record<TAnyAssetId, PriceQuote> {
   const quotes = {} as Record<TAnyAssetId, PriceQuote>;
-  for (const id of ALL_ASSET_IDS) quotes[id] = { priceUsd: ASSETS[id].fallbackPriceUsd, change24hPct: null };
+  for (const id of ALL_ASSET_IDS)
+    quotes[id] = { priceUsd: ASSETS[id].fallbackPriceUsd, change24hPct: null };
   return quotes;
 }
 
@@ -45,12 +52,18 @@ export function createPriceService(opts: Options): PriceService & { loadCached()
 
   async function refreshPrices(): Promise<Record<TAnyAssetId, PriceQuote>> {
     const entries = Object.entries(TICKERS) as Array<[TAnyAssetId, string]>;
-    const tickers = await Promise.all(entries.map(([, symbol]) => fetchTicker(opts.priceFeedUrl, symbol, timeoutMs)));
+    const tickers = await Promise.all(
+      entries.map(([, symbol]) => fetchTicker(opts.priceFeedUrl, symbol, timeoutMs)),
+    );
     const quotes = fallbackQuotes();
     for (const id of ALL_ASSET_IDS) quotes[id] = { priceUsd: '1', change24hPct: '0.00' };
     for (const [i, [id]] of entries.entries()) {
       const ticker = tickers[i];
-      if (ticker) quotes[id] = { priceUsd: ticker.price, change24hPct: await change24h(ASSETS[id].priceId, ticker) };
+      if (ticker)
+        quotes[id] = {
+          priceUsd: ticker.price,
+          change24hPct: await change24h(ASSETS[id].priceId, ticker),
+        };
     }
     return quotes;
   }
@@ -79,9 +92,14 @@ export function createPriceService(opts: Options): PriceService & { loadCached()
         book = { source: 'live', updatedAt: new Date(), quotes: prices, audUsd };
         const snapshots: Snapshot[] = Object.keys(TICKERS).map((id) => {
           const q = prices[id as TAnyAssetId];
-          return { priceId: ASSETS[id as TAnyAssetId].priceId, priceUsd: q.priceUsd, change24hPct: q.change24hPct };
+          return {
+            priceId: ASSETS[id as TAnyAssetId].priceId,
+            priceUsd: q.priceUsd,
+            change24hPct: q.change24hPct,
+          };
         });
-        if (audUsd.live) snapshots.push({ priceId: AUD_USD_ID, priceUsd: audUsd.rate, change24hPct: null });
+        if (audUsd.live)
+          snapshots.push({ priceId: AUD_USD_ID, priceUsd: audUsd.rate, change24hPct: null });
         await repo.insertSnapshots(snapshots);
       } else {
         book = { ...book, source: book.updatedAt ? 'cached' : 'fallback', audUsd };

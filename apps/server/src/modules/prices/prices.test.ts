@@ -30,7 +30,9 @@ describe('prices', () => {
     const body = await pricesSeenBy(user.cookie);
     expect(body.source).toBe('fallback');
     expect(body.message).toBe('Failed to fetch live prices, using cached data');
-    expect(body.prices.find((p: { assetId: string }) => p.assetId === 'BTC').priceUsd).toBe('42069');
+    expect(body.prices.find((p: { assetId: string }) => p.assetId === 'BTC').priceUsd).toBe(
+      '42069',
+    );
     expect(body.audUsd).toEqual({ rate: '0.66', live: false });
   });
 
@@ -50,7 +52,9 @@ describe('prices', () => {
 
   it('snapshots every good refresh', async () => {
     const before = await t.services.pool.query('SELECT count(*)::int AS n FROM price_snapshots');
-    await t.services.pool.query("UPDATE price_snapshots SET taken_at = taken_at - interval '1 minute'");
+    await t.services.pool.query(
+      "UPDATE price_snapshots SET taken_at = taken_at - interval '1 minute'",
+    );
     await t.services.prices.refresh();
     const after = await t.services.pool.query('SELECT count(*)::int AS n FROM price_snapshots');
     expect(after.rows[0].n - before.rows[0].n).toBe(3); // bitcoin, ethereum, aud-usd
@@ -102,7 +106,10 @@ describe('prices', () => {
 
   it('keeps the default AUD rate when the exchange-rate service fails', async () => {
     feeds.state.fxMode = 'fail';
-    const fresh = await createTestApp({ PRICE_FEED_URL: feeds.priceFeedUrl, FX_FEED_URL: feeds.fxFeedUrl });
+    const fresh = await createTestApp({
+      PRICE_FEED_URL: feeds.priceFeedUrl,
+      FX_FEED_URL: feeds.fxFeedUrl,
+    });
     try {
       const book = await fresh.services.prices.refresh();
       expect(book.audUsd).toEqual({ rate: '0.66', live: false });

@@ -1,8 +1,12 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { useQueryClient } from '@tanstack/react-query';
 import {
+  ArrowDownToLine,
+  ArrowUpFromLine,
   ExternalLink,
+  History,
   KeyRound,
+  Landmark,
   LayoutDashboard,
   LifeBuoy,
   LogOut,
@@ -18,6 +22,8 @@ import { Button } from '../../components/ui/button';
 import { Logo } from '../../components/ui/logo';
 import { usePublicInfo } from '../../features/marketing/api/get-public-info';
 import { cn } from '../../lib/cn';
+import { formatUsd } from '../../lib/money/format';
+import { useWallets } from '../../lib/money/get-wallets';
 import { sessionQueryOptions, useSession } from '../../lib/session';
 import { useSignOut } from '../../lib/sign-out';
 
@@ -33,6 +39,10 @@ type NavEntry = {
 // Every menu entry of the portal, in menu order; a new screen adds its entry here only.
 const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Dashboard', to: '/dashboard', icon: LayoutDashboard, end: true, group: 'account' },
+  { label: 'Deposit', to: '/dashboard/deposit', icon: ArrowDownToLine, group: 'account' },
+  { label: 'Withdraw', to: '/dashboard/withdraw', icon: ArrowUpFromLine, group: 'account' },
+  { label: 'Bank Transfer', to: '/bank-transfer', icon: Landmark, group: 'account' },
+  { label: 'History', to: '/dashboard/history', icon: History, group: 'account' },
   { label: 'Secret Combination', to: '/secret-combination', icon: KeyRound, group: 'account' },
   { label: 'Settings', to: '/dashboard/settings', icon: Settings, group: 'account' },
   {
@@ -202,6 +212,23 @@ function MobileMenu() {
   );
 }
 
+/** The portfolio total from the wallets (staking rewards credited included); '...' until known. */
+function PortfolioTotal() {
+  const wallets = useWallets();
+  const total = wallets.data ? formatUsd(wallets.data.totalUsd) : wallets.isError ? '—' : '...';
+  return (
+    <output
+      aria-label="Portfolio total"
+      title={
+        wallets.isError && !wallets.data ? 'The portfolio total could not be loaded' : undefined
+      }
+      className="font-semibold tabular-nums text-fg"
+    >
+      {total}
+    </output>
+  );
+}
+
 function TopBar() {
   const session = useSession();
   const signOut = useSignOut('/');
@@ -218,14 +245,11 @@ function TopBar() {
           <Logo />
         </Link>
         <div className="ml-auto flex min-w-0 items-center gap-3 sm:gap-5">
-          {/* The wallet total arrives with the ledger work; until then nothing is claimed. */}
           <div className="flex shrink-0 flex-col items-end leading-tight">
             <span className="hidden text-xs text-muted sm:block" aria-hidden>
               Portfolio
             </span>
-            <output aria-label="Portfolio total" className="font-semibold tabular-nums text-fg">
-              ...
-            </output>
+            <PortfolioTotal />
           </div>
           <span
             className="min-w-0 max-w-[7.5rem] truncate text-sm text-muted sm:max-w-[16rem]"

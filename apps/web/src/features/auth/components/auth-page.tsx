@@ -114,8 +114,12 @@ export default function AuthPage() {
           }
           // Whatever an earlier account left in the cache in this browser goes now. With the
           // session in the cache, the public-only route moves on to `next` or the dashboard,
-          // where the gate shows the 2FA screens if they are still to be passed.
-          queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'public-info' });
+          // where the gate shows the 2FA screens if they are still to be passed. The session
+          // query itself is overwritten, not removed: the route watching it would keep
+          // watching the removed one and never see the new session.
+          queryClient.removeQueries({
+            predicate: (q) => q.queryKey[0] !== 'public-info' && q.queryKey[0] !== 'session',
+          });
           queryClient.setQueryData(sessionQueryOptions().queryKey, session);
         },
         onError: showAuthError,

@@ -1,27 +1,87 @@
+import { RefreshCw } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { useOutletContext } from 'react-router';
+import { toast } from 'sonner';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { PageSpinner } from '../../../components/ui/spinner';
+import { ApiError, errorMessage } from '../../../lib/api-client';
+import { CACHED_PRICES_MESSAGE } from '../../../lib/money/get-prices';
+import { useWallets } from '../../../lib/money/get-wallets';
+import { AssetList } from './asset-list';
+import { PortfolioCard } from './portfolio-card';
+import { PortfolioChartCard } from './portfolio-chart-card';
+import { StakingBoard } from './staking-board';
 
 /** The part of the portal layout's outlet context this page reads. */
 type PortalContext = { user: { email: string } | null } | undefined;
 
-/** /dashboard: the welcome only, until balances are backed by the ledger. */
+function walletErrorText(err: unknown): string {
+  if (err instanceof ApiError && err.code === 'UNAUTHENTICATED') {
+    return 'You must be logged in to view wallet data';
+  }
+  return errorMessage(err, 'Failed to load wallet data');
+}
+
+/** /dashboard: portfolio, assets, value over time and the ETH staking board. */
 export default function DashboardPage() {
   const email = useOutletContext<PortalContext>()?.user?.email;
+  const wallets = useWallets();
+
+  // One toast per failure streak: the balances refresh every 30 s and a server that stays
+  // down should not stack up toasts.
+  const failing = useRef(false);
+  useEffect(() => {
+    if (wallets.isError && !failing.current) {
+      console.error('Loading the wallets failed', wallets.error);
+      toast.error('Error', { description: 'Failed to fetch wallet data. Please try again.' });
+    }
+    failing.current = wallets.isError;
+  }, [wallets.isError, wallets.error]);
+
+  const data = wallets.data;
+  const ethPrice = data?.wallets.find((w) => w.assetId === 'ETH')?.priceUsd ?? null;
 
   return (
     <div className="space-y-6">
       <header className="space-y-1">
         <h1 className="text-2xl font-bold text-fg">Welcome back</h1>
-        {email ? <p className="break-all text-muted">{email}</p> : null}
+        {email ? <p className="wrap-anywhere text-muted">{email}</p> : null}
       </header>
-      <Card>
-        <CardContent className="pt-5">
-          <p className="text-sm text-muted">
-            Wallet balances, deposits and staking are not available in the portal yet, so no figures
-            are shown here.
-          </p>
-        </CardContent>
-      </Card>
+
+      {data ? (
+        <>
+          {data.priceSource !== 'live' ? (
+            <Alert variant="warning" role="status">
+              {data.priceMessage ?? CACHED_PRICES_MESSAGE}
+            </Alert>
+          ) : null}
+          <div className="grid gap-6 xl:grid-cols-5">
+            <div className="space-y-6 xl:col-span-2">
+              <PortfolioCard data={data} />
+            </div>
+            <div className="xl:col-span-3">
+              <PortfolioChartCard />
+            </div>
+          </div>
+          <AssetList data={data} />
+        </>
+      ) : wallets.isError ? (
+        <Card>
+          <CardContent className="flex flex-col items-start gap-3 pt-5" role="alert">
+            <p className="text-danger">{walletErrorText(wallets.error)}</p>
+            <Button variant="outline" onClick={() => void wallets.refetch()}>
+              <RefreshCw className="h-4 w-4" aria-hidden />
+              Try again
+            </Button>
+          </CardContent>
+        </Card>
+      ) : (
+        <PageSpinner text="Loading your wallet..." />
+      )}
+
+      <StakingBoard ethPriceUsd={ethPrice} />
     </div>
   );
 }

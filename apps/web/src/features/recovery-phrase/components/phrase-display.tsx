@@ -41,7 +41,7 @@ export function PhraseDisplay({ phrase }: { phrase: string }) {
         >
           <CircleCheck className="mt-0.5 h-5 w-5 shrink-0 text-success" aria-hidden />
           <div>
-            <p className="font-semibold text-success">Seed Phrase Generated</p>
+            <p className="font-semibold text-fg">Seed Phrase Generated</p>
             <p className="mt-1 text-sm text-fg">
               Write these 12 words down in order and keep them somewhere safe.
             </p>

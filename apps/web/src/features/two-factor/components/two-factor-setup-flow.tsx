@@ -12,11 +12,11 @@ import { Button } from '../../../components/ui/button';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { QrCode } from '../../../components/ui/qr-code';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { useSetupTwoFactor } from '../api/setup-two-factor';
-import { QrCode } from './qr-code';
 
 async function copyText(text: string, what: string): Promise<void> {
   try {
@@ -133,6 +133,7 @@ function SetupStep({
           <QrCode
             value={setup.otpauthUrl}
             label="QR code to add your Coffer account to an authenticator app"
+            failedText="The QR code could not be drawn. Enter the key by hand instead."
           />
           <div className="flex w-full min-w-0 flex-col gap-2">
             <p className="text-sm text-fg">Can't scan it? Enter this key in the app instead:</p>

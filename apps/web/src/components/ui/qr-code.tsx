@@ -1,23 +1,26 @@
 import { toDataURL } from 'qrcode';
 import { useEffect, useState } from 'react';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
+import { cn } from '../../lib/cn';
+import { Spinner } from './spinner';
 
 const SIZE = 200;
 
 type State = { value: string; url: string | null; failed: boolean };
 
 /**
- * A QR code drawn in the browser. The value (a TOTP secret, say) never leaves the page:
- * no QR image service is asked for it (DEVIATIONS S4).
+ * A QR code drawn in the browser, 200x200. The value (a TOTP secret, a deposit address)
+ * never leaves the page: no QR image service is asked for it (DEVIATIONS S4).
  */
 export function QrCode({
   value,
   label,
+  failedText = 'The QR code could not be drawn.',
   className,
 }: {
   value: string;
   label: string;
+  /** Shown when drawing fails; say what to do instead. */
+  failedText?: string;
   className?: string;
 }) {
   const [state, setState] = useState<State>({ value, url: null, failed: false });
@@ -58,7 +61,7 @@ export function QrCode({
         />
       ) : current.failed ? (
         <p role="alert" className="p-2 text-center text-sm text-red-700">
-          The QR code could not be drawn. Enter the key by hand instead.
+          {failedText}
         </p>
       ) : (
         <Spinner label="Drawing the QR code" className="h-6 w-6" />

@@ -1,0 +1,15 @@
+import { ZDepositAddressesResponse } from '@coffer/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedIn } from '../../plugins/require-session';
+import { CUSTOMER_ERRORS } from '../money-controls/money-http';
+import type { DepositsService } from './deposits.service';
+
+export function depositsRoutes(deposits: DepositsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/deposit-addresses',
+      { schema: { response: { 200: ZDepositAddressesResponse, ...CUSTOMER_ERRORS } } },
+      async (request) => deposits.addresses(signedIn(request).userId),
+    );
+  };
+}

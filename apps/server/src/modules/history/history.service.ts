@@ -1,0 +1,91 @@
+import type { TTransactionsResponse } from '@coffer/shared';
+import type pg from 'pg';
+import { AppError } from '../../lib/app-error';
+import { csvLine } from './csv';
+import { type KeyedRow, type Keyset, historyRepository as repo } from './history.repository';
+import { presentTransaction, trimDecimal, usdShown } from './present-transaction';
+
+const CURSOR = /^(\d{1,19}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const EXPORT_BATCH = 1000;
+
+export const CSV_HEADER = [
+  'Date',
+  'Type',
+  'Asset',
+  'Amount',
+  'Fee',
+  'USD',
+  'Status',
+  'Transaction hash',
+  'Address',
+  'Reason',
+];
+
+/** The cursor is opaque to clients: base64url of "microseconds:id" of the page's last row. */
+function encodeCursor(row: KeyedRow): string {
+  return Buffer.from(`${row.date_us}:${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): Keyset {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  const [, dateUs, id] = match ?? [];
+  if (!dateUs || !id) throw new AppError('VALIDATION_FAILED', 'This page link is not valid.');
+  return { dateUs, id };
+}
+
+export function createHistoryService(deps: { pool: pg.Pool }) {
+  return {
+    /** A page of the customer's own history, newest first, and how many rows there are. */
+    async list(
+      userId: string,
+      query: { cursor?: string | undefined; limit: number },
+    ): Promise<TTransactionsResponse> {
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      // One row more than asked says whether another page follows.
+      const [rows, total] = await Promise.all([
+        repo.page(deps.pool, userId, after, query.limit + 1),
+        repo.count(deps.pool, userId),
+      ]);
+      const items = rows.slice(0, query.limit);
+      const last = items.at(-1);
+      return {
+        items: items.map(presentTransaction),
+        nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+        total,
+      };
+    },
+
+    /**
+     * The customer's whole history as CSV lines, read in keyset batches so that 100,000
+     * rows never sit in memory at once; the consumer pulls the next batch when it is ready.
+     */
+    async *csv(userId: string): AsyncGenerator<string> {
+      yield csvLine(CSV_HEADER);
+      let after: Keyset | null = null;
+      for (;;) {
+        const rows = await repo.exportBatch(deps.pool, userId, after, EXPORT_BATCH);
+        let chunk = '';
+        for (const row of rows) {
+          chunk += csvLine([
+            row.date,
+            row.transaction_type,
+            row.asset_id,
+            trimDecimal(row.crypto_amount),
+            trimDecimal(row.fee),
+            usdShown(row),
+            row.status,
+            row.transaction_hash,
+            row.withdrawal_address,
+            row.reason,
+          ]);
+        }
+        if (chunk) yield chunk;
+        const last = rows.at(-1);
+        if (rows.length < EXPORT_BATCH || !last) return;
+        after = { dateUs: last.date_us, id: last.id };
+      }
+    },
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;

@@ -1,0 +1,126 @@
+import { formatAmount, parseAmount, type TMoneyStatus } from '@coffer/shared';
+import type pg from 'pg';
+import { AppError } from '../../lib/app-error';
+import { SETTING_DEFAULTS } from '../settings/settings.defaults';
+import { moneyControlsRepository as repo } from './money-controls.repository';
+
+/** What a customer reads when an operator's setting stops a money action (DEVIATIONS M10). */
+export const MONEY_MSG = {
+  maintenance:
+    'Coffer is undergoing maintenance. Withdrawals and bank transfers are paused; please try again later.',
+  withdrawalsDisabled:
+    'Withdrawals and bank transfers are turned off at the moment. Please try again later or contact support.',
+  depositsPaused:
+    'Deposits are paused at the moment. Please do not send funds to a deposit address until deposits resume.',
+} as const;
+
+/** The operator's money settings, read once per request. */
+export type MoneySettings = {
+  depositsEnabled: boolean;
+  withdrawalsEnabled: boolean;
+  maintenanceMode: boolean;
+  /** USD cents a customer may withdraw in any 24 hours. */
+  maxDailyWithdrawalCents: bigint;
+  bankStatementDescriptor: string;
+};
+
+const defaultOf = (key: string) => SETTING_DEFAULTS.find((d) => d.key === key)?.value;
+
+/**
+ * A boolean setting. A missing row means the documented default; a value that is neither
+ * 'true' nor 'false' means `unreadable`, the safe reading (money stops rather than flows).
+ */
+function flag(values: Map<string, string>, key: string, unreadable: boolean): boolean {
+  const value = values.get(key) ?? defaultOf(key);
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return unreadable;
+}
+
+/** The daily limit in cents; an unreadable value allows nothing rather than everything. */
+function dailyLimitCents(values: Map<string, string>): bigint {
+  const value = values.get('max_daily_withdrawal') ?? defaultOf('max_daily_withdrawal') ?? '0';
+  try {
+    return parseAmount(value, 2);
+  } catch {
+    return 0n;
+  }
+}
+
+/** '$1,234.56' */
+export function formatUsd(cents: bigint): string {
+  return `$${formatAmount(cents < 0n ? 0n : cents, 2, { minFractionDigits: 2, grouping: true })}`;
+}
+
+const cents = (usd: string) => parseAmount(usd, 2);
+const usdString = (c: bigint) => formatAmount(c < 0n ? 0n : c, 2, { minFractionDigits: 2 });
+
+export function createMoneyControls(deps: {
+  pool: pg.Pool;
+  settings: { all(): Promise<Map<string, string>> };
+}) {
+  async function current(): Promise<MoneySettings> {
+    const values = await deps.settings.all();
+    return {
+      depositsEnabled: flag(values, 'deposits_enabled', false),
+      withdrawalsEnabled: flag(values, 'withdrawals_enabled', false),
+      maintenanceMode: flag(values, 'maintenance_mode', true),
+      maxDailyWithdrawalCents: dailyLimitCents(values),
+      bankStatementDescriptor: values.get('bank_statement_descriptor') ?? '',
+    };
+  }
+
+  return {
+    current,
+
+    /** Withdrawals and bank transfers: maintenance first, then the on/off switch. */
+    assertCustomerPayoutsOpen(settings: MoneySettings): void {
+      if (settings.maintenanceMode) throw new AppError('SERVICE_DISABLED', MONEY_MSG.maintenance);
+      if (!settings.withdrawalsEnabled) {
+        throw new AppError('SERVICE_DISABLED', MONEY_MSG.withdrawalsDisabled);
+      }
+    },
+
+    /**
+     * Refuses a withdrawal worth `thisUsd` when the customer's last 24 hours plus it would
+     * pass the limit, saying how much is left. Call with the customer locked (lockCustomer)
+     * so two requests cannot both fit into the same remainder.
+     */
+    async assertWithinDailyLimit(
+      client: pg.PoolClient,
+      settings: MoneySettings,
+      userId: string,
+      thisUsd: string,
+    ): Promise<void> {
+      const withdrawn = cents(await repo.withdrawnLastDayUsd(client, userId));
+      const limit = settings.maxDailyWithdrawalCents;
+      if (withdrawn + cents(thisUsd) <= limit) return;
+      throw new AppError(
+        'LIMIT_EXCEEDED',
+        `This withdrawal would exceed your daily limit of ${formatUsd(limit)}. You can withdraw ${formatUsd(limit - withdrawn)} more today.`,
+      );
+    },
+
+    lockCustomer: (client: pg.PoolClient, userId: string) => repo.lockCustomer(client, userId),
+
+    /** GET /api/money/status for one customer. */
+    async status(userId: string): Promise<TMoneyStatus> {
+      const [settings, withdrawn] = await Promise.all([
+        current(),
+        repo.withdrawnLastDayUsd(deps.pool, userId),
+      ]);
+      const withdrawnCents = cents(withdrawn);
+      return {
+        depositsEnabled: settings.depositsEnabled,
+        withdrawalsEnabled: settings.withdrawalsEnabled,
+        maintenanceMode: settings.maintenanceMode,
+        maxDailyWithdrawalUsd: usdString(settings.maxDailyWithdrawalCents),
+        withdrawnTodayUsd: usdString(withdrawnCents),
+        remainingTodayUsd: usdString(settings.maxDailyWithdrawalCents - withdrawnCents),
+        bankStatementDescriptor: settings.bankStatementDescriptor,
+      };
+    },
+  };
+}
+
+export type MoneyControls = ReturnType<typeof createMoneyControls>;

@@ -1,0 +1,210 @@
+import type pg from 'pg';
+import type { TxClient } from '../../db/tx';
+
+/** A user's staking row as stored; amounts and the rate are exact decimal strings. */
+export type StakingRow = {
+  user_id: string;
+  accrued_pending: string;
+  last_checkpoint_at: Date;
+  daily_rate: string;
+  cycle_start_at: Date;
+  staking_since: Date | null;
+};
+
+export type StakingSettingsRow = {
+  daily_rate: string | null;
+  rate_updated_at: Date | null;
+  program_start: string | null;
+};
+
+/** Everything the staking board needs about one user, read in one query. */
+export type StakingOverviewRow = StakingSettingsRow & {
+  eth_balance: string | null;
+  registered_at: Date;
+  credited_total: string;
+  state_pending: string | null;
+  state_last_checkpoint_at: Date | null;
+  state_daily_rate: string | null;
+  state_cycle_start_at: Date | null;
+  state_staking_since: Date | null;
+};
+
+type Queryable = pg.Pool | TxClient;
+
+/**
+ * A fixed key for pg_try_advisory_lock: whoever holds it runs the staking credit job, so
+ * with several instances exactly one does. ('COFS' in ASCII; any constant unused elsewhere.)
+ */
+export const CREDIT_JOB_LOCK_KEY = 0x434f4653;
+
+const SETTINGS_SQL = `
+  (SELECT setting_value FROM app_settings WHERE setting_key = 'staking_daily_rate') AS daily_rate,
+  (SELECT updated_at FROM app_settings WHERE setting_key = 'staking_daily_rate') AS rate_updated_at,
+  (SELECT setting_value FROM app_settings WHERE setting_key = 'staking_program_start') AS program_start`;
+
+/** The staking module's SQL. Functions taking a TxClient run inside the caller's transaction. */
+export const stakingRepository = {
+  /**
+   * The staking settings, read on the caller's connection: the ledger hook runs inside a
+   * transaction and must not wait for a second pool connection.
+   */
+  async readSettings(db: Queryable): Promise<StakingSettingsRow> {
+    const { rows } = await db.query<StakingSettingsRow>(`SELECT ${SETTINGS_SQL}`);
+    return rows[0] ?? { daily_rate: null, rate_updated_at: null, program_start: null };
+  },
+
+  /**
+   * Locks the user's ETH wallet and returns its balance (null without a wallet). The credit
+   * job takes this lock before the staking row, in the ledger's order, so a credit and a
+   * deposit of the same user wait for each other instead of deadlocking.
+   */
+  async lockEthBalance(client: TxClient, userId: string): Promise<string | null> {
+    const { rows } = await client.query<{ balance_crypto: string }>(
+      `SELECT balance_crypto FROM user_wallets WHERE user_id = $1 AND asset_id = 'ETH' FOR UPDATE`,
+      [userId],
+    );
+    return rows[0]?.balance_crypto ?? null;
+  },
+
+  async lockState(client: TxClient, userId: string): Promise<StakingRow | null> {
+    const { rows } = await client.query<StakingRow>(
+      `SELECT user_id, accrued_pending, last_checkpoint_at, daily_rate, cycle_start_at, staking_since
+         FROM user_staking WHERE user_id = $1 FOR UPDATE`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** The registration date of customer.md §4 (the account's creation if no profile). */
+  async registeredAt(client: TxClient, userId: string): Promise<Date> {
+    const { rows } = await client.query<{ registered_at: Date }>(
+      `SELECT COALESCE(p.registration_date, u.created_at) AS registered_at
+         FROM users u LEFT JOIN user_profiles p ON p.id = u.id WHERE u.id = $1`,
+      [userId],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`user ${userId} not found`);
+    return row.registered_at;
+  },
+
+  /** Creates the row unless it exists (a concurrent first checkpoint may have made it). */
+  async insertState(
+    client: TxClient,
+    s: { userId: string; lastCheckpointAt: Date; dailyRate: string; cycleStartAt: Date },
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO user_staking (user_id, last_checkpoint_at, daily_rate, cycle_start_at)
+       VALUES ($1, $2, $3, $4) ON CONFLICT (user_id) DO NOTHING`,
+      [s.userId, s.lastCheckpointAt, s.dailyRate, s.cycleStartAt],
+    );
+  },
+
+  async saveState(
+    client: TxClient,
+    s: {
+      userId: string;
+      accruedPending: string;
+      lastCheckpointAt: Date;
+      dailyRate: string;
+      cycleStartAt: Date;
+      stakingSince: Date | null;
+    },
+  ): Promise<void> {
+    await client.query(
+      `UPDATE user_staking SET accrued_pending = $2, last_checkpoint_at = $3, daily_rate = $4,
+              cycle_start_at = $5, staking_since = $6, updated_at = now()
+        WHERE user_id = $1`,
+      [s.userId, s.accruedPending, s.lastCheckpointAt, s.dailyRate, s.cycleStartAt, s.stakingSince],
+    );
+  },
+
+  /**
+   * One query for the board: wallet, staking row, registration, settings and what the
+   * ledger credited (rewards an admin deleted are not counted, as the balance does not).
+   */
+  async overview(db: Queryable, userId: string): Promise<StakingOverviewRow | null> {
+    const { rows } = await db.query<StakingOverviewRow>(
+      `SELECT w.balance_crypto AS eth_balance,
+              COALESCE(p.registration_date, u.created_at) AS registered_at,
+              (SELECT COALESCE(SUM(t.crypto_amount), 0) FROM transactions t
+                WHERE t.user_id = u.id AND t.transaction_type = 'staking_reward'
+                  AND t.status = 'completed' AND t.deleted_at IS NULL) AS credited_total,
+              s.accrued_pending AS state_pending,
+              s.last_checkpoint_at AS state_last_checkpoint_at,
+              s.daily_rate AS state_daily_rate,
+              s.cycle_start_at AS state_cycle_start_at,
+              s.staking_since AS state_staking_since,
+              ${SETTINGS_SQL}
+         FROM users u
+         LEFT JOIN user_profiles p ON p.id = u.id
+         LEFT JOIN user_wallets w ON w.user_id = u.id AND w.asset_id = 'ETH'
+         LEFT JOIN user_staking s ON s.user_id = u.id
+        WHERE u.id = $1`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Customers (not staff) holding ETH: the board's "active stakers". */
+  async countActiveStakers(db: Queryable): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM user_wallets w
+        WHERE w.asset_id = 'ETH' AND w.balance_crypto > 0
+          AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = w.user_id)`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * Users whose current cycle started at or before `startedBy` (so it has ended) and who
+   * have something to credit, by user id after `afterUserId`. A user without ETH and
+   * without pending accrual is left alone: nothing is owed, and the next checkpoint moves
+   * the cycle onto the current window.
+   */
+  async findDue(
+    db: Queryable,
+    startedBy: Date,
+    afterUserId: string,
+    limit: number,
+  ): Promise<string[]> {
+    const { rows } = await db.query<{ user_id: string }>(
+      `SELECT s.user_id FROM user_staking s
+         LEFT JOIN user_wallets w ON w.user_id = s.user_id AND w.asset_id = 'ETH'
+        WHERE s.cycle_start_at <= $1 AND s.user_id > $2
+          AND (s.accrued_pending > 0 OR COALESCE(w.balance_crypto, 0) > 0)
+        ORDER BY s.user_id LIMIT $3`,
+      [startedBy, afterUserId, limit],
+    );
+    return rows.map((r) => r.user_id);
+  },
+
+  /** Users still accruing at another rate than `rate`, by user id after `afterUserId`. */
+  async findOtherRate(
+    db: Queryable,
+    rate: string,
+    afterUserId: string,
+    limit: number,
+  ): Promise<string[]> {
+    const { rows } = await db.query<{ user_id: string }>(
+      `SELECT user_id FROM user_staking WHERE daily_rate <> $1::numeric AND user_id > $2
+        ORDER BY user_id LIMIT $3`,
+      [rate, afterUserId, limit],
+    );
+    return rows.map((r) => r.user_id);
+  },
+
+  /**
+   * Session-level advisory lock on a dedicated connection: it is released by unlock or,
+   * if the process dies, by the server when the connection closes.
+   */
+  async tryCreditJobLock(client: pg.PoolClient): Promise<boolean> {
+    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
+      CREDIT_JOB_LOCK_KEY,
+    ]);
+    return rows[0]?.ok === true;
+  },
+
+  async unlockCreditJob(client: pg.PoolClient): Promise<void> {
+    await client.query('SELECT pg_advisory_unlock($1)', [CREDIT_JOB_LOCK_KEY]);
+  },
+};

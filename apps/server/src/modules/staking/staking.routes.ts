@@ -1,0 +1,37 @@
+import { fromMinor, type TStakingResponse, ZStakingResponse } from '@coffer/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { signedIn } from '../../plugins/require-session';
+import { formatRate } from './staking.accrual';
+import type { StakingOverview } from './staking.service';
+
+const eth = (wei: bigint) => fromMinor('ETH', wei);
+const iso = (at: Date | null) => at?.toISOString() ?? null;
+
+function presentStaking(o: StakingOverview): TStakingResponse {
+  return {
+    ethBalance: eth(o.ethBalance),
+    isStaking: o.status === 'active',
+    status: o.status,
+    dailyRate: formatRate(o.dailyRate),
+    programStart: o.programStart.toISOString(),
+    activeStakers: o.activeStakers,
+    creditedTotal: eth(o.creditedTotal),
+    pendingAccrued: eth(o.pendingAccrued),
+    accruingPerSecond: eth(o.accruingPerSecond),
+    dailyEarnings: eth(o.dailyEarnings),
+    cycleStartAt: iso(o.cycleStartAt),
+    nextCreditAt: iso(o.nextCreditAt),
+    stakingSince: iso(o.stakingSince),
+    asOf: o.asOf.toISOString(),
+  };
+}
+
+/** The dashboard's staking board (customer.md "Dashboard", DEVIATIONS M1); the gate's default access. */
+export function stakingRoutes(s: Services): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/api/staking', { schema: { response: { 200: ZStakingResponse } } }, async (request) =>
+      presentStaking(await s.staking.overview(signedIn(request).userId)),
+    );
+  };
+}

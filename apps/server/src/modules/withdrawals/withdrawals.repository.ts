@@ -1,0 +1,38 @@
+import type pg from 'pg';
+import type { TransactionRow } from '../ledger/ledger.repository';
+
+export const withdrawalsRepository = {
+  /**
+   * The customer's wallet of an asset, locked for the rest of the transaction so that the
+   * balance checked here is the balance the ledger then changes. Null: no wallet yet.
+   */
+  async lockWallet(
+    client: pg.PoolClient,
+    userId: string,
+    assetId: string,
+  ): Promise<{ balance: string; held: string } | null> {
+    const { rows } = await client.query<{ balance: string; held: string }>(
+      `SELECT balance_crypto::text AS balance, held::text AS held FROM user_wallets
+        WHERE user_id = $1 AND asset_id = $2 FOR UPDATE`,
+      [userId, assetId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A withdrawal row, locked; staff actions on one request wait for each other. */
+  async lockWithdrawal(client: pg.PoolClient, id: string): Promise<TransactionRow | null> {
+    const { rows } = await client.query<TransactionRow>(
+      `SELECT * FROM transactions
+        WHERE id = $1 AND transaction_type = 'withdrawal' AND deleted_at IS NULL FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  async emailOf(db: pg.Pool | pg.PoolClient, userId: string): Promise<string | null> {
+    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    return rows[0]?.email ?? null;
+  },
+};

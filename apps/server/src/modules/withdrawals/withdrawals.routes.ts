@@ -1,0 +1,24 @@
+import { ZCreateWithdrawalRequest, ZTransactionResponse } from '@coffer/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { signedIn } from '../../plugins/require-session';
+import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls/money-http';
+import type { WithdrawalsService } from './withdrawals.service';
+
+export function withdrawalsRoutes(withdrawals: WithdrawalsService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/withdrawals',
+      {
+        schema: {
+          body: ZCreateWithdrawalRequest,
+          response: { 200: ZTransactionResponse, ...CUSTOMER_ERRORS },
+        },
+      },
+      async (request) => {
+        const { userId } = signedIn(request);
+        const key = idempotencyKeyOf(request);
+        return { transaction: await withdrawals.request(userId, request.body, key) };
+      },
+    );
+  };
+}

@@ -1,0 +1,18 @@
+import type { TBankDetails, TBankDetailsResponse } from '@coffer/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { bankDetailsQueryOptions } from './get-bank-details';
+
+export function updateBankDetails(details: TBankDetails): Promise<TBankDetailsResponse> {
+  return api.put<TBankDetailsResponse>('/api/bank-details', details);
+}
+
+/** Saves the customer's bank details (encrypted at rest on the server, DEVIATIONS M9). */
+export function useUpdateBankDetails() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateBankDetails,
+    gcTime: 0,
+    onSuccess: (res) => queryClient.setQueryData(bankDetailsQueryOptions().queryKey, res),
+  });
+}

@@ -1,0 +1,361 @@
+import {
+  convertFiat,
+  type TCreateBankTransferRequest,
+  ZCreateBankTransferRequest,
+} from '@coffer/shared';
+import { ArrowLeft, BookUser } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Alert } from '../../../components/ui/alert';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { FieldError } from '../../../components/ui/field-error';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { ApiError } from '../../../lib/api-client';
+import { roundDecimal } from '../../../lib/money/format';
+import { useMoneyStatus } from '../../../lib/money/get-money-status';
+import { DEFAULT_AUD_USD_RATE, usePrices } from '../../../lib/money/get-prices';
+import { useIdempotencyKey } from '../../../lib/money/idempotency';
+import { useCreateBankTransfer } from '../api/create-bank-transfer';
+import { useBankDetails } from '../api/get-bank-details';
+import { formatBsb } from './bsb';
+
+type Field = keyof TCreateBankTransferRequest;
+
+/** One error toast at a time; a later success dismisses it. */
+const ERROR_TOAST = 'bank-transfer-error';
+type Errors = Partial<Record<Field, string>>;
+
+/** What may be typed into a money field: digits, one point, at most two decimals. */
+const FIAT_TYPING = /^\d{0,12}(\.\d{0,2})?$/;
+
+/** A typed amount as a plain decimal: '12.' is '12', '.5' is '0.5'. */
+function normalize(typed: string): string {
+  const trimmed = typed.endsWith('.') ? typed.slice(0, -1) : typed;
+  return trimmed.startsWith('.') ? `0${trimmed}` : trimmed;
+}
+
+/** The converted counterpart of a typed amount, or '' while it is not a number yet ('.'). */
+function convert(typed: string, rate: string, direction: 'aud-to-usd' | 'usd-to-aud'): string {
+  const value = normalize(typed);
+  if (!/^\d+(\.\d+)?$/.test(value)) return '';
+  try {
+    return convertFiat(value, rate, direction);
+  } catch {
+    return '';
+  }
+}
+
+function transferErrorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'Failed to submit bank transfer request';
+  switch (err.code) {
+    case 'UNAUTHENTICATED':
+      return 'You must be logged in to make a bank transfer request';
+    case 'NETWORK':
+      return `${err.message} Submitting the same request again is safe: it is never made twice.`;
+    case 'VALIDATION_FAILED':
+    case 'SERVICE_DISABLED':
+    case 'LIMIT_EXCEEDED':
+    case 'INSUFFICIENT_BALANCE':
+    case 'RATE_LIMITED':
+    case 'IDEMPOTENCY_CONFLICT':
+    case 'TWO_FACTOR_REQUIRED':
+      return err.message;
+    default:
+      return 'Failed to submit bank transfer request';
+  }
+}
+
+function StatementNote() {
+  const status = useMoneyStatus();
+  if (status.data) {
+    return (
+      <li>
+        Deposits will appear on your bank statement as "{status.data.bankStatementDescriptor}"
+      </li>
+    );
+  }
+  return (
+    <li>
+      {status.isError
+        ? 'The name deposits appear under on your bank statement could not be loaded; contact support before relying on it.'
+        : 'Loading the name deposits appear under on your bank statement...'}
+    </li>
+  );
+}
+
+/** /bank-transfer: a request to pay AUD to the customer's bank account. */
+export default function BankTransferPage() {
+  const navigate = useNavigate();
+  const prices = usePrices();
+  const status = useMoneyStatus();
+  const saved = useBankDetails();
+  const create = useCreateBankTransfer();
+  const idempotency = useIdempotencyKey();
+
+  const [accountName, setAccountName] = useState('');
+  const [accountNumber, setAccountNumber] = useState('');
+  const [bsbNumber, setBsbNumber] = useState('');
+  // The amount as typed, in the currency typed; the other one is derived from the rate.
+  const [typed, setTyped] = useState<{ currency: 'AUD' | 'USD'; value: string }>({
+    currency: 'AUD',
+    value: '',
+  });
+  const [errors, setErrors] = useState<Errors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const rate = prices.data?.audUsd.rate ?? DEFAULT_AUD_USD_RATE;
+  const rateLive = prices.data?.audUsd.live === true;
+  const aud = typed.currency === 'AUD' ? typed.value : convert(typed.value, rate, 'usd-to-aud');
+  const usd = typed.currency === 'USD' ? typed.value : convert(typed.value, rate, 'aud-to-usd');
+  const maintenance = status.data?.maintenanceMode === true;
+  const details = saved.data?.details ?? null;
+
+  function onAmount(currency: 'AUD' | 'USD', value: string) {
+    if (!FIAT_TYPING.test(value)) return;
+    // Clearing either field clears both (customer.md §5).
+    setTyped({ currency, value });
+    setErrors((e) => ({ ...e, amountAud: undefined }));
+    setFormError(null);
+  }
+
+  function fillSaved() {
+    if (!details) return;
+    setAccountName(details.fullName);
+    setBsbNumber(details.bsb.replace(/\D/g, ''));
+    setAccountNumber(details.accountNumber);
+    setErrors((e) => ({
+      ...e,
+      accountName: undefined,
+      bsbNumber: undefined,
+      accountNumber: undefined,
+    }));
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (create.isPending) return;
+    setFormError(null);
+    const parsed = ZCreateBankTransferRequest.safeParse({
+      accountNumber,
+      accountName,
+      bsbNumber,
+      amountAud: normalize(aud),
+    });
+    if (!parsed.success) {
+      const next: Errors = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field | undefined;
+        if (field && !next[field]) next[field] = issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    const body = parsed.data;
+    create.mutate(
+      { body, idempotencyKey: idempotency.keyFor(body) },
+      {
+        onSuccess: () => {
+          idempotency.settle();
+          toast.dismiss(ERROR_TOAST);
+          toast.success('Success', { description: 'Bank transfer request submitted successfully' });
+          void navigate('/dashboard/history');
+        },
+        onError: (err) => {
+          console.error('The bank transfer request failed', err);
+          idempotency.settle(err);
+          const text = transferErrorText(err);
+          setFormError(text);
+          toast.error('Error', { id: ERROR_TOAST, description: text });
+        },
+      },
+    );
+  }
+
+  const invalid = (field: Field) => (errors[field] ? true : undefined);
+  const describedBy = (field: Field, extra?: string) =>
+    [extra, errors[field] ? `bank-${field}-error` : null].filter(Boolean).join(' ') || undefined;
+
+  return (
+    <div className="mx-auto w-full max-w-2xl space-y-6">
+      <Link
+        to="/dashboard"
+        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+      >
+        <ArrowLeft className="h-4 w-4" aria-hidden />
+        Back to Dashboard
+      </Link>
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-bold text-fg">Bank Transfer</h1>
+          <CardDescription>
+            Request a transfer in AUD to your Australian bank account.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-5">
+          {maintenance ? (
+            <Alert variant="danger" role="alert" title="Bank transfers unavailable">
+              Coffer is under maintenance. Bank transfer requests are paused until it is over.
+            </Alert>
+          ) : null}
+
+          <div className="flex flex-col gap-3 rounded-lg border border-border bg-surface-2 p-4 sm:flex-row sm:items-center sm:justify-between">
+            <div className="flex items-start gap-3 text-sm">
+              <BookUser className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden />
+              {details ? (
+                <p className="text-fg">
+                  Saved details: {details.fullName}, BSB {formatBsb(details.bsb)}, account ending{' '}
+                  {details.accountNumber.slice(-4)}
+                </p>
+              ) : (
+                <p className="text-muted">
+                  {saved.isPending
+                    ? 'Loading your saved bank details...'
+                    : 'Save your bank details once and fill them in with one click.'}
+                </p>
+              )}
+            </div>
+            <div className="flex shrink-0 flex-wrap gap-2 pl-7 sm:pl-0">
+              {details ? (
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  className="whitespace-nowrap"
+                  onClick={fillSaved}
+                >
+                  Use saved details
+                </Button>
+              ) : null}
+              <Button asChild size="sm" variant="outline" className="whitespace-nowrap">
+                <Link to="/bank-details">
+                  {details ? 'Edit bank details' : 'Save bank details'}
+                </Link>
+              </Button>
+            </div>
+          </div>
+
+          <form onSubmit={onSubmit} noValidate className="space-y-5">
+            <div className="space-y-2">
+              <Label htmlFor="bank-accountName">Account name</Label>
+              <Input
+                id="bank-accountName"
+                autoComplete="name"
+                maxLength={140}
+                value={accountName}
+                onChange={(e) => setAccountName(e.target.value)}
+                aria-invalid={invalid('accountName')}
+                aria-describedby={describedBy('accountName')}
+              />
+              <FieldError id="bank-accountName-error" message={errors.accountName} />
+            </div>
+            <div className="grid gap-5 sm:grid-cols-2">
+              <div className="space-y-2">
+                <Label htmlFor="bank-accountNumber">Account number</Label>
+                <Input
+                  id="bank-accountNumber"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={34}
+                  value={accountNumber}
+                  onChange={(e) => setAccountNumber(e.target.value)}
+                  aria-invalid={invalid('accountNumber')}
+                  aria-describedby={describedBy('accountNumber')}
+                />
+                <FieldError id="bank-accountNumber-error" message={errors.accountNumber} />
+              </div>
+              <div className="space-y-2">
+                <Label htmlFor="bank-bsbNumber">BSB number / sort code</Label>
+                <Input
+                  id="bank-bsbNumber"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={6}
+                  placeholder="123456"
+                  value={bsbNumber}
+                  onChange={(e) => setBsbNumber(e.target.value)}
+                  aria-invalid={invalid('bsbNumber')}
+                  aria-describedby={describedBy('bsbNumber')}
+                />
+                <FieldError id="bank-bsbNumber-error" message={errors.bsbNumber} />
+              </div>
+            </div>
+
+            <fieldset className="space-y-3">
+              <legend className="text-sm font-medium text-fg">Amount</legend>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <div className="space-y-2">
+                  <Label htmlFor="bank-amount-aud">Amount (AUD)</Label>
+                  <Input
+                    id="bank-amount-aud"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder="0.00"
+                    value={aud}
+                    onChange={(e) => onAmount('AUD', e.target.value)}
+                    aria-invalid={invalid('amountAud')}
+                    aria-describedby={describedBy('amountAud', 'bank-rate')}
+                  />
+                </div>
+                <div className="space-y-2">
+                  <Label htmlFor="bank-amount-usd">Amount (USD)</Label>
+                  <Input
+                    id="bank-amount-usd"
+                    inputMode="decimal"
+                    autoComplete="off"
+                    placeholder="0.00"
+                    value={usd}
+                    onChange={(e) => onAmount('USD', e.target.value)}
+                    aria-describedby="bank-rate"
+                  />
+                </div>
+              </div>
+              <p id="bank-rate" className="text-sm text-muted">
+                Rate: 1 AUD = {roundDecimal(rate, 4, false) ?? rate} USD
+                {prices.data && !rateLive ? ' (live rate unavailable, using the default rate)' : ''}
+              </p>
+              <FieldError id="bank-amountAud-error" message={errors.amountAud} />
+              {aud !== '' && usd !== '' ? (
+                <p className="text-sm text-fg">
+                  You request A${aud} (about US${usd}). The AUD amount is what is paid out.
+                </p>
+              ) : null}
+            </fieldset>
+
+            <section
+              aria-labelledby="bank-notes"
+              className="rounded-lg border border-border bg-surface-2 p-4"
+            >
+              <h2 id="bank-notes" className="text-sm font-semibold text-fg">
+                Important Notes
+              </h2>
+              <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-muted">
+                <li>Bank transfers are processed within 1-3 business days.</li>
+                <li>
+                  Check your account name, account number and BSB carefully before you submit.
+                </li>
+                <li>You will receive a confirmation email once the transfer has been processed.</li>
+                <li>To change a request after submitting it, contact support.</li>
+                <li>Exchange rates update in real time and may fluctuate.</li>
+                <StatementNote />
+              </ul>
+            </section>
+
+            <FieldError message={formError} />
+
+            <Button
+              type="submit"
+              size="lg"
+              className="w-full"
+              disabled={create.isPending || aud === '' || maintenance}
+            >
+              {create.isPending ? 'Submitting...' : 'Submit Bank Transfer Request'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+import { ASSETS, describeStakingRate, mulPrice, type TStakingResponse } from '@coffer/shared';
+import { Coins, RefreshCw } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { formatMinor, formatUsd, toMinorOrNull } from '../../../lib/money/format';
+import { useStaking } from '../../../lib/money/get-staking';
+
+const ETH = ASSETS.ETH;
+/** ETH is shown with 6 decimals (customer.md §9)... */
+const ETH_DIGITS = 6;
+/** ...except the pending accrual, which needs more to be seen moving each second. */
+const PENDING_DIGITS = 10;
+
+/** The current time, updated every second while mounted. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
+  }, []);
+  return now;
+}
+
+/** '3d 4h 12m' for long spans, '4h 05m 09s' for short ones. */
+function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(total / 86_400);
+  const hours = Math.floor((total % 86_400) / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
+  const pad = (n: number) => n.toString().padStart(2, '0');
+  if (days > 0) return `${days}d ${hours}h ${pad(minutes)}m`;
+  return `${hours}h ${pad(minutes)}m ${pad(seconds)}s`;
+}
+
+const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+function formatDate(iso: string): string {
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? '—' : DATE_FORMAT.format(ms);
+}
+
+function eth(minor: bigint, digits = ETH_DIGITS): string {
+  return `${formatMinor(minor, ETH.decimals, digits)} ETH`;
+}
+
+function usdOf(minor: bigint, priceUsd: string | null): string | null {
+  return priceUsd ? formatUsd(mulPrice(minor, ETH.decimals, priceUsd)) : null;
+}
+
+function Figure({
+  label,
+  value,
+  sub,
+  className,
+}: {
+  label: string;
+  value: ReactNode;
+  sub?: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className={className}>
+      <dt className="text-sm text-muted">{label}</dt>
+      <dd className="mt-1 wrap-anywhere font-semibold tabular-nums text-fg">{value}</dd>
+      {sub ? <dd className="text-sm tabular-nums text-muted">{sub}</dd> : null}
+    </div>
+  );
+}
+
+/**
+ * The figures, ticking. Everything comes from the server (DEVIATIONS M1, M2); between two
+ * polls the pending accrual advances by `accruingPerSecond`, measured on this device's clock
+ * from when the answer arrived, so a skewed clock cannot inflate it.
+ */
+function Board({
+  staking,
+  receivedAt,
+  ethPriceUsd,
+}: {
+  staking: TStakingResponse;
+  receivedAt: number;
+  ethPriceUsd: string | null;
+}) {
+  const now = useNow();
+  const toMinor = (value: string) => toMinorOrNull(value, ETH.decimals) ?? 0n;
+
+  // The server's clock, read on ours: its `asOf` happened when the answer arrived.
+  const serverNow = now + (Date.parse(staking.asOf) - receivedAt);
+  const nextCreditMs = staking.nextCreditAt ? Date.parse(staking.nextCreditAt) : null;
+  const cycleStartMs = staking.cycleStartAt ? Date.parse(staking.cycleStartAt) : null;
+
+  // Accrual stops at the credit; the next poll brings the credited figures.
+  const accrueUntil = nextCreditMs ?? Number.POSITIVE_INFINITY;
+  const elapsedMs = Math.max(0, Math.min(serverNow, accrueUntil) - Date.parse(staking.asOf));
+  const pending =
+    toMinor(staking.pendingAccrued) +
+    (toMinor(staking.accruingPerSecond) * BigInt(Math.floor(elapsedMs))) / 1000n;
+
+  const balance = toMinor(staking.ethBalance);
+  const daily = toMinor(staking.dailyEarnings);
+  const credited = toMinor(staking.creditedTotal);
+  const total = balance + pending;
+  const active = staking.isStaking && staking.status === 'active';
+
+  const cycleLength =
+    nextCreditMs !== null && cycleStartMs !== null ? nextCreditMs - cycleStartMs : null;
+  const progress =
+    cycleLength && cycleStartMs !== null
+      ? Math.min(100, Math.max(0, ((serverNow - cycleStartMs) / cycleLength) * 100))
+      : 0;
+  const remaining = nextCreditMs !== null ? nextCreditMs - serverNow : null;
+
+  return (
+    <div className="space-y-6">
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Figure label="Wallet ETH balance" value={eth(balance)} sub={usdOf(balance, ethPriceUsd)} />
+        <div>
+          <dt className="text-sm text-muted">Status</dt>
+          <dd className="mt-1">
+            <Badge variant={active ? 'success' : 'secondary'}>
+              {active ? 'Staking Active' : 'Not Staking'}
+            </Badge>
+          </dd>
+          <dd className="mt-1 text-sm text-muted">
+            {active && staking.stakingSince
+              ? `Earning for ${formatDuration(serverNow - Date.parse(staking.stakingSince))}`
+              : staking.status === 'not_started'
+                ? `The program starts on ${formatDate(staking.programStart)}.`
+                : active
+                  ? null
+                  : 'Hold ETH in your wallet to start earning.'}
+          </dd>
+        </div>
+        <Figure label="Daily earnings" value={eth(daily)} sub={usdOf(daily, ethPriceUsd)} />
+      </dl>
+
+      <section aria-labelledby="staking-program" className="rounded-lg bg-surface-2 p-4">
+        <h3 id="staking-program" className="text-sm font-semibold text-fg">
+          Program statistics
+        </h3>
+        <dl className="mt-3 grid gap-4 sm:grid-cols-3">
+          <Figure label="Start date" value={formatDate(staking.programStart)} />
+          <Figure label="Rate" value={describeStakingRate(staking.dailyRate)} />
+          <Figure label="Active stakers" value={staking.activeStakers.toLocaleString('en-US')} />
+        </dl>
+      </section>
+
+      <dl className="grid gap-4 sm:grid-cols-3">
+        <Figure
+          label="Credited rewards"
+          value={eth(credited)}
+          sub="Already in your ETH balance, withdrawable"
+        />
+        <Figure
+          label="Pending accrual"
+          value={eth(pending, PENDING_DIGITS)}
+          sub="Credited at the end of the cycle"
+        />
+        <Figure
+          label="Total (balance + pending)"
+          value={eth(total)}
+          sub={usdOf(total, ethPriceUsd)}
+        />
+      </dl>
+
+      <div className="space-y-2">
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <span id="staking-cycle" className="text-muted">
+            Next credit
+          </span>
+          <span className="font-medium tabular-nums text-fg">
+            {remaining === null
+              ? 'No cycle running'
+              : remaining > 0
+                ? `in ${formatDuration(remaining)}`
+                : 'Crediting now...'}
+          </span>
+        </div>
+        <div
+          role="progressbar"
+          aria-labelledby="staking-cycle"
+          aria-valuemin={0}
+          aria-valuemax={100}
+          aria-valuenow={Math.round(progress)}
+          className="h-2 overflow-hidden rounded-full bg-surface-2"
+        >
+          <div className="h-full rounded-full bg-primary" style={{ width: `${progress}%` }} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** The ETH staking board under the asset list (customer.md §2, DEVIATIONS M1, M2). */
+export function StakingBoard({ ethPriceUsd }: { ethPriceUsd: string | null }) {
+  const staking = useStaking({ poll: true });
+
+  return (
+    <Card>
+      <CardHeader>
+        <div className="flex items-center gap-2">
+          <Coins className="h-5 w-5 text-primary" aria-hidden />
+          <CardTitle>ETH Staking</CardTitle>
+        </div>
+        <CardDescription>
+          Rewards accrue every second on the ETH you hold and are credited to your balance every 24
+          hours. The rate is variable and not guaranteed.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {staking.data ? (
+          <Board
+            staking={staking.data}
+            receivedAt={staking.dataUpdatedAt}
+            ethPriceUsd={ethPriceUsd}
+          />
+        ) : staking.isError ? (
+          <div role="alert" className="flex flex-wrap items-center justify-between gap-3">
+            <p className="text-sm text-danger">
+              {errorMessage(staking.error, 'Failed to load staking data')}
+            </p>
+            <Button variant="outline" size="sm" onClick={() => void staking.refetch()}>
+              <RefreshCw className="h-4 w-4" aria-hidden />
+              Retry
+            </Button>
+          </div>
+        ) : (
+          <div className="flex items-center gap-2 text-sm text-muted">
+            <Spinner label="Loading staking" />
+            Loading staking...
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,130 @@
+import {
+  AmountError,
+  assetAmountMessages,
+  assetById,
+  formatAmount,
+  minimumWithdrawal,
+  parseAmount,
+  type TAsset,
+  type TCreateWithdrawalRequest,
+  WITHDRAWAL_MSG,
+  withdrawalAddressError,
+  ZCreateWithdrawalRequest,
+} from '@coffer/shared';
+
+export type TWithdrawalFields = {
+  assetId: string;
+  amount: string;
+  address: string;
+  memo?: string;
+};
+
+/** What the customer can withdraw: the wallet's available balance; staking is shown only. */
+export type TWithdrawalFunds = {
+  /** Available balance (credited staking rewards included), minor units. */
+  available: bigint;
+  /** Staking accrual not yet credited, minor units: shown, not withdrawable (counts as 0). */
+  pendingStaking: bigint;
+};
+
+export type TWithdrawalCheck = {
+  asset: TAsset | undefined;
+  errors: { assetId?: string; amount?: string; address?: string };
+  /** The first error in customer.md §5's order, for a message above the button. */
+  first: string | null;
+  /** Set when the amount parses: what is sent, the fee and what is held in all. */
+  amountMinor: bigint | null;
+  feeMinor: bigint | null;
+  /** The request exactly as the server will check it, when nothing is wrong. */
+  request: TCreateWithdrawalRequest | null;
+};
+
+/** 8 decimals, no grouping, as the insufficient-balance message quotes them. */
+function eight(minor: bigint, decimals: number): string {
+  return formatAmount(minor, decimals, { minFractionDigits: 8, maxFractionDigits: 8 });
+}
+
+export function insufficientBalanceMessage(asset: TAsset, funds: TWithdrawalFunds): string {
+  const wallet = eight(funds.available, asset.decimals);
+  const staking = eight(funds.pendingStaking, asset.decimals);
+  return `Insufficient balance. Available: ${wallet} ${asset.symbol} (Wallet: ${wallet}, Staking: ${staking})`;
+}
+
+/** The network fee, in minor units, added to the amount and held with it. */
+export function feeOf(asset: TAsset): bigint {
+  return parseAmount(asset.networkFee, asset.decimals);
+}
+
+/**
+ * The withdrawal form's checks, in customer.md §5's order: asset, amount (at least
+ * 0.00000001), address present, amount + fee within the available balance, address format.
+ * The first three are the shared request schema's, so the form and the server agree.
+ */
+export function checkWithdrawal(
+  fields: TWithdrawalFields,
+  funds: TWithdrawalFunds | null,
+): TWithdrawalCheck {
+  const asset = assetById(fields.assetId);
+  const errors: TWithdrawalCheck['errors'] = {};
+  const order: string[] = [];
+  let amountMinor: bigint | null = null;
+  let feeMinor: bigint | null = null;
+
+  if (!asset || asset.adminOnly) {
+    errors.assetId = WITHDRAWAL_MSG.selectAsset;
+    return {
+      asset: undefined,
+      errors,
+      first: errors.assetId,
+      amountMinor,
+      feeMinor,
+      request: null,
+    };
+  }
+
+  feeMinor = feeOf(asset);
+  try {
+    amountMinor = parseAmount(fields.amount, asset.decimals, assetAmountMessages(asset));
+    if (amountMinor < minimumWithdrawal(asset.decimals)) {
+      errors.amount = WITHDRAWAL_MSG.amountPositive;
+      amountMinor = null;
+    }
+  } catch (err) {
+    errors.amount = err instanceof AmountError ? err.message : WITHDRAWAL_MSG.amountPositive;
+  }
+  if (errors.amount) order.push(errors.amount);
+
+  const address = fields.address.trim();
+  if (address === '') {
+    errors.address = WITHDRAWAL_MSG.addressRequired;
+    order.push(errors.address);
+  }
+
+  if (amountMinor !== null && funds && amountMinor + feeMinor > funds.available) {
+    errors.amount = insufficientBalanceMessage(asset, funds);
+    order.push(errors.amount);
+  }
+
+  if (address !== '') {
+    const addressError = withdrawalAddressError(asset.id, address);
+    if (addressError) {
+      errors.address = addressError;
+      order.push(addressError);
+    }
+  }
+
+  let request: TCreateWithdrawalRequest | null = null;
+  if (order.length === 0 && funds) {
+    const memo = fields.memo?.trim();
+    const parsed = ZCreateWithdrawalRequest.safeParse({
+      assetId: asset.id,
+      amount: formatAmount(amountMinor ?? 0n, asset.decimals),
+      address,
+      ...(memo ? { memo } : {}),
+    });
+    if (parsed.success) request = parsed.data;
+    else order.push(parsed.error.issues[0]?.message ?? WITHDRAWAL_MSG.amountPositive);
+  }
+
+  return { asset, errors, first: order[0] ?? null, amountMinor, feeMinor, request };
+}

@@ -1,0 +1,119 @@
+import {
+  ASSETS,
+  compareAmounts,
+  mulPrice,
+  type TAsset,
+  type TCreateWithdrawalRequest,
+  type TTransaction,
+} from '@coffer/shared';
+import { ApiError } from '../../../lib/api-client';
+import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
+import { useMoneyStatus } from '../../../lib/money/get-money-status';
+import { useStaking } from '../../../lib/money/get-staking';
+import { useWallets } from '../../../lib/money/get-wallets';
+import { useIdempotencyKey } from '../../../lib/money/idempotency';
+import { useCreateWithdrawal } from '../api/create-withdrawal';
+import type { TWithdrawalFunds } from './check-withdrawal';
+
+/** One error toast at a time for withdrawals; a later success dismisses it. */
+export const WITHDRAWAL_ERROR_TOAST = 'withdrawal-error';
+
+/** The customer-facing text for a refused or failed withdrawal (customer.md §8). */
+export function withdrawalErrorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'Failed to submit withdrawal request';
+  switch (err.code) {
+    case 'UNAUTHENTICATED':
+      return 'You must be logged in to make a withdrawal';
+    case 'NETWORK':
+      return `${err.message} Submitting the same request again is safe: it is never paid twice.`;
+    case 'INSUFFICIENT_BALANCE':
+    case 'VALIDATION_FAILED':
+    case 'SERVICE_DISABLED':
+    case 'LIMIT_EXCEEDED':
+    case 'RATE_LIMITED':
+    case 'IDEMPOTENCY_CONFLICT':
+    case 'TWO_FACTOR_REQUIRED':
+      return err.message;
+    default:
+      return 'Failed to submit withdrawal request';
+  }
+}
+
+/**
+ * What both withdrawal pages need: the funds per asset, whether withdrawals are open, and a
+ * submit that sends one idempotency key per request (the same one for a retry).
+ */
+export function useWithdrawal() {
+  const wallets = useWallets();
+  const staking = useStaking();
+  const status = useMoneyStatus();
+  const create = useCreateWithdrawal();
+  const idempotency = useIdempotencyKey();
+
+  function fundsOf(asset: TAsset | undefined): TWithdrawalFunds | null {
+    if (!asset) return null;
+    const wallet = wallets.data?.wallets.find((w) => w.assetId === asset.id);
+    if (!wallet) return wallets.data ? { available: 0n, pendingStaking: 0n } : null;
+    const pending =
+      asset.id === 'ETH' && staking.data
+        ? (toMinorOrNull(staking.data.pendingAccrued, ASSETS.ETH.decimals) ?? 0n)
+        : 0n;
+    return {
+      available: toMinorOrNull(wallet.available, wallet.decimals) ?? 0n,
+      pendingStaking: pending,
+    };
+  }
+
+  /** Why a withdrawal cannot be requested now, or null. */
+  const closedReason: string | null = status.data?.maintenanceMode
+    ? 'Coffer is under maintenance. Withdrawals are paused until it is over.'
+    : status.data && !status.data.withdrawalsEnabled
+      ? 'Withdrawals are temporarily disabled. Your funds are safe; please try again later.'
+      : null;
+
+  /**
+   * A warning when the request looks larger than what is left of today's limit. The server
+   * decides with its own price; this only saves a pointless submit.
+   */
+  function limitWarning(asset: TAsset | undefined, totalMinor: bigint | null): string | null {
+    if (!asset || totalMinor === null || !status.data) return null;
+    const price = wallets.data?.wallets.find((w) => w.assetId === asset.id)?.priceUsd;
+    if (!price) return null;
+    const usd = mulPrice(totalMinor, asset.decimals, price);
+    if (compareAmounts(usd, status.data.remainingTodayUsd) <= 0) return null;
+    return `This withdrawal is worth about ${formatUsd(usd)}, more than the ${formatUsd(status.data.remainingTodayUsd)} you can still withdraw today.`;
+  }
+
+  function submit(
+    request: TCreateWithdrawalRequest,
+    handlers: { onSuccess: (tx: TTransaction) => void; onError: (text: string) => void },
+  ) {
+    if (create.isPending) return;
+    const idempotencyKey = idempotency.keyFor(request);
+    create.mutate(
+      { body: request, idempotencyKey },
+      {
+        onSuccess: (res) => {
+          idempotency.settle();
+          handlers.onSuccess(res.transaction);
+        },
+        onError: (err) => {
+          console.error('The withdrawal request failed', err);
+          idempotency.settle(err);
+          handlers.onError(withdrawalErrorText(err));
+        },
+      },
+    );
+  }
+
+  return {
+    wallets,
+    staking,
+    status,
+    fundsOf,
+    closedReason,
+    limitWarning,
+    submit,
+    pending: create.isPending,
+  };
+}

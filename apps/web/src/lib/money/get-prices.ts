@@ -1,0 +1,27 @@
+import type { TPricesResponse } from '@coffer/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../api-client';
+import { PRICE_REFRESH_MS } from './get-wallets';
+
+/** Shown when the server could not fetch live prices (customer.md §8). */
+export const CACHED_PRICES_MESSAGE = 'Failed to fetch live prices, using cached data';
+
+/** The AUD to USD rate used until the server's answer arrives (customer.md §9). */
+export const DEFAULT_AUD_USD_RATE = '0.66';
+
+export function getPrices(signal?: AbortSignal): Promise<TPricesResponse> {
+  return api.get<TPricesResponse>('/api/prices', signal);
+}
+
+export const pricesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['prices'],
+    queryFn: ({ signal }) => getPrices(signal),
+    staleTime: PRICE_REFRESH_MS,
+    refetchInterval: PRICE_REFRESH_MS,
+  });
+
+/** USD prices of the catalogue's assets with their 24 h change, and the AUD to USD rate. */
+export function usePrices() {
+  return useQuery(pricesQueryOptions());
+}
