@@ -68,23 +68,65 @@ export function createAdmin(email: string, password = PASSWORD): string {
   );
 }
 
-/** axe finds no serious or critical violation, in the light theme and in the dark one. */
-export async function expectAccessible(page: Page): Promise<void> {
-  for (const dark of [false, true]) {
-    await page.evaluate((on) => document.documentElement.classList.toggle('dark', on), dark);
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${dark ? 'dark' : 'light'}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-    expect(serious, `accessibility on ${page.url()}`).toEqual([]);
-  }
-  await page.evaluate(() =>
-    document.documentElement.classList.toggle(
-      'dark',
-      localStorage.getItem('coffer-theme') === 'dark',
-    ),
+/**
+ * Waits until every finite animation and transition has finished (a toast fading in, colours
+ * changing with the theme), so that colours are judged as they end up, not half-way.
+ * Endless ones (spinners) are left alone.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().endTime === Infinity,
+      ),
   );
+}
+
+/**
+ * axe finds no serious or critical violation, in the light theme and in the dark one. It
+ * judges the screen with reduced motion, so a toast that starts fading out while axe runs
+ * is gone rather than caught half-transparent.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  try {
+    for (const dark of [false, true]) {
+      await showTheme(page, dark);
+      await settled(page);
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v) =>
+            `${dark ? 'dark' : 'light'}: ${v.id} (${v.impact}) ${v.nodes
+              .map(
+                (n) =>
+                  `${n.target.join(' ')} ${n.html.slice(0, 120)}\n    ${n.failureSummary ?? ''}`,
+              )
+              .join(', ')}`,
+        );
+      expect(serious, `accessibility on ${page.url()}`).toEqual([]);
+    }
+  } finally {
+    await page.emulateMedia({ reducedMotion: null });
+    await showTheme(
+      page,
+      await page.evaluate(() => localStorage.getItem('coffer-theme') === 'dark'),
+    );
+  }
+}
+
+/**
+ * Shows the page in one theme the way the app does, without a reload that would lose the
+ * screen's state: the class on <html>, and the theme of the toasts (the app gives the
+ * toaster its theme through React, which a class change does not reach).
+ */
+export async function showTheme(page: Page, dark: boolean): Promise<void> {
+  await page.evaluate((on) => {
+    document.documentElement.classList.toggle('dark', on);
+    for (const toaster of document.querySelectorAll('[data-sonner-toaster]')) {
+      toaster.setAttribute('data-sonner-theme', on ? 'dark' : 'light');
+    }
+  }, dark);
 }

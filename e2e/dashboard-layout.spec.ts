@@ -1,0 +1,69 @@
+import { expect, test } from '@playwright/test';
+import { expectAccessible } from './support/app';
+import { createCustomer, expectDashboard, sidebar, topBar } from './support/flows';
+import { snap } from './support/shots';
+
+test.describe('dashboard on a desktop (1280 px)', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('shows the fixed sidebar and no menu button', async ({ page }) => {
+    const account = await createCustomer(page, 'desktop');
+
+    await expect(topBar(page).getByRole('link', { name: 'Coffer dashboard' })).toBeVisible();
+    await expect(topBar(page).getByText(account.email)).toBeVisible();
+    await expect(topBar(page).getByRole('status', { name: 'Portfolio total' })).toBeVisible();
+    await expect(sidebar(page)).toBeVisible();
+    await expect(
+      sidebar(page).getByRole('link', { name: 'Dashboard', exact: true }),
+    ).toHaveAttribute('aria-current', 'page');
+    await expect(page.getByRole('button', { name: 'Open menu' })).toBeHidden();
+    await expectAccessible(page);
+
+    await sidebar(page).getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await topBar(page).getByRole('link', { name: 'Coffer dashboard' }).click();
+    await expectDashboard(page);
+  });
+});
+
+test.describe('dashboard on a phone (375 px)', () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test('hides the sidebar; the menu button opens the menu', async ({ page }) => {
+    await createCustomer(page, 'mobile');
+
+    await expect(sidebar(page)).toBeHidden();
+    const openMenu = page.getByRole('button', { name: 'Open menu' });
+    await expect(openMenu).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+
+    await openMenu.click();
+    const menu = page.getByRole('dialog', { name: 'Menu' });
+    await expect(menu).toBeVisible();
+    for (const entry of ['Dashboard', 'Secret Combination', 'Settings']) {
+      await expect(menu.getByRole('link', { name: entry, exact: true })).toBeVisible();
+    }
+    await expect(menu.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expectAccessible(page);
+    await snap(page, 'dashboard-menu-open', ['mobile']);
+
+    // Close button, then a menu entry: both close the menu.
+    await menu.getByRole('button', { name: 'Close menu' }).click();
+    await expect(menu).toBeHidden();
+    await openMenu.click();
+    await menu.getByRole('link', { name: 'Settings' }).click();
+    await expect(menu).toBeHidden();
+    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+
+    // Menu logout goes to the sign-in page.
+    await openMenu.click();
+    await menu.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByText('Signed out', { exact: true }).first()).toBeVisible();
+  });
+});
