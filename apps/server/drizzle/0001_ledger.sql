@@ -77,6 +77,11 @@ CREATE TABLE "user_bank_details" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "user_transaction_counts" (
+	"user_id" uuid PRIMARY KEY NOT NULL,
+	"live_count" bigint DEFAULT 0 NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "deposit_addresses" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"user_id" uuid NOT NULL,
@@ -115,6 +120,7 @@ ALTER TABLE "transactions" ADD CONSTRAINT "transactions_wallet_id_user_wallets_i
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_processed_by_users_id_fk" FOREIGN KEY ("processed_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_bank_details" ADD CONSTRAINT "user_bank_details_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "user_transaction_counts" ADD CONSTRAINT "user_transaction_counts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "deposit_addresses" ADD CONSTRAINT "deposit_addresses_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_wallets" ADD CONSTRAINT "user_wallets_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "price_snapshots_id_time_idx" ON "price_snapshots" USING btree ("price_id","taken_at" DESC NULLS LAST);--> statement-breakpoint
@@ -123,6 +129,7 @@ CREATE INDEX "transactions_user_date_idx" ON "transactions" USING btree ("user_i
 CREATE INDEX "transactions_pending_idx" ON "transactions" USING btree ("transaction_date") WHERE "transactions"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_staking_cycle_key" ON "transactions" USING btree ("user_id","staking_cycle_start") WHERE "transactions"."transaction_type" = 'staking_reward';--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_deposit_hash_key" ON "transactions" USING btree ("asset_id",lower("transaction_hash")) WHERE "transactions"."transaction_type" = 'deposit' AND "transactions"."deleted_at" IS NULL AND "transactions"."transaction_hash" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "transactions_user_rewards_idx" ON "transactions" USING btree ("user_id") WHERE "transactions"."transaction_type" = 'staking_reward' AND "transactions"."status" = 'completed' AND "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "transactions_user_live_idx" ON "transactions" USING btree ("user_id") WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "deposit_addresses_user_idx" ON "deposit_addresses" USING btree ("user_id","is_active");--> statement-breakpoint
 CREATE UNIQUE INDEX "user_wallets_user_asset_key" ON "user_wallets" USING btree ("user_id","asset_id");--> statement-breakpoint
@@ -132,3 +139,41 @@ SELECT u.id, a.asset_id, a.network
   FROM "users" u
   CROSS JOIN (VALUES ('BTC', 'bitcoin'), ('ETH', 'ethereum'), ('USDT-ERC20', 'erc20'), ('USDT-TRC20', 'trc20')) AS a(asset_id, network)
 ON CONFLICT ("user_id", "asset_id") DO NOTHING;
+--> statement-breakpoint
+-- Live row counts per user, kept by statement-level triggers: one update per statement,
+-- however many rows it writes.
+CREATE FUNCTION transactions_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO user_transaction_counts (user_id, live_count)
+  SELECT user_id, count(*) FROM inserted_rows WHERE deleted_at IS NULL GROUP BY user_id
+  ON CONFLICT (user_id) DO UPDATE SET live_count = user_transaction_counts.live_count + EXCLUDED.live_count;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION transactions_count_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE user_transaction_counts c SET live_count = c.live_count + d.delta
+    FROM (SELECT n.user_id,
+                 sum(CASE WHEN o.deleted_at IS NULL AND n.deleted_at IS NOT NULL THEN -1
+                          WHEN o.deleted_at IS NOT NULL AND n.deleted_at IS NULL THEN 1 ELSE 0 END) AS delta
+            FROM new_rows n JOIN old_rows o ON o.id = n.id GROUP BY n.user_id) d
+   WHERE c.user_id = d.user_id AND d.delta <> 0;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION transactions_count_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE user_transaction_counts c SET live_count = c.live_count - d.n
+    FROM (SELECT user_id, count(*) AS n FROM deleted_rows WHERE deleted_at IS NULL GROUP BY user_id) d
+   WHERE c.user_id = d.user_id;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER transactions_count_insert AFTER INSERT ON transactions
+  REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION transactions_count_inserted();
+--> statement-breakpoint
+CREATE TRIGGER transactions_count_update AFTER UPDATE ON transactions
+  REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION transactions_count_updated();
+--> statement-breakpoint
+CREATE TRIGGER transactions_count_delete AFTER DELETE ON transactions
+  REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION transactions_count_deleted();

@@ -4,6 +4,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Secrets } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
+import { createPgListener } from './lib/pg-listener';
 import {
   createUsersRepository,
   createVerificationTokensRepository,
@@ -19,6 +20,7 @@ import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { withSettingsCache } from './modules/settings/settings.cache';
 import { createSettingsRepository } from './modules/settings/settings.repository';
 import { createStakingService } from './modules/staking/staking.service';
 import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
@@ -43,7 +45,9 @@ export function createServices(infra: Infra) {
   const users = createUsersRepository(db);
   const sessions = createSessionsRepository(pool);
   const limiter = createRateLimiter(pool);
-  const settings = createSettingsRepository(db);
+  // Not started here: the server starts it (main.ts); without it nothing is cached.
+  const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
+  const settings = withSettingsCache(createSettingsRepository(db), listener);
   const phrases = createRecoveryPhraseService({
     phrases: createSeedPhrasesRepository(db),
     secrets,
@@ -100,6 +104,7 @@ export function createServices(infra: Infra) {
   const history = createHistoryService({ pool });
   return {
     ...infra,
+    listener,
     users,
     sessions,
     limiter,

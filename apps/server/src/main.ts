@@ -19,6 +19,7 @@ async function main() {
         log: (line) => log.debug({ postgres: line }),
       });
   const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log);
+  await services.listener.start();
   const app = await buildApp(services);
   const jobs = startJobs(services);
 
@@ -29,6 +30,7 @@ async function main() {
     log.info({ signal }, 'stopping Coffer');
     jobs.stop();
     await app.close();
+    await services.listener.stop();
     await services.pool.end();
     await embedded?.stop();
     releaseDataDir();

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
   index,
   integer,
@@ -79,6 +80,10 @@ export const transactions = pgTable(
       .where(
         sql`${t.transactionType} = 'deposit' AND ${t.deletedAt} IS NULL AND ${t.transactionHash} IS NOT NULL`,
       ),
+    // The staking board sums a customer's credited rewards on every poll.
+    index('transactions_user_rewards_idx')
+      .on(t.userId)
+      .where(sql`${t.transactionType} = 'staking_reward' AND ${t.status} = 'completed' AND ${t.deletedAt} IS NULL`),
     // Lets the history count be answered from the index alone.
     index('transactions_user_live_idx').on(t.userId).where(sql`${t.deletedAt} IS NULL`),
     check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),
@@ -124,4 +129,15 @@ export const userBankDetails = pgTable('user_bank_details', {
   bsbEncrypted: text('bsb_encrypted').notNull(),
   accountNumberEncrypted: text('account_number_encrypted').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * How many live ledger rows each user has, kept by triggers on `transactions` (see the
+ * 0001 migration), so the history's "N Transaction(s)" costs one row read, not a count.
+ */
+export const userTransactionCounts = pgTable('user_transaction_counts', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  liveCount: bigint('live_count', { mode: 'number' }).notNull().default(0),
 });

@@ -88,11 +88,13 @@ export const historyRepository = {
     return rows;
   },
 
+  /** The trigger-kept count of the user's live rows: one row read, however long the history. */
   async count(pool: pg.Pool, userId: string): Promise<number> {
-    const { rows } = await pool.query<{ n: number }>(
-      'SELECT count(*)::int AS n FROM transactions WHERE user_id = $1 AND deleted_at IS NULL',
-      [userId],
-    );
-    return rows[0]?.n ?? 0;
+    const { rows } = await pool.query<{ n: string }>({
+      name: 'history_count',
+      text: 'SELECT live_count AS n FROM user_transaction_counts WHERE user_id = $1',
+      values: [userId],
+    });
+    return Number(rows[0]?.n ?? 0);
   },
 };

@@ -123,8 +123,10 @@ export const stakingRepository = {
    * ledger credited (rewards an admin deleted are not counted, as the balance does not).
    */
   async overview(db: Queryable, userId: string): Promise<StakingOverviewRow | null> {
-    const { rows } = await db.query<StakingOverviewRow>(
-      `SELECT w.balance_crypto AS eth_balance,
+    const { rows } = await db.query<StakingOverviewRow>({
+      // Named: the board is polled every 2 s, so PostgreSQL plans this once per connection.
+      name: 'staking_overview',
+      text: `SELECT w.balance_crypto AS eth_balance,
               COALESCE(p.registration_date, u.created_at) AS registered_at,
               (SELECT COALESCE(SUM(t.crypto_amount), 0) FROM transactions t
                 WHERE t.user_id = u.id AND t.transaction_type = 'staking_reward'
@@ -140,8 +142,8 @@ export const stakingRepository = {
          LEFT JOIN user_wallets w ON w.user_id = u.id AND w.asset_id = 'ETH'
          LEFT JOIN user_staking s ON s.user_id = u.id
         WHERE u.id = $1`,
-      [userId],
-    );
+      values: [userId],
+    });
     return rows[0] ?? null;
   },
 
