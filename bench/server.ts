@@ -1,8 +1,10 @@
 /**
- * The benchmark's server process: Coffer on an embedded database in a throw-away data
- * directory, plus a bare Fastify app on the same pool as the yardstick. Prints one JSON
- * line when ready; the benchmark driver runs in another process so the two don't share
- * an event loop.
+ * The benchmark's server process: Coffer on an embedded database loaded with the
+ * benchmark data set (10,000 customers, 1,000,000 ledger rows, 100,000 of them for one
+ * customer), plus a bare Fastify app on the same pool as the yardstick. Prints one JSON
+ * line when ready; the load generator runs in another process so the two don't share an
+ * event loop. The database lives in the system's temp directory and is reused by later
+ * runs, so only the first run pays for the load.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,10 +15,11 @@ import { loadConfig } from '../apps/server/src/config';
 import { startEmbeddedPostgres } from '../apps/server/src/db/embedded';
 import { createLogger, openServices } from '../apps/server/src/infra';
 import { sha256Hex } from '../apps/server/src/lib/crypto';
-import { hashPassword } from '../apps/server/src/lib/password';
 import { SESSION_LOOKUP } from '../apps/server/src/modules/sessions/sessions.repository';
+import { HEAVY_EMAIL, LOAD_EMAIL_DOMAIN, seedLoad } from '../apps/server/src/seed-load';
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-'));
+const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'coffer-bench-data');
+fs.mkdirSync(dataDir, { recursive: true });
 fs.chmodSync(dataDir, 0o755);
 const embedded = await startEmbeddedPostgres({
   dir: dataDir,
@@ -24,29 +27,57 @@ const embedded = await startEmbeddedPostgres({
 });
 const config = { ...loadConfig({ DATA_DIR: dataDir, PORT: '3300' }), webDistDir: null };
 const services = await openServices(config, embedded.url, createLogger('silent'));
+// As in production: settings are cached until a change is announced.
+await services.listener.start();
 const app = await buildApp(services, { logger: false, serveWeb: false });
 
-// A customer with 2FA enabled and a session that passed it.
-const user = await services.users.create({
-  email: 'bench@example.com',
-  passwordHash: await hashPassword('Bench-pass-1'),
-  verified: true,
+const started = Date.now();
+const loaded = await seedLoad(services.pool, {
+  customers: 10_000,
+  transactions: 1_000_000,
+  heavy: 100_000,
 });
-if (!user) throw new Error('bench user exists');
-await services.pool.query('UPDATE user_profiles SET two_factor_enabled = true WHERE id = $1', [
-  user.id,
-]);
-const token = await services.sessions.create({
-  userId: user.id,
-  twoFactorVerified: true,
-  ip: '127.0.0.1',
-  userAgent: 'bench',
-});
+process.stderr.write(`${loaded} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+
+/** A 2FA-verified session for a load customer: the benchmark measures signed-in work. */
+async function sessionFor(email: string): Promise<{ cookie: string; token: string }> {
+  const { rows } = await services.pool.query<{ id: string }>(
+    'SELECT id FROM users WHERE email = $1',
+    [email],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`no load user ${email}`);
+  await services.pool.query('UPDATE user_profiles SET two_factor_enabled = true WHERE id = $1', [
+    id,
+  ]);
+  const token = await services.sessions.create({
+    userId: id,
+    twoFactorVerified: true,
+    ip: '127.0.0.1',
+    userAgent: 'bench',
+  });
+  return { cookie: `coffer_session=${token}`, token };
+}
+
+const typical = await sessionFor(`customer5000@${LOAD_EMAIL_DOMAIN}`);
+const heavy = await sessionFor(HEAVY_EMAIL);
+
+// Cursors of the heavy customer's first 40 history pages, so the load walks deep pages too.
+const historyUrls: string[] = ['/api/transactions?limit=25'];
+for (let i = 0; i < 40; i++) {
+  const res = await app.inject({
+    url: historyUrls[historyUrls.length - 1] ?? '',
+    headers: { cookie: heavy.cookie },
+  });
+  const next = res.json<{ nextCursor: string | null }>().nextCursor;
+  if (!next) break;
+  historyUrls.push(`/api/transactions?limit=25&cursor=${encodeURIComponent(next)}`);
+}
 
 // The yardstick: the same single indexed SELECT the session look-up runs, with no cookie,
 // no gate, no security headers and no response schema.
 const bare = Fastify({ logger: false });
-const tokenHash = sha256Hex(token);
+const tokenHash = sha256Hex(typical.token);
 bare.get('/bare', async () => {
   const { rows } = await services.pool.query({
     ...SESSION_LOOKUP,
@@ -64,9 +95,9 @@ const portOf = (a: { server: { address(): unknown } }) =>
 const shutdown = async () => {
   await app.close();
   await bare.close();
+  await services.listener.stop();
   await services.pool.end();
   await embedded.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
   process.exit(0);
 };
 process.on('SIGTERM', () => void shutdown());
@@ -77,6 +108,8 @@ console.log(
     ready: true,
     appPort: portOf(app),
     barePort: portOf(bare),
-    cookie: `coffer_session=${token}`,
+    cookie: typical.cookie,
+    heavyCookie: heavy.cookie,
+    historyUrls,
   }),
 );

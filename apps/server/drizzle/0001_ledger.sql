@@ -129,6 +129,7 @@ CREATE INDEX "transactions_user_date_idx" ON "transactions" USING btree ("user_i
 CREATE INDEX "transactions_pending_idx" ON "transactions" USING btree ("transaction_date") WHERE "transactions"."status" = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_staking_cycle_key" ON "transactions" USING btree ("user_id","staking_cycle_start") WHERE "transactions"."transaction_type" = 'staking_reward';--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_deposit_hash_key" ON "transactions" USING btree ("asset_id",lower("transaction_hash")) WHERE "transactions"."transaction_type" = 'deposit' AND "transactions"."deleted_at" IS NULL AND "transactions"."transaction_hash" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "transactions_user_withdrawals_idx" ON "transactions" USING btree ("user_id","transaction_date") WHERE "transactions"."transaction_type" = 'withdrawal' AND "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "transactions_user_rewards_idx" ON "transactions" USING btree ("user_id") WHERE "transactions"."transaction_type" = 'staking_reward' AND "transactions"."status" = 'completed' AND "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "transactions_user_live_idx" ON "transactions" USING btree ("user_id") WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "deposit_addresses_user_idx" ON "deposit_addresses" USING btree ("user_id","is_active");--> statement-breakpoint

@@ -93,9 +93,9 @@ export function parseAmount(
   messages: Partial<TAmountMessages> = {},
 ): bigint {
   assertDecimals(decimals);
-  const text = { ...amountMessages(decimals), ...messages };
+  // Messages are built only on failure: balances are parsed on every dashboard request.
   const fail = (code: TAmountErrorCode): never => {
-    throw new AmountError(code, text[code]);
+    throw new AmountError(code, messages[code] ?? amountMessages(decimals)[code]);
   };
 
   const trimmed = input.trim();

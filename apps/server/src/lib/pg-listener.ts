@@ -34,7 +34,8 @@ export function createPgListener(connectionString: string, log: Logger) {
     });
     try {
       await c.connect();
-      for (const channel of handlers.keys()) await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      for (const channel of handlers.keys())
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
       client = c;
       listening = true;
       attempt = 0;

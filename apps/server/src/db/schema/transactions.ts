@@ -80,10 +80,16 @@ export const transactions = pgTable(
       .where(
         sql`${t.transactionType} = 'deposit' AND ${t.deletedAt} IS NULL AND ${t.transactionHash} IS NOT NULL`,
       ),
+    // The daily withdrawal limit sums a customer's last 24 hours of withdrawals.
+    index('transactions_user_withdrawals_idx')
+      .on(t.userId, t.transactionDate)
+      .where(sql`${t.transactionType} = 'withdrawal' AND ${t.deletedAt} IS NULL`),
     // The staking board sums a customer's credited rewards on every poll.
     index('transactions_user_rewards_idx')
       .on(t.userId)
-      .where(sql`${t.transactionType} = 'staking_reward' AND ${t.status} = 'completed' AND ${t.deletedAt} IS NULL`),
+      .where(
+        sql`${t.transactionType} = 'staking_reward' AND ${t.status} = 'completed' AND ${t.deletedAt} IS NULL`,
+      ),
     // Lets the history count be answered from the index alone.
     index('transactions_user_live_idx').on(t.userId).where(sql`${t.deletedAt} IS NULL`),
     check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),

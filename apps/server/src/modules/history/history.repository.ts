@@ -44,19 +44,22 @@ export const historyRepository = {
     after: Keyset | null,
     limit: number,
   ): Promise<KeyedRow[]> {
+    // Named statements: planned once per connection, as a history page is a hot path.
     const { rows } = after
-      ? await pool.query<KeyedRow>(
-          `${SELECT_KEYED}
+      ? await pool.query<KeyedRow>({
+          name: 'history_page_after',
+          text: `${SELECT_KEYED}
             WHERE user_id = $1 AND deleted_at IS NULL
               AND (transaction_date, id) < ('epoch'::timestamptz + $2::bigint * interval '1 microsecond', $3::uuid)
             ORDER BY transaction_date DESC NULLS LAST, id DESC NULLS LAST LIMIT $4`,
-          [userId, after.dateUs, after.id, limit],
-        )
-      : await pool.query<KeyedRow>(
-          `${SELECT_KEYED} WHERE user_id = $1 AND deleted_at IS NULL
+          values: [userId, after.dateUs, after.id, limit],
+        })
+      : await pool.query<KeyedRow>({
+          name: 'history_page_first',
+          text: `${SELECT_KEYED} WHERE user_id = $1 AND deleted_at IS NULL
             ORDER BY transaction_date DESC NULLS LAST, id DESC NULLS LAST LIMIT $2`,
-          [userId, limit],
-        );
+          values: [userId, limit],
+        });
     return rows;
   },
 

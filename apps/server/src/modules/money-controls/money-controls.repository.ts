@@ -10,13 +10,14 @@ export const moneyControlsRepository = {
    * A range scan of the user/date index.
    */
   async withdrawnLastDayUsd(db: Queryable, userId: string): Promise<string> {
-    const { rows } = await db.query<{ total: string }>(
-      `SELECT COALESCE(SUM(usd_amount), 0)::text AS total
+    const { rows } = await db.query<{ total: string }>({
+      name: 'withdrawn_last_day',
+      text: `SELECT COALESCE(SUM(usd_amount), 0)::text AS total
          FROM transactions
         WHERE user_id = $1 AND transaction_date > now() - interval '24 hours'
           AND transaction_type = 'withdrawal' AND status <> 'failed' AND deleted_at IS NULL`,
-      [userId],
-    );
+      values: [userId],
+    });
     return rows[0]?.total ?? '0';
   },
 

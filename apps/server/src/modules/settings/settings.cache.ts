@@ -9,7 +9,10 @@ export const SETTINGS_CHANNEL = 'coffer_settings';
  * SETTINGS_CHANNEL, so a change takes effect at once everywhere while hot routes read no
  * row. Without a live listener nothing is cached: every read goes to the database.
  */
-export function withSettingsCache(repo: ReturnType<typeof createSettingsRepository>, listener: PgListener) {
+export function withSettingsCache(
+  repo: ReturnType<typeof createSettingsRepository>,
+  listener: PgListener,
+) {
   let cache: Map<string, string> | null = null;
   // Bumped by every announcement, so a read that raced with one is not kept.
   let version = 0;
