@@ -2,7 +2,7 @@
  * Who may call a route, declared on the route itself (`config: { access }`) and enforced
  * for every request by the gate in plugins/gate.ts:
  * - `public`: anyone;
- * - `signed-in`: any session, even one that has not passed 2FA yet (what a user needs to
+ * - `signed-in`: every session, even one that has not passed 2FA yet (what a user needs to
  *   finish 2FA or sign out);
  * - `customer` (the default): a session that passed the gate of customer.md §4;
  * - `admin`: the same, and the user has a row in admin_users.

@@ -1,7 +1,6 @@
 import {
   BACKUP_CODE_LENGTH,
   cleanBackupCodeInput,
-  cleanTotpInput,
   MSG,
   normalizePhrase,
   TOTP_DIGITS,
@@ -22,6 +21,7 @@ import { sessionQueryOptions } from '../../../lib/session';
 import { useSignOut } from '../../../lib/sign-out';
 import { useResetTwoFactorWithPhrase } from '../api/reset-two-factor-with-phrase';
 import { useVerifyTwoFactor } from '../api/verify-two-factor';
+import { TotpCodeInput } from './totp-code-input';
 
 type Screen = 'verify' | 'reset';
 
@@ -165,23 +165,16 @@ function VerifyForm({
             {mode === 'code' ? (
               <>
                 <Label htmlFor={inputId}>Authentication code</Label>
-                <Input
+                <TotpCodeInput
                   key="code"
                   id={inputId}
-                  name="code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]*"
-                  maxLength={TOTP_DIGITS}
-                  placeholder="000000"
                   value={code}
-                  onChange={(e) => {
-                    setCode(cleanTotpInput(e.target.value));
+                  onCodeChange={(next) => {
+                    setCode(next);
                     if (error) setError(null);
                   }}
                   aria-invalid={error ? true : undefined}
                   aria-describedby={describedBy}
-                  className="text-center font-mono text-lg tracking-[0.4em]"
                 />
                 <p id={hintId} className="text-xs text-muted">
                   6 digits, shown in your authenticator app.

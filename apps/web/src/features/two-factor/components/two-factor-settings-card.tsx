@@ -1,4 +1,4 @@
-import { cleanTotpInput, MSG, TOTP_DIGITS } from '@coffer/shared';
+import { MSG, TOTP_DIGITS } from '@coffer/shared';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
@@ -13,12 +13,12 @@ import {
 } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { FieldError } from '../../../components/ui/field-error';
-import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { useDisableTwoFactor } from '../api/disable-two-factor';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
+import { TotpCodeInput } from './totp-code-input';
 import { TwoFactorSetupFlow } from './two-factor-setup-flow';
 
 /** Settings → Security: the 2FA status, read from the server on load, with enable and disable. */
@@ -185,22 +185,16 @@ function DisableForm({
       </p>
       <div className="flex flex-col gap-2">
         <Label htmlFor={inputId}>Authentication code</Label>
-        <Input
+        <TotpCodeInput
           id={inputId}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          maxLength={TOTP_DIGITS}
-          placeholder="000000"
           value={code}
-          onChange={(e) => {
-            setCode(cleanTotpInput(e.target.value));
+          onCodeChange={(next) => {
+            setCode(next);
             if (error) setError(null);
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${noticeId} ${errorId}` : noticeId}
-          className="max-w-48 text-center font-mono text-lg tracking-[0.4em]"
+          className="max-w-48"
         />
         <FieldError id={errorId} message={error} />
       </div>

@@ -1,22 +1,16 @@
-import {
-  cleanTotpInput,
-  MSG,
-  TOTP_DIGITS,
-  type TSession,
-  type TTwoFactorSetupResponse,
-} from '@coffer/shared';
+import { MSG, TOTP_DIGITS, type TSession, type TTwoFactorSetupResponse } from '@coffer/shared';
 import { AlertTriangle, ArrowLeft, Copy, Download, KeyRound } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { FieldError } from '../../../components/ui/field-error';
-import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { QrCode } from '../../../components/ui/qr-code';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { useSetupTwoFactor } from '../api/setup-two-factor';
+import { TotpCodeInput } from './totp-code-input';
 
 async function copyText(text: string, what: string): Promise<void> {
   try {
@@ -315,22 +309,16 @@ function ConfirmStep({
       <p className="text-xs font-medium uppercase tracking-wide text-muted">Step 2 of 2</p>
       <div className="flex flex-col gap-2">
         <Label htmlFor={inputId}>Enter the 6-digit code from your authenticator app</Label>
-        <Input
+        <TotpCodeInput
           id={inputId}
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]*"
-          maxLength={TOTP_DIGITS}
-          placeholder="000000"
           value={code}
-          onChange={(e) => {
-            setCode(cleanTotpInput(e.target.value));
+          onCodeChange={(next) => {
+            setCode(next);
             if (error) setError(null);
           }}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          className="max-w-48 text-center font-mono text-lg tracking-[0.4em]"
+          className="max-w-48"
         />
         <FieldError id={errorId} message={error} />
       </div>

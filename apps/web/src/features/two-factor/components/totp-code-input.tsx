@@ -1,0 +1,28 @@
+import { cleanTotpInput, TOTP_DIGITS } from '@coffer/shared';
+import type { InputHTMLAttributes } from 'react';
+import { Input } from '../../../components/ui/input';
+import { cn } from '../../../lib/cn';
+
+type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
+  value: string;
+  /** Receives the digits only, at most six. */
+  onCodeChange: (code: string) => void;
+};
+
+/** The 6-digit authenticator code field: digits only, numeric keyboard, one-time-code autofill. */
+export function TotpCodeInput({ value, onCodeChange, className, ...props }: Props) {
+  return (
+    <Input
+      name="code"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]*"
+      maxLength={TOTP_DIGITS}
+      placeholder="000000"
+      value={value}
+      onChange={(e) => onCodeChange(cleanTotpInput(e.target.value))}
+      className={cn('text-center font-mono text-lg tracking-[0.4em]', className)}
+      {...props}
+    />
+  );
+}
