@@ -1,3 +1,19 @@
+CREATE TABLE "audit_log" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"actor_id" uuid,
+	"action" text NOT NULL,
+	"target_type" text NOT NULL,
+	"target_id" text NOT NULL,
+	"target_user_id" uuid,
+	"before" jsonb,
+	"after" jsonb,
+	"reason" text,
+	"ip" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"prev_hash" text NOT NULL,
+	"hash" text NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "price_snapshots" (
 	"id" bigserial PRIMARY KEY NOT NULL,
 	"price_id" text NOT NULL,
@@ -123,6 +139,10 @@ ALTER TABLE "user_bank_details" ADD CONSTRAINT "user_bank_details_user_id_users_
 ALTER TABLE "user_transaction_counts" ADD CONSTRAINT "user_transaction_counts_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "deposit_addresses" ADD CONSTRAINT "deposit_addresses_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "user_wallets" ADD CONSTRAINT "user_wallets_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "audit_log_created_idx" ON "audit_log" USING btree ("created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_log_actor_idx" ON "audit_log" USING btree ("actor_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_log_target_user_idx" ON "audit_log" USING btree ("target_user_id","created_at" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "audit_log_action_idx" ON "audit_log" USING btree ("action","created_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "price_snapshots_id_time_idx" ON "price_snapshots" USING btree ("price_id","taken_at" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "user_staking_cycle_start_idx" ON "user_staking" USING btree ("cycle_start_at");--> statement-breakpoint
 CREATE INDEX "transactions_user_date_idx" ON "transactions" USING btree ("user_id","transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
@@ -178,3 +198,15 @@ CREATE TRIGGER transactions_count_update AFTER UPDATE ON transactions
 --> statement-breakpoint
 CREATE TRIGGER transactions_count_delete AFTER DELETE ON transactions
   REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION transactions_count_deleted();
+--> statement-breakpoint
+-- The audit log is append-only (DEVIATIONS M7): the database itself refuses to change or
+-- remove a row, whatever code or console asks. A statement trigger also stops an UPDATE or
+-- DELETE that matches no row, and TRUNCATE, which row triggers never see. Whoever can
+-- disable triggers can still get round this; the rows' hash chain shows that they did.
+CREATE FUNCTION audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit_log is append-only: % is not allowed', TG_OP;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_refuse_change();

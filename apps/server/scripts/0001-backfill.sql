@@ -43,3 +43,15 @@ CREATE TRIGGER transactions_count_update AFTER UPDATE ON transactions
 --> statement-breakpoint
 CREATE TRIGGER transactions_count_delete AFTER DELETE ON transactions
   REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION transactions_count_deleted();
+--> statement-breakpoint
+-- The audit log is append-only (DEVIATIONS M7): the database itself refuses to change or
+-- remove a row, whatever code or console asks. A statement trigger also stops an UPDATE or
+-- DELETE that matches no row, and TRUNCATE, which row triggers never see. Whoever can
+-- disable triggers can still get round this; the rows' hash chain shows that they did.
+CREATE FUNCTION audit_log_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'audit_log is append-only: % is not allowed', TG_OP;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER audit_log_append_only BEFORE UPDATE OR DELETE OR TRUNCATE ON audit_log
+  FOR EACH STATEMENT EXECUTE FUNCTION audit_log_refuse_change();

@@ -5,6 +5,7 @@ import type { Db } from './db/client';
 import type { Secrets } from './lib/crypto';
 import type { Mailer } from './lib/mailer';
 import { createPgListener } from './lib/pg-listener';
+import { createAuditLog } from './modules/audit/audit.service';
 import {
   createUsersRepository,
   createVerificationTokensRepository,
@@ -102,6 +103,7 @@ export function createServices(infra: Infra) {
   });
   const bank = createBankService({ pool, secrets, prices, controls: moneyControls });
   const history = createHistoryService({ pool });
+  const audit = createAuditLog();
   return {
     ...infra,
     listener,
@@ -121,6 +123,7 @@ export function createServices(infra: Infra) {
     withdrawals,
     bank,
     history,
+    audit,
   };
 }
 

@@ -108,6 +108,21 @@ export const COMMANDS: Record<string, CliCommand> = {
       }
     },
   },
+  'audit-verify': {
+    usage: 'audit-verify',
+    async run(s, args) {
+      try {
+        parseArgs({ args, options: {} });
+      } catch (err) {
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      }
+      const result = await s.audit.verify(s.pool);
+      if (!result.ok) {
+        throw new CliError(`Audit log broken at row ${result.firstBrokenId}: ${result.reason}.`);
+      }
+      return `Audit log intact: ${result.rows} rows.`;
+    },
+  },
   'seed-load': {
     usage: 'seed-load [--customers 10000] [--transactions 1000000] [--heavy 100000]',
     async run(s, args) {

@@ -1,4 +1,5 @@
 export * from './app-settings';
+export * from './audit';
 export * from './prices';
 export * from './rate-limits';
 export * from './seed-phrases';
