@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -47,25 +48,49 @@ export async function freshCode(secret: string, lastUsed?: string): Promise<stri
   }
 }
 
+/** `npm run cli -- <args>` against the running test server's database; its output. */
+function runCli(args: string[]): string {
+  return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+    env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
+    encoding: 'utf8',
+  });
+}
+
 /** `npm run cli -- create-admin` against the running test server's database. */
 export function createAdmin(email: string, password = PASSWORD): string {
-  return execFileSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'apps/server/src/cli.ts',
-      'create-admin',
-      '--email',
-      email,
-      '--password',
-      password,
-    ],
-    {
-      env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
-      encoding: 'utf8',
-    },
-  );
+  return runCli(['create-admin', '--email', email, '--password', password]);
+}
+
+export type TDepositAsset = 'BTC' | 'ETH' | 'USDT-ERC20' | 'USDT-TRC20';
+
+/**
+ * `npm run cli -- credit-deposit`: books a deposit seen on chain, the way an operator does,
+ * as a completed deposit in the customer's history.
+ */
+export function creditDeposit(
+  email: string,
+  asset: TDepositAsset,
+  amount: string,
+  txHash: string,
+): string {
+  const out = runCli([
+    'credit-deposit',
+    '--email',
+    email,
+    '--asset',
+    asset,
+    '--amount',
+    amount,
+    '--tx-hash',
+    txHash,
+  ]);
+  expect(out, 'credit-deposit output').toContain(`to ${email} (chain transaction ${txHash})`);
+  return out;
+}
+
+/** A chain transaction hash nobody has used: 64 hex digits. */
+export function uniqueTxHash(): string {
+  return randomBytes(32).toString('hex');
 }
 
 /**

@@ -237,3 +237,13 @@ export async function signOutFromMenu(page: Page): Promise<void> {
   await expect(page).toHaveURL(/\/auth$/);
   await expect(signedOutToast(page)).toBeVisible();
 }
+
+/** The toasts on screen (the toaster is a region named 'Notifications ...'). */
+export function toasts(page: Page): Locator {
+  return page.getByRole('region', { name: /^Notifications/ });
+}
+
+/** Back to the top of the page, where a full-page screenshot should start from. */
+export async function scrollToTop(page: Page): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+}

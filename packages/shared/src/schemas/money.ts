@@ -82,6 +82,19 @@ export const ZMoneyStatus = z.object({
 });
 export type TMoneyStatus = z.infer<typeof ZMoneyStatus>;
 
+/**
+ * What a customer reads when an operator's setting stops a money action (DEVIATIONS M10):
+ * the server's refusal and the screens that know beforehand say the same.
+ */
+export const MONEY_MSG = {
+  maintenance:
+    'Coffer is undergoing maintenance. Withdrawals and bank transfers are paused; please try again later.',
+  withdrawalsDisabled:
+    'Withdrawals and bank transfers are turned off at the moment. Please try again later or contact support.',
+  depositsPaused:
+    'Deposits are paused at the moment. Please do not send funds to a deposit address until deposits resume.',
+} as const;
+
 // ---------------------------------------------------------------- deposit addresses
 
 export const ZDepositAddress = z.object({

@@ -1,18 +1,11 @@
-import { formatAmount, parseAmount, type TMoneyStatus } from '@coffer/shared';
+import { formatAmount, MONEY_MSG, parseAmount, type TMoneyStatus } from '@coffer/shared';
 import type pg from 'pg';
 import { AppError } from '../../lib/app-error';
 import { SETTING_DEFAULTS } from '../settings/settings.defaults';
 import { moneyControlsRepository as repo } from './money-controls.repository';
 
-/** What a customer reads when an operator's setting stops a money action (DEVIATIONS M10). */
-export const MONEY_MSG = {
-  maintenance:
-    'Coffer is undergoing maintenance. Withdrawals and bank transfers are paused; please try again later.',
-  withdrawalsDisabled:
-    'Withdrawals and bank transfers are turned off at the moment. Please try again later or contact support.',
-  depositsPaused:
-    'Deposits are paused at the moment. Please do not send funds to a deposit address until deposits resume.',
-} as const;
+// The texts live in shared, so the screens that know beforehand say the same.
+export { MONEY_MSG };
 
 /** The operator's money settings, read once per request. */
 export type MoneySettings = {

@@ -1,5 +1,6 @@
 import {
   convertFiat,
+  MONEY_MSG,
   type TCreateBankTransferRequest,
   ZCreateBankTransferRequest,
 } from '@coffer/shared';
@@ -198,7 +199,7 @@ export default function BankTransferPage() {
         <CardContent className="space-y-5">
           {maintenance ? (
             <Alert variant="danger" role="alert" title="Bank transfers unavailable">
-              Coffer is under maintenance. Bank transfer requests are paused until it is over.
+              {MONEY_MSG.maintenance}
             </Alert>
           ) : null}
 

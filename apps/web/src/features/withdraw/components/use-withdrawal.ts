@@ -1,6 +1,7 @@
 import {
   ASSETS,
   compareAmounts,
+  MONEY_MSG,
   mulPrice,
   type TAsset,
   type TCreateWithdrawalRequest,
@@ -66,20 +67,20 @@ export function useWithdrawal() {
 
   /** Why a withdrawal cannot be requested now, or null. */
   const closedReason: string | null = status.data?.maintenanceMode
-    ? 'Coffer is under maintenance. Withdrawals are paused until it is over.'
+    ? MONEY_MSG.maintenance
     : status.data && !status.data.withdrawalsEnabled
-      ? 'Withdrawals are temporarily disabled. Your funds are safe; please try again later.'
+      ? MONEY_MSG.withdrawalsDisabled
       : null;
 
   /**
    * A warning when the request looks larger than what is left of today's limit. The server
    * decides with its own price; this only saves a pointless submit.
    */
-  function limitWarning(asset: TAsset | undefined, totalMinor: bigint | null): string | null {
-    if (!asset || totalMinor === null || !status.data) return null;
+  function limitWarning(asset: TAsset | undefined, amountMinor: bigint | null): string | null {
+    if (!asset || amountMinor === null || !status.data) return null;
     const price = wallets.data?.wallets.find((w) => w.assetId === asset.id)?.priceUsd;
     if (!price) return null;
-    const usd = mulPrice(totalMinor, asset.decimals, price);
+    const usd = mulPrice(amountMinor, asset.decimals, price);
     if (compareAmounts(usd, status.data.remainingTodayUsd) <= 0) return null;
     return `This withdrawal is worth about ${formatUsd(usd)}, more than the ${formatUsd(status.data.remainingTodayUsd)} you can still withdraw today.`;
   }

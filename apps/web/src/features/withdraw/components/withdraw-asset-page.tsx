@@ -72,10 +72,8 @@ export default function WithdrawAssetPage() {
   const closed = withdrawal.closedReason;
   const fee = check.feeMinor ?? 0n;
   const max = funds && funds.available > fee ? funds.available - fee : 0n;
-  const warning = withdrawal.limitWarning(
-    asset,
-    check.amountMinor !== null ? check.amountMinor + fee : null,
-  );
+  // The daily limit counts the amount sent, as the server does; the fee is not part of it.
+  const warning = withdrawal.limitWarning(asset, check.amountMinor);
   const shown = (field: Field) =>
     touched[field] || fields[field] !== '' ? check.errors[field] : undefined;
 

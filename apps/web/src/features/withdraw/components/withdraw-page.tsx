@@ -40,17 +40,16 @@ export default function WithdrawPage() {
   const funds = withdrawal.fundsOf(asset);
   const check = checkWithdrawal(fields, funds);
   const closed = withdrawal.closedReason;
-  const warning = withdrawal.limitWarning(
-    asset,
-    check.amountMinor !== null && check.feeMinor !== null
-      ? check.amountMinor + check.feeMinor
-      : null,
-  );
+  // The daily limit counts the amount sent, as the server does; the fee is not part of it.
+  const warning = withdrawal.limitWarning(asset, check.amountMinor);
 
+  // A field's message shows once it is touched or typed into. The asset's also shows once
+  // an amount or address is typed: the submit stays disabled without one, and the customer
+  // must be told why.
+  const typed = (field: Field) =>
+    field === 'assetId' ? fields.amount !== '' || fields.address !== '' : fields[field] !== '';
   const shown = (field: Field) =>
-    touched[field] || (field !== 'assetId' && fields[field] !== '')
-      ? check.errors[field]
-      : undefined;
+    touched[field] || typed(field) ? check.errors[field] : undefined;
 
   function update(field: Field, value: string) {
     setFields((f) => ({ ...f, [field]: value }));

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import { expect, type Page, test } from '@playwright/test';
+import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
+import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { snap } from './support/shots';
+
+// One customer: a new one with no history, then with two deposits and a withdrawal.
+test.describe.configure({ mode: 'serial' });
+
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const btcHash = uniqueTxHash();
+const ethHash = uniqueTxHash();
+
+let page: Page;
+let account: Account;
+
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext()).newPage();
+  account = await createCustomer(page, 'history');
+});
+
+test.afterAll(async () => {
+  await page.context().close();
+});
+
+async function openHistory(): Promise<void> {
+  await page.goto('/dashboard/history');
+  await expect(page.getByRole('heading', { level: 1, name: 'Transaction History' })).toBeVisible();
+}
+
+test('a new customer has no transactions yet, and is shown where to start', async () => {
+  await sidebar(page).getByRole('link', { name: 'History' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/history$/);
+  await expect(page.getByText('No Transactions Yet', { exact: true })).toBeVisible();
+  await expect(page.getByText('0 Transaction(s)', { exact: true })).toBeVisible();
+  await expect(page.getByRole('article')).toHaveCount(0);
+  // Nothing to export.
+  await expect(page.getByRole('button', { name: 'Export' })).toBeDisabled();
+  await expectAccessible(page);
+  await snap(page, 'history-empty');
+
+  await page.getByRole('link', { name: 'Make a Deposit' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/deposit$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Deposit' })).toBeVisible();
+  await page.goBack();
+  await page.getByRole('link', { name: 'Make a Withdrawal' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Withdraw Funds' })).toBeVisible();
+});
+
+test('the history lists every transaction newest first, with its status and amount', async () => {
+  creditDeposit(account.email, 'BTC', '0.5', btcHash);
+  creditDeposit(account.email, 'ETH', '2', ethHash);
+
+  // A withdrawal, requested on the withdraw page.
+  await page.goto('/dashboard/withdraw');
+  await page.getByLabel('Cryptocurrency').selectOption({ label: 'BTC - Bitcoin' });
+  await page.getByLabel('Amount', { exact: true }).fill('0.1');
+  await page.getByLabel('Destination address').fill(BTC_ADDRESS);
+  await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await expect(toasts(page).getByText('Withdrawal request submitted successfully')).toBeVisible();
+
+  await openHistory();
+  await expect(page.getByText('3 Transaction(s)', { exact: true })).toBeVisible();
+  const rows = page.getByRole('article');
+  await expect(rows).toHaveCount(3);
+
+  const [withdrawal, ethDeposit, btcDeposit] = [rows.nth(0), rows.nth(1), rows.nth(2)];
+  await expect(withdrawal).toHaveAccessibleName(/^Withdrawal, /);
+  await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
+  await expect(withdrawal).toContainText('−0.10 BTC');
+  await expect(withdrawal).toContainText('$6,500.00');
+
+  await expect(ethDeposit).toHaveAccessibleName(/^Deposit, /);
+  await expect(ethDeposit.getByText('completed', { exact: true })).toBeVisible();
+  await expect(ethDeposit).toContainText('+2.00 ETH');
+  await expect(ethDeposit).toContainText('$6,000.00');
+  await expect(ethDeposit).toContainText(ethHash);
+
+  await expect(btcDeposit).toHaveAccessibleName(/^Deposit, /);
+  await expect(btcDeposit.getByText('completed', { exact: true })).toBeVisible();
+  await expect(btcDeposit).toContainText('+0.50 BTC');
+  await expect(btcDeposit).toContainText('$32,500.00');
+  await expect(btcDeposit).toContainText(btcHash);
+
+  await expectAccessible(page);
+  await snap(page, 'history-list');
+});
+
+test('Export downloads the history as CSV', async () => {
+  await openHistory();
+  await expect(page.getByText('3 Transaction(s)', { exact: true })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.csv$/);
+
+  const lines = fs
+    .readFileSync(await file.path(), 'utf8')
+    .split('\r\n')
+    .filter((line) => line !== '');
+  expect(lines[0]).toBe('Date,Type,Asset,Amount,Fee,USD,Status,Transaction hash,Address,Reason');
+  // This customer's three rows and nobody else's, newest first.
+  expect(lines).toHaveLength(4);
+  expect(lines[1]).toMatch(
+    new RegExp(`^[^,]+,withdrawal,BTC,0\\.1,0\\.0001,6500\\.00,pending,,${BTC_ADDRESS},$`),
+  );
+  expect(lines[2]).toMatch(new RegExp(`^[^,]+,deposit,ETH,2,0,6000\\.00,completed,${ethHash},,$`));
+  expect(lines[3]).toMatch(
+    new RegExp(`^[^,]+,deposit,BTC,0\\.5,0,32500\\.00,completed,${btcHash},,$`),
+  );
+});

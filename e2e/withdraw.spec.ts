@@ -1,0 +1,282 @@
+import { expect, type Page, test } from '@playwright/test';
+import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
+import { withSetting } from './support/db';
+import {
+  type Account,
+  createCustomer,
+  expectDashboard,
+  scrollToTop,
+  toasts,
+} from './support/flows';
+import { snap } from './support/shots';
+
+// One customer with 0.5 BTC and 1 ETH. The refusals come first and must leave both
+// untouched; then two real withdrawals hold their amount + fee. Serial: each test builds
+// on the balances the one before left.
+test.describe.configure({ mode: 'serial' });
+
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+/** The same address with its last character changed: the bech32 checksum no longer holds. */
+const BTC_ADDRESS_BAD_CHECKSUM = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdr';
+const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
+
+let page: Page;
+let account: Account;
+/** Every withdrawal request the browser sent. */
+const sent: string[] = [];
+
+test.beforeAll(async ({ browser }) => {
+  page = await (await browser.newContext()).newPage();
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/withdrawals') {
+      sent.push(request.postData() ?? '');
+    }
+  });
+  account = await createCustomer(page, 'withdraw');
+  creditDeposit(account.email, 'BTC', '0.5', uniqueTxHash());
+  creditDeposit(account.email, 'ETH', '1', uniqueTxHash());
+});
+
+test.afterAll(async () => {
+  await page.context().close();
+});
+
+const form = {
+  asset: () => page.getByLabel('Cryptocurrency'),
+  amount: () => page.getByLabel('Amount', { exact: true }),
+  address: () => page.getByLabel('Destination address'),
+  submit: () => page.getByRole('button', { name: 'Submit Withdrawal Request' }),
+};
+
+/** A field's message on the withdraw form. */
+function fieldMessage(text: string) {
+  return page.getByRole('main').getByRole('alert').filter({ hasText: text });
+}
+
+async function openWithdraw(): Promise<void> {
+  await page.goto('/dashboard/withdraw');
+  await expect(page.getByRole('heading', { level: 1, name: 'Withdraw Funds' })).toBeVisible();
+}
+
+/** What the customer has: the history count and the available BTC and ETH. */
+async function expectFunds(transactions: number, btc: string, eth: string): Promise<void> {
+  await page.goto('/dashboard/history');
+  await expect(page.getByText(`${transactions} Transaction(s)`, { exact: true })).toBeVisible();
+  await openWithdraw();
+  await form.asset().selectOption({ label: 'BTC - Bitcoin' });
+  await expect(page.getByText(`Available: ${btc} BTC`, { exact: true })).toBeVisible();
+  await form.asset().selectOption({ label: 'ETH - Ethereum' });
+  await expect(
+    page.getByText(new RegExp(`^Available: ${eth.replace('.', '\\.')} ETH `)),
+  ).toBeVisible();
+}
+
+test('the withdraw form shows the message for each bad input and sends nothing', async () => {
+  await openWithdraw();
+  await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
+  await expect(page.getByText('Security notice')).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+
+  // An amount and an address, but no cryptocurrency.
+  await form.amount().fill('0.1');
+  await form.address().fill(BTC_ADDRESS);
+  await expect(fieldMessage('Please select a cryptocurrency')).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+
+  await form.asset().selectOption({ label: 'BTC - Bitcoin' });
+  await expect(fieldMessage('Please select a cryptocurrency')).toHaveCount(0);
+  await expect(page.getByText('Available: 0.5 BTC', { exact: true })).toBeVisible();
+  await expect(form.submit()).toBeEnabled();
+
+  // Amount 0.
+  await form.amount().fill('0');
+  await expect(fieldMessage('Amount must be greater than 0')).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+
+  // No address.
+  await form.amount().fill('0.1');
+  await form.address().fill('');
+  await form.address().blur();
+  await expect(fieldMessage('Withdrawal address is required')).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+  await form.address().fill(BTC_ADDRESS);
+
+  // More than there is; the whole balance is too much too, since the fee comes on top.
+  const insufficient =
+    'Insufficient balance. Available: 0.50000000 BTC (Wallet: 0.50000000, Staking: 0.00000000)';
+  await form.amount().fill('1');
+  await expect(fieldMessage(insufficient)).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+  await form.amount().fill('0.5');
+  await expect(fieldMessage(insufficient)).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+  await expectAccessible(page);
+  await scrollToTop(page);
+  await snap(page, 'withdraw-insufficient');
+
+  // Not a Bitcoin address at all, then one with a typo the checksum catches.
+  await form.amount().fill('0.1');
+  await form.address().fill('my-bitcoin-address');
+  await expect(fieldMessage('Invalid Bitcoin address format')).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+  await form.address().fill(BTC_ADDRESS_BAD_CHECKSUM);
+  await expect(
+    fieldMessage('Invalid Bitcoin address checksum. Check the address and try again.'),
+  ).toBeVisible();
+  await expect(form.submit()).toBeDisabled();
+
+  // Enter does not submit a form whose button is disabled.
+  await form.address().press('Enter');
+  await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
+
+  // Nothing was sent, and nothing changed.
+  expect(sent).toEqual([]);
+  await expectFunds(2, '0.5', '1');
+});
+
+test('while withdrawals are turned off the server refuses the request with its message', async () => {
+  // The form was loaded while withdrawals were on; the operator turns them off meanwhile.
+  const statusLoaded = page.waitForResponse(
+    (res) => new URL(res.url()).pathname === '/api/money/status',
+  );
+  await openWithdraw();
+  await statusLoaded;
+  const message =
+    'Withdrawals and bank transfers are turned off at the moment. Please try again later or contact support.';
+
+  await withSetting(page, 'withdrawals_enabled', 'false', async () => {
+    await form.asset().selectOption({ label: 'BTC - Bitcoin' });
+    await form.amount().fill('0.1');
+    await form.address().fill(BTC_ADDRESS);
+    await form.submit().click();
+
+    await expect(toasts(page).getByText(message)).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
+    // The page now knows: it says so above the form in the same words as under the
+    // button, and stops.
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),
+    ).toContainText(message);
+    await expect(page.getByRole('main').getByText(message, { exact: true })).toHaveCount(2);
+    await expect(form.submit()).toBeDisabled();
+    expect(sent).toHaveLength(1);
+
+    // Opened afresh, it says so at once.
+    await openWithdraw();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),
+    ).toContainText(message);
+    await expect(form.submit()).toBeDisabled();
+    await expectAccessible(page);
+    await scrollToTop(page);
+    await snap(page, 'withdraw-turned-off');
+  });
+
+  await expectFunds(2, '0.5', '1');
+});
+
+test('over the daily limit the server says how much is left today', async () => {
+  await withSetting(page, 'max_daily_withdrawal', '1000', async () => {
+    await openWithdraw();
+    await form.asset().selectOption({ label: 'BTC - Bitcoin' });
+    await form.amount().fill('0.1');
+    await form.address().fill(BTC_ADDRESS);
+    // 0.1 BTC is $6,500.00 at the feed price (the fee does not count toward the limit): the page warns, the server decides.
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'This withdrawal is worth about $6,500.00' })
+        .filter({ hasText: 'more than the $1,000.00 you can still withdraw today.' }),
+    ).toBeVisible();
+    await form.submit().click();
+    const refusal =
+      'This withdrawal would exceed your daily limit of $1,000.00. You can withdraw $1,000.00 more today.';
+    await expect(toasts(page).getByText(refusal)).toBeVisible();
+    await expect(fieldMessage(refusal)).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
+  });
+
+  await expectFunds(2, '0.5', '1');
+});
+
+test('a valid withdrawal is held from the balance and listed as pending', async () => {
+  await openWithdraw();
+  await form.asset().selectOption({ label: 'BTC - Bitcoin' });
+  await form.amount().fill('0.1');
+  await form.address().fill(BTC_ADDRESS);
+  // What leaves the wallet: the amount and the network fee on top.
+  await expect(page.getByText(/^You send\s*0\.1 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^Network fee\s*0\.0001 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*0\.1001 BTC$/)).toBeVisible();
+  await expectAccessible(page);
+  await scrollToTop(page);
+  await snap(page, 'withdraw-filled');
+  await form.submit().click();
+
+  await expect(toasts(page).getByText('Withdrawal request submitted successfully')).toBeVisible();
+  await expectDashboard(page);
+  // The balance is still 0.5 BTC, of which 0.1001 is held until staff pay it out.
+  const bitcoin = page.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ });
+  await expect(bitcoin).toContainText('0.50000000 BTC');
+  await expect(bitcoin).toContainText('0.10010000 on hold');
+
+  // The held amount cannot be withdrawn again: 0.5 - 0.1 - 0.0001 is available.
+  await expectFunds(3, '0.3999', '1');
+
+  await page.goto('/dashboard/history');
+  const withdrawal = page.getByRole('article', { name: /^Withdrawal, / });
+  await expect(withdrawal).toHaveCount(1);
+  await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
+  await expect(withdrawal).toContainText('−0.10 BTC');
+  await expect(withdrawal).toContainText(/Network fee:\s*0\.0001 BTC/);
+  await expect(withdrawal).toContainText(new RegExp(`To:\\s*${BTC_ADDRESS}`));
+});
+
+test('the ETH page: Max is the available balance minus the fee, and the request is real', async () => {
+  await page.goto('/withdraw/eth');
+  await expect(page.getByRole('heading', { level: 1, name: 'Withdraw ETH' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to Withdraw' })).toBeVisible();
+  await expect(page.getByText(/^Available:\s*1 ETH$/)).toBeVisible();
+  const submit = page.getByRole('button', { name: 'Withdraw ETH' });
+  await expect(submit).toBeDisabled();
+
+  // 1 ETH available, 0.002 ETH network fee.
+  await page.getByRole('button', { name: /^Max/ }).click();
+  await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('0.998');
+  await expect(page.getByText(/^Total\s*1 ETH$/)).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await page.getByLabel('Destination address').fill('0x1234');
+  await expect(fieldMessage('Invalid Ethereum address format')).toBeVisible();
+  await expect(submit).toBeDisabled();
+  await expectAccessible(page);
+  await scrollToTop(page);
+  await snap(page, 'withdraw-eth-error');
+
+  await page.getByLabel('Destination address').fill(ETH_ADDRESS);
+  await expect(submit).toBeEnabled();
+  await submit.click();
+  await expect(toasts(page).getByText('Withdrawal Initiated', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/history$/);
+  await expect(page.getByText('4 Transaction(s)', { exact: true })).toBeVisible();
+  const newest = page.getByRole('article').first();
+  await expect(newest).toHaveAccessibleName(/^Withdrawal, /);
+  await expect(newest).toContainText('−0.998 ETH');
+  await expect(newest.getByText('pending', { exact: true })).toBeVisible();
+  await expect(newest).toContainText(new RegExp(`To:\\s*${ETH_ADDRESS}`));
+
+  // Nothing is left to withdraw.
+  await page.goto('/withdraw/eth');
+  await expect(page.getByText(/^Available:\s*0 ETH$/)).toBeVisible();
+  expect(sent).toHaveLength(4);
+});
+
+test('an unknown cryptocurrency has no withdraw page', async () => {
+  await page.goto('/withdraw/doge');
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Cryptocurrency Not Found' }),
+  ).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Withdraw' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Withdraw Funds' })).toBeVisible();
+  await expectAccessible(page);
+});
