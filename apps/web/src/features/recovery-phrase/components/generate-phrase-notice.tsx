@@ -25,9 +25,9 @@ export function GeneratePhraseNotice({
         >
           <h2
             id="phrase-notice-title"
-            className="flex items-center gap-2 font-semibold text-warning"
+            className="flex items-center gap-2 font-semibold text-fg"
           >
-            <TriangleAlert className="h-5 w-5 shrink-0" aria-hidden />
+            <TriangleAlert className="h-5 w-5 shrink-0 text-warning" aria-hidden />
             Important Notice
           </h2>
           <p className="mt-2 text-sm text-fg">
