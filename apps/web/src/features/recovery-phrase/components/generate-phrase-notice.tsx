@@ -23,10 +23,7 @@ export function GeneratePhraseNotice({
           aria-labelledby="phrase-notice-title"
           className="rounded-lg border border-warning/40 bg-warning/10 p-4"
         >
-          <h2
-            id="phrase-notice-title"
-            className="flex items-center gap-2 font-semibold text-fg"
-          >
+          <h2 id="phrase-notice-title" className="flex items-center gap-2 font-semibold text-fg">
             <TriangleAlert className="h-5 w-5 shrink-0 text-warning" aria-hidden />
             Important Notice
           </h2>
