@@ -1,9 +1,10 @@
 import { type TBankDetails, ZBankDetails } from '@coffer/shared';
-import { ArrowLeft, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
@@ -11,6 +12,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { firstErrorByField } from '../../../lib/field-errors';
 import { useBankDetails } from '../api/get-bank-details';
 import { useUpdateBankDetails } from '../api/update-bank-details';
 import { formatBsb } from './bsb';
@@ -33,12 +35,7 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
     if (save.isPending) return;
     const parsed = ZBankDetails.safeParse({ fullName, bsb, accountNumber });
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field | undefined;
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      setErrors(firstErrorByField<Field>(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -133,13 +130,7 @@ export default function BankDetailsPage() {
 
   return (
     <div className="mx-auto w-full max-w-2xl space-y-6">
-      <Link
-        to="/bank-transfer"
-        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-      >
-        <ArrowLeft className="h-4 w-4" aria-hidden />
-        Back to Bank Transfer
-      </Link>
+      <BackLink to="/bank-transfer">Back to Bank Transfer</BackLink>
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">Bank Details</h1>

@@ -4,17 +4,19 @@ import {
   type TCreateBankTransferRequest,
   ZCreateBankTransferRequest,
 } from '@coffer/shared';
-import { ArrowLeft, BookUser } from 'lucide-react';
+import { BookUser } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { ApiError } from '../../../lib/api-client';
+import { firstErrorByField } from '../../../lib/field-errors';
 import { roundDecimal } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
 import { DEFAULT_AUD_USD_RATE, usePrices } from '../../../lib/money/get-prices';
@@ -146,12 +148,7 @@ export default function BankTransferPage() {
       amountAud: normalize(aud),
     });
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field | undefined;
-        if (field && !next[field]) next[field] = issue.message;
-      }
-      setErrors(next);
+      setErrors(firstErrorByField<Field>(parsed.error.issues));
       return;
     }
     setErrors({});
@@ -182,13 +179,7 @@ export default function BankTransferPage() {
 
   return (
     <div className="mx-auto w-full max-w-2xl space-y-6">
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-      >
-        <ArrowLeft className="h-4 w-4" aria-hidden />
-        Back to Dashboard
-      </Link>
+      <BackLink to="/dashboard">Back to Dashboard</BackLink>
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">Bank Transfer</h1>

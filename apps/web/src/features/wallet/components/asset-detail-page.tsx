@@ -1,9 +1,10 @@
 import { networkLabel, type TAsset } from '@coffer/shared';
-import { ArrowLeft, ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
+import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
 import { AssetLogo } from '../../../components/ui/asset-logo';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Dialog, DialogContent, DialogTrigger } from '../../../components/ui/dialog';
@@ -28,15 +29,7 @@ import { resolveAsset } from './resolve-asset';
 const MINIMUM_DEPOSIT = '0.001';
 
 function BackToDashboard() {
-  return (
-    <Link
-      to="/dashboard"
-      className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-    >
-      <ArrowLeft className="h-4 w-4" aria-hidden />
-      Back to Dashboard
-    </Link>
-  );
+  return <BackLink to="/dashboard">Back to Dashboard</BackLink>;
 }
 
 function PriceCard({ asset }: { asset: TAsset }) {

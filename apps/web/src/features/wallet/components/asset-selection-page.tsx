@@ -1,8 +1,9 @@
 import { assetById, networkLabel } from '@coffer/shared';
-import { ArrowLeft, RefreshCw, TrendingDown, TrendingUp } from 'lucide-react';
+import { RefreshCw, TrendingDown, TrendingUp } from 'lucide-react';
 import { Link } from 'react-router';
 import { Alert } from '../../../components/ui/alert';
 import { AssetLogo } from '../../../components/ui/asset-logo';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
@@ -21,13 +22,7 @@ export default function AssetSelectionPage() {
 
   return (
     <div className="space-y-6">
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-      >
-        <ArrowLeft className="h-4 w-4" aria-hidden />
-        Back to Dashboard
-      </Link>
+      <BackLink to="/dashboard">Back to Dashboard</BackLink>
       <header className="space-y-1">
         <h1 className="text-2xl font-bold text-fg">Cryptocurrency Overview</h1>
         <p className="text-sm text-muted">Prices in USD, refreshed every 30 seconds.</p>

@@ -1,35 +1,28 @@
 import { formatAmount, networkLabel } from '@coffer/shared';
-import { ArrowLeft, OctagonAlert, RefreshCw } from 'lucide-react';
+import { OctagonAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
 import { AssetLogo } from '../../../components/ui/asset-logo';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { checkWithdrawal } from './check-withdrawal';
 import { FeeSummary } from './fee-summary';
 import { resolveAsset } from './resolve-asset';
 import { useWithdrawal, WITHDRAWAL_ERROR_TOAST } from './use-withdrawal';
+import { WithdrawalNotices } from './withdrawal-notices';
 
 const EMPTY = { address: '', amount: '', memo: '' };
 type Field = 'amount' | 'address';
 
 function BackToWithdraw() {
-  return (
-    <Link
-      to="/dashboard/withdraw"
-      className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-    >
-      <ArrowLeft className="h-4 w-4" aria-hidden />
-      Back to Withdraw
-    </Link>
-  );
+  return <BackLink to="/dashboard/withdraw">Back to Withdraw</BackLink>;
 }
 
 /**
@@ -119,25 +112,11 @@ export default function WithdrawAssetPage() {
           </div>
         </CardHeader>
         <CardContent className="space-y-5">
-          {closed ? (
-            <Alert variant="danger" role="alert" title="Withdrawals unavailable">
-              {closed}
-            </Alert>
-          ) : null}
-          {withdrawal.wallets.isError && !withdrawal.wallets.data ? (
-            <Alert variant="danger" role="alert" title="Your balance could not be loaded">
-              <p>{errorMessage(withdrawal.wallets.error, 'Failed to load wallet data')}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-2"
-                onClick={() => void withdrawal.wallets.refetch()}
-              >
-                <RefreshCw className="h-4 w-4" aria-hidden />
-                Try again
-              </Button>
-            </Alert>
-          ) : null}
+          <WithdrawalNotices
+            withdrawal={withdrawal}
+            closed={closed}
+            loadErrorTitle="Your balance could not be loaded"
+          />
 
           <form onSubmit={onSubmit} noValidate className="space-y-5">
             <div className="space-y-2">

@@ -1,20 +1,20 @@
 import { CUSTOMER_ASSETS, formatAmount } from '@coffer/shared';
-import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
+import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { checkWithdrawal } from './check-withdrawal';
 import { FeeSummary } from './fee-summary';
 import { useWithdrawal, WITHDRAWAL_ERROR_TOAST } from './use-withdrawal';
+import { WithdrawalNotices } from './withdrawal-notices';
 
 const EMPTY = { assetId: '', amount: '', address: '' };
 type Field = keyof typeof EMPTY;
@@ -79,13 +79,7 @@ export default function WithdrawPage() {
 
   return (
     <div className="mx-auto w-full max-w-2xl space-y-6">
-      <Link
-        to="/dashboard"
-        className="inline-flex items-center gap-1 rounded-md text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-      >
-        <ArrowLeft className="h-4 w-4" aria-hidden />
-        Back to Dashboard
-      </Link>
+      <BackLink to="/dashboard">Back to Dashboard</BackLink>
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">Withdraw Funds</h1>
@@ -94,25 +88,11 @@ export default function WithdrawPage() {
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-5">
-          {closed ? (
-            <Alert variant="danger" role="alert" title="Withdrawals unavailable">
-              {closed}
-            </Alert>
-          ) : null}
-          {withdrawal.wallets.isError && !withdrawal.wallets.data ? (
-            <Alert variant="danger" role="alert" title="Your balances could not be loaded">
-              <p>{errorMessage(withdrawal.wallets.error, 'Failed to load wallet data')}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-2"
-                onClick={() => void withdrawal.wallets.refetch()}
-              >
-                <RefreshCw className="h-4 w-4" aria-hidden />
-                Try again
-              </Button>
-            </Alert>
-          ) : null}
+          <WithdrawalNotices
+            withdrawal={withdrawal}
+            closed={closed}
+            loadErrorTitle="Your balances could not be loaded"
+          />
 
           <form onSubmit={onSubmit} noValidate className="space-y-5">
             <div className="space-y-2">
