@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_PG_PORT, E2E_PORT } from './e2e/support/ports';
 
-const PORT = 3210;
+const PORT = E2E_PORT;
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
@@ -9,6 +10,7 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  */
 export default defineConfig({
   testDir: 'e2e',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
   workers: 1,
@@ -40,6 +42,6 @@ export default defineConfig({
     gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(PORT), E2E_DATA_DIR: 'test-results/e2e-data', EMBEDDED_PG_PORT: '54390' },
+    env: { PORT: String(PORT), E2E_DATA_DIR, EMBEDDED_PG_PORT: String(E2E_PG_PORT) },
   },
 });

@@ -5,9 +5,10 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { totpAt } from '../../apps/server/test/totp-reference';
+import { E2E_DATA_DIR, E2E_PG_PORT } from './ports';
 
 /** The data directory of the server Playwright started (see playwright.config.ts). */
-export const DATA_DIR = path.resolve('test-results/e2e-data');
+export const DATA_DIR = path.resolve(E2E_DATA_DIR);
 export const PASSWORD = 'Coffer-e2e-Pass1';
 
 export function uniqueEmail(prefix: string): string {
@@ -51,7 +52,7 @@ export async function freshCode(secret: string, lastUsed?: string): Promise<stri
 /** `npm run cli -- <args>` against the running test server's database; its output. */
 function runCli(args: string[]): string {
   return execFileSync(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
-    env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: '54390', LOG_LEVEL: 'error' },
+    env: { ...process.env, DATA_DIR, EMBEDDED_PG_PORT: String(E2E_PG_PORT), LOG_LEVEL: 'error' },
     encoding: 'utf8',
   });
 }

@@ -5,6 +5,7 @@ import { expect, type Page } from '@playwright/test';
 import { bech32 } from '@scure/base';
 import pg from 'pg';
 import { DATA_DIR } from './app';
+import { E2E_PG_PORT } from './ports';
 
 /**
  * Straight to the test server's database, for what staff do on screens that do not exist
@@ -13,7 +14,7 @@ import { DATA_DIR } from './app';
 async function query<R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<R[]> {
   const client = new pg.Client({
     host: '127.0.0.1',
-    port: 54390,
+    port: E2E_PG_PORT,
     user: 'coffer',
     database: 'coffer',
     password: fs.readFileSync(path.join(DATA_DIR, 'pg.password'), 'utf8').trim(),

@@ -9,3 +9,5 @@ export * from './transactions';
 export * from './two-factor';
 export * from './users';
 export * from './wallets';
+export * from './chat';
+export * from './kyc';

@@ -64,6 +64,8 @@ export const transactions = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
     processedBy: uuid('processed_by').references(() => users.id),
+    /** The last admin who edited the row: with `created_by`, what four-eyes checks. */
+    updatedBy: uuid('updated_by').references(() => users.id),
     /** The staking cycle a reward pays: one reward per user and cycle, whatever restarts. */
     stakingCycleStart: timestamp('staking_cycle_start', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -92,6 +94,16 @@ export const transactions = pgTable(
       ),
     // Lets the history count be answered from the index alone.
     index('transactions_user_live_idx').on(t.userId).where(sql`${t.deletedAt} IS NULL`),
+    // The admin transactions screen: newest first over every customer, and by type/status.
+    index('transactions_admin_date_idx')
+      .on(t.transactionDate.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('transactions_admin_type_idx')
+      .on(t.transactionType, t.transactionDate.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
+    index('transactions_admin_status_idx')
+      .on(t.status, t.transactionDate.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
     check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),
   ],
 );

@@ -1,0 +1,52 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users';
+
+/** customer.md §3 / admin.md §3 chat_rooms: one customer's conversation with support. */
+export const chatRooms = pgTable(
+  'chat_rooms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The admin who opened it, when an admin did. */
+    adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_rooms_user_idx').on(t.userId, t.lastMessageAt.desc()),
+    index('chat_rooms_last_message_idx').on(t.lastMessageAt.desc()),
+  ],
+);
+
+/**
+ * customer.md §3 chat_messages. An attachment is a private stored file (DEVIATIONS S5):
+ * `file_key` is its storage key under the `chat-images/` or `chat-files/` prefix, never a
+ * public URL; it is served only through the authenticated file endpoint.
+ */
+export const chatMessages = pgTable(
+  'chat_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    roomId: uuid('room_id')
+      .notNull()
+      .references(() => chatRooms.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id').references(() => users.id, { onDelete: 'set null' }),
+    senderType: text('sender_type', { enum: ['admin', 'user'] }).notNull(),
+    messageText: text('message_text').notNull().default(''),
+    fileKey: text('file_key'),
+    fileName: text('file_name'),
+    fileType: text('file_type'),
+    fileSize: integer('file_size'),
+    isRead: boolean('is_read').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('chat_messages_room_idx').on(t.roomId, t.createdAt, t.id),
+    index('chat_messages_unread_idx').on(t.roomId, t.senderType).where(sql`NOT ${t.isRead}`),
+    check('chat_messages_sender_type', sql`${t.senderType} IN ('admin', 'user')`),
+  ],
+);
