@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { type BrowserContext, expect, type Page } from '@playwright/test';
 import { totpAt } from '../../apps/server/test/totp-reference';
 import { E2E_DATA_DIR, E2E_PG_PORT } from './ports';
 
@@ -13,6 +13,15 @@ export const PASSWORD = 'Coffer-e2e-Pass1';
 
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}${Math.floor(performance.now()).toString(36)}@example.com`;
+}
+
+/**
+ * Gives a browser context a client address of its own, as the proxy in front of Coffer
+ * would report it: per-address limits (20 sign-up mails an hour) then count per context.
+ */
+export async function ownAddress(context: BrowserContext): Promise<void> {
+  const b = randomBytes(3);
+  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${b[0]}.${b[1]}.${b[2]}` });
 }
 
 /** The newest mail to `email` in the server's outbox, with quoted-printable undone. */
