@@ -35,7 +35,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || null,
     secretKeyHex: env.COFFER_SECRET_KEY || null,
     trustProxy: env.TRUST_PROXY === 'true',
-    webDistDir: path.resolve(import.meta.dirname, '../../web/dist'),
+    webDistDir: env.WEB_DIST_DIR
+      ? path.resolve(env.WEB_DIST_DIR)
+      : path.resolve(import.meta.dirname, '../../web/dist'),
     logLevel: env.LOG_LEVEL ?? 'info',
     priceFeedUrl: env.PRICE_FEED_URL || 'https://api.binance.com/api/v3/ticker/24hr',
     fxFeedUrl: env.FX_FEED_URL || 'https://api.exchangerate-api.com/v4/latest/AUD',
