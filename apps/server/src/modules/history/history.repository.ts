@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { TransactionRow } from '../ledger/ledger.repository';
 
 /** A row and its position in the keyset: the exact microsecond of its date, and its id. */
-export type KeyedRow = TransactionRow & { date_us: string };
+export type KeyedRow = TransactionRow & { date_us: string; live_count: string | null };
 
 export type ExportRow = {
   id: string;
@@ -29,7 +29,10 @@ export type Keyset = { dateUs: string; id: string };
 // index in order.
 // transaction_date keeps microseconds and a JavaScript Date only milliseconds, so the
 // position travels as an integer count of microseconds since the epoch, exact both ways.
-const SELECT_KEYED = `SELECT *, (extract(epoch FROM transaction_date) * 1000000)::bigint::text AS date_us
+// The customer's row count rides along as a scalar subquery (one InitPlan, one row read
+// from the trigger-kept user_transaction_counts): a page costs one round trip, not two.
+const SELECT_KEYED = `SELECT *, (extract(epoch FROM transaction_date) * 1000000)::bigint::text AS date_us,
+    (SELECT live_count FROM user_transaction_counts c WHERE c.user_id = $1)::text AS live_count
   FROM transactions`;
 
 export const historyRepository = {

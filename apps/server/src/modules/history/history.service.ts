@@ -41,11 +41,15 @@ export function createHistoryService(deps: { pool: pg.Pool }) {
       query: { cursor?: string | undefined; limit: number },
     ): Promise<TTransactionsResponse> {
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      // One row more than asked says whether another page follows.
-      const [rows, total] = await Promise.all([
-        repo.page(deps.pool, userId, after, query.limit + 1),
-        repo.count(deps.pool, userId),
-      ]);
+      // One row more than asked says whether another page follows. Each row carries the
+      // count; a page past the end (an old cursor) has no row to carry it, so asks for it.
+      const rows = await repo.page(deps.pool, userId, after, query.limit + 1);
+      const total =
+        rows[0] !== undefined
+          ? Number(rows[0].live_count ?? 0)
+          : after
+            ? await repo.count(deps.pool, userId)
+            : 0;
       const items = rows.slice(0, query.limit);
       const last = items.at(-1);
       return {

@@ -94,6 +94,18 @@ describe('GET /api/transactions', () => {
       [user.userId],
     );
     expect(ids).toEqual(rows.map((r) => r.id));
+    // A cursor at the very last row (a page past the end) still tells the whole count.
+    const lastId = rows.at(-1)?.id;
+    const keyed = await t.services.pool.query<{ date_us: string }>(
+      'SELECT (extract(epoch FROM transaction_date) * 1000000)::bigint::text AS date_us FROM transactions WHERE id = $1',
+      [lastId],
+    );
+    const pastEnd = Buffer.from(`${keyed.rows[0]?.date_us}:${lastId}`).toString('base64url');
+    const beyond = await call(t, {
+      url: `/api/transactions?cursor=${pastEnd}`,
+      cookie: user.cookie,
+    });
+    expect(beyond.json()).toMatchObject({ items: [], nextCursor: null, total: 35 });
     const theirs = await t.services.pool.query<{ id: string }>(
       'SELECT id FROM transactions WHERE user_id = $1',
       [other.userId],
