@@ -61,6 +61,13 @@ async function sessionFor(email: string): Promise<{ cookie: string; token: strin
 
 const typical = await sessionFor(`customer5000@${LOAD_EMAIL_DOMAIN}`);
 const heavy = await sessionFor(HEAVY_EMAIL);
+// An operator for the back-office screens: one load account made an admin.
+const adminEmail = `customer2@${LOAD_EMAIL_DOMAIN}`;
+await services.pool.query(
+  `INSERT INTO admin_users (user_id) SELECT id FROM users WHERE email = $1 ON CONFLICT DO NOTHING`,
+  [adminEmail],
+);
+const admin = await sessionFor(adminEmail);
 
 // Cursors of the heavy customer's first 40 history pages, so the load walks deep pages too.
 const historyUrls: string[] = ['/api/transactions?limit=25'];
@@ -110,6 +117,7 @@ console.log(
     barePort: portOf(bare),
     cookie: typical.cookie,
     heavyCookie: heavy.cookie,
+    adminCookie: admin.cookie,
     historyUrls,
   }),
 );

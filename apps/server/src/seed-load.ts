@@ -27,8 +27,11 @@ export async function seedLoad(pool: pg.Pool, opts: SeedLoadOptions): Promise<st
       [passwordHash, HEAVY_EMAIL, LOAD_EMAIL_DOMAIN, opts.customers],
     );
     await client.query(
-      `INSERT INTO user_profiles (id, registration_date, created_at)
-       SELECT id, now() - (random() * interval '400 days'), now() FROM users WHERE email LIKE '%@' || $1`,
+      // Names and usernames, so that the admin screens' text search has something to find.
+      `INSERT INTO user_profiles (id, full_name, username, registration_date, created_at)
+       SELECT id, 'Load Customer ' || split_part(email, '@', 1), split_part(email, '@', 1),
+              now() - (random() * interval '400 days'), now()
+         FROM users WHERE email LIKE '%@' || $1`,
       [LOAD_EMAIL_DOMAIN],
     );
     await client.query(
