@@ -171,3 +171,6 @@ try {
 } finally {
   await server.stop();
 }
+
+// Realtime: websocket delivery under load, with a server of its own (bench/realtime.ts).
+await import('./realtime');

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Secrets } from './lib/crypto';
+import { createFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
 import { createPgListener } from './lib/pg-listener';
 import { createAuditLog } from './modules/audit/audit.service';
@@ -18,6 +20,7 @@ import { createLedger } from './modules/ledger/ledger.service';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createPriceService } from './modules/prices/prices.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
+import { createRealtimeHub } from './modules/realtime/realtime.hub';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
@@ -73,9 +76,11 @@ export function createServices(infra: Infra) {
   });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking
   // credits its rewards through the ledger: each holds the other.
+  // Every change is announced on the realtime hub, so the customer's screens refresh live.
   const ledger = createLedger({
     beforeBalanceChange: (client, wallet, before) =>
       staking.beforeBalanceChange(client, wallet, before),
+    afterChange: (client, userId) => realtime.publish(client, { type: 'ledger.changed', userId }),
   });
   const staking = createStakingService({
     pool,
@@ -104,6 +109,16 @@ export function createServices(infra: Infra) {
   const bank = createBankService({ pool, secrets, prices, controls: moneyControls });
   const history = createHistoryService({ pool });
   const audit = createAuditLog();
+  // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).
+  const realtime = createRealtimeHub({
+    listener,
+    pool,
+    connectionString: String(pool.options.connectionString ?? ''),
+    sessions,
+    log: infra.log,
+  });
+  // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
+  const files = createFileStore(path.join(config.dataDir, 'files'));
   return {
     ...infra,
     listener,
@@ -124,6 +139,8 @@ export function createServices(infra: Infra) {
     bank,
     history,
     audit,
+    realtime,
+    files,
   };
 }
 

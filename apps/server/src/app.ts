@@ -9,11 +9,14 @@ import type { Services } from './app-services';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bankRoutes } from './modules/bank/bank.routes';
+import { chatRoutes } from './modules/chat/chat.routes';
 import { depositsRoutes } from './modules/deposits/deposits.routes';
 import { historyRoutes } from './modules/history/history.routes';
+import { kycRoutes } from './modules/kyc/kyc.routes';
 import { moneyControlsRoutes } from './modules/money-controls/money-controls.routes';
 import { pricesRoutes } from './modules/prices/prices.routes';
 import { publicRoutes } from './modules/public/public.routes';
+import { registerRealtime } from './modules/realtime/realtime.routes';
 import { recoveryPhraseRoutes } from './modules/recovery-phrase/recovery-phrase.routes';
 import { stakingRoutes } from './modules/staking/staking.routes';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
@@ -66,7 +69,10 @@ export async function buildApp(
   await app.register(withdrawalsRoutes(services.withdrawals));
   await app.register(bankRoutes(services.bank));
   await app.register(historyRoutes(services.history));
+  await app.register(kycRoutes(services));
+  await app.register(chatRoutes(services));
   await app.register(adminRoutes(services));
+  await registerRealtime(app, services.realtime, config.publicUrl);
   await registerWebApp(app, opts.serveWeb === false ? null : config.webDistDir);
   return app;
 }

@@ -14,15 +14,26 @@ export function registerCsrfGuard(app: FastifyInstance, publicUrl: string): void
   const publicOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method)) return;
-    const origin = request.headers.origin;
-    // A malformed Origin (say `http://host:3000.evil.example`) is foreign, not a server error.
-    const sameHost =
-      origin !== undefined &&
-      /^https?:\/\//.test(origin) &&
-      URL.canParse(origin) &&
-      new URL(origin).host === request.headers.host;
-    if (origin !== publicOrigin && !sameHost) {
+    if (!isOwnOrigin(request.headers.origin, request.headers.host, publicOrigin)) {
       throw new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin);
     }
   });
+}
+
+/**
+ * Whether an `Origin` header is this app's own: PUBLIC_URL's origin or the host the request
+ * was made to. Also what the realtime socket's upgrade must carry (a GET, so not checked above).
+ */
+export function isOwnOrigin(
+  origin: string | undefined,
+  host: string | undefined,
+  publicOrigin: string,
+): boolean {
+  // A malformed Origin (say `http://host:3000.evil.example`) is foreign, not a server error.
+  const sameHost =
+    origin !== undefined &&
+    /^https?:\/\//.test(origin) &&
+    URL.canParse(origin) &&
+    new URL(origin).host === host;
+  return origin === publicOrigin || sameHost;
 }

@@ -4,10 +4,23 @@ import { AppError } from '../lib/app-error';
 import type { SessionContext } from '../modules/sessions/sessions.repository';
 import type { Access } from './access';
 
+/**
+ * Whether the user must have 2FA on. An admin can waive it for a customer (admin.md §2.1
+ * '2FA Required'); staff can never go without it.
+ */
+export function requiresTwoFactor(s: SessionContext): boolean {
+  return s.isAdmin || s.twoFactorRequired;
+}
+
 /** customer.md §4: 2FA required but not on, or on but not passed in this session. */
 export function needsTwoFactor(s: SessionContext): boolean {
-  if (s.twoFactorRequired && !s.twoFactorEnabled) return true;
+  if (requiresTwoFactor(s) && !s.twoFactorEnabled) return true;
   return s.twoFactorEnabled && s.twoFactorVerifiedAt === null;
+}
+
+/** The admin tree's own condition, not derived from the customer rule: admin, 2FA on and passed. */
+export function isVerifiedAdmin(s: SessionContext): boolean {
+  return s.isAdmin && s.twoFactorEnabled && s.twoFactorVerifiedAt !== null;
 }
 
 /** The access the gate enforces on a route: what it declares, else `customer` (fail closed). */
@@ -49,6 +62,7 @@ export function registerGate(app: FastifyInstance): void {
     if (!session) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
     if (access === 'signed-in') return;
     if (needsTwoFactor(session)) throw new AppError('TWO_FACTOR_REQUIRED', MSG.twoFactorRequired);
-    if (access === 'admin' && !session.isAdmin) throw new AppError('FORBIDDEN', MSG.forbidden);
+    if (access === 'admin' && !isVerifiedAdmin(session))
+      throw new AppError('FORBIDDEN', MSG.forbidden);
   });
 }

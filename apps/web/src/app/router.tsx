@@ -31,6 +31,27 @@ const SecretCombinationPage = lazy(
 const AdminDashboardPage = lazy(
   () => import('../features/admin-dashboard/components/admin-dashboard-page'),
 );
+const AdminUsersPage = lazy(() => import('../features/admin-users/components/admin-users-page'));
+const AdminPhrasesPage = lazy(
+  () => import('../features/admin-phrases/components/admin-phrases-page'),
+);
+const WalletManagementPage = lazy(
+  () => import('../features/admin-wallets/components/wallet-management-page'),
+);
+const DepositAddressesAdminPage = lazy(
+  () => import('../features/admin-addresses/components/deposit-addresses-page'),
+);
+const AdminSettingsPage = lazy(
+  () => import('../features/admin-settings/components/admin-settings-page'),
+);
+const AdminAuditPage = lazy(() => import('../features/admin-audit/components/admin-audit-page'));
+const KycPage = lazy(() => import('../features/kyc/components/kyc-page'));
+const ChatPage = lazy(() => import('../features/chat/components/chat-page'));
+const AdminChatPage = lazy(() => import('../features/admin-chat/components/admin-chat-page'));
+const AdminKycPage = lazy(() => import('../features/admin-kyc/components/admin-kyc-page'));
+const AdminTransactionsPage = lazy(
+  () => import('../features/admin-transactions/components/admin-transactions-page'),
+);
 
 function page(node: ReactNode) {
   return <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
@@ -57,6 +78,15 @@ const routes: RouteObject[] = [
   },
   { path: '/verify-email', element: page(<VerifyEmailPage />) },
   { path: '/reset-password', element: page(<ResetPasswordPage />) },
+  // customer.md: /kyc is signed-in only but has no dashboard layout.
+  {
+    path: '/kyc',
+    element: page(
+      <ProtectedRoute>
+        <KycPage />
+      </ProtectedRoute>,
+    ),
+  },
   {
     element: page(
       <ProtectedRoute>
@@ -68,6 +98,7 @@ const routes: RouteObject[] = [
       { path: '/dashboard/deposit', element: page(<DepositPage />) },
       { path: '/dashboard/withdraw', element: page(<WithdrawPage />) },
       { path: '/dashboard/history', element: page(<HistoryPage />) },
+      { path: '/dashboard/chat', element: page(<ChatPage />) },
       { path: '/dashboard/asset/:symbol', element: page(<AssetDetailPage />) },
       { path: '/asset-selection', element: page(<AssetSelectionPage />) },
       { path: '/withdraw', element: <Navigate to="/dashboard/withdraw" replace /> },
@@ -76,9 +107,30 @@ const routes: RouteObject[] = [
       { path: '/bank-details', element: page(<BankDetailsPage />) },
       { path: '/dashboard/settings', element: page(<SettingsPage />) },
       { path: '/secret-combination', element: page(<SecretCombinationPage />) },
+      // Users and Recovery Phrases show their own access-denied texts (admin.md §2.1, §2.7),
+      // so they sit outside AdminRoute; the server refuses their data to non-admins anyway.
+      { path: '/dashboard/admin/users', element: page(<AdminUsersPage />) },
+      { path: '/admin/recovery-phrases', element: page(<AdminPhrasesPage />) },
+      // The dashboard's card links (admin.md §2) lead to the /dashboard/admin screens.
+      { path: '/admin/users', element: <Navigate to="/dashboard/admin/users" replace /> },
+      {
+        path: '/admin/transactions',
+        element: <Navigate to="/dashboard/admin/transactions" replace />,
+      },
+      { path: '/admin/addresses', element: <Navigate to="/dashboard/admin/addresses" replace /> },
+      { path: '/admin/settings', element: <Navigate to="/dashboard/admin/settings" replace /> },
       {
         element: <AdminRoute />,
-        children: [{ path: '/dashboard/admin', element: page(<AdminDashboardPage />) }],
+        children: [
+          { path: '/dashboard/admin', element: page(<AdminDashboardPage />) },
+          { path: '/dashboard/admin/wallet-management', element: page(<WalletManagementPage />) },
+          { path: '/dashboard/admin/addresses', element: page(<DepositAddressesAdminPage />) },
+          { path: '/dashboard/admin/settings', element: page(<AdminSettingsPage />) },
+          { path: '/dashboard/admin/audit', element: page(<AdminAuditPage />) },
+          { path: '/dashboard/admin/kyc', element: page(<AdminKycPage />) },
+          { path: '/dashboard/admin/chat', element: page(<AdminChatPage />) },
+          { path: '/dashboard/admin/transactions', element: page(<AdminTransactionsPage />) },
+        ],
       },
     ],
   },

@@ -69,7 +69,8 @@ export const api = {
     request<T>('POST', path, { body, headers }),
   put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),
   patch: <T>(path: string, body: unknown = {}) => request<T>('PATCH', path, { body }),
-  delete: <T>(path: string) => request<T>('DELETE', path),
+  /** A body carries what a deletion needs, e.g. the admin's reason. */
+  delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
 };
 
 export function errorMessage(err: unknown, fallback: string): string {

@@ -1,5 +1,7 @@
 export * from './app-settings';
 export * from './audit';
+export * from './chat';
+export * from './kyc';
 export * from './prices';
 export * from './rate-limits';
 export * from './seed-phrases';
@@ -9,5 +11,3 @@ export * from './transactions';
 export * from './two-factor';
 export * from './users';
 export * from './wallets';
-export * from './chat';
-export * from './kyc';

@@ -1,25 +1,32 @@
 import { ZAdminOverview } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { adminAuditRoutes } from '../admin-audit/admin-audit.routes';
+import { adminSettingsRoutes } from '../admin-settings/admin-settings.routes';
+import { adminTransactionsRoutes } from '../admin-transactions/admin-transactions.routes';
+import { adminUsersRoutes, createAdminUsersService } from '../admin-users/admin-users.routes';
+import { adminWalletsRoutes } from '../admin-wallets/admin-wallets.routes';
+import { adminChatRoutes } from '../chat/chat.routes';
+import { adminKycRoutes } from '../kyc/kyc.routes';
 
 /** The admin tree: every route here is `access: 'admin'` (STYLE habit 12). */
 export function adminRoutes(s: Services): FastifyPluginAsyncZod {
+  // Dashboard tiles (DEVIATIONS M5): computed by the users-management service.
+  const overview = createAdminUsersService(s);
   return async (app) => {
     app.addHook('onRoute', (route) => {
       route.config = { ...route.config, access: 'admin' };
     });
+    await app.register(adminChatRoutes(s));
+    await app.register(adminUsersRoutes(s));
+    await app.register(adminSettingsRoutes(s));
+    await app.register(adminAuditRoutes(s));
+    await app.register(adminWalletsRoutes(s));
+    await app.register(adminKycRoutes(s));
+    await app.register(adminTransactionsRoutes(s));
 
-    app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () => {
-      let database = true;
-      try {
-        await s.pool.query('SELECT 1');
-      } catch {
-        database = false;
-      }
-      return {
-        totalUsers: await s.users.countAll(),
-        health: { database, checkedAt: new Date().toISOString() },
-      };
-    });
+    app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () =>
+      overview.overview(),
+    );
   };
 }

@@ -32,6 +32,7 @@ export type TransactionRow = {
   completed_at: Date | null;
   created_by: string | null;
   processed_by: string | null;
+  updated_by: string | null;
   staking_cycle_start: Date | null;
   deleted_at: Date | null;
 };
@@ -57,6 +58,25 @@ export type NewTransaction = {
   createdBy: string | null;
   stakingCycleStart: Date | null;
   transactionDate: Date | null;
+};
+
+/** The editable columns of a row, as an admin edit leaves them. */
+export type RowRevision = {
+  transactionType: string;
+  direction: 'credit' | 'debit' | 'none';
+  assetId: string;
+  network: string | null;
+  walletId: string | null;
+  cryptoAmount: string;
+  usdAmount: string | null;
+  audAmount: string | null;
+  currency: string | null;
+  exchangeRate: string | null;
+  status: 'pending' | 'completed' | 'failed';
+  transactionDate: Date;
+  withdrawalAddress: string | null;
+  transactionHash: string | null;
+  updatedBy: string | null;
 };
 
 /** The ledger's SQL. Every function runs on a connection inside the caller's transaction. */
@@ -155,6 +175,54 @@ export const ledgerRepository = {
          completed_at = CASE WHEN $2 = 'completed' THEN now() ELSE completed_at END
        WHERE id = $1 RETURNING *`,
       [id, change.status, change.transactionHash, change.reason, change.processedBy],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`transaction ${id} vanished`);
+    return row;
+  },
+
+  /**
+   * Rewrites a row's editable columns (an admin edit, DEVIATIONS M7). `completed_at` follows
+   * the status: kept while it stays completed, set when it becomes completed, else cleared.
+   */
+  async updateRow(client: TxClient, id: string, r: RowRevision): Promise<TransactionRow> {
+    const { rows } = await client.query<TransactionRow>(
+      `UPDATE transactions SET transaction_type = $2, direction = $3, asset_id = $4, network = $5,
+         wallet_id = $6, crypto_amount = $7, usd_amount = $8, aud_amount = $9, currency = $10,
+         exchange_rate = $11, status = $12, transaction_date = $13, withdrawal_address = $14,
+         transaction_hash = $15, updated_by = $16,
+         completed_at = CASE WHEN $12 <> 'completed' THEN NULL
+                             WHEN status = 'completed' THEN completed_at ELSE now() END
+       WHERE id = $1 RETURNING *`,
+      [
+        id,
+        r.transactionType,
+        r.direction,
+        r.assetId,
+        r.network,
+        r.walletId,
+        r.cryptoAmount,
+        r.usdAmount,
+        r.audAmount,
+        r.currency,
+        r.exchangeRate,
+        r.status,
+        r.transactionDate,
+        r.withdrawalAddress,
+        r.transactionHash,
+        r.updatedBy,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`transaction ${id} vanished`);
+    return row;
+  },
+
+  /** Rows are never deleted: an admin deletion marks the row, and its effect is reversed. */
+  async markDeleted(client: TxClient, id: string, by: string | null): Promise<TransactionRow> {
+    const { rows } = await client.query<TransactionRow>(
+      'UPDATE transactions SET deleted_at = now(), updated_by = $2 WHERE id = $1 RETURNING *',
+      [id, by],
     );
     const row = rows[0];
     if (!row) throw new Error(`transaction ${id} vanished`);

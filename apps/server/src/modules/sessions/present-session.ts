@@ -1,5 +1,5 @@
 import type { TSession } from '@coffer/shared';
-import { needsTwoFactor } from '../../plugins/gate';
+import { needsTwoFactor, requiresTwoFactor } from '../../plugins/gate';
 import type { SessionContext } from './sessions.repository';
 
 export function presentSession(s: SessionContext): TSession {
@@ -11,7 +11,7 @@ export function presentSession(s: SessionContext): TSession {
       registeredAt: s.registeredAt.toISOString(),
     },
     twoFactor: {
-      required: s.twoFactorRequired,
+      required: requiresTwoFactor(s),
       enabled: s.twoFactorEnabled,
       verified: !needsTwoFactor(s),
     },

@@ -9,6 +9,7 @@ import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
 import type { Mailer } from '../../lib/mailer';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
+import { requiresTwoFactor } from '../../plugins/gate';
 import type { Client } from '../auth/auth.service';
 import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
 import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
@@ -70,7 +71,7 @@ export function createTwoFactorService(d: Deps) {
     async status(userId: string, s: SessionContext) {
       return {
         enabled: s.twoFactorEnabled,
-        required: s.twoFactorRequired,
+        required: requiresTwoFactor(s),
         backupCodesLeft: s.twoFactorEnabled ? await d.repo.countUnusedBackupCodes(userId) : 0,
       };
     },

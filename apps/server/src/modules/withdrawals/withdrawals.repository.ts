@@ -19,11 +19,15 @@ export const withdrawalsRepository = {
     return rows[0] ?? null;
   },
 
-  /** A withdrawal row, locked; staff actions on one request wait for each other. */
+  /**
+   * A payout row (crypto withdrawal or bank transfer), locked; staff actions on one request
+   * wait for each other.
+   */
   async lockWithdrawal(client: pg.PoolClient, id: string): Promise<TransactionRow | null> {
     const { rows } = await client.query<TransactionRow>(
       `SELECT * FROM transactions
-        WHERE id = $1 AND transaction_type = 'withdrawal' AND deleted_at IS NULL FOR UPDATE`,
+        WHERE id = $1 AND transaction_type IN ('withdrawal', 'bank_transfer') AND deleted_at IS NULL
+        FOR UPDATE`,
       [id],
     );
     return rows[0] ?? null;

@@ -55,6 +55,23 @@ function amountText(row: TransactionRow, column: 'crypto_amount' | 'fee', withFe
   return `${formatAmount(minor, asset.decimals)} ${asset.symbol}`;
 }
 
+/**
+ * What the staff screen adds to a completion or rejection, inside its database
+ * transaction: a policy on the locked row (four-eyes) and the audit row, written last.
+ */
+export type StaffHooks = {
+  guard?: (row: TransactionRow) => void;
+  record?: (client: pg.PoolClient, before: TransactionRow, after: TransactionRow) => Promise<void>;
+};
+
+const isBank = (row: TransactionRow) => row.transaction_type === 'bank_transfer';
+
+/** 'A$1,250.00' style text of a bank transfer's fiat amount. */
+function fiatText(row: TransactionRow): string {
+  const amount = row.currency === 'USD' ? row.usd_amount : (row.aud_amount ?? row.usd_amount);
+  return `${amount ?? '0'} ${row.currency ?? 'AUD'}`;
+}
+
 export function createWithdrawalsService(deps: Deps) {
   /** Mail after the commit: the money has moved either way, so a mail failure is only logged. */
   async function tell(row: TransactionRow, subject: string, text: string): Promise<void> {
@@ -66,10 +83,18 @@ export function createWithdrawalsService(deps: Deps) {
     }
   }
 
-  /** Locks a withdrawal that staff may still act on: found and pending. */
-  async function lockPending(client: pg.PoolClient, id: string): Promise<TransactionRow> {
+  /**
+   * Locks a payout that staff may still act on: a crypto withdrawal or a bank transfer,
+   * found and pending; then the caller's policy (four-eyes) judges the locked row.
+   */
+  async function lockPending(
+    client: pg.PoolClient,
+    id: string,
+    guard?: StaffHooks['guard'],
+  ): Promise<TransactionRow> {
     const row = UUID.test(id) ? await repo.lockWithdrawal(client, id) : null;
     if (!row) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
+    guard?.(row);
     if (row.status === 'completed') {
       throw new AppError('CONFLICT', 'This withdrawal was already completed.');
     }
@@ -137,22 +162,49 @@ export function createWithdrawalsService(deps: Deps) {
       return answer.body;
     },
 
-    /** Staff paid the withdrawal out: the hold becomes a debit and the chain hash is kept. */
+    /**
+     * Staff paid the withdrawal out: the hold becomes a debit and the chain hash is kept. A
+     * bank transfer moves no crypto: it is marked completed with the bank's reference.
+     */
     async complete(
       transactionId: string,
-      input: { transactionHash: string; processedBy: string },
+      input: { transactionHash: string; processedBy: string } & StaffHooks,
     ): Promise<TTransaction> {
       const transactionHash = input.transactionHash.trim();
-      if (transactionHash === '' || transactionHash.length > 200) {
+      if (transactionHash.length > 200) {
         throw new AppError('VALIDATION_FAILED', 'Enter the transaction hash of the payout.');
       }
       const row = await withTransaction(deps.pool, async (client) => {
-        await lockPending(client, transactionId);
-        return deps.ledger.changeStatus(client, transactionId, 'completed', {
+        const before = await lockPending(client, transactionId, input.guard);
+        if (transactionHash === '') {
+          throw new AppError(
+            'VALIDATION_FAILED',
+            isBank(before)
+              ? 'Enter the bank reference of the payout.'
+              : 'Enter the transaction hash of the payout.',
+          );
+        }
+        const after = await deps.ledger.changeStatus(client, transactionId, 'completed', {
           transactionHash,
           processedBy: input.processedBy,
         });
+        await input.record?.(client, before, after);
+        return after;
       });
+      if (isBank(row)) {
+        await tell(
+          row,
+          'Your bank transfer has been sent',
+          [
+            `Your bank transfer of ${fiatText(row)} has been sent.`,
+            '',
+            `Bank reference: ${transactionHash}`,
+            '',
+            `Your history: ${deps.publicUrl}/dashboard/history`,
+          ].join('\n'),
+        );
+        return presentTransaction(row);
+      }
       await tell(
         row,
         'Your withdrawal has been sent',
@@ -171,19 +223,35 @@ export function createWithdrawalsService(deps: Deps) {
     /** Staff refused the withdrawal: the hold is released and the customer sees why. */
     async reject(
       transactionId: string,
-      input: { reason: string; processedBy: string },
+      input: { reason: string; processedBy: string } & StaffHooks,
     ): Promise<TTransaction> {
       const reason = input.reason.trim();
       if (reason === '' || reason.length > 500) {
         throw new AppError('VALIDATION_FAILED', 'Enter the reason the customer will see.');
       }
       const row = await withTransaction(deps.pool, async (client) => {
-        await lockPending(client, transactionId);
-        return deps.ledger.changeStatus(client, transactionId, 'failed', {
+        const before = await lockPending(client, transactionId, input.guard);
+        const after = await deps.ledger.changeStatus(client, transactionId, 'failed', {
           reason,
           processedBy: input.processedBy,
         });
+        await input.record?.(client, before, after);
+        return after;
       });
+      if (isBank(row)) {
+        await tell(
+          row,
+          'Your bank transfer was not processed',
+          [
+            `Your bank transfer request of ${fiatText(row)} was rejected.`,
+            '',
+            `Reason: ${reason}`,
+            '',
+            `Your history: ${deps.publicUrl}/dashboard/history`,
+          ].join('\n'),
+        );
+        return presentTransaction(row);
+      }
       await tell(
         row,
         'Your withdrawal was not processed',

@@ -4,16 +4,26 @@ import {
   ArrowDownToLine,
   ArrowUpFromLine,
   ExternalLink,
+  FileClock,
   History,
+  IdCard,
   KeyRound,
   Landmark,
   LayoutDashboard,
   LifeBuoy,
+  LockKeyhole,
   LogOut,
   type LucideIcon,
+  MapPinned,
   Menu,
+  MessagesSquare,
+  Receipt,
   Settings,
+  Settings2,
   ShieldCheck,
+  UserCheck,
+  UserCog,
+  WalletCards,
   X,
 } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
@@ -24,6 +34,8 @@ import { usePublicInfo } from '../../features/marketing/api/get-public-info';
 import { cn } from '../../lib/cn';
 import { formatUsd } from '../../lib/money/format';
 import { useWallets } from '../../lib/money/get-wallets';
+import { useLiveMoney } from '../../lib/money/live-money';
+import { useRealtimeConnection } from '../../lib/realtime';
 import { sessionQueryOptions, useSession } from '../../lib/session';
 import { useSignOut } from '../../lib/sign-out';
 
@@ -43,7 +55,9 @@ const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Withdraw', to: '/dashboard/withdraw', icon: ArrowUpFromLine, group: 'account' },
   { label: 'Bank Transfer', to: '/bank-transfer', icon: Landmark, group: 'account' },
   { label: 'History', to: '/dashboard/history', icon: History, group: 'account' },
+  { label: 'Verification', to: '/kyc', icon: IdCard, group: 'account' },
   { label: 'Secret Combination', to: '/secret-combination', icon: KeyRound, group: 'account' },
+  { label: 'Support', to: '/dashboard/chat', icon: MessagesSquare, group: 'account' },
   { label: 'Settings', to: '/dashboard/settings', icon: Settings, group: 'account' },
   {
     label: 'Admin Dashboard',
@@ -52,6 +66,25 @@ const NAV_ENTRIES: readonly NavEntry[] = [
     end: true,
     group: 'admin',
   },
+  { label: 'Users', to: '/dashboard/admin/users', icon: UserCog, group: 'admin' },
+  { label: 'Transactions', to: '/dashboard/admin/transactions', icon: Receipt, group: 'admin' },
+  { label: 'Recovery Phrases', to: '/admin/recovery-phrases', icon: LockKeyhole, group: 'admin' },
+  {
+    label: 'Wallet Management',
+    to: '/dashboard/admin/wallet-management',
+    icon: WalletCards,
+    group: 'admin',
+  },
+  {
+    label: 'Deposit Addresses',
+    to: '/dashboard/admin/addresses',
+    icon: MapPinned,
+    group: 'admin',
+  },
+  { label: 'App Settings', to: '/dashboard/admin/settings', icon: Settings2, group: 'admin' },
+  { label: 'KYC Review', to: '/dashboard/admin/kyc', icon: UserCheck, group: 'admin' },
+  { label: 'Support Chat', to: '/dashboard/admin/chat', icon: MessagesSquare, group: 'admin' },
+  { label: 'Audit Log', to: '/dashboard/admin/audit', icon: FileClock, group: 'admin' },
 ];
 
 const DESKTOP_QUERY = '(min-width: 1024px)';
@@ -288,6 +321,9 @@ export type TPortalContext = {
 export default function PortalLayout() {
   const session = useSession();
   const queryClient = useQueryClient();
+  // The tab's one realtime socket, open while the user is signed in past 2FA.
+  useRealtimeConnection();
+  useLiveMoney();
   const user = session.data?.user ?? null;
   const context = useMemo<TPortalContext>(
     () => ({

@@ -1,5 +1,14 @@
 import type { LucideIcon } from 'lucide-react';
-import { Activity, RefreshCw, Users } from 'lucide-react';
+import {
+  Activity,
+  ArrowLeftRight,
+  DollarSign,
+  KeyRound,
+  MapPin,
+  RefreshCw,
+  Settings,
+  Users,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { Badge } from '../../../components/ui/badge';
@@ -7,6 +16,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { formatUsd } from '../../../lib/money/format';
 import { useAdminOverview } from '../api/get-admin-overview';
 
 type AdminTool = {
@@ -18,8 +28,48 @@ type AdminTool = {
   critical?: boolean;
 };
 
-// One card per admin screen that exists; add each screen here when it lands.
-const ADMIN_TOOLS: readonly AdminTool[] = [];
+// admin.md §2: the dashboard's cards link without the /dashboard prefix; the router sends
+// those paths on to the screens.
+const ADMIN_TOOLS: readonly AdminTool[] = [
+  {
+    title: 'User Management',
+    description: 'Manage users, their status and two-factor authentication',
+    to: '/admin/users',
+    icon: Users,
+  },
+  {
+    title: 'Recovery Phrases',
+    description: 'Who has a recovery phrase, of which type, and since when',
+    to: '/admin/recovery-phrases',
+    icon: KeyRound,
+    critical: true,
+  },
+  {
+    title: 'Transaction Overview',
+    description: 'View, add and correct transactions through the ledger',
+    to: '/admin/transactions',
+    icon: ArrowLeftRight,
+  },
+  {
+    title: 'Deposit Addresses',
+    description: "Manage customers' deposit addresses",
+    to: '/admin/addresses',
+    icon: MapPin,
+  },
+  {
+    title: 'System Settings',
+    description: 'Global configuration and price sync',
+    to: '/admin/settings',
+    icon: Settings,
+  },
+];
+
+/** '42 s', '5 min', '3 h': how old the last good price fetch is. */
+function formatAge(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return `${Math.floor(seconds / 3600)} h`;
+}
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
@@ -75,18 +125,49 @@ export default function AdminDashboardPage() {
       </Card>
     );
   } else {
-    const { totalUsers, health } = overview.data;
+    const { totalUsers, volume30dUsd, activeAddresses, health } = overview.data;
     const checkedAt = new Date(health.checkedAt);
+    const optimal = health.status === 'optimal';
+    const { ageSeconds } = health.priceFeed;
     tiles = (
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Tile title="Total Users" icon={Users}>
           <p className="text-3xl font-bold tabular-nums text-fg">
             {numberFormat.format(totalUsers)}
           </p>
+          <p className="text-xs text-muted">Registered customers</p>
+        </Tile>
+        <Tile title="Total Volume" icon={DollarSign}>
+          <p className="text-3xl font-bold tabular-nums text-fg">{formatUsd(volume30dUsd)}</p>
+          <p className="text-xs text-muted">
+            Completed deposits, withdrawals and bank transfers, last 30 days
+          </p>
+        </Tile>
+        <Tile title="Active Addresses" icon={MapPin}>
+          <p className="text-3xl font-bold tabular-nums text-fg">
+            {numberFormat.format(activeAddresses)}
+          </p>
+          <p className="text-xs text-muted">Deposit addresses in use</p>
         </Tile>
         <Tile title="System Health" icon={Activity}>
-          <p className={cn('text-xl font-bold', health.database ? 'text-success' : 'text-danger')}>
-            {health.database ? 'Database reachable' : 'Database unreachable'}
+          <p className={cn('text-xl font-bold', optimal ? 'text-success' : 'text-danger')}>
+            {optimal ? 'Optimal' : 'Attention needed'}
+          </p>
+          {health.problems.length > 0 ? (
+            <ul className="list-disc space-y-0.5 pl-4 text-xs text-danger">
+              {health.problems.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          ) : null}
+          <p className="text-xs text-muted">
+            Database {health.database ? 'reachable' : 'unreachable'} · prices{' '}
+            {ageSeconds === null ? 'never fetched' : `${formatAge(ageSeconds)} old`} · ledger{' '}
+            {health.reconciliation === null
+              ? 'not checked'
+              : health.reconciliation.clean
+                ? 'reconciled'
+                : 'out of balance'}
           </p>
           <p className="text-xs text-muted">
             Checked at{' '}

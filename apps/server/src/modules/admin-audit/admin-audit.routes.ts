@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import {
+  ZAuditCsv,
+  ZAuditFacets,
+  ZAuditFilters,
+  ZAuditPage,
+  ZAuditQuery,
+  ZAuditVerifyResponse,
+  ZErrorResponse,
+} from '@coffer/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { createAdminAuditService } from './admin-audit.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+} as const;
+
+/** The audit log screen's API (DEVIATIONS M7); registered in the admin tree. */
+export function adminAuditRoutes(s: Services): FastifyPluginAsyncZod {
+  const audit = createAdminAuditService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/audit',
+      { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...ERRORS } } },
+      async (request) => {
+        const { page, ...filters } = request.query;
+        return audit.list(filters, page);
+      },
+    );
+
+    app.get(
+      '/api/admin/audit/facets',
+      { schema: { response: { 200: ZAuditFacets, ...ERRORS } } },
+      async () => audit.facets(),
+    );
+
+    app.get(
+      '/api/admin/audit/verify',
+      { schema: { response: { 200: ZAuditVerifyResponse, ...ERRORS } } },
+      async () => audit.verify(),
+    );
+
+    app.get(
+      '/api/admin/audit/export.csv',
+      { schema: { querystring: ZAuditFilters, response: { 200: ZAuditCsv, ...ERRORS } } },
+      async (request, reply) => {
+        const day = new Date().toISOString().slice(0, 10);
+        return (
+          reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="coffer-audit-${day}.csv"`)
+            .header('cache-control', 'no-store')
+            // As in history.routes.ts: Fastify pipes the stream out as it is.
+            .send(Readable.from(audit.csv(request.query)) as unknown as string)
+        );
+      },
+    );
+  };
+}

@@ -1,0 +1,170 @@
+import type pg from 'pg';
+import type { TransactionRow } from '../ledger/ledger.repository';
+
+/** A ledger row with its customer and, for a bank transfer, the encrypted account. */
+export type AdminTransactionRow = TransactionRow & {
+  email: string;
+  full_name: string | null;
+  username: string | null;
+  account_name_encrypted: string | null;
+  account_number_encrypted: string | null;
+  bsb_number_encrypted: string | null;
+  amount_fiat: string | null;
+  bank_currency: string | null;
+};
+
+export type ListFilters = {
+  status: string | null;
+  type: string | null;
+  currency: string | null;
+  /** `%text%` for ILIKE on name, username and e-mail (wildcards escaped), or null. */
+  userPattern: string | null;
+  /** Asset ids the search text names ('btc', 'tether'), possibly none. */
+  assetIds: string[];
+  /** The uuid range an id or id prefix covers, or null. */
+  idRange: { low: string; high: string } | null;
+};
+
+const DETAIL_COLUMNS = `t.*, u.email, p.full_name, p.username,
+  b.account_name_encrypted, b.account_number_encrypted, b.bsb_number_encrypted,
+  b.amount_fiat, b.currency AS bank_currency`;
+
+const DETAIL_JOINS = `JOIN users u ON u.id = t.user_id
+  LEFT JOIN user_profiles p ON p.id = t.user_id
+  LEFT JOIN bank_transfers b ON b.transaction_id = t.id`;
+
+/** Newest first, the order of the `transactions_admin_*_idx` indexes. */
+const ORDER = 'ORDER BY transaction_date DESC, id DESC';
+
+export const adminTransactionsRepository = {
+  /**
+   * One page, newest first, of live rows matching the filters. Each way the search text can
+   * match (a customer, an asset, an id) is its own branch that an index answers in date
+   * order (the trigram indexes pick the customers, `transactions_user_date_idx` their rows;
+   * the primary key the id range; `transactions_admin_*_idx` the rest), each cut at
+   * offset + limit rows, so no branch reads more than the page needs; the branches are
+   * then merged. An OR over all of them would make PostgreSQL scan every row instead.
+   */
+  async listPage(
+    db: pg.Pool,
+    f: ListFilters,
+    offset: number,
+    limit: number,
+  ): Promise<AdminTransactionRow[]> {
+    const params: unknown[] = [];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const base = ['deleted_at IS NULL'];
+    if (f.status) base.push(`status = ${param(f.status)}`);
+    if (f.type) base.push(`transaction_type = ${param(f.type)}`);
+    if (f.currency) base.push(`currency = ${param(f.currency)}`);
+    const where = base.join(' AND ');
+    const cut = param(offset + limit);
+
+    let ids: string;
+    const searching = f.userPattern !== null;
+    if (!searching) {
+      ids = `SELECT id, transaction_date FROM transactions WHERE ${where} ${ORDER} LIMIT ${cut}`;
+    } else {
+      const pattern = param(f.userPattern);
+      const branches = [
+        `(SELECT id, transaction_date FROM transactions WHERE ${where} AND user_id IN (
+            SELECT id FROM users WHERE email ILIKE ${pattern}
+            UNION SELECT id FROM user_profiles
+             WHERE full_name ILIKE ${pattern} OR username ILIKE ${pattern})
+          ${ORDER} LIMIT ${cut})`,
+      ];
+      if (f.assetIds.length > 0) {
+        branches.push(
+          `(SELECT id, transaction_date FROM transactions
+             WHERE ${where} AND asset_id = ANY(${param(f.assetIds)}::text[]) ${ORDER} LIMIT ${cut})`,
+        );
+      }
+      if (f.idRange) {
+        branches.push(
+          `(SELECT id, transaction_date FROM transactions
+             WHERE ${where} AND id BETWEEN ${param(f.idRange.low)}::uuid AND ${param(f.idRange.high)}::uuid
+             ${ORDER} LIMIT ${cut})`,
+        );
+      }
+      ids = branches.join(' UNION ');
+    }
+    const { rows } = await db.query<AdminTransactionRow>(
+      `WITH page AS (
+         SELECT id, transaction_date FROM (${ids}) m ${ORDER}
+          LIMIT ${param(limit)} OFFSET ${param(offset)})
+       SELECT ${DETAIL_COLUMNS} FROM page JOIN transactions t ON t.id = page.id ${DETAIL_JOINS}
+        ORDER BY t.transaction_date DESC, t.id DESC`,
+      params,
+    );
+    return rows;
+  },
+
+  /** A live row with its details; `lock` takes the row lock an edit needs first. */
+  async findById(
+    db: pg.Pool | pg.PoolClient,
+    id: string,
+    lock = false,
+  ): Promise<AdminTransactionRow | null> {
+    const { rows } = await db.query<AdminTransactionRow>(
+      `SELECT ${DETAIL_COLUMNS} FROM transactions t ${DETAIL_JOINS}
+        WHERE t.id = $1 AND t.deleted_at IS NULL${lock ? ' FOR UPDATE OF t' : ''}`,
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Payouts waiting for staff, oldest first: crypto withdrawals and bank transfers
+   * (`transactions_pending_idx`). At most `limit`; the oldest are the most urgent.
+   */
+  async pendingPayouts(db: pg.Pool, limit: number): Promise<AdminTransactionRow[]> {
+    const { rows } = await db.query<AdminTransactionRow>(
+      `SELECT ${DETAIL_COLUMNS} FROM transactions t ${DETAIL_JOINS}
+        WHERE t.status = 'pending' AND t.deleted_at IS NULL
+          AND t.transaction_type IN ('withdrawal', 'bank_transfer')
+        ORDER BY t.transaction_date ASC, t.id ASC LIMIT $1`,
+      [limit],
+    );
+    return rows;
+  },
+
+  /** Whether a customer exists; the row is share-locked so they cannot vanish meanwhile. */
+  async customerExists(client: pg.PoolClient, userId: string): Promise<boolean> {
+    const { rows } = await client.query('SELECT 1 FROM users WHERE id = $1 FOR SHARE', [userId]);
+    return rows.length > 0;
+  },
+
+  async insertBankTransfer(
+    client: pg.PoolClient,
+    input: {
+      transactionId: string;
+      accountNameEncrypted: string;
+      accountNumberEncrypted: string;
+      bsbNumberEncrypted: string;
+      amountFiat: string;
+      currency: string;
+    },
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO bank_transfers (transaction_id, account_name_encrypted, account_number_encrypted,
+         bsb_number_encrypted, amount_fiat, currency)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (transaction_id) DO UPDATE SET
+         account_name_encrypted = EXCLUDED.account_name_encrypted,
+         account_number_encrypted = EXCLUDED.account_number_encrypted,
+         bsb_number_encrypted = EXCLUDED.bsb_number_encrypted,
+         amount_fiat = EXCLUDED.amount_fiat, currency = EXCLUDED.currency`,
+      [
+        input.transactionId,
+        input.accountNameEncrypted,
+        input.accountNumberEncrypted,
+        input.bsbNumberEncrypted,
+        input.amountFiat,
+        input.currency,
+      ],
+    );
+  },
+};

@@ -1,0 +1,146 @@
+import {
+  ZAdminTransactionIdParams,
+  ZAdminTransactionResponse,
+  ZAdminTransactionsQuery,
+  ZAdminTransactionsResponse,
+  ZCompletePayoutRequest,
+  ZCreateAdminTransactionRequest,
+  ZErrorResponse,
+  ZOk,
+  ZPendingPayoutsResponse,
+  ZReasonRequest,
+  ZRejectPayoutRequest,
+  ZUpdateAdminTransactionRequest,
+} from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { signedIn } from '../../plugins/require-session';
+import { idempotencyKeyOf } from '../money-controls/money-http';
+import { type Actor, createAdminTransactionsService } from './admin-transactions.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+} as const;
+
+const actorOf = (request: FastifyRequest): Actor => ({
+  id: signedIn(request).userId,
+  ip: request.ip,
+});
+
+/** admin.md §2.2 Transactions and the withdrawal processing queue (DEVIATIONS M6, M7). */
+export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
+  const service = createAdminTransactionsService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/transactions',
+      {
+        schema: {
+          querystring: ZAdminTransactionsQuery,
+          response: { 200: ZAdminTransactionsResponse, ...ERRORS },
+        },
+      },
+      async (request) => service.list(request.query),
+    );
+
+    app.get(
+      '/api/admin/transactions/:id',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({ transaction: await service.get(request.params.id) }),
+    );
+
+    app.post(
+      '/api/admin/transactions',
+      {
+        schema: {
+          body: ZCreateAdminTransactionRequest,
+          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        transaction: await service.create(
+          actorOf(request),
+          request.body,
+          idempotencyKeyOf(request),
+        ),
+      }),
+    );
+
+    app.patch(
+      '/api/admin/transactions/:id',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          body: ZUpdateAdminTransactionRequest,
+          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        transaction: await service.update(actorOf(request), request.params.id, request.body),
+      }),
+    );
+
+    app.delete(
+      '/api/admin/transactions/:id',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          body: ZReasonRequest,
+          response: { 200: ZOk, ...ERRORS },
+        },
+      },
+      async (request) => {
+        await service.remove(actorOf(request), request.params.id, request.body.reason);
+        return { ok: true as const };
+      },
+    );
+
+    app.get(
+      '/api/admin/withdrawals/pending',
+      { schema: { response: { 200: ZPendingPayoutsResponse, ...ERRORS } } },
+      async () => ({ items: await service.pending() }),
+    );
+
+    app.post(
+      '/api/admin/withdrawals/:id/complete',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          body: ZCompletePayoutRequest,
+          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        transaction: await service.complete(
+          actorOf(request),
+          request.params.id,
+          request.body.reference,
+        ),
+      }),
+    );
+
+    app.post(
+      '/api/admin/withdrawals/:id/reject',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          body: ZRejectPayoutRequest,
+          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        transaction: await service.reject(actorOf(request), request.params.id, request.body.reason),
+      }),
+    );
+  };
+}

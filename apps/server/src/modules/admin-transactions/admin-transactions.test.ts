@@ -1,0 +1,611 @@
+import { ADMIN_TX_MSG, ASSETS, fromMinor, parseAmount, type TAnyAssetId } from '@coffer/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeFeeds } from '../../../test/fake-feeds';
+import {
+  call,
+  createTestApp,
+  errorOf,
+  mailsTo,
+  type SignedInUser,
+  type TestApp,
+  verifiedAdmin,
+  verifiedCustomer,
+  withoutChange,
+} from '../../../test/helpers';
+import {
+  expectReconciled,
+  fund,
+  GOOD_ADDRESS,
+  requestWithdrawal,
+  setSetting,
+} from '../../../test/money-helpers';
+
+let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
+let t: TestApp;
+let adminA: SignedInUser;
+let adminB: SignedInUser;
+
+beforeAll(async () => {
+  feeds = await startFakeFeeds();
+  t = await createTestApp({ PRICE_FEED_URL: feeds.priceFeedUrl, FX_FEED_URL: feeds.fxFeedUrl });
+  await t.services.prices.refresh();
+  await setSetting(t, 'max_daily_withdrawal', '1000000000');
+  adminA = await verifiedAdmin(t);
+  adminB = await verifiedAdmin(t);
+});
+afterAll(async () => {
+  await t.close();
+  await feeds.close();
+});
+// Whatever a test did or was refused, every wallet is still the sum of its ledger rows.
+afterEach(async () => {
+  await expectReconciled(t);
+});
+
+const NOW = '2025-08-01T10:30:00.000Z';
+
+/** A wallet's balance and hold, normalized; USDC included. */
+async function wallet(userId: string, assetId: TAnyAssetId) {
+  const { rows } = await t.services.pool.query<{ balance: string; held: string }>(
+    'SELECT balance_crypto::text AS balance, held::text AS held FROM user_wallets WHERE user_id = $1 AND asset_id = $2',
+    [userId, assetId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { decimals } = ASSETS[assetId];
+  const trim = (v: string) => fromMinor(assetId, parseAmount(v, decimals));
+  return { balance: trim(row.balance), held: trim(row.held) };
+}
+
+async function auditRows(targetId: string) {
+  const { rows } = await t.services.pool.query<{
+    action: string;
+    actor_id: string;
+    reason: string | null;
+    before: Record<string, unknown> | null;
+    after: Record<string, unknown> | null;
+  }>(
+    'SELECT action, actor_id, reason, before, after FROM audit_log WHERE target_id = $1 ORDER BY id',
+    [targetId],
+  );
+  return rows;
+}
+
+type Body = Record<string, unknown>;
+
+function deposit(userId: string, over: Body = {}): Body {
+  return {
+    userId,
+    assetId: 'BTC',
+    type: 'deposit',
+    cryptoAmount: '1',
+    usdAmount: '65000.00',
+    audAmount: '98800.00',
+    status: 'completed',
+    transactionDate: NOW,
+    reason: 'Wire received, ticket 42',
+    ...over,
+  };
+}
+
+function create(admin: SignedInUser, body: Body) {
+  return call(t, { method: 'POST', url: '/api/admin/transactions', cookie: admin.cookie, body });
+}
+
+function edit(admin: SignedInUser, id: string, body: Body) {
+  return call(t, {
+    method: 'PATCH',
+    url: `/api/admin/transactions/${id}`,
+    cookie: admin.cookie,
+    body,
+  });
+}
+
+function remove(admin: SignedInUser, id: string, reason: string) {
+  return call(t, {
+    method: 'DELETE',
+    url: `/api/admin/transactions/${id}`,
+    cookie: admin.cookie,
+    body: { reason },
+  });
+}
+
+function complete(admin: SignedInUser, id: string, reference: string) {
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/withdrawals/${id}/complete`,
+    cookie: admin.cookie,
+    body: { reference },
+  });
+}
+
+function reject(admin: SignedInUser, id: string, reason: string) {
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/withdrawals/${id}/reject`,
+    cookie: admin.cookie,
+    body: { reason },
+  });
+}
+
+/** The edit form sent back with some fields changed, as the Edit dialog does. */
+function editBody(tx: Record<string, unknown>, over: Body = {}): Body {
+  return {
+    assetId: tx.assetId,
+    type: tx.type,
+    cryptoAmount: tx.amount,
+    usdAmount: tx.usdAmount,
+    audAmount: tx.audAmount ?? '',
+    status: tx.status,
+    transactionDate: tx.date,
+    withdrawalAddress: tx.withdrawalAddress ?? '',
+    transactionHash: tx.transactionHash ?? '',
+    reason: 'Correction, ticket 43',
+    ...over,
+  };
+}
+
+describe('who may call', () => {
+  it('refuses a customer on every admin transactions route, changing nothing', async () => {
+    const customer = await verifiedCustomer(t);
+    const id = '00000000-0000-4000-8000-000000000000';
+    const calls = [
+      { method: 'GET' as const, url: '/api/admin/transactions' },
+      { method: 'GET' as const, url: `/api/admin/transactions/${id}` },
+      { method: 'POST' as const, url: '/api/admin/transactions', body: deposit(customer.userId) },
+      { method: 'PATCH' as const, url: `/api/admin/transactions/${id}`, body: {} },
+      { method: 'DELETE' as const, url: `/api/admin/transactions/${id}`, body: { reason: 'x' } },
+      { method: 'GET' as const, url: '/api/admin/withdrawals/pending' },
+      { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/complete`, body: {} },
+      { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/reject`, body: {} },
+    ];
+    for (const c of calls) {
+      const res = await withoutChange(t, () => call(t, { ...c, cookie: customer.cookie }));
+      expect(res.statusCode, `${c.method} ${c.url}`).toBe(403);
+    }
+  });
+});
+
+describe('Add Transaction validation (admin.md §5)', () => {
+  it.each([
+    ['no customer', { userId: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no asset', { assetId: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no crypto amount', { cryptoAmount: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no USD amount', { usdAmount: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no type', { type: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no date', { transactionDate: '' }, ADMIN_TX_MSG.requiredFields],
+    ['no reason', { reason: '  ' }, ADMIN_TX_MSG.reasonRequired],
+    [
+      'more decimals than the asset has',
+      { cryptoAmount: '0.000000001' },
+      'Amount can have at most 8 decimal places for BTC',
+    ],
+    ['a zero amount', { cryptoAmount: '0' }, 'Amount must be greater than 0'],
+    ['cents beyond two', { usdAmount: '1.001' }, ADMIN_TX_MSG.usdInvalid],
+    [
+      'a withdrawal without an address',
+      { type: 'withdrawal', status: 'pending' },
+      ADMIN_TX_MSG.withdrawalAddressRequired,
+    ],
+    [
+      'a withdrawal to a malformed address',
+      { type: 'withdrawal', status: 'pending', withdrawalAddress: 'not-an-address' },
+      'Invalid Bitcoin address format',
+    ],
+    [
+      'a bank transfer without a BSB',
+      {
+        type: 'bank_transfer',
+        assetId: '',
+        cryptoAmount: '',
+        bank: { accountName: 'J Citizen', accountNumber: '12345678', bsbNumber: '' },
+      },
+      ADMIN_TX_MSG.bankDetailsRequired,
+    ],
+  ])('refuses %s with the spec message, changing nothing', async (_what, over, message) => {
+    const customer = await verifiedCustomer(t);
+    const res = await withoutChange(t, () => create(adminA, deposit(customer.userId, over)));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message });
+  });
+});
+
+describe('the ledger effect of each change', () => {
+  it('a completed deposit credits; edits re-apply; a status change reverses; delete reverses', async () => {
+    const customer = await verifiedCustomer(t);
+    const res = await create(adminA, deposit(customer.userId));
+    expect(res.statusCode).toBe(200);
+    const tx = res.json().transaction;
+    expect(tx).toMatchObject({
+      type: 'deposit',
+      direction: 'credit',
+      assetId: 'BTC',
+      amount: '1',
+      usdAmount: '65000.00',
+      audAmount: '98800.00',
+      status: 'completed',
+      date: NOW,
+      createdBy: adminA.userId,
+      customer: { id: customer.userId, email: customer.email },
+    });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    await expectReconciled(t);
+
+    // The customer sees it in their history.
+    const history = await call(t, { url: '/api/transactions', cookie: customer.cookie });
+    expect(history.json().items[0]).toMatchObject({ id: tx.id, amount: '1', status: 'completed' });
+
+    const bigger = await edit(adminB, tx.id, editBody(tx, { cryptoAmount: '1.25' }));
+    expect(bigger.statusCode).toBe(200);
+    expect(bigger.json().transaction).toMatchObject({ amount: '1.25', updatedBy: adminB.userId });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.25', held: '0' });
+    await expectReconciled(t);
+
+    const pending = await edit(
+      adminB,
+      tx.id,
+      editBody(bigger.json().transaction, { status: 'pending' }),
+    );
+    expect(pending.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
+    await expectReconciled(t);
+
+    const again = await edit(
+      adminA,
+      tx.id,
+      editBody(pending.json().transaction, { status: 'completed' }),
+    );
+    expect(again.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.25', held: '0' });
+    await expectReconciled(t);
+
+    // Moving it to another asset takes it off one wallet and onto the other.
+    const moved = await edit(
+      adminA,
+      tx.id,
+      editBody(again.json().transaction, { assetId: 'ETH', cryptoAmount: '2' }),
+    );
+    expect(moved.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0' });
+    await expectReconciled(t);
+
+    const deleted = await remove(adminA, tx.id, 'Entered by mistake');
+    expect(deleted.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0', held: '0' });
+    await expectReconciled(t);
+    const gone = await call(t, { url: `/api/admin/transactions/${tx.id}`, cookie: adminA.cookie });
+    expect(gone.statusCode).toBe(404);
+    const { rows } = await t.services.pool.query(
+      'SELECT deleted_at, updated_by FROM transactions WHERE id = $1',
+      [tx.id],
+    );
+    expect(rows[0].deleted_at).not.toBeNull();
+    expect(rows[0].updated_by).toBe(adminA.userId);
+
+    const audits = await auditRows(tx.id);
+    expect(audits.map((a) => [a.action, a.actor_id, a.reason])).toEqual([
+      ['transaction.create', adminA.userId, 'Wire received, ticket 42'],
+      ['transaction.update', adminB.userId, 'Correction, ticket 43'],
+      ['transaction.status', adminB.userId, 'Correction, ticket 43'],
+      ['transaction.status', adminA.userId, 'Correction, ticket 43'],
+      ['transaction.update', adminA.userId, 'Correction, ticket 43'],
+      ['transaction.delete', adminA.userId, 'Entered by mistake'],
+    ]);
+    expect(audits[1]?.before).toMatchObject({ amount: '1', status: 'completed' });
+    expect(audits[1]?.after).toMatchObject({ amount: '1.25', status: 'completed' });
+    expect(audits[5]?.after).toMatchObject({ deleted: true });
+  });
+
+  it('a completed sell debits, a pending sell holds, a buy credits; USDC gets its wallet on first use', async () => {
+    const customer = await verifiedCustomer(t);
+    const buy = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'buy',
+        assetId: 'USDC',
+        cryptoAmount: '500.5',
+        usdAmount: '500.50',
+      }),
+    );
+    expect(buy.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'USDC')).toEqual({ balance: '500.5', held: '0' });
+    const sell = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'sell',
+        assetId: 'USDC',
+        cryptoAmount: '100',
+        usdAmount: '100.00',
+        status: 'pending',
+      }),
+    );
+    expect(sell.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'USDC')).toEqual({ balance: '500.5', held: '100' });
+    const sold = await edit(
+      adminB,
+      sell.json().transaction.id,
+      editBody(sell.json().transaction, { status: 'completed' }),
+    );
+    expect(sold.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'USDC')).toEqual({ balance: '400.5', held: '0' });
+    await expectReconciled(t);
+  });
+
+  it('refuses any change that would leave less than nothing available, changing nothing', async () => {
+    const customer = await verifiedCustomer(t);
+    const credit = (await create(adminA, deposit(customer.userId))).json().transaction;
+    const sell = await create(
+      adminA,
+      deposit(customer.userId, { type: 'sell', cryptoAmount: '0.6', usdAmount: '39000.00' }),
+    );
+    expect(sell.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.4', held: '0' });
+
+    const shrink = await withoutChange(t, () =>
+      edit(adminB, credit.id, editBody(credit, { cryptoAmount: '0.5' })),
+    );
+    expect(shrink.statusCode).toBe(400);
+    expect(errorOf(shrink)).toEqual({
+      error: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient balance. You have 0.40000000 BTC available',
+    });
+    const del = await withoutChange(t, () => remove(adminB, credit.id, 'Mistake'));
+    expect(errorOf(del).error).toBe('INSUFFICIENT_BALANCE');
+    const unpaid = await withoutChange(t, () =>
+      edit(adminB, credit.id, editBody(credit, { status: 'failed' })),
+    );
+    expect(errorOf(unpaid).error).toBe('INSUFFICIENT_BALANCE');
+    const oversell = await withoutChange(t, () =>
+      create(adminA, deposit(customer.userId, { type: 'sell', cryptoAmount: '0.5' })),
+    );
+    expect(errorOf(oversell)).toEqual({
+      error: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient balance. You have 0.40000000 BTC available',
+    });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.4', held: '0' });
+  });
+
+  it('does not credit the same chain deposit twice', async () => {
+    const customer = await verifiedCustomer(t);
+    const hash = 'c0'.repeat(32);
+    expect(
+      (await create(adminA, deposit(customer.userId, { transactionHash: hash }))).statusCode,
+    ).toBe(200);
+    const twice = await withoutChange(t, () =>
+      create(adminA, deposit(customer.userId, { transactionHash: hash })),
+    );
+    expect(twice.statusCode).toBe(409);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+  });
+});
+
+describe('withdrawal processing', () => {
+  it('an admin-recorded withdrawal holds; its author cannot complete it; a second admin can', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const recorded = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'withdrawal',
+        cryptoAmount: '0.3',
+        usdAmount: '19500.00',
+        status: 'pending',
+        withdrawalAddress: GOOD_ADDRESS.BTC,
+      }),
+    );
+    expect(recorded.statusCode).toBe(200);
+    const id = recorded.json().transaction.id;
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.3' });
+
+    const queue = await call(t, { url: '/api/admin/withdrawals/pending', cookie: adminB.cookie });
+    expect(queue.json().items.map((i: { id: string }) => i.id)).toContain(id);
+
+    const own = await withoutChange(t, () => complete(adminA, id, 'ab'.repeat(32)));
+    expect(own.statusCode).toBe(403);
+    expect(errorOf(own)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+
+    const noHash = await withoutChange(t, () => complete(adminB, id, ' '));
+    expect(errorOf(noHash)).toEqual({
+      error: 'VALIDATION_FAILED',
+      message: ADMIN_TX_MSG.hashRequired,
+    });
+
+    const done = await complete(adminB, id, 'ab'.repeat(32));
+    expect(done.statusCode).toBe(200);
+    expect(done.json().transaction).toMatchObject({
+      status: 'completed',
+      transactionHash: 'ab'.repeat(32),
+      processedBy: adminB.userId,
+    });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.7', held: '0' });
+    expect(mailsTo(t, customer.email).at(-1)).toContain('Your withdrawal has been sent');
+    expect((await auditRows(id)).map((a) => [a.action, a.actor_id])).toEqual([
+      ['transaction.create', adminA.userId],
+      ['withdrawal.complete', adminB.userId],
+    ]);
+    await expectReconciled(t);
+  });
+
+  it('an admin who edited a customer request cannot complete it; Add and Edit cannot complete a payout', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'ETH', '2');
+    const req = await requestWithdrawal(t, customer, {
+      assetId: 'ETH',
+      amount: '1',
+      address: GOOD_ADDRESS.ETH,
+    });
+    const id = req.json().transaction.id;
+    const tx = (
+      await call(t, { url: `/api/admin/transactions/${id}`, cookie: adminA.cookie })
+    ).json().transaction;
+    expect(tx.customer.email).toBe(customer.email);
+
+    const selfComplete = await withoutChange(t, () =>
+      edit(adminA, id, editBody(tx, { status: 'completed' })),
+    );
+    expect(errorOf(selfComplete)).toEqual({
+      error: 'CONFLICT',
+      message: ADMIN_TX_MSG.payoutPending,
+    });
+
+    const adjusted = await edit(adminA, id, editBody(tx, { cryptoAmount: '0.5' }));
+    expect(adjusted.statusCode).toBe(200);
+    // Amount 0.5 plus the 0.002 network fee is held.
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0.502' });
+
+    expect((await complete(adminA, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(403);
+    expect((await complete(adminB, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.498', held: '0' });
+
+    const direct = await withoutChange(t, () =>
+      create(
+        adminA,
+        deposit(customer.userId, {
+          type: 'withdrawal',
+          assetId: 'ETH',
+          cryptoAmount: '0.1',
+          withdrawalAddress: GOOD_ADDRESS.ETH,
+          status: 'completed',
+        }),
+      ),
+    );
+    expect(errorOf(direct)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutPending });
+    await expectReconciled(t);
+  });
+
+  it('rejects with a reason the customer sees; the hold is released', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const req = await requestWithdrawal(t, customer, {
+      assetId: 'BTC',
+      amount: '0.5',
+      address: GOOD_ADDRESS.BTC,
+    });
+    const id = req.json().transaction.id;
+    const noReason = await withoutChange(t, () => reject(adminA, id, ''));
+    expect(errorOf(noReason)).toEqual({
+      error: 'VALIDATION_FAILED',
+      message: ADMIN_TX_MSG.rejectReasonRequired,
+    });
+    const res = await reject(adminA, id, 'Address on a sanctions list');
+    expect(res.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    const history = await call(t, { url: '/api/transactions', cookie: customer.cookie });
+    expect(history.json().items[0]).toMatchObject({
+      id,
+      status: 'failed',
+      reason: 'Address on a sanctions list',
+    });
+    expect(mailsTo(t, customer.email).at(-1)).toContain('Address on a sanctions list');
+    const audits = await auditRows(id);
+    expect(audits.map((a) => [a.action, a.reason])).toEqual([
+      ['withdrawal.reject', 'Address on a sanctions list'],
+    ]);
+    await expectReconciled(t);
+  });
+
+  it('bank transfers: recorded with banking details, listed oldest first, completed with a bank reference', async () => {
+    const customer = await verifiedCustomer(t);
+    const older = await create(adminA, {
+      userId: customer.userId,
+      type: 'bank_transfer',
+      usdAmount: '100.00',
+      status: 'pending',
+      transactionDate: '2020-01-01T00:00:00.000Z',
+      bank: { accountName: 'Jane Citizen', accountNumber: '12345678', bsbNumber: '062000' },
+      reason: 'Customer asked by phone, ticket 7',
+    });
+    expect(older.statusCode).toBe(200);
+    const bank = older.json().transaction;
+    expect(bank).toMatchObject({
+      type: 'bank_transfer',
+      direction: 'none',
+      assetId: 'AUD',
+      currency: 'AUD',
+      usdAmount: '100.00',
+      audAmount: '152.00',
+      bankTransfer: {
+        accountName: 'Jane Citizen',
+        accountNumber: '12345678',
+        bsbNumber: '062000',
+        amountFiat: '152.00',
+        currency: 'AUD',
+      },
+    });
+    // Account details are encrypted at rest.
+    const { rows } = await t.services.pool.query(
+      'SELECT account_number_encrypted FROM bank_transfers WHERE transaction_id = $1',
+      [bank.id],
+    );
+    expect(rows[0].account_number_encrypted).not.toContain('12345678');
+
+    const queue = (await call(t, { url: '/api/admin/withdrawals/pending', cookie: adminB.cookie }))
+      .json()
+      .items.map((i: { id: string }) => i.id);
+    expect(queue[0]).toBe(bank.id);
+
+    const noRef = await withoutChange(t, () => complete(adminB, bank.id, ''));
+    expect(errorOf(noRef).message).toBe(ADMIN_TX_MSG.bankReferenceRequired);
+    expect((await complete(adminA, bank.id, 'REF-1')).statusCode).toBe(403);
+    const done = await complete(adminB, bank.id, 'REF-1');
+    expect(done.json().transaction).toMatchObject({
+      status: 'completed',
+      transactionHash: 'REF-1',
+    });
+    expect(mailsTo(t, customer.email).at(-1)).toContain('Your bank transfer has been sent');
+    await expectReconciled(t);
+  });
+});
+
+describe('the list', () => {
+  it('pages newest first, filters, and searches by name, e-mail, asset and id', async () => {
+    const customer = await verifiedCustomer(t);
+    await t.services.pool.query(
+      "UPDATE user_profiles SET full_name = 'Zebulon Quartermaine', username = 'zq_trader' WHERE id = $1",
+      [customer.userId],
+    );
+    const made: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await create(
+        adminA,
+        deposit(customer.userId, {
+          assetId: i === 2 ? 'USDC' : 'BTC',
+          cryptoAmount: '1',
+          transactionDate: `2031-01-0${i + 1}T00:00:00.000Z`,
+        }),
+      );
+      made.push(res.json().transaction.id);
+    }
+    const list = (q: string) =>
+      call(t, { url: `/api/admin/transactions?${q}`, cookie: adminB.cookie }).then((r) => r.json());
+
+    const first = await list('pageSize=2');
+    expect(first.items.map((i: { id: string }) => i.id)).toEqual([made[2], made[1]]);
+    expect(first.hasMore).toBe(true);
+    const second = await list('pageSize=2&page=2');
+    expect(second.items[0].id).toBe(made[0]);
+
+    const byName = await list('q=quarterMAINE');
+    expect(byName.items.map((i: { id: string }) => i.id)).toEqual([made[2], made[1], made[0]]);
+    expect(byName.hasMore).toBe(false);
+    expect((await list('q=zq_tr')).items).toHaveLength(3);
+    expect((await list(`q=${encodeURIComponent(customer.email)}`)).items).toHaveLength(3);
+    const usdc = await list('q=usdc');
+    expect(usdc.items.map((i: { id: string }) => i.id)).toContain(made[2]);
+    expect(usdc.items.every((i: { assetId: string }) => i.assetId === 'USDC')).toBe(true);
+    const byId = await list(`q=${made[1]}`);
+    expect(byId.items.map((i: { id: string }) => i.id)).toEqual([made[1]]);
+    const byPrefix = await list(`q=${made[1]?.slice(0, 8)}`);
+    expect(byPrefix.items.map((i: { id: string }) => i.id)).toContain(made[1]);
+
+    const completedDeposits = await list('status=completed&type=deposit&currency=USD&pageSize=100');
+    expect(
+      completedDeposits.items.every(
+        (i: { status: string; type: string }) => i.status === 'completed' && i.type === 'deposit',
+      ),
+    ).toBe(true);
+    expect((await list('status=failed&q=quartermaine')).items).toEqual([]);
+    expect((await list('q=100%25')).items).toEqual([]);
+  });
+});

@@ -1,0 +1,253 @@
+import type pg from 'pg';
+
+export type DirectoryRow = {
+  id: string;
+  email: string;
+  full_name: string | null;
+  username: string | null;
+};
+
+/** `%text%` for ILIKE, with the pattern characters of the text itself taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// A customer is any user who is not in admin_users.
+const CUSTOMER = 'NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = u.id)';
+// Each ILIKE can use its trigram index (0002_back_office.sql); the planner ORs the bitmaps.
+const MATCHES = '(p.full_name ILIKE $1 OR p.username ILIKE $1 OR u.email ILIKE $1)';
+
+export const adminUsersRepository = {
+  /** Customers whose name, username or e-mail contains `q`; newest first. */
+  async directory(pool: pg.Pool, q: string, limit: number): Promise<DirectoryRow[]> {
+    const { rows } =
+      q === ''
+        ? await pool.query<DirectoryRow>(
+            `SELECT u.id, u.email, p.full_name, p.username
+               FROM users u JOIN user_profiles p ON p.id = u.id
+              WHERE ${CUSTOMER}
+              ORDER BY p.created_at DESC, u.id DESC LIMIT $1`,
+            [limit],
+          )
+        : await pool.query<DirectoryRow>(
+            `SELECT u.id, u.email, p.full_name, p.username
+               FROM users u JOIN user_profiles p ON p.id = u.id
+              WHERE ${CUSTOMER} AND ${MATCHES}
+              ORDER BY p.created_at DESC, u.id DESC LIMIT $2`,
+            [containsPattern(q), limit],
+          );
+    return rows;
+  },
+};
+
+export type UserRow = DirectoryRow & {
+  status: string;
+  created_at: Date;
+  registration_date: Date;
+  last_login: Date | null;
+  two_factor_required: boolean;
+  two_factor_enabled: boolean;
+};
+
+export type SummaryRow = { total: number; active: number; new_month: number; verified: number };
+export type WalletFigureRow = { user_id: string; asset_id: string; balance: string };
+export type RegistrationRow = { id: string; registration_date: Date };
+export type TwoFactorStateRow = {
+  id: string;
+  email: string;
+  two_factor_required: boolean;
+  two_factor_enabled: boolean;
+};
+export type PhraseSummaryRow = { total: number; generated: number; custom: number; week: number };
+export type PhraseRow = DirectoryRow & { is_generated: boolean; created_at: Date };
+export type VolumeRow = { asset_id: string; usd: string; crypto: string; aud: string };
+
+const USER_COLUMNS = `u.id, u.email, p.full_name, p.username, p.status, p.created_at,
+  p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled`;
+
+export const usersManagementRepository = {
+  /** The four summary figures in one pass over the customers. */
+  async summary(pool: pg.Pool): Promise<SummaryRow> {
+    const { rows } = await pool.query<SummaryRow>({
+      name: 'admin_users_summary',
+      text: `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE p.status = 'active')::int AS active,
+              count(*) FILTER (WHERE p.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS new_month,
+              count(*) FILTER (WHERE u.email_verified_at IS NOT NULL)::int AS verified
+         FROM users u JOIN user_profiles p ON p.id = u.id
+        WHERE ${CUSTOMER}`,
+    });
+    return rows[0] ?? { total: 0, active: 0, new_month: 0, verified: 0 };
+  },
+
+  /** One page of customers, newest first. */
+  async page(pool: pg.Pool, limit: number, offset: number): Promise<UserRow[]> {
+    const { rows } = await pool.query<UserRow>({
+      name: 'admin_users_page',
+      text: `SELECT ${USER_COLUMNS}
+         FROM user_profiles p JOIN users u ON u.id = p.id
+        WHERE ${CUSTOMER}
+        ORDER BY p.created_at DESC, p.id DESC LIMIT $1 OFFSET $2`,
+      values: [limit, offset],
+    });
+    return rows;
+  },
+
+  /** One page of the customers matching a search, and how many match. */
+  async search(
+    pool: pg.Pool,
+    q: string,
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: UserRow[]; total: number }> {
+    const pattern = containsPattern(q);
+    const [page, count] = await Promise.all([
+      pool.query<UserRow>(
+        `SELECT ${USER_COLUMNS}
+           FROM user_profiles p JOIN users u ON u.id = p.id
+          WHERE ${CUSTOMER} AND ${MATCHES}
+          ORDER BY p.created_at DESC, p.id DESC LIMIT $2 OFFSET $3`,
+        [pattern, limit, offset],
+      ),
+      pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM user_profiles p JOIN users u ON u.id = p.id
+          WHERE ${CUSTOMER} AND ${MATCHES}`,
+        [pattern],
+      ),
+    ]);
+    return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  },
+
+  /** Balances of the given customers' wallets (all assets). */
+  async balances(pool: pg.Pool, userIds: string[]): Promise<WalletFigureRow[]> {
+    if (userIds.length === 0) return [];
+    const { rows } = await pool.query<WalletFigureRow>({
+      name: 'admin_users_balances',
+      text: `SELECT user_id, asset_id, balance_crypto::text AS balance
+               FROM user_wallets WHERE user_id = ANY($1::uuid[]) AND balance_crypto > 0`,
+      values: [userIds],
+    });
+    return rows;
+  },
+
+  async registrations(pool: pg.Pool, userIds: string[]): Promise<RegistrationRow[]> {
+    const { rows } = await pool.query<RegistrationRow>(
+      `SELECT p.id, p.registration_date FROM user_profiles p
+        WHERE p.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)`,
+      [userIds],
+    );
+    return rows;
+  },
+
+  /** Locks a customer's profile for a 2FA change; null for an unknown id or a staff member. */
+  async lockCustomer(client: pg.PoolClient, userId: string): Promise<TwoFactorStateRow | null> {
+    const { rows } = await client.query<TwoFactorStateRow>(
+      `SELECT p.id, u.email, p.two_factor_required, p.two_factor_enabled
+         FROM user_profiles p JOIN users u ON u.id = p.id
+        WHERE p.id = $1 AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)
+        FOR UPDATE OF p`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async setRequired(client: pg.PoolClient, userId: string, required: boolean): Promise<void> {
+    await client.query('UPDATE user_profiles SET two_factor_required = $2 WHERE id = $1', [
+      userId,
+      required,
+    ]);
+  },
+
+  /** Turns 2FA off: the secret, pending setup and backup codes go, the profile says off. */
+  async removeTwoFactor(client: pg.PoolClient, userId: string): Promise<void> {
+    await client.query('DELETE FROM user_two_factor WHERE user_id = $1', [userId]);
+    await client.query('DELETE FROM backup_codes WHERE user_id = $1', [userId]);
+    await client.query('UPDATE user_profiles SET two_factor_enabled = false WHERE id = $1', [
+      userId,
+    ]);
+  },
+
+  /** Signs the user out everywhere; the number of sessions ended. */
+  async revokeSessions(client: pg.PoolClient, userId: string): Promise<number> {
+    const res = await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
+    return res.rowCount ?? 0;
+  },
+
+  // ---------------------------------------------------------------- recovery phrases
+
+  async phraseSummary(pool: pg.Pool): Promise<PhraseSummaryRow> {
+    const { rows } = await pool.query<PhraseSummaryRow>(
+      `SELECT count(*)::int AS total,
+              count(*) FILTER (WHERE is_generated)::int AS generated,
+              count(*) FILTER (WHERE NOT is_generated)::int AS custom,
+              count(*) FILTER (WHERE created_at >= now() - interval '7 days')::int AS week
+         FROM user_seed_phrases`,
+    );
+    return rows[0] ?? { total: 0, generated: 0, custom: 0, week: 0 };
+  },
+
+  /** Metadata of the phrases, newest first. The phrase columns are never selected. */
+  async phrases(pool: pg.Pool, limit: number, offset: number): Promise<PhraseRow[]> {
+    const { rows } = await pool.query<PhraseRow>(
+      `SELECT u.id, u.email, p.full_name, p.username, sp.is_generated, sp.created_at
+         FROM user_seed_phrases sp JOIN users u ON u.id = sp.user_id
+         LEFT JOIN user_profiles p ON p.id = u.id
+        ORDER BY sp.created_at DESC, sp.id DESC LIMIT $1 OFFSET $2`,
+      [limit, offset],
+    );
+    return rows;
+  },
+
+  async withoutPhrase(
+    pool: pg.Pool,
+    limit: number,
+  ): Promise<{ rows: DirectoryRow[]; total: number }> {
+    const none = 'NOT EXISTS (SELECT 1 FROM user_seed_phrases sp WHERE sp.user_id = u.id)';
+    const [page, count] = await Promise.all([
+      pool.query<DirectoryRow>(
+        `SELECT u.id, u.email, p.full_name, p.username
+           FROM users u LEFT JOIN user_profiles p ON p.id = u.id
+          WHERE ${none} ORDER BY u.created_at DESC, u.id DESC LIMIT $1`,
+        [limit],
+      ),
+      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM users u WHERE ${none}`),
+    ]);
+    return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+  },
+
+  // ---------------------------------------------------------------- dashboard
+
+  async countCustomers(pool: pg.Pool): Promise<number> {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users u WHERE ${CUSTOMER}`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  async countActiveAddresses(pool: pg.Pool): Promise<number> {
+    const { rows } = await pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM deposit_addresses WHERE is_active',
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /**
+   * Completed deposits, withdrawals and bank transfers of the last 30 days, per asset: the
+   * stored USD amounts summed, and, for rows without one, the crypto (or, for a bank
+   * transfer, the AUD) amount still to be valued.
+   */
+  async volume30d(pool: pg.Pool): Promise<VolumeRow[]> {
+    const { rows } = await pool.query<VolumeRow>(
+      `SELECT asset_id,
+              COALESCE(SUM(usd_amount), 0)::text AS usd,
+              COALESCE(SUM(crypto_amount) FILTER (WHERE usd_amount IS NULL), 0)::text AS crypto,
+              COALESCE(SUM(aud_amount) FILTER (WHERE usd_amount IS NULL), 0)::text AS aud
+         FROM transactions
+        WHERE transaction_type IN ('deposit', 'withdrawal', 'bank_transfer')
+          AND status = 'completed' AND deleted_at IS NULL
+          AND transaction_date >= now() - interval '30 days'
+        GROUP BY asset_id`,
+    );
+    return rows;
+  },
+};

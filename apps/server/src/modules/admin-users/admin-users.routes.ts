@@ -1,0 +1,125 @@
+import {
+  ZAdminRecoveryPhrases,
+  ZAdminRecoveryPhrasesQuery,
+  ZAdminTwoFactorRequiredRequest,
+  ZAdminTwoFactorResetRequest,
+  ZAdminTwoFactorState,
+  ZAdminUserDirectory,
+  ZAdminUserDirectoryQuery,
+  ZAdminUserFiguresQuery,
+  ZAdminUserFiguresResponse,
+  ZAdminUserIdParams,
+  ZAdminUsersQuery,
+  ZAdminUsersResponse,
+  ZErrorResponse,
+} from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { signedIn } from '../../plugins/require-session';
+import { type Actor, createAdminUsersService } from './admin-users.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+  429: ZErrorResponse,
+} as const;
+
+const actorOf = (request: FastifyRequest): Actor => ({
+  adminId: signedIn(request).userId,
+  ip: request.ip,
+});
+
+/**
+ * Users management, the customers' 2FA controls, recovery-phrase metadata, the dashboard
+ * figures and the user directory every admin picker searches. Registered inside the admin
+ * tree, so every route here is `access: 'admin'`.
+ */
+export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
+  const users = createAdminUsersService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/user-directory',
+      {
+        schema: {
+          querystring: ZAdminUserDirectoryQuery,
+          response: { 200: ZAdminUserDirectory, ...ERRORS },
+        },
+      },
+      async (request) => users.directory(request.query.q, request.query.limit),
+    );
+
+    app.get(
+      '/api/admin/users',
+      {
+        schema: {
+          querystring: ZAdminUsersQuery,
+          response: { 200: ZAdminUsersResponse, ...ERRORS },
+        },
+      },
+      async (request) => users.list(request.query.q, request.query.page, request.query.pageSize),
+    );
+
+    app.get(
+      '/api/admin/users/figures',
+      {
+        schema: {
+          querystring: ZAdminUserFiguresQuery,
+          response: { 200: ZAdminUserFiguresResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({ figures: await users.figures(request.query.ids) }),
+    );
+
+    app.post(
+      '/api/admin/users/:id/two-factor/required',
+      {
+        schema: {
+          params: ZAdminUserIdParams,
+          body: ZAdminTwoFactorRequiredRequest,
+          response: { 200: ZAdminTwoFactorState, ...ERRORS },
+        },
+      },
+      async (request) =>
+        users.setRequired(actorOf(request), request.params.id, request.body.required),
+    );
+
+    app.post(
+      '/api/admin/users/:id/two-factor/reset',
+      {
+        schema: {
+          params: ZAdminUserIdParams,
+          body: ZAdminTwoFactorResetRequest,
+          response: { 200: ZAdminTwoFactorState, ...ERRORS },
+        },
+      },
+      async (request) =>
+        users.reset(actorOf(request), request.params.id, request.body.recoveryPhrase),
+    );
+
+    app.post(
+      '/api/admin/users/:id/two-factor/disable',
+      {
+        schema: { params: ZAdminUserIdParams, response: { 200: ZAdminTwoFactorState, ...ERRORS } },
+      },
+      async (request) => users.disable(actorOf(request), request.params.id),
+    );
+
+    app.get(
+      '/api/admin/recovery-phrases',
+      {
+        schema: {
+          querystring: ZAdminRecoveryPhrasesQuery,
+          response: { 200: ZAdminRecoveryPhrases, ...ERRORS },
+        },
+      },
+      async (request) => users.recoveryPhrases(request.query.page, request.query.pageSize),
+    );
+  };
+}
+
+/** The dashboard's figures; the overview route stays in the admin tree's own file. */
+export { createAdminUsersService };

@@ -1,0 +1,411 @@
+import {
+  ADMIN_RESET_PHRASE_MISSING,
+  ALL_ASSET_IDS,
+  ASSETS,
+  convertFiat,
+  DEFAULT_STAKING_PROGRAM_START,
+  MSG,
+  mulPrice,
+  parseAmount,
+  sumUsd,
+  type TAdminOverview,
+  type TAdminRecoveryPhrases,
+  type TAdminStakingTime,
+  type TAdminTwoFactorState,
+  type TAdminUserDirectory,
+  type TAdminUserFigures,
+  type TAdminUsersResponse,
+  type TAnyAssetId,
+} from '@coffer/shared';
+import type { Services } from '../../app-services';
+import { withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import type { PriceBook } from '../prices/price-book';
+import type { Limit } from '../rate-limit/rate-limiter';
+import {
+  type DirectoryRow,
+  adminUsersRepository as directoryRepo,
+  type RegistrationRow,
+  usersManagementRepository as repo,
+  type UserRow,
+  type WalletFigureRow,
+} from './admin-users.repository';
+
+/** The acting admin and where the request came from, for the audit row. */
+export type Actor = { adminId: string; ip: string };
+
+/** A price feed older than this makes the health check say so. */
+export const PRICE_FEED_MAX_AGE_SECONDS = 15 * 60;
+
+const FIFTEEN_MINUTES = 15 * 60;
+/**
+ * Wrong phrases typed by staff are counted per customer and per admin, apart from the
+ * customer's own attempts: a support desk guessing cannot lock the customer out, and
+ * cannot guess for long either.
+ */
+const resetLimits = (targetId: string, adminId: string): Limit[] => [
+  { key: `admin-phrase:target:${targetId}`, max: 5, windowSeconds: FIFTEEN_MINUTES },
+  { key: `admin-phrase:admin:${adminId}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
+];
+
+const isAssetId = (id: string): id is TAnyAssetId =>
+  (ALL_ASSET_IDS as readonly string[]).includes(id);
+
+const presentDirectoryUser = (r: DirectoryRow) => ({
+  id: r.id,
+  email: r.email,
+  fullName: r.full_name,
+  username: r.username,
+});
+
+/** The program start setting; the default when it is unset or unreadable. */
+function programStartOf(value: string | undefined): Date {
+  const parsed = value ? new Date(value) : null;
+  return parsed && !Number.isNaN(parsed.getTime())
+    ? parsed
+    : new Date(DEFAULT_STAKING_PROGRAM_START);
+}
+
+/**
+ * admin.md §4 staking display: no ETH → 'No ETH'; start is the later of the program start
+ * and the registration; before it 'Staking starts soon'; after it the elapsed time (the
+ * browser counts it from `since`).
+ */
+export function stakingTimeOf(
+  ethMinor: bigint,
+  registeredAt: Date,
+  programStart: Date,
+  now: Date,
+): TAdminStakingTime {
+  if (ethMinor <= 0n) return { state: 'no_eth' };
+  const start = registeredAt > programStart ? registeredAt : programStart;
+  if (now < start) return { state: 'starts_soon', startsAt: start.toISOString() };
+  return { state: 'running', since: start.toISOString() };
+}
+
+export function createAdminUsersService(s: Services) {
+  const { pool } = s;
+  const now = () => (s.clock ? s.clock() : new Date());
+
+  async function programStart(): Promise<Date> {
+    return programStartOf((await s.settings.all()).get('staking_program_start'));
+  }
+
+  /** Portfolio (every wallet at the live price, stablecoins at 1) and ETH staking in USD. */
+  function figuresOf(
+    regs: RegistrationRow[],
+    balances: WalletFigureRow[],
+    book: PriceBook,
+    start: Date,
+    at: Date,
+  ): TAdminUserFigures[] {
+    const byUser = new Map<string, WalletFigureRow[]>();
+    for (const b of balances) {
+      const list = byUser.get(b.user_id) ?? [];
+      list.push(b);
+      byUser.set(b.user_id, list);
+    }
+    return regs.map((r) => {
+      const values: string[] = [];
+      let ethMinor = 0n;
+      let stakingUsd = '0.00';
+      for (const b of byUser.get(r.id) ?? []) {
+        if (!isAssetId(b.asset_id)) continue;
+        const asset = ASSETS[b.asset_id];
+        const minor = parseAmount(b.balance, asset.decimals);
+        const value = mulPrice(minor, asset.decimals, book.quotes[b.asset_id].priceUsd);
+        values.push(value);
+        if (b.asset_id === 'ETH') {
+          ethMinor = minor;
+          stakingUsd = value;
+        }
+      }
+      return {
+        id: r.id,
+        portfolioUsd: sumUsd(values),
+        stakingUsd,
+        stakingTime: stakingTimeOf(ethMinor, r.registration_date, start, at),
+      };
+    });
+  }
+
+  async function figuresFor(regs: RegistrationRow[]): Promise<TAdminUserFigures[]> {
+    const [balances, start] = await Promise.all([
+      repo.balances(
+        pool,
+        regs.map((r) => r.id),
+      ),
+      programStart(),
+    ]);
+    return figuresOf(regs, balances, s.prices.current(), start, now());
+  }
+
+  const presentUser = (r: UserRow, figures: TAdminUserFigures) => ({
+    id: r.id,
+    email: r.email,
+    fullName: r.full_name,
+    username: r.username,
+    status: r.status,
+    createdAt: r.created_at.toISOString(),
+    lastLogin: r.last_login ? r.last_login.toISOString() : null,
+    twoFactorRequired: r.two_factor_required,
+    twoFactorEnabled: r.two_factor_enabled,
+    figures,
+  });
+
+  /** Turns 2FA off for a customer in the caller's transaction; the state before. */
+  async function lockEnabled(client: import('pg').PoolClient, userId: string) {
+    const row = await repo.lockCustomer(client, userId);
+    if (!row) throw new AppError('NOT_FOUND', 'User not found');
+    return row;
+  }
+
+  return {
+    async directory(q: string, limit: number): Promise<TAdminUserDirectory> {
+      const rows = await directoryRepo.directory(pool, q, limit);
+      return { users: rows.map(presentDirectoryUser) };
+    },
+
+    async list(q: string, page: number, pageSize: number): Promise<TAdminUsersResponse> {
+      const offset = (page - 1) * pageSize;
+      const [summary, found] = await Promise.all([
+        repo.summary(pool),
+        q === ''
+          ? repo.page(pool, pageSize, offset).then((rows) => ({ rows, total: null }))
+          : repo.search(pool, q, pageSize, offset),
+      ]);
+      const figures = await figuresFor(found.rows);
+      return {
+        summary: {
+          totalUsers: summary.total,
+          activeUsers: summary.active,
+          newThisMonth: summary.new_month,
+          emailVerified: summary.verified,
+        },
+        users: found.rows.map((r, i) => {
+          const f = figures[i];
+          if (!f) throw new Error('figures out of step with the page');
+          return presentUser(r, f);
+        }),
+        total: found.total ?? summary.total,
+        page,
+        pageSize,
+        priceSource: s.prices.current().source,
+      };
+    },
+
+    /** The 5-second poll: wallet figures of the rows on screen. */
+    async figures(ids: string[]): Promise<TAdminUserFigures[]> {
+      if (ids.length === 0) return [];
+      return figuresFor(await repo.registrations(pool, ids));
+    },
+
+    async setRequired(
+      actor: Actor,
+      userId: string,
+      required: boolean,
+    ): Promise<TAdminTwoFactorState> {
+      return withTransaction(pool, async (client) => {
+        const before = await lockEnabled(client, userId);
+        await repo.setRequired(client, userId, required);
+        await s.audit.record(client, {
+          actorId: actor.adminId,
+          action: 'user.2fa.require',
+          targetType: 'user',
+          targetId: userId,
+          targetUserId: userId,
+          before: { twoFactorRequired: before.two_factor_required },
+          after: { twoFactorRequired: required },
+          ip: actor.ip,
+        });
+        return {
+          id: userId,
+          twoFactorRequired: required,
+          twoFactorEnabled: before.two_factor_enabled,
+        };
+      });
+    },
+
+    /**
+     * DEVIATIONS S7: 2FA off with the customer's recovery phrase, checked against the keyed
+     * hash; every session of the customer ends, the customer is told by e-mail.
+     */
+    async reset(actor: Actor, userId: string, phrase: string): Promise<TAdminTwoFactorState> {
+      const trimmed = phrase.trim();
+      if (trimmed === '') throw new AppError('VALIDATION_FAILED', ADMIN_RESET_PHRASE_MISSING);
+      const limits = resetLimits(userId, actor.adminId);
+      await s.limiter.assertAllowed(limits);
+      const exists = await pool.query('SELECT 1 FROM user_profiles WHERE id = $1', [userId]);
+      if (exists.rowCount === 0) throw new AppError('NOT_FOUND', 'User not found');
+      if (!(await s.phrases.matches(userId, trimmed))) {
+        await s.limiter.hit(limits);
+        throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
+      }
+      const result = await withTransaction(pool, async (client) => {
+        const before = await lockEnabled(client, userId);
+        await repo.removeTwoFactor(client, userId);
+        const sessionsEnded = await repo.revokeSessions(client, userId);
+        await s.audit.record(client, {
+          actorId: actor.adminId,
+          action: 'user.2fa.reset',
+          targetType: 'user',
+          targetId: userId,
+          targetUserId: userId,
+          before: { twoFactorEnabled: before.two_factor_enabled },
+          after: { twoFactorEnabled: false, sessionsEnded },
+          reason: 'Recovery phrase checked',
+          ip: actor.ip,
+        });
+        return { email: before.email, required: before.two_factor_required };
+      });
+      await s.limiter.clear([limits[0]?.key ?? '']);
+      await s.mailer.send({
+        to: result.email,
+        subject: 'Coffer support reset two-factor authentication on your account',
+        text: `At your request, Coffer support reset two-factor authentication on your account after checking your recovery phrase. Every signed-in device was signed out. You will be asked to set two-factor authentication up again when you next sign in.\n\nIf you did not ask for this, someone has your recovery phrase: contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
+        link: `${s.config.publicUrl}/auth`,
+      });
+      return { id: userId, twoFactorRequired: result.required, twoFactorEnabled: false };
+    },
+
+    async disable(actor: Actor, userId: string): Promise<TAdminTwoFactorState> {
+      const result = await withTransaction(pool, async (client) => {
+        const before = await lockEnabled(client, userId);
+        if (!before.two_factor_enabled)
+          throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+        await repo.removeTwoFactor(client, userId);
+        await s.audit.record(client, {
+          actorId: actor.adminId,
+          action: 'user.2fa.disable',
+          targetType: 'user',
+          targetId: userId,
+          targetUserId: userId,
+          before: { twoFactorEnabled: true },
+          after: { twoFactorEnabled: false },
+          ip: actor.ip,
+        });
+        return before;
+      });
+      await s.mailer.send({
+        to: result.email,
+        subject: 'Coffer support turned off two-factor authentication on your account',
+        text: `Coffer support turned off two-factor authentication on your account.${result.two_factor_required ? ' You will be asked to set it up again when you next use Coffer.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
+        link: `${s.config.publicUrl}/auth`,
+      });
+      return { id: userId, twoFactorRequired: result.two_factor_required, twoFactorEnabled: false };
+    },
+
+    /** DEVIATIONS S1: who has a phrase, of which type, since when; never the phrase. */
+    async recoveryPhrases(page: number, pageSize: number): Promise<TAdminRecoveryPhrases> {
+      const [summary, rows, without] = await Promise.all([
+        repo.phraseSummary(pool),
+        repo.phrases(pool, pageSize, (page - 1) * pageSize),
+        repo.withoutPhrase(pool, 50),
+      ]);
+      return {
+        summary: {
+          total: summary.total,
+          generated: summary.generated,
+          custom: summary.custom,
+          thisWeek: summary.week,
+        },
+        phrases: rows.map((r) => ({
+          userId: r.id,
+          email: r.email,
+          fullName: r.full_name,
+          username: r.username,
+          type: r.is_generated ? 'generated' : 'custom',
+          createdAt: r.created_at.toISOString(),
+        })),
+        page,
+        pageSize,
+        withoutPhrase: without.rows.map(presentDirectoryUser),
+        withoutPhraseTotal: without.total,
+      };
+    },
+
+    /** DEVIATIONS M5: the dashboard's four tiles from real figures. */
+    async overview(): Promise<TAdminOverview> {
+      const checkedAt = now();
+      const book = s.prices.current();
+      const ageSeconds = book.updatedAt
+        ? Math.max(0, Math.floor((checkedAt.getTime() - book.updatedAt.getTime()) / 1000))
+        : null;
+      const priceFeed = {
+        updatedAt: book.updatedAt ? book.updatedAt.toISOString() : null,
+        ageSeconds,
+        source: book.source,
+      };
+      let database = true;
+      try {
+        await pool.query('SELECT 1');
+      } catch {
+        database = false;
+      }
+      const problems: string[] = [];
+      if (!database) {
+        problems.push('Database unreachable');
+        return {
+          totalUsers: 0,
+          volume30dUsd: '0.00',
+          activeAddresses: 0,
+          health: {
+            status: 'degraded',
+            problems,
+            database,
+            priceFeed,
+            reconciliation: null,
+            checkedAt: checkedAt.toISOString(),
+          },
+        };
+      }
+      const [totalUsers, activeAddresses, volumeRows, mismatches] = await Promise.all([
+        repo.countCustomers(pool),
+        repo.countActiveAddresses(pool),
+        repo.volume30d(pool),
+        s.ledger.reconcile(pool),
+      ]);
+      // 30-day volume: each row's stored usd_amount (its value when it happened) where it
+      // has one; rows without one are valued now, crypto at the live price, AUD at the
+      // live AUD rate. Withdrawals count as volume too: it is money moved, not net flow.
+      const parts: string[] = [];
+      for (const v of volumeRows) {
+        parts.push(v.usd);
+        if (isAssetId(v.asset_id)) {
+          const asset = ASSETS[v.asset_id];
+          parts.push(
+            mulPrice(
+              parseAmount(v.crypto, asset.decimals),
+              asset.decimals,
+              book.quotes[v.asset_id].priceUsd,
+            ),
+          );
+        } else if (v.asset_id === 'AUD') {
+          parts.push(convertFiat(v.aud, book.audUsd.rate, 'aud-to-usd'));
+        }
+      }
+      if (book.source !== 'live') problems.push('Price feed unavailable: using stored prices');
+      else if (ageSeconds !== null && ageSeconds > PRICE_FEED_MAX_AGE_SECONDS)
+        problems.push(`Price feed is ${Math.floor(ageSeconds / 60)} minutes old`);
+      if (mismatches.length > 0)
+        problems.push(
+          `Ledger reconciliation: ${mismatches.length} wallet${mismatches.length === 1 ? '' : 's'} out of balance`,
+        );
+      return {
+        totalUsers,
+        volume30dUsd: sumUsd(parts),
+        activeAddresses,
+        health: {
+          status: problems.length === 0 ? 'optimal' : 'degraded',
+          problems,
+          database,
+          priceFeed,
+          reconciliation: { clean: mismatches.length === 0, mismatchedWallets: mismatches.length },
+          checkedAt: checkedAt.toISOString(),
+        },
+      };
+    },
+  };
+}
+
+export type AdminUsersService = ReturnType<typeof createAdminUsersService>;

@@ -1,0 +1,175 @@
+import type pg from 'pg';
+import type { TxClient } from '../../db/tx';
+
+type Db = pg.Pool | TxClient;
+
+export type AdminWalletRow = {
+  id: string;
+  user_id: string;
+  asset_id: string;
+  network: string;
+  balance_crypto: string;
+  held: string;
+  wallet_address: string | null;
+  nickname: string | null;
+  is_active: boolean;
+  updated_at: Date;
+};
+
+export type AdminDepositAddressRow = {
+  id: string;
+  user_id: string;
+  asset_symbol: string;
+  network: string;
+  address: string;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  email: string;
+  full_name: string | null;
+  username: string | null;
+};
+
+const WALLET_COLUMNS = `id, user_id, asset_id, network, balance_crypto::text AS balance_crypto,
+  held::text AS held, wallet_address, nickname, is_active, updated_at`;
+
+const ADDRESS_SELECT = `SELECT a.id, a.user_id, a.asset_symbol, a.network, a.address, a.is_active,
+       a.created_at, a.updated_at, u.email, p.full_name, p.username
+  FROM deposit_addresses a
+  JOIN users u ON u.id = a.user_id
+  LEFT JOIN user_profiles p ON p.id = a.user_id`;
+
+/** `%` and `_` typed into a search box are literal characters, not patterns. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The SQL of wallet management and deposit addresses; balances are changed only by the ledger. */
+export const adminWalletsRepository = {
+  async userExists(db: Db, userId: string): Promise<boolean> {
+    const { rowCount } = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return rowCount === 1;
+  },
+
+  /** A user's wallets by asset (admin.md §7 "read by user_id ordered by asset_symbol"). */
+  async walletsOf(db: Db, userId: string): Promise<AdminWalletRow[]> {
+    const { rows } = await db.query<AdminWalletRow>(
+      `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE user_id = $1 ORDER BY asset_id`,
+      [userId],
+    );
+    return rows;
+  },
+
+  /** Locks a wallet for an edit; the ledger locks the same row again when it posts. */
+  async lockWallet(client: TxClient, id: string): Promise<AdminWalletRow | null> {
+    const { rows } = await client.query<AdminWalletRow>(
+      `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  async walletById(db: Db, id: string): Promise<AdminWalletRow | null> {
+    const { rows } = await db.query<AdminWalletRow>(
+      `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  async setWalletAddress(client: TxClient, id: string, address: string): Promise<AdminWalletRow> {
+    const { rows } = await client.query<AdminWalletRow>(
+      `UPDATE user_wallets SET wallet_address = $2, updated_at = now() WHERE id = $1
+       RETURNING ${WALLET_COLUMNS}`,
+      [id, address],
+    );
+    const row = rows[0];
+    if (!row) throw new Error(`wallet ${id} vanished`);
+    return row;
+  },
+
+  /** Every address (or those matching `q`), newest first, with its customer. */
+  async listAddresses(
+    db: Db,
+    q: string | undefined,
+    limit: number,
+  ): Promise<{ rows: AdminDepositAddressRow[]; total: number }> {
+    const where = q
+      ? `WHERE a.address ILIKE $1 OR a.asset_symbol ILIKE $1 OR a.network ILIKE $1
+            OR u.email ILIKE $1 OR p.full_name ILIKE $1 OR p.username ILIKE $1`
+      : '';
+    const params = q ? [likePattern(q)] : [];
+    const [list, count] = await Promise.all([
+      db.query<AdminDepositAddressRow>(
+        `${ADDRESS_SELECT} ${where} ORDER BY a.created_at DESC, a.id DESC LIMIT ${Number(limit)}`,
+        params,
+      ),
+      db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM deposit_addresses a JOIN users u ON u.id = a.user_id
+           LEFT JOIN user_profiles p ON p.id = a.user_id ${where}`,
+        params,
+      ),
+    ]);
+    return { rows: list.rows, total: count.rows[0]?.n ?? 0 };
+  },
+
+  /** One customer's addresses, active or not, newest first. */
+  async addressesOf(db: Db, userId: string): Promise<AdminDepositAddressRow[]> {
+    const { rows } = await db.query<AdminDepositAddressRow>(
+      `${ADDRESS_SELECT} WHERE a.user_id = $1 ORDER BY a.created_at DESC, a.id DESC`,
+      [userId],
+    );
+    return rows;
+  },
+
+  async addressById(db: Db, id: string, lock = false): Promise<AdminDepositAddressRow | null> {
+    const { rows } = await db.query<AdminDepositAddressRow>(
+      `${ADDRESS_SELECT} WHERE a.id = $1${lock ? ' FOR UPDATE OF a' : ''}`,
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** The id of the address row holding `address`, other than `exceptId`. */
+  async addressOwner(
+    db: Db,
+    address: string,
+    exceptId: string | null,
+  ): Promise<{ id: string; user_id: string } | null> {
+    const { rows } = await db.query<{ id: string; user_id: string }>(
+      'SELECT id, user_id FROM deposit_addresses WHERE lower(address) = lower($1) AND id IS DISTINCT FROM $2',
+      [address, exceptId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async insertAddress(
+    client: TxClient,
+    a: { userId: string; assetSymbol: string; network: string; address: string; isActive: boolean },
+  ): Promise<string> {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address, is_active)
+       VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+      [a.userId, a.assetSymbol, a.network, a.address, a.isActive],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('insert returned no row');
+    return row.id;
+  },
+
+  async updateAddress(
+    client: TxClient,
+    id: string,
+    a: { assetSymbol: string; network: string; address: string; isActive: boolean },
+  ): Promise<void> {
+    await client.query(
+      `UPDATE deposit_addresses SET asset_symbol = $2, network = $3, address = $4, is_active = $5,
+         updated_at = now() WHERE id = $1`,
+      [id, a.assetSymbol, a.network, a.address, a.isActive],
+    );
+  },
+
+  async deleteAddress(client: TxClient, id: string): Promise<void> {
+    await client.query('DELETE FROM deposit_addresses WHERE id = $1', [id]);
+  },
+};

@@ -1,0 +1,152 @@
+import {
+  ZAdjustWalletBalanceRequest,
+  ZAdjustWalletBalanceResponse,
+  ZAdminDepositAddressesQuery,
+  ZAdminDepositAddressesResponse,
+  ZAdminDepositAddressIdParams,
+  ZAdminDepositAddressResponse,
+  ZAdminUserDepositAddressesResponse,
+  ZAdminUserWalletsResponse,
+  ZAdminWalletIdParams,
+  ZAdminWalletResponse,
+  ZAdminWalletsUserParams,
+  ZCreateDepositAddressRequest,
+  ZErrorResponse,
+  ZOk,
+  ZUpdateDepositAddressRequest,
+  ZUpdateWalletAddressRequest,
+} from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { signedIn } from '../../plugins/require-session';
+import { idempotencyKeyOf } from '../money-controls/money-http';
+import { type Actor, createAdminWalletsService } from './admin-wallets.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+} as const;
+
+function actorOf(request: FastifyRequest): Actor {
+  return { adminId: signedIn(request).userId, ip: request.ip ?? null };
+}
+
+/** Wallet management and deposit addresses (admin.md §2.3, §2.4); admin-only by the tree. */
+export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
+  const wallets = createAdminWalletsService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/users/:userId/wallets',
+      {
+        schema: {
+          params: ZAdminWalletsUserParams,
+          response: { 200: ZAdminUserWalletsResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({ wallets: await wallets.walletsOf(request.params.userId) }),
+    );
+
+    app.get(
+      '/api/admin/users/:userId/deposit-addresses',
+      {
+        schema: {
+          params: ZAdminWalletsUserParams,
+          response: { 200: ZAdminUserDepositAddressesResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({ addresses: await wallets.addressesOf(request.params.userId) }),
+    );
+
+    app.patch(
+      '/api/admin/wallets/:id/address',
+      {
+        schema: {
+          params: ZAdminWalletIdParams,
+          body: ZUpdateWalletAddressRequest,
+          response: { 200: ZAdminWalletResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        wallet: await wallets.updateWalletAddress(
+          actorOf(request),
+          request.params.id,
+          request.body.address,
+        ),
+      }),
+    );
+
+    app.post(
+      '/api/admin/wallets/:id/balance',
+      {
+        schema: {
+          params: ZAdminWalletIdParams,
+          body: ZAdjustWalletBalanceRequest,
+          response: { 200: ZAdjustWalletBalanceResponse, ...ERRORS },
+        },
+      },
+      async (request) =>
+        wallets.adjustBalance(
+          actorOf(request),
+          request.params.id,
+          request.body,
+          idempotencyKeyOf(request),
+        ),
+    );
+
+    app.get(
+      '/api/admin/deposit-addresses',
+      {
+        schema: {
+          querystring: ZAdminDepositAddressesQuery,
+          response: { 200: ZAdminDepositAddressesResponse, ...ERRORS },
+        },
+      },
+      async (request) => wallets.listAddresses(request.query.q),
+    );
+
+    app.post(
+      '/api/admin/deposit-addresses',
+      {
+        schema: {
+          body: ZCreateDepositAddressRequest,
+          response: { 200: ZAdminDepositAddressResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        address: await wallets.createAddress(actorOf(request), request.body),
+      }),
+    );
+
+    app.patch(
+      '/api/admin/deposit-addresses/:id',
+      {
+        schema: {
+          params: ZAdminDepositAddressIdParams,
+          body: ZUpdateDepositAddressRequest,
+          response: { 200: ZAdminDepositAddressResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        address: await wallets.updateAddress(actorOf(request), request.params.id, request.body),
+      }),
+    );
+
+    app.delete(
+      '/api/admin/deposit-addresses/:id',
+      {
+        schema: {
+          params: ZAdminDepositAddressIdParams,
+          response: { 200: ZOk, ...ERRORS },
+        },
+      },
+      async (request) => {
+        await wallets.deleteAddress(actorOf(request), request.params.id);
+        return { ok: true as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,234 @@
+import type pg from 'pg';
+
+type Db = pg.Pool | pg.PoolClient;
+
+export type SenderType = 'admin' | 'user';
+
+export type RoomRow = {
+  id: string;
+  user_id: string;
+  status: string;
+  created_at: Date;
+  last_message_at: Date;
+  unread_count: number;
+};
+
+export type AdminRoomRow = RoomRow & {
+  email: string;
+  full_name: string | null;
+  username: string | null;
+};
+
+export type MessageRow = {
+  id: string;
+  room_id: string;
+  sender_type: SenderType;
+  message_text: string;
+  file_key: string | null;
+  file_name: string | null;
+  file_type: string | null;
+  file_size: number | null;
+  is_read: boolean;
+  created_at: Date;
+};
+
+/** Unread = messages in the room from the other party that the reader has not opened. */
+const ROOM_COLUMNS = `r.id, r.user_id, r.status, r.created_at, r.last_message_at,
+  (SELECT count(*) FROM chat_messages m
+    WHERE m.room_id = r.id AND NOT m.is_read AND m.sender_type <> $1)::int AS unread_count`;
+
+const MESSAGE_COLUMNS = `id, room_id, sender_type, message_text, file_key, file_name, file_type,
+  file_size, is_read, created_at`;
+
+/** The most rooms the admin list shows at once, newest activity first. */
+export const ADMIN_ROOM_LIST_LIMIT = 500;
+
+export const chatRepository = {
+  /** A customer's rooms, newest activity first, unread counted for `reader`. */
+  async roomsOfUser(db: Db, userId: string, reader: SenderType): Promise<RoomRow[]> {
+    const { rows } = await db.query<RoomRow>(
+      `SELECT ${ROOM_COLUMNS} FROM chat_rooms r
+        WHERE r.user_id = $2 ORDER BY r.last_message_at DESC, r.id`,
+      [reader, userId],
+    );
+    return rows;
+  },
+
+  async countRoomsOfUser(db: Db, userId: string): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM chat_rooms WHERE user_id = $1',
+      [userId],
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /** Every room with its customer, for the admin, newest activity first. */
+  async allRooms(db: Db): Promise<AdminRoomRow[]> {
+    const { rows } = await db.query<AdminRoomRow>(
+      `SELECT ${ROOM_COLUMNS}, u.email, p.full_name, p.username
+         FROM chat_rooms r
+         JOIN users u ON u.id = r.user_id
+         LEFT JOIN user_profiles p ON p.id = r.user_id
+        ORDER BY r.last_message_at DESC, r.id
+        LIMIT ${ADMIN_ROOM_LIST_LIMIT}`,
+      ['admin'],
+    );
+    return rows;
+  },
+
+  async adminRoom(db: Db, roomId: string): Promise<AdminRoomRow | null> {
+    const { rows } = await db.query<AdminRoomRow>(
+      `SELECT ${ROOM_COLUMNS}, u.email, p.full_name, p.username
+         FROM chat_rooms r
+         JOIN users u ON u.id = r.user_id
+         LEFT JOIN user_profiles p ON p.id = r.user_id
+        WHERE r.id = $2`,
+      ['admin', roomId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A room, read as `reader`; for a customer only their own (`userId`). */
+  async room(
+    db: Db,
+    roomId: string,
+    reader: SenderType,
+    userId: string | null,
+  ): Promise<RoomRow | null> {
+    const { rows } = await db.query<RoomRow>(
+      `SELECT ${ROOM_COLUMNS} FROM chat_rooms r
+        WHERE r.id = $2 AND ($3::uuid IS NULL OR r.user_id = $3)`,
+      [reader, roomId, userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** The room locked for the rest of the transaction (messages, deletion). */
+  async lockRoom(
+    client: pg.PoolClient,
+    roomId: string,
+  ): Promise<{ id: string; user_id: string } | null> {
+    const { rows } = await client.query<{ id: string; user_id: string }>(
+      'SELECT id, user_id FROM chat_rooms WHERE id = $1 FOR UPDATE',
+      [roomId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async insertRoom(
+    client: Db,
+    input: { userId: string; adminId: string | null },
+  ): Promise<{ id: string }> {
+    const { rows } = await client.query<{ id: string }>(
+      `INSERT INTO chat_rooms (user_id, admin_id, status) VALUES ($1, $2, 'active') RETURNING id`,
+      [input.userId, input.adminId],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('chat room insert returned nothing');
+    return row;
+  },
+
+  async isCustomer(db: Db, userId: string): Promise<boolean> {
+    const { rows } = await db.query(
+      `SELECT 1 FROM users u WHERE u.id = $1
+          AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = u.id)`,
+      [userId],
+    );
+    return rows.length > 0;
+  },
+
+  async messages(db: Db, roomId: string): Promise<MessageRow[]> {
+    const { rows } = await db.query<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM chat_messages WHERE room_id = $1 ORDER BY created_at, id`,
+      [roomId],
+    );
+    return rows;
+  },
+
+  /** The time is the clock's, not the transaction's: a text and its files keep their order. */
+  async insertMessage(
+    client: pg.PoolClient,
+    input: {
+      roomId: string;
+      senderId: string;
+      senderType: SenderType;
+      text: string;
+      file: { key: string; name: string; type: string; size: number } | null;
+    },
+  ): Promise<MessageRow> {
+    const { rows } = await client.query<MessageRow>(
+      `INSERT INTO chat_messages
+         (room_id, sender_id, sender_type, message_text, file_key, file_name, file_type, file_size,
+          created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, clock_timestamp())
+       RETURNING ${MESSAGE_COLUMNS}`,
+      [
+        input.roomId,
+        input.senderId,
+        input.senderType,
+        input.text,
+        input.file?.key ?? null,
+        input.file?.name ?? null,
+        input.file?.type ?? null,
+        input.file?.size ?? null,
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('chat message insert returned nothing');
+    return row;
+  },
+
+  async touchRoom(client: pg.PoolClient, roomId: string): Promise<void> {
+    await client.query('UPDATE chat_rooms SET last_message_at = now() WHERE id = $1', [roomId]);
+  },
+
+  /** Marks the other party's messages read; the number changed. */
+  async markRead(client: Db, roomId: string, reader: SenderType): Promise<number> {
+    const res = await client.query(
+      `UPDATE chat_messages SET is_read = true
+        WHERE room_id = $1 AND sender_type <> $2 AND NOT is_read`,
+      [roomId, reader],
+    );
+    return res.rowCount ?? 0;
+  },
+
+  /** A message with an attachment; for a customer only in their own room. */
+  async fileMessage(
+    db: Db,
+    messageId: string,
+    userId: string | null,
+  ): Promise<(MessageRow & { user_id: string }) | null> {
+    const { rows } = await db.query<MessageRow & { user_id: string }>(
+      `SELECT m.id, m.room_id, m.sender_type, m.message_text, m.file_key, m.file_name,
+              m.file_type, m.file_size, m.is_read, m.created_at, r.user_id
+         FROM chat_messages m JOIN chat_rooms r ON r.id = m.room_id
+        WHERE m.id = $1 AND m.file_key IS NOT NULL AND ($2::uuid IS NULL OR r.user_id = $2)`,
+      [messageId, userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async countMessages(client: pg.PoolClient, roomId: string): Promise<number> {
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
+      [roomId],
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  async deleteMessages(client: pg.PoolClient, roomId: string): Promise<number> {
+    const res = await client.query('DELETE FROM chat_messages WHERE room_id = $1', [roomId]);
+    return res.rowCount ?? 0;
+  },
+
+  async deleteRoom(client: pg.PoolClient, roomId: string): Promise<void> {
+    await client.query('DELETE FROM chat_rooms WHERE id = $1', [roomId]);
+  },
+
+  async emailOf(db: Db, userId: string): Promise<string | null> {
+    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    return rows[0]?.email ?? null;
+  },
+};

@@ -1,0 +1,171 @@
+import {
+  ZAdminChatRoomsResponse,
+  ZChatFileParams,
+  ZChatMessagesResponse,
+  ZChatRoomParams,
+  ZChatRoomResponse,
+  ZChatRoomsResponse,
+  ZErrorResponse,
+  ZOk,
+  ZSendChatMessageRequest,
+  ZStartChatRequest,
+} from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { Services } from '../../app-services';
+import { sendPrivateFile } from '../../lib/private-file-reply';
+import { signedIn } from '../../plugins/require-session';
+import { readUpload, registerUploads } from '../../plugins/uploads';
+import { type ChatActor, createChatService } from './chat.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+} as const;
+
+const ZSentResponse = ZChatMessagesResponse;
+const ZAdminRoomResponse = z.object({ room: ZAdminChatRoomsResponse.shape.rooms.element });
+
+function chatService(s: Services) {
+  return createChatService({ ...s, publicUrl: s.config.publicUrl });
+}
+
+const customer = (request: FastifyRequest): ChatActor => ({
+  userId: signedIn(request).userId,
+  role: 'user',
+});
+const admin = (request: FastifyRequest): ChatActor => ({
+  userId: signedIn(request).userId,
+  role: 'admin',
+  ip: request.ip,
+});
+
+/**
+ * The routes one side of the chat shares with the other: messages, sending (JSON text, or
+ * `multipart/form-data` with `text` and `files`), marking read, attachments.
+ */
+function conversationRoutes(
+  base: string,
+  actorOf: (request: FastifyRequest) => ChatActor,
+  chat: ReturnType<typeof chatService>,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    await registerUploads(app);
+
+    app.get(
+      `${base}/rooms/:roomId/messages`,
+      { schema: { params: ZChatRoomParams, response: { 200: ZChatMessagesResponse, ...ERRORS } } },
+      async (request) => ({
+        messages: await chat.messages(actorOf(request), request.params.roomId),
+      }),
+    );
+
+    app.post(
+      `${base}/rooms/:roomId/messages`,
+      {
+        schema: {
+          params: ZChatRoomParams,
+          body: ZSendChatMessageRequest,
+          response: { 200: ZSentResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        messages: await chat.send(actorOf(request), request.params.roomId, {
+          text: request.body.text,
+        }),
+      }),
+    );
+
+    app.post(
+      `${base}/rooms/:roomId/attachments`,
+      { schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERRORS } } },
+      async (request) => {
+        const actor = actorOf(request);
+        const upload = await readUpload(request);
+        return {
+          messages: await chat.send(actor, request.params.roomId, {
+            text: upload.fields.text,
+            files: upload.files,
+          }),
+        };
+      },
+    );
+
+    app.post(
+      `${base}/rooms/:roomId/read`,
+      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERRORS } } },
+      async (request) => {
+        await chat.markRead(actorOf(request), request.params.roomId);
+        return { ok: true as const };
+      },
+    );
+
+    app.get(
+      `${base}/files/:messageId`,
+      { schema: { params: ZChatFileParams, response: ERRORS } },
+      async (request, reply) =>
+        sendPrivateFile(reply, await chat.file(actorOf(request), request.params.messageId)),
+    );
+  };
+}
+
+/** Support chat, customer side (customer.md "Support chat"): only the customer's own rooms. */
+export function chatRoutes(s: Services): FastifyPluginAsyncZod {
+  const chat = chatService(s);
+  return async (app) => {
+    app.get(
+      '/api/chat/rooms',
+      { schema: { response: { 200: ZChatRoomsResponse, ...ERRORS } } },
+      async (request) => ({ rooms: await chat.rooms(signedIn(request).userId) }),
+    );
+
+    app.post(
+      '/api/chat/rooms',
+      { schema: { response: { 200: ZChatRoomResponse, ...ERRORS } } },
+      async (request) => ({ room: await chat.createRoom(signedIn(request).userId) }),
+    );
+
+    await app.register(conversationRoutes('/api/chat', customer, chat));
+  };
+}
+
+/** Support chat, admin side (admin.md §2.5); registered in the admin tree (`access: 'admin'`). */
+export function adminChatRoutes(s: Services): FastifyPluginAsyncZod {
+  const chat = chatService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/chat/rooms',
+      { schema: { response: { 200: ZAdminChatRoomsResponse, ...ERRORS } } },
+      async () => ({ rooms: await chat.adminRooms() }),
+    );
+
+    app.post(
+      '/api/admin/chat/rooms',
+      { schema: { body: ZStartChatRequest, response: { 200: ZAdminRoomResponse, ...ERRORS } } },
+      async (request) => ({
+        room: await chat.startForCustomer(
+          { userId: signedIn(request).userId, ip: request.ip },
+          request.body.userId,
+        ),
+      }),
+    );
+
+    app.delete(
+      '/api/admin/chat/rooms/:roomId',
+      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERRORS } } },
+      async (request) => {
+        await chat.deleteRoom(
+          { userId: signedIn(request).userId, ip: request.ip },
+          request.params.roomId,
+        );
+        return { ok: true as const };
+      },
+    );
+
+    await app.register(conversationRoutes('/api/admin/chat', admin, chat));
+  };
+}

@@ -1,0 +1,485 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  call,
+  createTestApp,
+  errorOf,
+  newSession,
+  type SignedInUser,
+  type TestApp,
+  verifiedAdmin,
+  verifiedCustomer,
+  withoutChange,
+} from '../../../test/helpers';
+import { realPng } from '../../../test/image-fixtures';
+import { type FilePart, multipart } from '../../../test/multipart';
+import { type Instance, secondInstance, serve, subscribed } from '../../../test/realtime-support';
+
+let t: TestApp;
+let alice: SignedInUser;
+let bob: SignedInUser;
+let admin: SignedInUser;
+let aliceRoom: TChatRoom;
+let server: Instance;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  server = await serve(t.app, t.services);
+  alice = await verifiedCustomer(t);
+  bob = await verifiedCustomer(t);
+  admin = await verifiedAdmin(t);
+  const res = await call(t, {
+    method: 'POST',
+    url: '/api/chat/rooms',
+    cookie: alice.cookie,
+    body: {},
+  });
+  aliceRoom = res.json().room;
+});
+afterAll(async () => {
+  await t.services.listener.stop();
+  await t.close();
+});
+
+function upload(
+  cookie: string,
+  url: string,
+  text: string,
+  files: FilePart[],
+  origin: string = t.origin,
+) {
+  const body = multipart({ text }, files);
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: { cookie, origin, 'content-type': body.contentType },
+    payload: body.payload,
+  });
+}
+
+const file = (filename: string, bytes: Buffer | string): FilePart => ({
+  field: 'files',
+  filename,
+  bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
+});
+
+/** Every file stored under the chat prefixes, relative to the store. */
+function storedFiles(): string[] {
+  const root = path.join(t.dataDir, 'files');
+  const out: string[] = [];
+  for (const prefix of ['chat-images', 'chat-files']) {
+    const dir = path.join(root, prefix);
+    if (fs.existsSync(dir)) {
+      for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+        if (f.isFile()) out.push(path.relative(root, path.join(f.parentPath, f.name)));
+      }
+    }
+  }
+  return out.sort();
+}
+
+const say = (cookie: string, base: string, roomId: string, text: string) =>
+  call(t, { method: 'POST', url: `${base}/rooms/${roomId}/messages`, cookie, body: { text } });
+
+describe('a conversation between a customer and support', () => {
+  it('carries messages both ways with read marks and unread counts', async () => {
+    const sent = await say(
+      alice.cookie,
+      '/api/chat',
+      aliceRoom.id,
+      '  My deposit has not arrived.  ',
+    );
+    expect(sent.statusCode).toBe(200);
+    const [mine] = sent.json().messages as TChatMessage[];
+    expect(mine).toMatchObject({ senderType: 'user', messageText: 'My deposit has not arrived.' });
+
+    const list = await call(t, { url: '/api/admin/chat/rooms', cookie: admin.cookie });
+    const seen = (list.json().rooms as TAdminChatRoom[]).find((r) => r.id === aliceRoom.id);
+    expect(seen).toMatchObject({
+      unreadCount: 1,
+      status: 'active',
+      customer: { email: alice.email },
+    });
+
+    const read = await call(t, {
+      method: 'POST',
+      url: `/api/admin/chat/rooms/${aliceRoom.id}/read`,
+      cookie: admin.cookie,
+      body: {},
+    });
+    expect(read.statusCode).toBe(200);
+    const after = await call(t, { url: '/api/admin/chat/rooms', cookie: admin.cookie });
+    expect(
+      (after.json().rooms as TAdminChatRoom[]).find((r) => r.id === aliceRoom.id)?.unreadCount,
+    ).toBe(0);
+
+    const mailsBefore = t.mails().length;
+    expect(
+      (await say(admin.cookie, '/api/admin/chat', aliceRoom.id, 'We are on it.')).statusCode,
+    ).toBe(200);
+    const rooms = await call(t, { url: '/api/chat/rooms', cookie: alice.cookie });
+    expect(rooms.json().rooms).toEqual([
+      expect.objectContaining({ id: aliceRoom.id, unreadCount: 1 }),
+    ]);
+    const messages = await call(t, {
+      url: `/api/chat/rooms/${aliceRoom.id}/messages`,
+      cookie: alice.cookie,
+    });
+    expect(
+      (messages.json().messages as TChatMessage[]).map((m) => [
+        m.senderType,
+        m.messageText,
+        m.isRead,
+      ]),
+    ).toEqual([
+      ['user', 'My deposit has not arrived.', true],
+      ['admin', 'We are on it.', false],
+    ]);
+
+    // Alice had no socket open: she is told by mail, once per room and window, without the text.
+    const mails = t.mails().slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain(`To: ${alice.email}`);
+    expect(mails[0]).toContain('/dashboard/chat');
+    expect(mails[0]).not.toContain('We are on it.');
+    await say(admin.cookie, '/api/admin/chat', aliceRoom.id, 'Still checking.');
+    expect(t.mails().length).toBe(mailsBefore + 1);
+
+    await call(t, {
+      method: 'POST',
+      url: `/api/chat/rooms/${aliceRoom.id}/read`,
+      cookie: alice.cookie,
+      body: {},
+    });
+    const cleared = await call(t, { url: '/api/chat/rooms', cookie: alice.cookie });
+    expect(cleared.json().rooms[0].unreadCount).toBe(0);
+
+    const audit = await t.services.pool.query(
+      `SELECT action FROM audit_log WHERE target_id = $1 ORDER BY id`,
+      [aliceRoom.id],
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['chat.message.send', 'chat.message.send']);
+  });
+
+  it('sends no mail to a customer who has the app open', async () => {
+    {
+      const carol = await verifiedCustomer(t);
+      const socket = await subscribed(server.url, carol.cookie);
+      const room = (
+        await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: carol.cookie, body: {} })
+      ).json().room;
+      const before = t.mails().length;
+      await say(admin.cookie, '/api/admin/chat', room.id, 'Hello Carol');
+      await socket.next((e) => e.type === 'chat.message' && e.roomId === room.id);
+      expect(t.mails().length).toBe(before);
+      socket.close();
+    }
+  });
+
+  it('lets an admin start a chat with a chosen customer, and finds their room again', async () => {
+    const dave = await verifiedCustomer(t);
+    const first = await call(t, {
+      method: 'POST',
+      url: '/api/admin/chat/rooms',
+      cookie: admin.cookie,
+      body: { userId: dave.userId },
+    });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().room.customer.email).toBe(dave.email);
+    const again = await call(t, {
+      method: 'POST',
+      url: '/api/admin/chat/rooms',
+      cookie: admin.cookie,
+      body: { userId: dave.userId },
+    });
+    expect(again.json().room.id).toBe(first.json().room.id);
+    const own = await call(t, { url: '/api/chat/rooms', cookie: dave.cookie });
+    expect(own.json().rooms.map((r: TChatRoom) => r.id)).toEqual([first.json().room.id]);
+    const notCustomer = await call(t, {
+      method: 'POST',
+      url: '/api/admin/chat/rooms',
+      cookie: admin.cookie,
+      body: { userId: admin.userId },
+    });
+    expect(notCustomer.statusCode).toBe(404);
+  });
+
+  it('refuses an empty or whitespace message and changes nothing', async () => {
+    for (const text of ['', '   \n\t ']) {
+      const res = await withoutChange(t, () => say(alice.cookie, '/api/chat', aliceRoom.id, text));
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe('Please type a message or attach a file.');
+    }
+  });
+});
+
+describe('attachments', () => {
+  it('takes images, PDF, TXT and JSON at once and serves them privately to the room only', async () => {
+    const pdf = '%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+    const res = await upload(
+      alice.cookie,
+      `/api/chat/rooms/${aliceRoom.id}/attachments`,
+      'Statements',
+      [
+        file('screenshot.png', realPng()),
+        file('statement.pdf', pdf),
+        file('notes.txt', 'tx 0xabc'),
+        file('export.json', '{"ok":true}'),
+      ],
+    );
+    expect(res.statusCode).toBe(200);
+    const sent = res.json().messages as TChatMessage[];
+    expect(sent.map((m) => [m.messageText, m.file?.name ?? null, m.file?.type ?? null])).toEqual([
+      ['Statements', null, null],
+      ['', 'screenshot.png', 'image/png'],
+      ['', 'statement.pdf', 'application/pdf'],
+      ['', 'notes.txt', 'text/plain'],
+      ['', 'export.json', 'application/json'],
+    ]);
+    expect(storedFiles().filter((f) => f.startsWith('chat-images/'))).toHaveLength(1);
+    expect(storedFiles().filter((f) => f.startsWith('chat-files/'))).toHaveLength(3);
+    for (const f of storedFiles())
+      expect(
+        f.startsWith(`chat-images/${aliceRoom.id}/`) || f.startsWith(`chat-files/${aliceRoom.id}/`),
+      ).toBe(true);
+
+    const png = sent[1] as TChatMessage;
+    const own = await call(t, { url: `/api/chat/files/${png.id}`, cookie: alice.cookie });
+    expect(own.statusCode).toBe(200);
+    expect(own.rawPayload.equals(realPng())).toBe(true);
+    expect(own.headers['content-type']).toBe('image/png');
+    expect(own.headers['x-content-type-options']).toBe('nosniff');
+    expect(own.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
+    expect(own.headers['content-disposition']).toContain('screenshot.png');
+
+    const staff = await call(t, {
+      url: `/api/admin/chat/files/${sent[2]?.id}`,
+      cookie: admin.cookie,
+    });
+    expect(staff.statusCode).toBe(200);
+    expect(staff.headers['content-disposition']).toMatch(/^attachment/);
+
+    const foreign = await call(t, { url: `/api/chat/files/${png.id}`, cookie: bob.cookie });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.rawPayload.includes(realPng().subarray(0, 16))).toBe(false);
+  });
+
+  const abuse: [string, FilePart, string][] = [
+    [
+      'HTML renamed .png',
+      file('cat.png', '<html><script>alert(1)</script></html>'),
+      'This type of file is not accepted.',
+    ],
+    [
+      'SVG renamed .png',
+      file('logo.png', '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'This type of file is not accepted.',
+    ],
+    [
+      'a script in a PDF',
+      file(
+        'bill.pdf',
+        '%PDF-1.4\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >> >> endobj\n%%EOF',
+      ),
+      'This PDF contains scripts or automatic actions and cannot be accepted.',
+    ],
+    [
+      '10 MB + 1 byte',
+      file('big.txt', Buffer.alloc(10 * 1024 * 1024 + 1, 0x61)),
+      'Please upload files smaller than 10MB.',
+    ],
+    ['a zero-byte file', file('empty.txt', Buffer.alloc(0)), 'The file is empty.'],
+  ];
+  for (const [name, bad, message] of abuse) {
+    it(`refuses ${name} and stores nothing, even beside a good file`, async () => {
+      const filesBefore = storedFiles();
+      const res = await withoutChange(t, () =>
+        upload(alice.cookie, `/api/chat/rooms/${aliceRoom.id}/attachments`, 'look', [
+          file('ok.txt', 'fine'),
+          bad,
+        ]),
+      );
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe(`${bad.filename}: ${message}`);
+      expect(storedFiles()).toEqual(filesBefore);
+    });
+  }
+
+  it('refuses an upload from another site', async () => {
+    const res = await withoutChange(t, () =>
+      upload(
+        alice.cookie,
+        `/api/chat/rooms/${aliceRoom.id}/attachments`,
+        'x',
+        [file('a.txt', 'a')],
+        'https://evil.example',
+      ),
+    );
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+describe('who may use which chat route', () => {
+  const customerRoutes = (roomId: string, messageId: string) => [
+    { method: 'GET' as const, url: '/api/chat/rooms' },
+    { method: 'POST' as const, url: '/api/chat/rooms', body: {} },
+    { method: 'GET' as const, url: `/api/chat/rooms/${roomId}/messages` },
+    { method: 'POST' as const, url: `/api/chat/rooms/${roomId}/messages`, body: { text: 'hi' } },
+    { method: 'POST' as const, url: `/api/chat/rooms/${roomId}/attachments`, body: {} },
+    { method: 'POST' as const, url: `/api/chat/rooms/${roomId}/read`, body: {} },
+    { method: 'GET' as const, url: `/api/chat/files/${messageId}` },
+  ];
+  const adminRoutes = (roomId: string, messageId: string) => [
+    { method: 'GET' as const, url: '/api/admin/chat/rooms' },
+    { method: 'POST' as const, url: '/api/admin/chat/rooms', body: { userId: alice.userId } },
+    { method: 'GET' as const, url: `/api/admin/chat/rooms/${roomId}/messages` },
+    {
+      method: 'POST' as const,
+      url: `/api/admin/chat/rooms/${roomId}/messages`,
+      body: { text: 'hi' },
+    },
+    { method: 'POST' as const, url: `/api/admin/chat/rooms/${roomId}/attachments`, body: {} },
+    { method: 'POST' as const, url: `/api/admin/chat/rooms/${roomId}/read`, body: {} },
+    { method: 'GET' as const, url: `/api/admin/chat/files/${messageId}` },
+    { method: 'DELETE' as const, url: `/api/admin/chat/rooms/${roomId}`, body: {} },
+  ];
+
+  async function aliceFile(): Promise<string> {
+    const res = await upload(alice.cookie, `/api/chat/rooms/${aliceRoom.id}/attachments`, '', [
+      file('id.txt', 'secret'),
+    ]);
+    return (res.json().messages as TChatMessage[])[0]?.id ?? '';
+  }
+
+  it('refuses visitors and sessions before 2FA everywhere', async () => {
+    const messageId = await aliceFile();
+    const unverified = await newSession(t, alice);
+    for (const r of [
+      ...customerRoutes(aliceRoom.id, messageId),
+      ...adminRoutes(aliceRoom.id, messageId),
+    ]) {
+      const anon = await withoutChange(t, () => call(t, r));
+      expect([r.url, anon.statusCode]).toEqual([r.url, 401]);
+      const early = await withoutChange(t, () => call(t, { ...r, cookie: unverified }));
+      expect([r.url, errorOf(early).error]).toEqual([r.url, 'TWO_FACTOR_REQUIRED']);
+    }
+  });
+
+  it("never lets a customer read or write another customer's room, messages or files", async () => {
+    const messageId = await aliceFile();
+    for (const r of customerRoutes(aliceRoom.id, messageId).filter(
+      (r) => r.url.includes(aliceRoom.id) || r.url.includes(messageId),
+    )) {
+      const res = await withoutChange(t, () =>
+        r.url.endsWith('/attachments')
+          ? upload(bob.cookie, r.url, 'sneaky', [file('x.txt', 'x')])
+          : call(t, { ...r, cookie: bob.cookie }),
+      );
+      expect([r.url, res.statusCode]).toEqual([r.url, 404]);
+    }
+    const bobRooms = await call(t, { url: '/api/chat/rooms', cookie: bob.cookie });
+    expect(bobRooms.json().rooms).toEqual([]);
+  });
+
+  it('keeps customers out of every admin chat route', async () => {
+    const messageId = await aliceFile();
+    for (const r of adminRoutes(aliceRoom.id, messageId)) {
+      const res = await withoutChange(t, () => call(t, { ...r, cookie: alice.cookie }));
+      expect([r.url, errorOf(res).error]).toEqual([r.url, 'FORBIDDEN']);
+    }
+  });
+
+  it('lets an admin read any room and its files', async () => {
+    const messageId = await aliceFile();
+    const msgs = await call(t, {
+      url: `/api/admin/chat/rooms/${aliceRoom.id}/messages`,
+      cookie: admin.cookie,
+    });
+    expect(msgs.statusCode).toBe(200);
+    const f = await call(t, { url: `/api/admin/chat/files/${messageId}`, cookie: admin.cookie });
+    expect(f.body).toBe('secret');
+  });
+});
+
+describe('deleting a conversation', () => {
+  it('removes the files, the messages and the room, with an audit row', async () => {
+    const erin = await verifiedCustomer(t);
+    const room = (
+      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: erin.cookie, body: {} })
+    ).json().room as TChatRoom;
+    await upload(erin.cookie, `/api/chat/rooms/${room.id}/attachments`, 'see', [
+      file('a.png', realPng()),
+      file('b.txt', 'b'),
+    ]);
+    expect(storedFiles().filter((f) => f.includes(room.id))).toHaveLength(2);
+
+    const res = await call(t, {
+      method: 'DELETE',
+      url: `/api/admin/chat/rooms/${room.id}`,
+      cookie: admin.cookie,
+      body: {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual([]);
+    const left = await t.services.pool.query(
+      'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
+      [room.id],
+    );
+    expect(left.rows[0].n).toBe(0);
+    expect((await call(t, { url: '/api/chat/rooms', cookie: erin.cookie })).json().rooms).toEqual(
+      [],
+    );
+    const audit = await t.services.pool.query(
+      'SELECT actor_id, target_user_id, before FROM audit_log WHERE action = $1 AND target_id = $2',
+      ['chat.room.delete', room.id],
+    );
+    expect(audit.rows).toEqual([
+      { actor_id: admin.userId, target_user_id: erin.userId, before: { messages: 3 } },
+    ]);
+    const again = await call(t, {
+      method: 'DELETE',
+      url: `/api/admin/chat/rooms/${room.id}`,
+      cookie: admin.cookie,
+      body: {},
+    });
+    expect(again.statusCode).toBe(404);
+  });
+});
+
+describe('two server instances', () => {
+  it('deliver a chat message sent through one to a socket on the other, and only to its room', async () => {
+    const a = server;
+    const b = await secondInstance(t);
+    try {
+      const aliceOnB = await subscribed(b.url, alice.cookie);
+      const bobOnB = await subscribed(b.url, bob.cookie);
+      const adminOnA = await subscribed(a.url, admin.cookie);
+      const bobRoom = (
+        await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: bob.cookie, body: {} })
+      ).json().room;
+      const sent = (
+        await say(admin.cookie, '/api/admin/chat', aliceRoom.id, 'Across instances')
+      ).json().messages[0];
+      const got = await aliceOnB.next((e) => e.type === 'chat.message');
+      expect(got).toEqual({
+        type: 'chat.message',
+        roomId: aliceRoom.id,
+        userId: alice.userId,
+        messageId: sent.id,
+      });
+      const reply = (await say(alice.cookie, '/api/chat', aliceRoom.id, 'Thanks')).json()
+        .messages[0];
+      await adminOnA.next((e) => e.type === 'chat.message' && e.messageId === reply.id);
+      // Bob's own event comes after Alice's on the one channel: his socket got his, not hers.
+      await say(bob.cookie, '/api/chat', bobRoom.id, 'Me too');
+      await bobOnB.next((e) => e.type === 'chat.message');
+      expect(bobOnB.events.every((e) => e.userId === bob.userId)).toBe(true);
+      expect(bobOnB.events.length).toBeGreaterThan(0);
+      for (const s of [aliceOnB, bobOnB, adminOnA]) s.close();
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,164 @@
+import type pg from 'pg';
+
+type Db = pg.Pool | pg.PoolClient;
+
+export type KycRow = {
+  id: string;
+  user_id: string;
+  full_name: string;
+  phone_number: string;
+  address: string;
+  status: 'pending' | 'approved' | 'rejected';
+  review_notes: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  can_resubmit: boolean;
+  front_document_key: string;
+  front_document_name: string;
+  front_document_type: string;
+  back_document_key: string | null;
+  back_document_name: string | null;
+  back_document_type: string | null;
+  created_at: Date;
+  updated_at: Date;
+};
+
+/** A row with the customer's e-mail and the reviewer's, for the admin screens. */
+export type AdminKycRow = KycRow & { email: string; reviewer_email: string | null };
+
+export type KycDocuments = {
+  frontKey: string;
+  frontName: string;
+  frontType: string;
+  backKey: string | null;
+  backName: string | null;
+  backType: string | null;
+};
+
+export type KycFields = { fullName: string; phoneNumber: string; address: string };
+
+const ADMIN_SELECT = `
+  SELECT k.*, u.email, r.email AS reviewer_email
+    FROM kyc_submissions k
+    JOIN users u ON u.id = k.user_id
+    LEFT JOIN users r ON r.id = k.reviewed_by`;
+
+export const kycRepository = {
+  /** The customer's submission (one per customer), locked when a client is given. */
+  async findByUser(db: Db, userId: string, lock = false): Promise<KycRow | null> {
+    const { rows } = await db.query<KycRow>(
+      `SELECT * FROM kyc_submissions WHERE user_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  async insert(
+    client: pg.PoolClient,
+    userId: string,
+    fields: KycFields,
+    docs: KycDocuments,
+  ): Promise<KycRow> {
+    const { rows } = await client.query<KycRow>(
+      `INSERT INTO kyc_submissions
+         (user_id, full_name, phone_number, address,
+          front_document_key, front_document_name, front_document_type,
+          back_document_key, back_document_name, back_document_type)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+       RETURNING *`,
+      [
+        userId,
+        fields.fullName,
+        fields.phoneNumber,
+        fields.address,
+        docs.frontKey,
+        docs.frontName,
+        docs.frontType,
+        docs.backKey,
+        docs.backName,
+        docs.backType,
+      ],
+    );
+    return rows[0] as KycRow;
+  },
+
+  /**
+   * A resubmission after a rejection (customer.md §4): the same row, pending again, the
+   * decision cleared, the new documents; `created_at` becomes the new submission's time.
+   */
+  async resubmit(
+    client: pg.PoolClient,
+    id: string,
+    fields: KycFields,
+    docs: KycDocuments,
+  ): Promise<KycRow> {
+    const { rows } = await client.query<KycRow>(
+      `UPDATE kyc_submissions
+          SET full_name = $2, phone_number = $3, address = $4,
+              front_document_key = $5, front_document_name = $6, front_document_type = $7,
+              back_document_key = $8, back_document_name = $9, back_document_type = $10,
+              status = 'pending', can_resubmit = false, review_notes = NULL,
+              reviewed_by = NULL, reviewed_at = NULL,
+              created_at = now(), updated_at = now()
+        WHERE id = $1
+        RETURNING *`,
+      [
+        id,
+        fields.fullName,
+        fields.phoneNumber,
+        fields.address,
+        docs.frontKey,
+        docs.frontName,
+        docs.frontType,
+        docs.backKey,
+        docs.backName,
+        docs.backType,
+      ],
+    );
+    return rows[0] as KycRow;
+  },
+
+  /** Every submission, newest first (admin.md §7: read all newest first). */
+  async listForAdmin(db: Db): Promise<AdminKycRow[]> {
+    const { rows } = await db.query<AdminKycRow>(
+      `${ADMIN_SELECT} ORDER BY k.created_at DESC, k.id DESC LIMIT 1000`,
+    );
+    return rows;
+  },
+
+  async findForAdmin(db: Db, id: string): Promise<AdminKycRow | null> {
+    const { rows } = await db.query<AdminKycRow>(`${ADMIN_SELECT} WHERE k.id = $1`, [id]);
+    return rows[0] ?? null;
+  },
+
+  async lockById(client: pg.PoolClient, id: string): Promise<KycRow | null> {
+    const { rows } = await client.query<KycRow>(
+      'SELECT * FROM kyc_submissions WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    return rows[0] ?? null;
+  },
+
+  async review(
+    client: pg.PoolClient,
+    id: string,
+    input: { status: 'approved' | 'rejected'; notes: string | null; reviewerId: string },
+  ): Promise<KycRow> {
+    const { rows } = await client.query<KycRow>(
+      `UPDATE kyc_submissions
+          SET status = $2, review_notes = $3, reviewed_by = $4, reviewed_at = now(),
+              can_resubmit = ($2 = 'rejected'), updated_at = now()
+        WHERE id = $1
+        RETURNING *`,
+      [id, input.status, input.notes, input.reviewerId],
+    );
+    return rows[0] as KycRow;
+  },
+
+  async emailOf(db: Db, userId: string): Promise<string | null> {
+    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    return rows[0]?.email ?? null;
+  },
+};

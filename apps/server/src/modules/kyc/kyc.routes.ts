@@ -1,0 +1,111 @@
+import {
+  ZAdminKycDetailResponse,
+  ZAdminKycDocumentParams,
+  ZAdminKycIdParams,
+  ZAdminKycListResponse,
+  ZAdminKycReviewRequest,
+  ZErrorResponse,
+  ZKycSideParams,
+  ZKycStatusResponse,
+  ZKycSubmissionResponse,
+} from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Services } from '../../app-services';
+import { sendPrivateFile } from '../../lib/private-file-reply';
+import { signedIn } from '../../plugins/require-session';
+import { readUpload, registerUploads } from '../../plugins/uploads';
+import { createKycService, type KycActor } from './kyc.service';
+
+const ERRORS = {
+  400: ZErrorResponse,
+  401: ZErrorResponse,
+  403: ZErrorResponse,
+  404: ZErrorResponse,
+  409: ZErrorResponse,
+} as const;
+
+function actorOf(request: FastifyRequest): KycActor {
+  return { adminId: signedIn(request).userId, ip: request.ip ?? null };
+}
+
+/** The customer's identity verification (customer.md "KYC"); access `customer`. */
+export function kycRoutes(s: Services): FastifyPluginAsyncZod {
+  const kyc = createKycService(s);
+  return async (app) => {
+    // multipart/form-data is accepted by this plugin's routes only.
+    await registerUploads(app);
+
+    app.get(
+      '/api/kyc',
+      { schema: { response: { 200: ZKycStatusResponse, ...ERRORS } } },
+      async (request) => kyc.status(signedIn(request).userId),
+    );
+
+    app.post(
+      '/api/kyc',
+      { schema: { response: { 200: ZKycSubmissionResponse, ...ERRORS } } },
+      async (request) => {
+        const { userId } = signedIn(request);
+        const upload = await readUpload(request);
+        return { submission: await kyc.submit(userId, upload) };
+      },
+    );
+
+    app.get(
+      '/api/kyc/documents/:side',
+      { schema: { params: ZKycSideParams, response: ERRORS } },
+      async (request, reply) => {
+        const file = await kyc.ownDocument(signedIn(request).userId, request.params.side);
+        return sendPrivateFile(reply, file);
+      },
+    );
+  };
+}
+
+/** KYC review (admin.md §2.8); registered inside the admin tree, so `access: 'admin'`. */
+export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
+  const kyc = createKycService(s);
+  return async (app) => {
+    app.get(
+      '/api/admin/kyc',
+      { schema: { response: { 200: ZAdminKycListResponse, ...ERRORS } } },
+      async () => ({ submissions: await kyc.list() }),
+    );
+
+    app.get(
+      '/api/admin/kyc/:id',
+      {
+        schema: {
+          params: ZAdminKycIdParams,
+          response: { 200: ZAdminKycDetailResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({ submission: await kyc.detail(request.params.id) }),
+    );
+
+    app.get(
+      '/api/admin/kyc/:id/documents/:side',
+      { schema: { params: ZAdminKycDocumentParams, response: ERRORS } },
+      async (request, reply) => {
+        const { id, side } = request.params;
+        const file = await kyc.adminDocument(actorOf(request), id, side);
+        return sendPrivateFile(reply, file);
+      },
+    );
+
+    app.post(
+      '/api/admin/kyc/:id/review',
+      {
+        schema: {
+          params: ZAdminKycIdParams,
+          body: ZAdminKycReviewRequest,
+          response: { 200: ZAdminKycDetailResponse, ...ERRORS },
+        },
+      },
+      async (request) => ({
+        submission: await kyc.review(actorOf(request), request.params.id, request.body),
+      }),
+    );
+  };
+}

@@ -1,0 +1,381 @@
+import {
+  KYC_LIMITS,
+  KYC_MSG,
+  type TAdminKycDetail,
+  type TAdminKycListItem,
+  type TKycSide,
+  type TKycStatusResponse,
+  type TKycSubmission,
+} from '@coffer/shared';
+import type { Services } from '../../app-services';
+import { withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import { type SniffedType, sniff } from '../../lib/file-sniff';
+import type { PrivateFile } from '../../lib/private-file-reply';
+import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
+import type { UploadedFile } from '../../plugins/uploads';
+import {
+  type AdminKycRow,
+  type KycDocuments,
+  type KycFields,
+  type KycRow,
+  kycRepository as repo,
+} from './kyc.repository';
+
+/** Identity documents: photos or scans (customer.md §9). */
+const KYC_TYPES: readonly SniffedType[] = ['image/jpeg', 'image/png', 'application/pdf'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Deps = Pick<Services, 'pool' | 'files' | 'audit' | 'realtime' | 'mailer' | 'log' | 'config'>;
+
+/** Who acted and from where, for the audit row. */
+export type KycActor = { adminId: string; ip: string | null };
+
+export type KycSubmissionInput = { fields: Record<string, string>; files: UploadedFile[] };
+
+type CheckedFile = { name: string; mime: SniffedType; bytes: Buffer };
+
+/** A file name for a storage key: ASCII letters, digits, dot, dash and underscore only. */
+export function safeKeyName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    .normalize('NFKD')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/_+/g, '_')
+    .replace(/^[._-]+/, '')
+    .slice(-100);
+  return cleaned === '' ? 'document' : cleaned;
+}
+
+/** A name to show: the customer's, trimmed and without folders or control characters. */
+function displayName(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '').trim();
+  const printable = [...base].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20).join('');
+  return printable.slice(0, 200) || 'document';
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function documentsOf(row: KycRow) {
+  return {
+    front: { name: row.front_document_name, type: row.front_document_type },
+    back:
+      row.back_document_key && row.back_document_name && row.back_document_type
+        ? { name: row.back_document_name, type: row.back_document_type }
+        : null,
+  };
+}
+
+function presentOwn(row: KycRow): TKycSubmission {
+  return {
+    id: row.id,
+    fullName: row.full_name,
+    phoneNumber: row.phone_number,
+    address: row.address,
+    status: row.status,
+    canResubmit: row.can_resubmit,
+    reviewNotes: row.review_notes,
+    submittedAt: row.created_at.toISOString(),
+    reviewedAt: iso(row.reviewed_at),
+    ...documentsOf(row),
+  };
+}
+
+function presentListItem(row: AdminKycRow): TAdminKycListItem {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    email: row.email,
+    fullName: row.full_name,
+    phoneNumber: row.phone_number,
+    status: row.status,
+    submittedAt: row.created_at.toISOString(),
+  };
+}
+
+function presentDetail(row: AdminKycRow): TAdminKycDetail {
+  return {
+    ...presentListItem(row),
+    address: row.address,
+    canResubmit: row.can_resubmit,
+    reviewNotes: row.review_notes,
+    reviewedAt: iso(row.reviewed_at),
+    reviewer:
+      row.reviewed_by && row.reviewer_email
+        ? { id: row.reviewed_by, email: row.reviewer_email }
+        : null,
+    ...documentsOf(row),
+  };
+}
+
+/** What the audit log keeps of a submission: its state, not the customer's identity data. */
+function auditFacts(row: KycRow) {
+  return { status: row.status, canResubmit: row.can_resubmit, reviewedBy: row.reviewed_by };
+}
+
+/** The latest submission blocks the form unless it was rejected with `can_resubmit`. */
+function mayResubmit(row: KycRow | null): boolean {
+  return row === null || (row.status === 'rejected' && row.can_resubmit);
+}
+
+const invalid = (message: string) => new AppError('VALIDATION_FAILED', message);
+
+/** The text fields in the form's order (customer.md §5 KYC form), trimmed. */
+function checkFields(fields: Record<string, string>, files: UploadedFile[]): KycFields {
+  const fullName = (fields.fullName ?? '').trim();
+  const phoneNumber = (fields.phoneNumber ?? '').trim();
+  const address = (fields.address ?? '').trim();
+  if (fullName === '') throw invalid(KYC_MSG.fullNameRequired);
+  if (phoneNumber === '') throw invalid(KYC_MSG.phoneRequired);
+  if (address === '') throw invalid(KYC_MSG.addressRequired);
+  if (!fileOf(files, 'front')) throw invalid(KYC_MSG.frontRequired);
+  if (fullName.length > KYC_LIMITS.fullName) {
+    throw invalid(KYC_MSG.tooLong('full name', KYC_LIMITS.fullName));
+  }
+  if (phoneNumber.length > KYC_LIMITS.phoneNumber) {
+    throw invalid(KYC_MSG.tooLong('phone number', KYC_LIMITS.phoneNumber));
+  }
+  if (address.length > KYC_LIMITS.address) {
+    throw invalid(KYC_MSG.tooLong('address', KYC_LIMITS.address));
+  }
+  return { fullName, phoneNumber, address };
+}
+
+/** A browser sends an empty, nameless part for a file input left empty: that is no file. */
+function fileOf(files: UploadedFile[], field: TKycSide): UploadedFile | undefined {
+  return files.find((f) => f.field === field && !(f.filename === '' && f.bytes.length === 0));
+}
+
+/**
+ * Type by content first, then size (the form's order); images lose their metadata here,
+ * before anything is stored.
+ */
+function checkFile(file: UploadedFile): CheckedFile {
+  const found = sniff(file.bytes, KYC_TYPES);
+  if (!found.ok) {
+    if (found.reason === 'empty') throw invalid(KYC_MSG.emptyFile);
+    if (found.reason === 'active_content') throw invalid(KYC_MSG.activePdf);
+    if (found.reason === 'too_large') throw invalid(KYC_MSG.tooLarge);
+    throw invalid(KYC_MSG.invalidType);
+  }
+  if (file.tooLarge) throw invalid(KYC_MSG.tooLarge);
+  let bytes = file.bytes;
+  try {
+    bytes = stripImageMetadata(file.bytes, found.mime);
+  } catch (err) {
+    if (err instanceof InvalidImageError) throw invalid(KYC_MSG.damagedImage);
+    throw err;
+  }
+  return { name: displayName(file.filename), mime: found.mime, bytes };
+}
+
+function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && 'code' in err && err.code === '23505';
+}
+
+/**
+ * Identity verification (customer.md "KYC", §4; admin.md §2.8, §4). One row per customer;
+ * documents are private files under `kyc-documents/{user id}/` (DEVIATIONS S5). Every
+ * admin look at a document and every decision is written to the audit log.
+ */
+export function createKycService(deps: Deps) {
+  const alreadySubmitted = () => new AppError('CONFLICT', KYC_MSG.alreadySubmitted);
+
+  async function tell(userId: string, subject: string, text: string): Promise<void> {
+    try {
+      const to = await repo.emailOf(deps.pool, userId);
+      if (to) await deps.mailer.send({ to, subject, text });
+    } catch (err) {
+      deps.log.warn({ err, userId }, 'KYC decision mail failed');
+    }
+  }
+
+  async function readDocument(row: KycRow, side: TKycSide): Promise<PrivateFile> {
+    const key = side === 'front' ? row.front_document_key : row.back_document_key;
+    const name = side === 'front' ? row.front_document_name : row.back_document_name;
+    const mime = side === 'front' ? row.front_document_type : row.back_document_type;
+    if (!key || !name || !mime) throw new AppError('NOT_FOUND', KYC_MSG.documentNotFound);
+    const bytes = await deps.files.get(key);
+    if (!bytes) throw new AppError('NOT_FOUND', KYC_MSG.documentNotFound);
+    return { bytes, mime, name };
+  }
+
+  return {
+    async status(userId: string): Promise<TKycStatusResponse> {
+      const row = await repo.findByUser(deps.pool, userId);
+      return { submission: row ? presentOwn(row) : null, canSubmit: mayResubmit(row) };
+    },
+
+    /**
+     * A new submission, or the resubmission of a rejected one (customer.md §4). Everything
+     * is checked before anything is stored; files are written first, then the row; if the
+     * row cannot be written the new files are removed again.
+     */
+    async submit(userId: string, input: KycSubmissionInput): Promise<TKycSubmission> {
+      const fields = checkFields(input.fields, input.files);
+      const frontFile = fileOf(input.files, 'front') as UploadedFile;
+      const backFile = fileOf(input.files, 'back');
+      const front = checkFile(frontFile);
+      const back = backFile ? checkFile(backFile) : null;
+      if (!mayResubmit(await repo.findByUser(deps.pool, userId))) throw alreadySubmitted();
+
+      const stamp = Date.now();
+      const keyOf = (side: TKycSide, file: CheckedFile) =>
+        `kyc-documents/${userId}/${side}-${stamp}-${safeKeyName(file.name)}`;
+      const docs: KycDocuments = {
+        frontKey: keyOf('front', front),
+        frontName: front.name,
+        frontType: front.mime,
+        backKey: back ? keyOf('back', back) : null,
+        backName: back?.name ?? null,
+        backType: back?.mime ?? null,
+      };
+      const newKeys = [docs.frontKey, docs.backKey].filter((k): k is string => k !== null);
+      const removeNew = () => Promise.all(newKeys.map((k) => deps.files.delete(k)));
+
+      let previous: KycRow | null = null;
+      let saved: KycRow;
+      try {
+        await deps.files.put(docs.frontKey, front.bytes);
+        if (back && docs.backKey) await deps.files.put(docs.backKey, back.bytes);
+        saved = await withTransaction(deps.pool, async (client) => {
+          previous = await repo.findByUser(client, userId, true);
+          if (!mayResubmit(previous)) throw alreadySubmitted();
+          const row = previous
+            ? await repo.resubmit(client, previous.id, fields, docs)
+            : await repo.insert(client, userId, fields, docs);
+          await deps.realtime.publish(client, {
+            type: 'kyc.changed',
+            userId,
+            submissionId: row.id,
+          });
+          return row;
+        });
+      } catch (err) {
+        await removeNew().catch(() => {});
+        // Two first submissions at once: the one-per-customer index lets one through.
+        if (isUniqueViolation(err)) throw alreadySubmitted();
+        throw err;
+      }
+      const old = previous as KycRow | null;
+      if (old) {
+        // The rejected documents are replaced: remove them (never the new ones).
+        const oldKeys = [old.front_document_key, old.back_document_key].filter(
+          (k): k is string => k !== null && !newKeys.includes(k),
+        );
+        await Promise.all(oldKeys.map((k) => deps.files.delete(k))).catch((err) =>
+          deps.log.warn({ err }, 'old KYC documents could not be removed'),
+        );
+      }
+      return presentOwn(saved);
+    },
+
+    /** The customer's own document; nobody else's can be named here. */
+    async ownDocument(userId: string, side: TKycSide): Promise<PrivateFile> {
+      const row = await repo.findByUser(deps.pool, userId);
+      if (!row) throw new AppError('NOT_FOUND', KYC_MSG.documentNotFound);
+      return readDocument(row, side);
+    },
+
+    async list(): Promise<TAdminKycListItem[]> {
+      return (await repo.listForAdmin(deps.pool)).map(presentListItem);
+    },
+
+    async detail(id: string): Promise<TAdminKycDetail> {
+      const row = UUID.test(id) ? await repo.findForAdmin(deps.pool, id) : null;
+      if (!row) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
+      return presentDetail(row);
+    },
+
+    /**
+     * An admin opens or downloads a document: the file is read, then the look is written
+     * to the audit log (and committed) before a byte is sent.
+     */
+    async adminDocument(actor: KycActor, id: string, side: TKycSide): Promise<PrivateFile> {
+      const row = UUID.test(id) ? await repo.findForAdmin(deps.pool, id) : null;
+      if (!row) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
+      const file = await readDocument(row, side);
+      await withTransaction(deps.pool, (client) =>
+        deps.audit.record(client, {
+          actorId: actor.adminId,
+          action: 'kyc.document.view',
+          targetType: 'kyc_submission',
+          targetId: row.id,
+          targetUserId: row.user_id,
+          after: { side, name: file.name, type: file.mime },
+          ip: actor.ip,
+        }),
+      );
+      return file;
+    },
+
+    /**
+     * Approve or reject a pending submission (admin.md §4): rejection lets the customer
+     * resubmit; the reviewer and time are kept; the customer is told by e-mail.
+     */
+    async review(
+      actor: KycActor,
+      id: string,
+      input: { decision: 'approved' | 'rejected'; notes?: string | undefined },
+    ): Promise<TAdminKycDetail> {
+      const notes = input.notes?.trim() ? input.notes.trim() : null;
+      const after = await withTransaction(deps.pool, async (client) => {
+        const before = UUID.test(id) ? await repo.lockById(client, id) : null;
+        if (!before) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
+        if (before.status !== 'pending') throw new AppError('CONFLICT', KYC_MSG.notPending);
+        const row = await repo.review(client, before.id, {
+          status: input.decision,
+          notes,
+          reviewerId: actor.adminId,
+        });
+        await deps.realtime.publish(client, {
+          type: 'kyc.changed',
+          userId: row.user_id,
+          submissionId: row.id,
+        });
+        await deps.audit.record(client, {
+          actorId: actor.adminId,
+          action: input.decision === 'approved' ? 'kyc.approve' : 'kyc.reject',
+          targetType: 'kyc_submission',
+          targetId: row.id,
+          targetUserId: row.user_id,
+          before: auditFacts(before),
+          after: auditFacts(row),
+          reason: notes,
+          ip: actor.ip,
+        });
+        return row;
+      });
+      const link = `${deps.config.publicUrl}/kyc`;
+      if (after.status === 'approved') {
+        await tell(
+          after.user_id,
+          'Your identity verification was approved',
+          [
+            'Your identity verification (KYC) has been approved.',
+            '',
+            ...(notes ? [`Notes from our team: ${notes}`, ''] : []),
+            `Your verification status: ${link}`,
+          ].join('\n'),
+        );
+      } else {
+        await tell(
+          after.user_id,
+          'Your identity verification was not approved',
+          [
+            'Your identity verification (KYC) was not approved.',
+            '',
+            `Reason: ${notes ?? 'No reason was given.'}`,
+            '',
+            `You can submit your details and documents again here: ${link}`,
+          ].join('\n'),
+        );
+      }
+      const full = await repo.findForAdmin(deps.pool, after.id);
+      if (!full) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
+      return presentDetail(full);
+    },
+  };
+}
+
+export type KycService = ReturnType<typeof createKycService>;

@@ -1,0 +1,112 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { Logger } from 'pino';
+
+/** The first key of every presence lock: "Cofr", so no other advisory lock collides with it. */
+const PRESENCE_NAMESPACE = 0x436f6672;
+
+/** A user id as the second key of an advisory lock: 31 bits of its hash (never negative). */
+function userKey(userId: string): number {
+  return createHash('sha256').update(userId).digest().readUInt32BE(0) & 0x7fffffff;
+}
+
+/**
+ * Which users have an open realtime socket, on any server instance. Each instance holds one
+ * shared PostgreSQL advisory lock per user with a socket open on it, on a connection of its
+ * own; the question "is this user online?" is then one look at `pg_locks`. When an instance
+ * dies, its connection closes and its locks go with it, so presence never outlives a server.
+ * Two users whose ids hash alike (1 in 2^31) would share a lock: one could look online.
+ */
+export function createPresence(deps: { connectionString: string; pool: pg.Pool; log: Logger }) {
+  const counts = new Map<string, number>();
+  let client: pg.Client | null = null;
+  let stopped = false;
+  // Lock and unlock run one after another, in the order sockets came and went.
+  let queue: Promise<void> = Promise.resolve();
+
+  async function connection(): Promise<pg.Client> {
+    if (client) return client;
+    const c = new pg.Client({ connectionString: deps.connectionString });
+    c.on('error', (err) => deps.log.warn({ err: String(err) }, 'presence connection error'));
+    c.on('end', () => {
+      if (client !== c) return;
+      client = null;
+      // Its locks went with it: take them again on a new connection.
+      if (!stopped && counts.size > 0) enqueue(async () => {});
+    });
+    await c.connect();
+    client = c;
+    // A new connection holds nothing yet: take the locks of everyone connected now.
+    for (const userId of counts.keys()) {
+      await c.query('SELECT pg_advisory_lock_shared($1, $2)', [
+        PRESENCE_NAMESPACE,
+        userKey(userId),
+      ]);
+    }
+    return c;
+  }
+
+  function enqueue(step: (c: pg.Client) => Promise<unknown>) {
+    queue = queue
+      .then(async () => {
+        if (stopped) return;
+        const hadClient = client !== null;
+        const c = await connection();
+        // A fresh connection already holds exactly the locks of the users counted now.
+        if (hadClient) await step(c);
+      })
+      .catch((err) => deps.log.warn({ err: String(err) }, 'presence update failed'));
+  }
+
+  return {
+    /** A socket of this user opened on this instance. */
+    join(userId: string): void {
+      const n = (counts.get(userId) ?? 0) + 1;
+      counts.set(userId, n);
+      if (n === 1) {
+        enqueue((c) =>
+          c.query('SELECT pg_advisory_lock_shared($1, $2)', [PRESENCE_NAMESPACE, userKey(userId)]),
+        );
+      }
+    },
+
+    /** A socket of this user closed on this instance. */
+    leave(userId: string): void {
+      const n = (counts.get(userId) ?? 0) - 1;
+      if (n > 0) {
+        counts.set(userId, n);
+        return;
+      }
+      counts.delete(userId);
+      enqueue((c) =>
+        c.query('SELECT pg_advisory_unlock_shared($1, $2)', [PRESENCE_NAMESPACE, userKey(userId)]),
+      );
+    },
+
+    /** Whether the user has an open socket on any instance using this database. */
+    async isOnline(userId: string): Promise<boolean> {
+      // Let this instance's own pending lock changes land first.
+      await queue;
+      const { rows } = await deps.pool.query<{ online: boolean }>(
+        `SELECT EXISTS (
+           SELECT 1 FROM pg_locks
+            WHERE locktype = 'advisory' AND granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 2
+         ) AS online`,
+        [PRESENCE_NAMESPACE, userKey(userId)],
+      );
+      return rows[0]?.online ?? false;
+    },
+
+    async stop(): Promise<void> {
+      stopped = true;
+      await queue;
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+export type Presence = ReturnType<typeof createPresence>;

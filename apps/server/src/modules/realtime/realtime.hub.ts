@@ -1,0 +1,220 @@
+import {
+  REALTIME_CLOSE,
+  type TRealtimeEvent,
+  type TRealtimeServerMessage,
+  ZRealtimeClientMessage,
+  ZRealtimeEvent,
+} from '@coffer/shared';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { WebSocket } from 'ws';
+import type { PgListener } from '../../lib/pg-listener';
+import { needsTwoFactor } from '../../plugins/gate';
+import type { SessionContext, SessionsRepository } from '../sessions/sessions.repository';
+import { createPresence } from './presence';
+
+/** The one PostgreSQL channel every realtime event travels on. */
+export const REALTIME_CHANNEL = 'coffer_events';
+
+/** Anything that can run a query: the pool, or a client inside a transaction. */
+type Queryable = Pick<pg.PoolClient, 'query'>;
+
+export type RealtimeTiming = {
+  /** How long a new socket may stay without sending `subscribe`. */
+  authTimeoutMs: number;
+  /** How often a socket's session is looked up again (and the socket pinged). */
+  recheckMs: number;
+};
+
+type Connection = {
+  socket: WebSocket;
+  token: string;
+  userId: string;
+  isAdmin: boolean;
+  subscribed: boolean;
+  alive: boolean;
+  timer: NodeJS.Timeout;
+};
+
+/** Whether a session may hold a realtime socket: present and past the gate of customer.md §4. */
+function admits(session: SessionContext | null): session is SessionContext {
+  return session !== null && !needsTwoFactor(session);
+}
+
+/**
+ * The realtime hub of one server instance (DESIGN "Realtime"). Events are published with
+ * `pg_notify` on the caller's client, so an event written inside a transaction is sent
+ * only if it commits; every instance LISTENs on the one channel and hands each event to the
+ * sockets allowed to read it: a customer's sockets get the events about that customer, an
+ * admin's sockets get all of them.
+ */
+export function createRealtimeHub(deps: {
+  listener: PgListener;
+  pool: pg.Pool;
+  connectionString: string;
+  sessions: SessionsRepository;
+  log: Logger;
+}) {
+  const timing: RealtimeTiming = { authTimeoutMs: 5_000, recheckMs: 30_000 };
+  const byUser = new Map<string, Set<Connection>>();
+  const admins = new Set<Connection>();
+  const all = new Set<Connection>();
+  const presence = createPresence(deps);
+
+  function send(conn: Connection, message: string) {
+    if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
+  }
+
+  function deliver(payload: string) {
+    let event: TRealtimeEvent;
+    try {
+      event = ZRealtimeEvent.parse(JSON.parse(payload));
+    } catch {
+      deps.log.warn('ignored a malformed realtime event');
+      return;
+    }
+    const message = JSON.stringify({ type: 'event', event } satisfies TRealtimeServerMessage);
+    for (const conn of byUser.get(event.userId) ?? []) if (conn.subscribed) send(conn, message);
+    for (const conn of admins) if (conn.subscribed) send(conn, message);
+  }
+
+  deps.listener.on(REALTIME_CHANNEL, deliver);
+  // Events sent while the listener was down are lost to this instance: close every socket so
+  // each browser reconnects (once the listener is back) and refetches what it missed.
+  deps.listener.onDisconnect(() => {
+    for (const conn of all) conn.socket.close(REALTIME_CLOSE.goingAway, 'reconnect');
+  });
+
+  function subscribe(conn: Connection) {
+    conn.subscribed = true;
+    if (conn.isAdmin) admins.add(conn);
+    else {
+      const set = byUser.get(conn.userId) ?? new Set();
+      set.add(conn);
+      byUser.set(conn.userId, set);
+    }
+    presence.join(conn.userId);
+    send(conn, JSON.stringify({ type: 'ready' } satisfies TRealtimeServerMessage));
+  }
+
+  function forget(conn: Connection) {
+    if (!all.delete(conn)) return;
+    clearTimeout(conn.timer);
+    admins.delete(conn);
+    const set = byUser.get(conn.userId);
+    set?.delete(conn);
+    if (set?.size === 0) byUser.delete(conn.userId);
+    if (conn.subscribed) presence.leave(conn.userId);
+  }
+
+  /** Looks the session up again; closes the socket when it no longer admits it. */
+  async function stillAdmitted(conn: Connection): Promise<boolean> {
+    let session: SessionContext | null = null;
+    try {
+      session = await deps.sessions.findByToken(conn.token);
+    } catch (err) {
+      deps.log.warn({ err: String(err) }, 'realtime session check failed');
+    }
+    // A changed role closes the socket too: the browser reconnects with the right one.
+    if (admits(session) && session.userId === conn.userId && session.isAdmin === conn.isAdmin) {
+      return true;
+    }
+    conn.socket.close(REALTIME_CLOSE.unauthorized, 'unauthorized');
+    return false;
+  }
+
+  function scheduleRecheck(conn: Connection) {
+    conn.timer = setTimeout(
+      async () => {
+        if (!all.has(conn)) return;
+        if (!conn.alive) {
+          conn.socket.terminate();
+          return;
+        }
+        conn.alive = false;
+        conn.socket.ping();
+        if (await stillAdmitted(conn)) scheduleRecheck(conn);
+        // Jittered, so sockets that opened together do not look their sessions up together.
+      },
+      timing.recheckMs * (0.75 + Math.random() / 2),
+    );
+    conn.timer.unref();
+  }
+
+  return {
+    /** Timings; tests shorten them. */
+    timing,
+
+    /** Whether the user has a socket open on any instance (for "mail only when away"). */
+    isOnline: (userId: string) => presence.isOnline(userId),
+
+    /**
+     * Announces an event to every instance. On a transaction's client it is sent only if
+     * that transaction commits.
+     */
+    async publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
+      const payload = JSON.stringify(ZRealtimeEvent.parse(event));
+      await client.query('SELECT pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
+    },
+
+    /**
+     * Takes a socket the upgrade let through (cookie of a 2FA-passed session, own Origin).
+     * It receives nothing until it sends `subscribe`, which must come within
+     * `authTimeoutMs`; the session is checked again then and every `recheckMs`.
+     */
+    accept(socket: WebSocket, token: string, session: SessionContext): void {
+      const conn: Connection = {
+        socket,
+        token,
+        userId: session.userId,
+        isAdmin: session.isAdmin,
+        subscribed: false,
+        alive: true,
+        timer: setTimeout(() => {
+          if (!conn.subscribed) socket.close(REALTIME_CLOSE.unauthorized, 'subscribe timeout');
+        }, timing.authTimeoutMs),
+      };
+      conn.timer.unref();
+      all.add(conn);
+      socket.on('close', () => forget(conn));
+      socket.on('pong', () => {
+        conn.alive = true;
+      });
+      socket.on('message', async (data, isBinary) => {
+        let parsed: unknown = null;
+        try {
+          parsed = isBinary ? null : JSON.parse(String(data));
+        } catch {
+          parsed = null;
+        }
+        const message = ZRealtimeClientMessage.safeParse(parsed);
+        if (!message.success) {
+          socket.close(REALTIME_CLOSE.badMessage, 'bad message');
+          return;
+        }
+        if (conn.subscribed) return;
+        if (!deps.listener.listening) {
+          // Without the listener no event would arrive: let the browser try again later.
+          socket.close(1013, 'try again later');
+          return;
+        }
+        if (!(await stillAdmitted(conn)) || !all.has(conn)) return;
+        clearTimeout(conn.timer);
+        subscribe(conn);
+        scheduleRecheck(conn);
+      });
+    },
+
+    /** Sockets open on this instance (for the benchmark and tests). */
+    get connections(): number {
+      return all.size;
+    },
+
+    async stop(): Promise<void> {
+      for (const conn of all) conn.socket.close(REALTIME_CLOSE.goingAway, 'server stopping');
+      await presence.stop();
+    },
+  };
+}
+
+export type RealtimeHub = ReturnType<typeof createRealtimeHub>;

@@ -1,0 +1,55 @@
+import { MSG } from '@coffer/shared';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../lib/app-error';
+import { isOwnOrigin } from '../../plugins/csrf';
+import { signedIn } from '../../plugins/require-session';
+import { SESSION_COOKIE } from '../../plugins/session';
+import type { RealtimeHub } from './realtime.hub';
+
+/**
+ * `GET /api/realtime`: the one websocket (DESIGN "Realtime"). The gate admits the upgrade
+ * like any customer route (a session that passed 2FA, customer or admin); the upgrade must
+ * also come from this app's own pages (`Origin`): browsers send cookies with a cross-site
+ * websocket, and a GET is not covered by the CSRF guard.
+ *
+ * Registered on the root (not as an encapsulated plugin) so that a refused upgrade to any
+ * route, answered with an ordinary HTTP error, has its connection closed afterwards.
+ */
+export async function registerRealtime(
+  app: FastifyInstance,
+  hub: RealtimeHub,
+  publicUrl: string,
+): Promise<void> {
+  const publicOrigin = new URL(publicUrl).origin;
+  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * 1024 } });
+  app.addHook('onClose', async () => {
+    await hub.stop();
+  });
+  // An upgrade answered with a plain HTTP response (401, 403, 404) leaves a raw connection
+  // that no HTTP parser owns any more: end it once the answer is written.
+  app.addHook('onResponse', async (request) => {
+    // Node marks a request that arrived through the server's 'upgrade' event.
+    if (!(request.raw as { upgrade?: boolean }).upgrade) return;
+    const socket = request.raw.socket;
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
+
+  app.get(
+    '/api/realtime',
+    {
+      websocket: true,
+      config: { access: 'customer' },
+      onRequest: async (request) => {
+        if (!isOwnOrigin(request.headers.origin, request.headers.host, publicOrigin)) {
+          throw new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin);
+        }
+      },
+    },
+    (socket, request) => {
+      const session = signedIn(request);
+      hub.accept(socket, request.cookies[SESSION_COOKIE] ?? '', session);
+    },
+  );
+}

@@ -1,0 +1,180 @@
+import {
+  ADDRESS_NETWORKS,
+  ADMIN_WALLET_MSG,
+  DEPOSIT_ADDRESS_ASSETS,
+  type TAdminDepositAddress,
+  validateNetworkAddress,
+} from '@coffer/shared';
+import { type FormEvent, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { SELECT_CLASS } from '../../../components/admin/stacked-table';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+} from '../../../components/admin/user-picker';
+import { Button } from '../../../components/ui/button';
+import { DialogContent } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Switch } from '../../../components/ui/switch';
+import { errorMessage } from '../../../lib/api-client';
+import { useSaveDepositAddress } from '../api/save-deposit-address';
+
+/** The network an asset's addresses are usually on, offered when none is chosen yet. */
+const USUAL_NETWORK: Readonly<Record<string, string>> = {
+  BTC: 'bitcoin',
+  ETH: 'ethereum',
+  USDT: 'erc20',
+  USDC: 'erc20',
+  BNB: 'bep20',
+  SOL: 'solana',
+};
+
+type Props = {
+  /** The address to edit; null to add one. */
+  editing: TAdminDepositAddress | null;
+  onDone: () => void;
+};
+
+/** Add Address / Edit Address (admin.md §2.4, §5). Render inside an open <Dialog>. */
+export function AddressDialog({ editing, onDone }: Props) {
+  const id = useId();
+  const save = useSaveDepositAddress();
+  const [user, setUser] = useState<PickedUser | null>(editing ? editing.user : null);
+  const [assetSymbol, setAssetSymbol] = useState(editing?.assetSymbol ?? '');
+  const [network, setNetwork] = useState(editing?.network ?? '');
+  const [address, setAddress] = useState(editing?.address ?? '');
+  const [isActive, setIsActive] = useState(editing?.isActive ?? true);
+  const [error, setError] = useState<string | null>(null);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === assetSymbol);
+    const chain = ADDRESS_NETWORKS.find((n) => n === network);
+    if (!user || !asset || !chain || address.trim() === '') {
+      setError(ADMIN_WALLET_MSG.requiredFields);
+      toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, {
+        description: ADMIN_WALLET_MSG.requiredFields,
+      });
+      return;
+    }
+    const checked = validateNetworkAddress(chain, address);
+    if (!checked.ok) {
+      setError(checked.message);
+      return;
+    }
+    setError(null);
+    try {
+      const fields = { assetSymbol: asset, network: chain, address: address.trim(), isActive };
+      if (editing) {
+        await save.mutateAsync({ id: editing.id, body: fields });
+        toast.success(ADMIN_WALLET_MSG.addressUpdated, {
+          description: `${fields.assetSymbol} address of ${userDisplayName(user)} saved.`,
+        });
+      } else {
+        await save.mutateAsync({ id: null, body: { ...fields, userId: user.id } });
+        toast.success(ADMIN_WALLET_MSG.addressAdded, {
+          description: `${fields.assetSymbol} address added for ${userDisplayName(user)}.`,
+        });
+      }
+      onDone();
+    } catch (err) {
+      setError(errorMessage(err, ADMIN_WALLET_MSG.saveAddressFailed));
+      toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
+    }
+  }
+
+  return (
+    <DialogContent
+      title={editing ? 'Edit Deposit Address' : 'Add Deposit Address'}
+      description={
+        editing
+          ? 'Change the asset, network, address or whether the customer sees it.'
+          : 'Assign an address to one customer. An address can belong to one customer only.'
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="space-y-4">
+        {editing ? (
+          <div className="space-y-1">
+            <p className="text-sm font-medium text-fg">Customer</p>
+            <p className="text-sm text-muted">
+              {userDisplayName(editing.user)}
+              {userDisplayName(editing.user) !== editing.user.email
+                ? ` (${editing.user.email})`
+                : ''}
+            </p>
+          </div>
+        ) : (
+          <UserPicker value={user} onChange={setUser} label="Customer" />
+        )}
+        <div className="grid gap-4 sm:grid-cols-2">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-asset`}>Asset</Label>
+            <select
+              id={`${id}-asset`}
+              className={SELECT_CLASS}
+              value={assetSymbol}
+              onChange={(e) => {
+                setAssetSymbol(e.target.value);
+                if (network === '') setNetwork(USUAL_NETWORK[e.target.value] ?? '');
+              }}
+            >
+              <option value="">Select asset</option>
+              {DEPOSIT_ADDRESS_ASSETS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-network`}>Network</Label>
+            <select
+              id={`${id}-network`}
+              className={SELECT_CLASS}
+              value={network}
+              onChange={(e) => setNetwork(e.target.value)}
+            >
+              <option value="">Select network</option>
+              {ADDRESS_NETWORKS.map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-address`}>Address</Label>
+          <Input
+            id={`${id}-address`}
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            className="font-mono"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="Deposit address"
+          />
+        </div>
+        <div className="flex items-center gap-2">
+          <Switch id={`${id}-active`} checked={isActive} onCheckedChange={setIsActive} />
+          <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
+        </div>
+        {error ? (
+          <p role="alert" className="text-sm text-danger">
+            {error}
+          </p>
+        ) : null}
+        <div className="flex justify-end gap-2">
+          <Button variant="outline" onClick={onDone} disabled={save.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Address'}
+          </Button>
+        </div>
+      </form>
+    </DialogContent>
+  );
+}

@@ -1,0 +1,254 @@
+import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
+import { Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { CopyValueButton } from '../../../components/admin/copy-value-button';
+import { STACKED } from '../../../components/admin/stacked-table';
+import { userDisplayName } from '../../../components/admin/user-picker';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { cn } from '../../../lib/cn';
+import { useDeleteDepositAddress } from '../api/delete-deposit-address';
+import { useDepositAddresses } from '../api/get-deposit-addresses';
+import { AddressDialog } from './address-dialog';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+function useDebounced(value: string, ms: number): string {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return debounced;
+}
+
+function DeleteDialog({ row, onDone }: { row: TAdminDepositAddress; onDone: () => void }) {
+  const remove = useDeleteDepositAddress();
+  async function onDelete() {
+    try {
+      await remove.mutateAsync(row.id);
+      toast.success(ADMIN_WALLET_MSG.addressDeleted, {
+        description: `${row.assetSymbol} address of ${userDisplayName(row.user)} deleted.`,
+      });
+      onDone();
+    } catch {
+      toast.error('Error', { description: ADMIN_WALLET_MSG.deleteAddressFailed });
+    }
+  }
+  return (
+    <DialogContent title="Delete Deposit Address" description={ADMIN_WALLET_MSG.deleteConfirm}>
+      <p className="break-all font-mono text-sm" translate="no">
+        {row.address}
+      </p>
+      <p className="mt-1 text-sm text-muted">
+        {row.assetSymbol} · {row.network} · {userDisplayName(row.user)}
+      </p>
+      <div className="mt-6 flex justify-end gap-2">
+        <Button variant="outline" onClick={onDone} disabled={remove.isPending}>
+          Cancel
+        </Button>
+        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending}>
+          {remove.isPending ? 'Deleting...' : 'Delete'}
+        </Button>
+      </div>
+    </DialogContent>
+  );
+}
+
+type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; row: TAdminDepositAddress } | null;
+
+/** /dashboard/admin/addresses (admin.md §2.4). */
+export default function DepositAddressesPage() {
+  const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim(), 300);
+  const addresses = useDepositAddresses(q);
+  const [open, setOpen] = useState<Open>(null);
+
+  useEffect(() => {
+    if (addresses.isError) {
+      toast.error('Error', { description: ADMIN_WALLET_MSG.loadAddressesFailed });
+    }
+  }, [addresses.isError]);
+
+  let body: ReactNode;
+  if (addresses.isPending) {
+    body = (
+      <div className="flex justify-center py-10">
+        <Spinner className="h-6 w-6" label="Loading deposit addresses" />
+      </div>
+    );
+  } else if (addresses.isError && !addresses.data) {
+    body = (
+      <div role="alert" className="space-y-3 py-6 text-sm">
+        <p className="text-danger">{ADMIN_WALLET_MSG.loadAddressesFailed}</p>
+        <Button variant="outline" size="sm" onClick={() => void addresses.refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (addresses.data.addresses.length === 0) {
+    body = <p className="py-10 text-center text-sm text-muted">{ADMIN_WALLET_MSG.noAddresses}</p>;
+  } else {
+    const { addresses: rows, total } = addresses.data;
+    body = (
+      <>
+        <table className={STACKED.table}>
+          <thead className={STACKED.head}>
+            <tr>
+              <th className={STACKED.headCell}>Customer</th>
+              <th className={STACKED.headCell}>Asset</th>
+              <th className={STACKED.headCell}>Network</th>
+              <th className={STACKED.headCell}>Address</th>
+              <th className={STACKED.headCell}>Status</th>
+              <th className={STACKED.headCell}>Created</th>
+              <th className={STACKED.headCell}>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className={STACKED.body}>
+            {rows.map((a) => {
+              const name = userDisplayName(a.user);
+              return (
+                <tr key={a.id} className={STACKED.row}>
+                  <td data-label="Customer" className={STACKED.cell}>
+                    <span className="min-w-0 text-right md:text-left">
+                      <span className="block truncate font-medium text-fg">{name}</span>
+                      {name !== a.user.email ? (
+                        <span className="block truncate text-xs text-muted">{a.user.email}</span>
+                      ) : null}
+                    </span>
+                  </td>
+                  <td data-label="Asset" className={`${STACKED.cell} font-semibold`}>
+                    {a.assetSymbol}
+                  </td>
+                  <td data-label="Network" className={STACKED.cell}>
+                    {a.network}
+                  </td>
+                  <td data-label="Address" className={STACKED.cell}>
+                    <span className="flex min-w-0 items-center gap-1">
+                      <span
+                        translate="no"
+                        className="max-w-[11rem] truncate font-mono text-xs"
+                        title={a.address}
+                      >
+                        {a.address}
+                      </span>
+                      <CopyValueButton value={a.address} label={`Copy ${a.assetSymbol} address`} />
+                    </span>
+                  </td>
+                  <td data-label="Status" className={STACKED.cell}>
+                    <Badge variant={a.isActive ? 'success' : 'secondary'}>
+                      {a.isActive ? 'Active' : 'Inactive'}
+                    </Badge>
+                  </td>
+                  <td data-label="Created" className={`${STACKED.cell} whitespace-nowrap`}>
+                    <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
+                  </td>
+                  <td className={STACKED.wideCell}>
+                    <div className="flex gap-2 md:justify-end">
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        onClick={() => setOpen({ kind: 'edit', row: a })}
+                        aria-label={`Edit ${a.assetSymbol} address of ${name}`}
+                      >
+                        <Pencil className="h-3.5 w-3.5" aria-hidden />
+                        Edit
+                      </Button>
+                      <Button
+                        variant="outline"
+                        size="sm"
+                        className="text-danger"
+                        onClick={() => setOpen({ kind: 'delete', row: a })}
+                        aria-label={`Delete ${a.assetSymbol} address of ${name}`}
+                      >
+                        <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                        Delete
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {total > rows.length ? (
+          <p className="pt-3 text-sm text-muted">
+            Showing the newest {rows.length} of {total}. Search to narrow the list.
+          </p>
+        ) : null}
+      </>
+    );
+  }
+
+  const close = () => setOpen(null);
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      <header className="flex flex-wrap items-start justify-between gap-4">
+        <div className="space-y-1">
+          <h1 className="text-2xl font-bold text-fg">Deposit Addresses</h1>
+          <p className="text-sm text-muted">
+            The addresses customers see on their deposit page. Inactive addresses are hidden from
+            them.
+          </p>
+        </div>
+        <div className="flex gap-2">
+          <Button
+            variant="outline"
+            onClick={() => void addresses.refetch()}
+            disabled={addresses.isFetching}
+          >
+            <RefreshCw
+              className={cn('h-4 w-4', addresses.isFetching && 'animate-spin')}
+              aria-hidden
+            />
+            Refresh
+          </Button>
+          <Button onClick={() => setOpen({ kind: 'add' })}>
+            <Plus className="h-4 w-4" aria-hidden />
+            Add Address
+          </Button>
+        </div>
+      </header>
+
+      <Card>
+        <CardContent className="space-y-4 pt-5">
+          <div className="relative max-w-md">
+            <Label htmlFor="address-search" className="sr-only">
+              Search deposit addresses
+            </Label>
+            <Search
+              className="pointer-events-none absolute left-3 top-1/2 h-4 w-4 -translate-y-1/2 text-muted"
+              aria-hidden
+            />
+            <Input
+              id="address-search"
+              type="search"
+              className="pl-9"
+              placeholder="Search by customer, address, asset or network"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+            />
+          </div>
+          {body}
+        </CardContent>
+      </Card>
+
+      <Dialog open={open !== null} onOpenChange={(isOpen) => (isOpen ? undefined : close())}>
+        {open?.kind === 'add' ? <AddressDialog key="add" editing={null} onDone={close} /> : null}
+        {open?.kind === 'edit' ? (
+          <AddressDialog key={open.row.id} editing={open.row} onDone={close} />
+        ) : null}
+        {open?.kind === 'delete' ? <DeleteDialog row={open.row} onDone={close} /> : null}
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import type { TAuditFacets } from '@coffer/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function getAuditFacets(signal?: AbortSignal): Promise<TAuditFacets> {
+  return api.get<TAuditFacets>('/api/admin/audit/facets', signal);
+}
+
+export const auditFacetsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'audit', 'facets'],
+    queryFn: ({ signal }) => getAuditFacets(signal),
+    staleTime: 30_000,
+  });
+
+/** The actions and admins that appear in the log, for the filters. */
+export function useAuditFacets() {
+  return useQuery(auditFacetsQueryOptions());
+}

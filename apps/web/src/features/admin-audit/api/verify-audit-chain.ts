@@ -1,0 +1,19 @@
+import type { TAuditVerifyResponse } from '@coffer/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function verifyAuditChain(signal?: AbortSignal): Promise<TAuditVerifyResponse> {
+  return api.get<TAuditVerifyResponse>('/api/admin/audit/verify', signal);
+}
+
+export const auditChainQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'audit', 'verify'],
+    queryFn: ({ signal }) => verifyAuditChain(signal),
+    staleTime: 60_000,
+  });
+
+/** Whether the audit log's hash chain holds, or the first row that breaks it. */
+export function useAuditChain() {
+  return useQuery(auditChainQueryOptions());
+}

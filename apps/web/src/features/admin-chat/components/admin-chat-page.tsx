@@ -1,0 +1,160 @@
+import { CHAT_MSG, type TAdminChatRoom } from '@coffer/shared';
+import { MessageSquarePlus } from 'lucide-react';
+import { useState } from 'react';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+} from '../../../components/admin/user-picker';
+import { ChatShell, EmptyPane, RoomItem } from '../../../components/chat/chat-shell';
+import { Conversation } from '../../../components/chat/conversation';
+import { Button } from '../../../components/ui/button';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { useDeleteRoom } from '../api/delete-room';
+import { useAdminRooms } from '../api/get-rooms';
+import { useStartChat } from '../api/start-chat';
+
+const nameOf = (room: TAdminChatRoom) => userDisplayName(room.customer);
+
+function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void }) {
+  const [open, setOpen] = useState(false);
+  const [user, setUser] = useState<PickedUser | null>(null);
+  const start = useStartChat();
+
+  function submit() {
+    if (!user) return;
+    start.mutate(user.id, {
+      onSuccess: ({ room }) => {
+        setOpen(false);
+        setUser(null);
+        onStarted(room.id);
+      },
+    });
+  }
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) start.reset();
+      }}
+    >
+      <Button size="sm" className="shrink-0" onClick={() => setOpen(true)}>
+        <MessageSquarePlus className="h-4 w-4" aria-hidden />
+        Start New Chat
+      </Button>
+      <DialogContent title="Start New Chat" description="Choose the customer to write to.">
+        <div className="flex flex-col gap-4">
+          <UserPicker value={user} onChange={setUser} label="Customer" />
+          {start.isError ? (
+            <p role="alert" className="text-sm text-danger">
+              Error: {errorMessage(start.error, 'Failed to start chat')}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button variant="outline" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+            <Button onClick={submit} disabled={!user || start.isPending}>
+              {start.isPending ? <Spinner label="Starting" /> : null}
+              Start Chat
+            </Button>
+          </div>
+        </div>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** /dashboard/admin/chat: every customer's support conversation (admin.md §2.5). */
+export default function AdminChatPage() {
+  const rooms = useAdminRooms();
+  const remove = useDeleteRoom();
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const list = rooms.data?.rooms ?? [];
+  const selected = list.find((r) => r.id === selectedId) ?? null;
+
+  function onDelete(room: TAdminChatRoom) {
+    if (!window.confirm(CHAT_MSG.deleteConfirm)) return;
+    remove.mutate(room.id, {
+      onSuccess: () => setSelectedId(null),
+      onError: (err) => {
+        console.error('Deleting the conversation failed', err);
+        window.alert(CHAT_MSG.deleteFailed);
+      },
+    });
+  }
+
+  const listPane = (
+    <>
+      <div className="flex items-center justify-between gap-2 border-b border-border p-3">
+        <h1 className="text-base font-semibold text-fg">Support Conversations</h1>
+        <StartChatDialog onStarted={setSelectedId} />
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto p-2">
+        {rooms.isPending ? (
+          <div className="flex justify-center py-10">
+            <Spinner label="Loading conversations" />
+          </div>
+        ) : rooms.isError ? (
+          <p role="alert" className="p-4 text-center text-sm text-danger">
+            Error: {errorMessage(rooms.error, 'Failed to load conversations')}
+          </p>
+        ) : list.length === 0 ? (
+          <EmptyPane
+            title="No Support Conversations"
+            text="Conversations appear here when a customer writes, or when you start one."
+          />
+        ) : (
+          <ul className="flex flex-col gap-1" aria-label="Conversations">
+            {list.map((room) => (
+              <li key={room.id}>
+                <RoomItem
+                  title={nameOf(room)}
+                  subtitle={room.customer.email}
+                  status={room.status}
+                  lastMessageAt={room.lastMessageAt}
+                  unreadCount={room.unreadCount}
+                  selected={room.id === selectedId}
+                  onSelect={() => setSelectedId(room.id)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </>
+  );
+
+  return (
+    <ChatShell
+      showingConversation={selected !== null}
+      list={listPane}
+      conversation={
+        selected ? (
+          <Conversation
+            key={selected.id}
+            base="/api/admin/chat"
+            roomId={selected.id}
+            side="admin"
+            title={nameOf(selected)}
+            subtitle={selected.customer.email}
+            status={selected.status}
+            unreadCount={selected.unreadCount}
+            onBack={() => setSelectedId(null)}
+            onDelete={() => onDelete(selected)}
+            deleting={remove.isPending}
+          />
+        ) : (
+          <EmptyPane
+            title="Select a Conversation"
+            text="Choose a conversation from the list to read and reply."
+          />
+        )
+      }
+    />
+  );
+}

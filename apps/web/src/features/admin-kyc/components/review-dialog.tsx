@@ -1,0 +1,257 @@
+import { KYC_MSG, type TAdminKycDetail, type TKycDocument, type TKycSide } from '@coffer/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { formatDistanceToNow } from 'date-fns';
+import { Download, FileText } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { DialogContent } from '../../../components/ui/dialog';
+import { Textarea } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { saveBlob } from '../../../lib/upload-client';
+import { kycDocumentQueryOptions, useKycDocument } from '../api/get-kyc-document';
+import { useKycSubmission } from '../api/get-kyc-submission';
+import { useReviewKyc } from '../api/review-kyc';
+import { KycBadge } from './kyc-badge';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+function Fact({
+  label,
+  children,
+  wide,
+}: {
+  label: string;
+  children: ReactNode;
+  /** Spans both columns (the address, the notes). */
+  wide?: boolean;
+}) {
+  return (
+    <div className={wide ? 'space-y-0.5 sm:col-span-2' : 'space-y-0.5'}>
+      <dt className="text-xs font-medium uppercase tracking-wide text-muted">{label}</dt>
+      <dd className="break-words text-sm text-fg">{children}</dd>
+    </div>
+  );
+}
+
+/** An object URL for a Blob, released when the Blob changes or the view closes. */
+function useBlobUrl(blob: Blob | undefined): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    if (!blob) {
+      setUrl(null);
+      return;
+    }
+    const next = URL.createObjectURL(blob);
+    setUrl(next);
+    return () => URL.revokeObjectURL(next);
+  }, [blob]);
+  return url;
+}
+
+function DocumentCard({
+  submission,
+  side,
+  doc,
+}: {
+  submission: TAdminKycDetail;
+  side: TKycSide;
+  doc: TKycDocument;
+}) {
+  const queryClient = useQueryClient();
+  const isImage = doc.type.startsWith('image/');
+  const title = side === 'front' ? 'Front Document' : 'Back Document';
+  // Images are previewed: fetched from the authenticated endpoint (an audited view).
+  const preview = useKycDocument(submission.id, side, submission.submittedAt, isImage);
+  const url = useBlobUrl(preview.data);
+  const [downloading, setDownloading] = useState(false);
+
+  useEffect(() => {
+    if (preview.isError) {
+      toast.error(KYC_MSG.downloadErrorTitle, { description: KYC_MSG.downloadFailed });
+    }
+  }, [preview.isError]);
+
+  async function onDownload() {
+    setDownloading(true);
+    try {
+      const blob =
+        preview.data ??
+        (await queryClient.fetchQuery(
+          kycDocumentQueryOptions(submission.id, side, submission.submittedAt),
+        ));
+      saveBlob(blob, doc.name);
+    } catch {
+      toast.error(KYC_MSG.downloadErrorTitle, { description: KYC_MSG.downloadFailed });
+    } finally {
+      setDownloading(false);
+    }
+  }
+
+  return (
+    <section aria-label={title} className="space-y-2 rounded-lg border border-border p-3">
+      <div className="flex items-center justify-between gap-2">
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-medium text-fg">{title}</p>
+          <p className="truncate text-xs text-muted" title={doc.name}>
+            {doc.name}
+          </p>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void onDownload()}
+          disabled={downloading}
+          aria-label={`Download ${title.toLowerCase()}`}
+          className="shrink-0"
+        >
+          {downloading ? (
+            <Spinner className="h-3.5 w-3.5" label="Downloading" />
+          ) : (
+            <Download className="h-3.5 w-3.5" aria-hidden />
+          )}
+          Download
+        </Button>
+      </div>
+      {isImage ? (
+        url ? (
+          <img
+            src={url}
+            alt={`${title} of ${submission.fullName}`}
+            className="max-h-64 w-full rounded-md border border-border bg-surface-2 object-contain"
+          />
+        ) : preview.isError ? (
+          <p className="text-xs text-danger">{KYC_MSG.downloadFailed}</p>
+        ) : (
+          <div className="flex h-24 items-center justify-center">
+            <Spinner label={`Loading ${title.toLowerCase()}`} />
+          </div>
+        )
+      ) : (
+        <p className="flex items-center gap-2 text-xs text-muted">
+          <FileText className="h-4 w-4" aria-hidden /> PDF document: download to view it.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function ReviewForm({ submission, onDone }: { submission: TAdminKycDetail; onDone: () => void }) {
+  const review = useReviewKyc();
+  const [notes, setNotes] = useState('');
+  const [pending, setPending] = useState<'approved' | 'rejected' | null>(null);
+
+  async function decide(decision: 'approved' | 'rejected') {
+    setPending(decision);
+    try {
+      await review.mutateAsync({
+        id: submission.id,
+        body: { decision, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+      });
+      toast.success(KYC_MSG.statusUpdated, {
+        description: decision === 'approved' ? KYC_MSG.approved : KYC_MSG.rejected,
+      });
+      onDone();
+    } catch {
+      toast.error('Error', { description: KYC_MSG.updateFailed });
+    } finally {
+      setPending(null);
+    }
+  }
+
+  return (
+    <div className="space-y-3 border-t border-border pt-4">
+      <div className="space-y-2">
+        <Label htmlFor="kyc-review-notes">Review Notes</Label>
+        <Textarea
+          id="kyc-review-notes"
+          rows={3}
+          value={notes}
+          onChange={(e) => setNotes(e.target.value)}
+          placeholder="Optional. On rejection the customer sees these notes."
+          maxLength={2000}
+          disabled={review.isPending}
+        />
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button
+          variant="danger"
+          onClick={() => void decide('rejected')}
+          disabled={review.isPending}
+        >
+          {pending === 'rejected' ? 'Rejecting...' : 'Reject'}
+        </Button>
+        <Button onClick={() => void decide('approved')} disabled={review.isPending}>
+          {pending === 'approved' ? 'Approving...' : 'Approve'}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** The review dialog of admin.md §2.8: details, documents and, while pending, the decision. */
+export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void }) {
+  const detail = useKycSubmission(id);
+  let body: ReactNode;
+  if (detail.isPending) {
+    body = (
+      <div className="flex justify-center py-8">
+        <Spinner label="Loading submission" />
+      </div>
+    );
+  } else if (detail.isError) {
+    body = <p className="text-sm text-danger">{KYC_MSG.loadFailed}</p>;
+  } else {
+    const s = detail.data.submission;
+    const submitted = new Date(s.submittedAt);
+    body = (
+      <div className="space-y-5">
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Fact label="Full Name">{s.fullName}</Fact>
+          <Fact label="Phone">{s.phoneNumber}</Fact>
+          <Fact label="E-mail">{s.email}</Fact>
+          <Fact label="Status">
+            <KycBadge status={s.status} />
+          </Fact>
+          <Fact label="Address" wide>
+            <span className="whitespace-pre-wrap">{s.address}</span>
+          </Fact>
+          <Fact label="Submitted">
+            <time dateTime={s.submittedAt}>{dateTime.format(submitted)}</time>{' '}
+            <span className="text-muted">
+              ({formatDistanceToNow(submitted, { addSuffix: true })})
+            </span>
+          </Fact>
+          {s.reviewedAt ? (
+            <Fact label="Reviewed">
+              <time dateTime={s.reviewedAt}>{dateTime.format(new Date(s.reviewedAt))}</time>
+              {s.reviewer ? <span className="text-muted"> by {s.reviewer.email}</span> : null}
+            </Fact>
+          ) : null}
+          {s.reviewNotes ? (
+            <Fact label="Review Notes" wide>
+              <span className="whitespace-pre-wrap">{s.reviewNotes}</span>
+            </Fact>
+          ) : null}
+        </dl>
+        <div className="grid items-start gap-3 sm:grid-cols-2">
+          <DocumentCard submission={s} side="front" doc={s.front} />
+          {s.back ? (
+            <DocumentCard submission={s} side="back" doc={s.back} />
+          ) : (
+            <p className="rounded-lg border border-dashed border-border p-3 text-sm text-muted">
+              No back document was uploaded.
+            </p>
+          )}
+        </div>
+        {s.status === 'pending' ? <ReviewForm submission={s} onDone={onDone} /> : null}
+      </div>
+    );
+  }
+  return (
+    <DialogContent title="Review KYC Submission" className="md:max-w-3xl">
+      {body}
+    </DialogContent>
+  );
+}

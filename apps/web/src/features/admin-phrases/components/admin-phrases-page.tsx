@@ -1,0 +1,208 @@
+import type { LucideIcon } from 'lucide-react';
+import { CalendarClock, KeyRound, PenLine, ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
+import { Alert } from '../../../components/ui/alert';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { PageSpinner, Spinner } from '../../../components/ui/spinner';
+import { useSession } from '../../../lib/session';
+import { PHRASES_PAGE_SIZE, useAdminRecoveryPhrases } from '../api/get-admin-recovery-phrases';
+
+const numberFormat = new Intl.NumberFormat('en-US');
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+type Person = { email: string; fullName: string | null; username: string | null };
+const nameOf = (p: Person) => p.fullName?.trim() || p.username?.trim() || p.email;
+
+function SummaryCard({
+  title,
+  value,
+  icon: Icon,
+}: {
+  title: string;
+  value: number;
+  icon: LucideIcon;
+}) {
+  return (
+    <Card>
+      <CardContent className="flex items-start justify-between gap-3 pt-5">
+        <div>
+          <h2 className="text-sm font-medium text-muted">{title}</h2>
+          <p className="text-2xl font-bold tabular-nums text-fg">{numberFormat.format(value)}</p>
+        </div>
+        <Icon className="h-5 w-5 shrink-0 text-primary" aria-hidden />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** /admin/recovery-phrases (admin.md §2.7 as DEVIATIONS S1 changes it): metadata only. */
+export default function AdminPhrasesPage() {
+  const session = useSession();
+  if (session.isPending) return <PageSpinner />;
+  if (!session.data?.user.isAdmin) {
+    return (
+      <p role="alert" className="mx-auto max-w-xl p-8 text-center text-lg text-fg">
+        You don't have permission to access this page.
+      </p>
+    );
+  }
+  return <PhrasesOverview />;
+}
+
+function PhrasesOverview() {
+  const [page, setPage] = useState(1);
+  const phrases = useAdminRecoveryPhrases(page);
+
+  if (phrases.isPending) return <PageSpinner text="Loading recovery phrases" />;
+  if (phrases.isError) {
+    return (
+      <div role="alert" className="space-y-1 p-8 text-center">
+        <p className="font-semibold text-danger">Error loading recovery phrases</p>
+        <p className="text-sm text-muted">{phrases.error.message}</p>
+      </div>
+    );
+  }
+  const { summary, withoutPhrase, withoutPhraseTotal } = phrases.data;
+  const pages = Math.max(1, Math.ceil(summary.total / PHRASES_PAGE_SIZE));
+
+  return (
+    <div className="space-y-6">
+      <header>
+        <h1 className="text-2xl font-bold text-fg">Recovery Phrases</h1>
+        <p className="text-sm text-muted">
+          Who has a recovery phrase, of which type, and since when.
+        </p>
+      </header>
+
+      <Alert variant="info" title="Phrases stay with their owners">
+        A recovery phrase can reset a password and take over an account, so no one at Coffer can
+        view, copy or set one. Each customer's phrase is created once, by Coffer, and only its owner
+        can read it after re-entering their password.
+      </Alert>
+
+      <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <SummaryCard title="Total Phrases" value={summary.total} icon={KeyRound} />
+        <SummaryCard title="Generated" value={summary.generated} icon={ShieldCheck} />
+        <SummaryCard title="Custom" value={summary.custom} icon={PenLine} />
+        <SummaryCard title="This Week" value={summary.thisWeek} icon={CalendarClock} />
+      </section>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Wallet Seed Phrases</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {phrases.data.phrases.length === 0 ? (
+            <p className="py-6 text-center text-muted">No wallet seed phrases found</p>
+          ) : (
+            <div className="-mx-5 overflow-x-auto px-5">
+              <table className="w-full min-w-[560px] text-left text-sm">
+                <caption className="sr-only">Recovery phrases</caption>
+                <thead className="border-b border-border text-xs uppercase text-muted">
+                  <tr>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      User
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Type
+                    </th>
+                    <th scope="col" className="py-2 pr-4 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="py-2 font-medium">
+                      Actions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-border">
+                  {phrases.data.phrases.map((p) => (
+                    <tr key={p.userId}>
+                      <td className="py-3 pr-4">
+                        <p className="font-medium text-fg">{nameOf(p)}</p>
+                        {nameOf(p) !== p.email ? (
+                          <p className="text-xs text-muted">{p.email}</p>
+                        ) : null}
+                      </td>
+                      <td className="py-3 pr-4">
+                        <Badge variant={p.type === 'generated' ? 'secondary' : 'outline'}>
+                          {p.type === 'generated' ? 'Generated' : 'Custom'}
+                        </Badge>
+                      </td>
+                      <td className="py-3 pr-4 whitespace-nowrap">
+                        {dateFormat.format(new Date(p.createdAt))}
+                      </td>
+                      <td className="py-3 text-muted">Already has phrase</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {summary.total > PHRASES_PAGE_SIZE ? (
+            <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={page <= 1}
+                onClick={() => setPage((p) => p - 1)}
+              >
+                Previous
+              </Button>
+              <span className="text-muted">
+                Page {page} of {pages}
+              </span>
+              <Button
+                size="sm"
+                variant="outline"
+                disabled={page >= pages}
+                onClick={() => setPage((p) => p + 1)}
+              >
+                Next
+              </Button>
+            </nav>
+          ) : null}
+          {phrases.isFetching ? <Spinner label="Refreshing" /> : null}
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Users Without Phrases</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-3">
+          <p className="text-sm text-muted">
+            Coffer creates a customer's phrase while they secure their account; it cannot be made
+            for them.
+          </p>
+          {withoutPhrase.length === 0 ? (
+            <p className="py-4 text-center text-muted">Every user has a phrase.</p>
+          ) : (
+            <>
+              <ul className="divide-y divide-border">
+                {withoutPhrase.map((u) => (
+                  <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                    <span className="min-w-0">
+                      <span className="block font-medium text-fg">{nameOf(u)}</span>
+                      {nameOf(u) !== u.email ? (
+                        <span className="block text-xs text-muted">{u.email}</span>
+                      ) : null}
+                    </span>
+                    <span className="text-sm text-muted">No phrase yet</span>
+                  </li>
+                ))}
+              </ul>
+              {withoutPhraseTotal > withoutPhrase.length ? (
+                <p className="text-xs text-muted">
+                  Showing the newest {withoutPhrase.length} of{' '}
+                  {numberFormat.format(withoutPhraseTotal)}.
+                </p>
+              ) : null}
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

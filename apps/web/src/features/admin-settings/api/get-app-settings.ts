@@ -1,0 +1,18 @@
+import type { TAppSettingsResponse } from '@coffer/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function getAppSettings(signal?: AbortSignal): Promise<TAppSettingsResponse> {
+  return api.get<TAppSettingsResponse>('/api/admin/settings', signal);
+}
+
+export const appSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'settings'],
+    queryFn: ({ signal }) => getAppSettings(signal),
+  });
+
+/** Every app setting, ordered by key (admin.md §7). */
+export function useAppSettings() {
+  return useQuery(appSettingsQueryOptions());
+}

@@ -1,0 +1,144 @@
+import { SETTINGS_MSG, type TPriceSyncResponse, type TSyncPrices } from '@coffer/shared';
+import { RefreshCw } from 'lucide-react';
+import { toast } from 'sonner';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { cn } from '../../../lib/cn';
+import { formatUsd } from '../../../lib/money/format';
+import { usePriceSync } from '../api/get-price-sync';
+import { useSyncPrices } from '../api/sync-prices';
+
+const SOURCE_TEXT: Record<TPriceSyncResponse['source'], string> = {
+  live: 'Live feed prices',
+  cached: 'Cached prices (feed unavailable)',
+  fallback: 'Fallback catalogue prices (feed never reached)',
+};
+
+const walletCount = (n: number) => `${n} wallet value${n === 1 ? '' : 's'} updated`;
+
+function when(iso: string | null): string {
+  return iso ? new Date(iso).toLocaleString() : 'never';
+}
+
+function PriceList({ prices }: { prices: TSyncPrices }) {
+  return (
+    <dl className="grid grid-cols-3 gap-2">
+      {(['BTC', 'ETH', 'USDT'] as const).map((symbol) => (
+        <div key={symbol} className="rounded-lg bg-surface-2 p-3">
+          <dt className="text-xs font-medium text-muted">{symbol}</dt>
+          <dd className="truncate font-semibold tabular-nums text-fg">
+            {prices[symbol] ? formatUsd(prices[symbol]) : '—'}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** admin.md §2.6: the wallet price sync card, honest about where the prices came from. */
+export function PriceSyncCard() {
+  const status = usePriceSync();
+  const sync = useSyncPrices();
+
+  function onSync() {
+    sync.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.success) {
+          toast.success(SETTINGS_MSG.syncDone, {
+            description: `${walletCount(result.walletsUpdated)}.`,
+          });
+        } else {
+          toast.error(SETTINGS_MSG.syncFailed, {
+            description: result.error ?? SETTINGS_MSG.syncFailedFallback,
+          });
+        }
+      },
+      onError: (err) => {
+        toast.error(SETTINGS_MSG.syncFailed, {
+          description: errorMessage(err, SETTINGS_MSG.syncFailedFallback),
+        });
+      },
+    });
+  }
+
+  const current = status.data?.current;
+  const last = status.data?.lastSync;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
+        <div className="space-y-1">
+          <CardTitle>Wallet Price Sync</CardTitle>
+          <CardDescription>
+            Fetches market prices now and revalues every customer wallet in US dollars (USDT and
+            USDC at $1).
+          </CardDescription>
+        </div>
+        <Button onClick={onSync} disabled={sync.isPending}>
+          <RefreshCw
+            className={cn('h-4 w-4', sync.isPending && 'animate-spin motion-reduce:animate-none')}
+            aria-hidden
+          />
+          {sync.isPending ? 'Syncing...' : 'Sync Wallet Prices'}
+        </Button>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {status.isPending ? (
+          <Spinner label="Loading prices" />
+        ) : status.isError ? (
+          <p role="alert" className="text-sm text-danger">
+            Could not load the price status: {errorMessage(status.error, 'request failed')}
+          </p>
+        ) : (
+          <>
+            {current ? (
+              <section aria-labelledby="current-prices" className="space-y-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 id="current-prices" className="text-sm font-semibold text-fg">
+                    Prices in use
+                  </h3>
+                  <Badge variant={current.source === 'live' ? 'success' : 'destructive'}>
+                    {SOURCE_TEXT[current.source]}
+                  </Badge>
+                  <span className="text-xs text-muted">as of {when(current.pricesAt)}</span>
+                </div>
+                <PriceList prices={current.prices} />
+              </section>
+            ) : null}
+            <section aria-labelledby="last-sync" className="space-y-2">
+              <h3 id="last-sync" className="text-sm font-semibold text-fg">
+                Last sync
+              </h3>
+              {last ? (
+                <>
+                  <p className="text-xs text-muted">
+                    {when(last.at)}
+                    {last.actorEmail ? ` by ${last.actorEmail}` : ''} ·{' '}
+                    {walletCount(last.walletsUpdated)}
+                  </p>
+                  <PriceList prices={last.prices} />
+                </>
+              ) : (
+                <p className="text-sm text-muted">No wallet price sync yet.</p>
+              )}
+            </section>
+          </>
+        )}
+        {sync.data && !sync.data.success ? (
+          <p role="alert" className="text-sm text-danger">
+            {sync.data.error ?? SETTINGS_MSG.syncFailedFallback}
+          </p>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,148 @@
+import {
+  API_PROVIDERS,
+  describeStakingRate,
+  MAX_STAKING_DAILY_RATE,
+  settingLabel,
+  type TAppSetting,
+} from '@coffer/shared';
+import type { ReactNode } from 'react';
+import { Input, Textarea } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Switch } from '../../../components/ui/switch';
+import { cn } from '../../../lib/cn';
+
+type Props = {
+  setting: TAppSetting;
+  value: string;
+  error: string | null;
+  changed: boolean;
+  onChange: (value: string) => void;
+};
+
+const SELECT_CLASS =
+  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary';
+
+/** What a number setting accepts, as the browser's number input should offer it. */
+const NUMBER_LIMITS: Record<string, { min?: string; max?: string; step: string }> = {
+  max_daily_withdrawal: { min: '0', step: '0.01' },
+  staking_daily_rate: { min: '0', max: MAX_STAKING_DAILY_RATE, step: '0.0001' },
+};
+
+/** Notes the operator needs beside a setting's own description. */
+function hint(setting: TAppSetting, value: string): string | null {
+  switch (setting.key) {
+    case 'staking_daily_rate':
+      return /^\d+(\.\d+)?$/.test(value) ? describeStakingRate(value) : null;
+    case 'api_provider':
+      return 'Recorded for the operator; prices come from the configured price feed.';
+    case 'max_daily_withdrawal':
+      return '0 allows no withdrawals.';
+    default:
+      return null;
+  }
+}
+
+/** One setting, with the input its type calls for (admin.md §2.6). */
+export function SettingField({ setting, value, error, changed, onChange }: Props) {
+  const id = `setting-${setting.key}`;
+  const describedBy = [`${id}-description`, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  const label = settingLabel(setting.key);
+  const note = hint(setting, value);
+
+  let control: ReactNode;
+  if (setting.type === 'boolean') {
+    control = (
+      <Switch
+        id={id}
+        checked={value === 'true'}
+        onCheckedChange={(on) => onChange(on ? 'true' : 'false')}
+        aria-describedby={describedBy}
+      />
+    );
+  } else if (setting.key === 'api_provider') {
+    control = (
+      <select
+        id={id}
+        className={SELECT_CLASS}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+      >
+        {API_PROVIDERS.map((p) => (
+          <option key={p} value={p}>
+            {p}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (setting.type === 'json') {
+    control = (
+      <Textarea
+        id={id}
+        rows={4}
+        className="font-mono"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+      />
+    );
+  } else if (setting.type === 'number') {
+    const limits = NUMBER_LIMITS[setting.key] ?? { step: 'any' };
+    control = (
+      <Input
+        id={id}
+        type="number"
+        inputMode="decimal"
+        {...limits}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+      />
+    );
+  } else {
+    control = (
+      <Input
+        id={id}
+        type={setting.key === 'support_chat_url' ? 'url' : 'text'}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={describedBy}
+        aria-invalid={error ? true : undefined}
+      />
+    );
+  }
+
+  const inline = setting.type === 'boolean';
+  return (
+    <div
+      className={cn(
+        'gap-2 py-4',
+        inline ? 'flex items-start justify-between gap-4' : 'flex flex-col',
+      )}
+    >
+      <div className="min-w-0 space-y-1">
+        <Label htmlFor={id} className="flex flex-wrap items-center gap-2">
+          {label}
+          {changed ? <span className="text-xs font-normal text-warning">(unsaved)</span> : null}
+        </Label>
+        <p id={`${id}-description`} className="text-xs text-muted">
+          {setting.description}
+          {note ? <span className="block">{note}</span> : null}
+          <span className="block">
+            <code className="text-[11px]">{setting.key}</code>
+          </span>
+        </p>
+      </div>
+      <div className={cn(inline ? 'shrink-0 pt-1' : 'w-full max-w-xl')}>{control}</div>
+      {error ? (
+        <p id={`${id}-error`} role="alert" className="text-sm text-danger">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

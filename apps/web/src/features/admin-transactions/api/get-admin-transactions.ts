@@ -1,0 +1,44 @@
+import type { TAdminTransactionsResponse } from '@coffer/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** admin.md §9: the transactions screen refreshes every 30 s. */
+export const TRANSACTIONS_REFRESH_MS = 30_000;
+
+export type TransactionFilters = {
+  q: string;
+  status: string;
+  type: string;
+  currency: string;
+  page: number;
+  pageSize: number;
+};
+
+export function getAdminTransactions(
+  f: TransactionFilters,
+  signal?: AbortSignal,
+): Promise<TAdminTransactionsResponse> {
+  const params = new URLSearchParams({
+    q: f.q,
+    status: f.status,
+    type: f.type,
+    currency: f.currency,
+    page: String(f.page),
+    pageSize: String(f.pageSize),
+  });
+  return api.get<TAdminTransactionsResponse>(`/api/admin/transactions?${params}`, signal);
+}
+
+export const adminTransactionsQueryOptions = (f: TransactionFilters) =>
+  queryOptions({
+    queryKey: ['admin', 'transactions', 'list', f],
+    queryFn: ({ signal }) => getAdminTransactions(f, signal),
+    staleTime: TRANSACTIONS_REFRESH_MS,
+    refetchInterval: TRANSACTIONS_REFRESH_MS,
+    // Keeps the current page on screen while the next one loads.
+    placeholderData: keepPreviousData,
+  });
+
+export function useAdminTransactions(f: TransactionFilters) {
+  return useQuery(adminTransactionsQueryOptions(f));
+}

@@ -1,0 +1,19 @@
+import type { TAdminTransactionResponse, TUpdateAdminTransactionRequest } from '@coffer/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function updateAdminTransaction(
+  id: string,
+  body: TUpdateAdminTransactionRequest,
+): Promise<TAdminTransactionResponse> {
+  return api.patch<TAdminTransactionResponse>(`/api/admin/transactions/${id}`, body);
+}
+
+export function useUpdateAdminTransaction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: string; body: TUpdateAdminTransactionRequest }) =>
+      updateAdminTransaction(id, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+  });
+}

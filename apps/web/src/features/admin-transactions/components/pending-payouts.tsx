@@ -1,0 +1,277 @@
+import type { TAdminTransaction } from '@coffer/shared';
+import { type FormEvent, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { STACKED } from '../../../components/admin/stacked-table';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Input, Textarea } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Spinner } from '../../../components/ui/spinner';
+import { errorMessage } from '../../../lib/api-client';
+import { useCompletePayout } from '../api/complete-payout';
+import { usePendingPayouts } from '../api/get-pending-payouts';
+import { useRejectPayout } from '../api/reject-payout';
+import { audText, cryptoText, customerText, dateText, typeText, usdText } from './present';
+
+const isBank = (tx: TAdminTransaction) => tx.type === 'bank_transfer';
+
+function amountOf(tx: TAdminTransaction): string {
+  return isBank(tx) ? (tx.currency === 'USD' ? usdText(tx) : audText(tx)) : cryptoText(tx);
+}
+
+function Destination({ tx }: { tx: TAdminTransaction }) {
+  if (tx.bankTransfer) {
+    return (
+      <span className="text-xs">
+        {tx.bankTransfer.accountName}
+        <br />
+        BSB {tx.bankTransfer.bsbNumber} · {tx.bankTransfer.accountNumber}
+      </span>
+    );
+  }
+  return <span className="break-all font-mono text-xs">{tx.withdrawalAddress ?? '—'}</span>;
+}
+
+/**
+ * Pending withdrawals (DEVIATIONS M6): the payouts waiting for staff, oldest first. The
+ * server enforces four-eyes: whoever recorded or edited a request cannot complete it.
+ */
+export function PendingPayouts() {
+  const pending = usePendingPayouts();
+  const [completing, setCompleting] = useState<TAdminTransaction | null>(null);
+  const [rejecting, setRejecting] = useState<TAdminTransaction | null>(null);
+
+  if (pending.isPending) {
+    return (
+      <div className="flex justify-center py-10">
+        <Spinner className="h-8 w-8" label="Loading pending withdrawals" />
+      </div>
+    );
+  }
+  if (pending.isError) {
+    return (
+      <p role="alert" className="text-sm text-danger">
+        Could not load pending withdrawals: {pending.error.message}
+      </p>
+    );
+  }
+  const items = pending.data.items;
+  return (
+    <Card>
+      <CardContent className="pt-5">
+        {items.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted">No withdrawals are waiting.</p>
+        ) : (
+          <table className={STACKED.table}>
+            <caption className="sr-only">Pending withdrawals, oldest first</caption>
+            <thead className={STACKED.head}>
+              <tr>
+                <th className={STACKED.headCell}>Requested</th>
+                <th className={STACKED.headCell}>Customer</th>
+                <th className={STACKED.headCell}>Type</th>
+                <th className={STACKED.headCell}>Amount</th>
+                <th className={STACKED.headCell}>Destination</th>
+                <th className={STACKED.headCell}>
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody className={STACKED.body}>
+              {items.map((tx) => (
+                <tr key={tx.id} className={STACKED.row}>
+                  <td data-label="Requested" className={STACKED.cell}>
+                    {dateText(tx.date)}
+                  </td>
+                  <td data-label="Customer" className={STACKED.cell}>
+                    <span className="min-w-0 break-words">
+                      {customerText(tx)}
+                      {customerText(tx) !== tx.customer.email ? (
+                        <span className="block text-xs text-muted">{tx.customer.email}</span>
+                      ) : null}
+                    </span>
+                  </td>
+                  <td data-label="Type" className={STACKED.cell}>
+                    {typeText(tx.type)}
+                  </td>
+                  <td data-label="Amount" className={`${STACKED.cell} tabular-nums`}>
+                    {amountOf(tx)}
+                  </td>
+                  <td data-label="Destination" className={STACKED.cell}>
+                    <Destination tx={tx} />
+                  </td>
+                  <td className={STACKED.wideCell}>
+                    <div className="flex gap-2 md:justify-end">
+                      <Button size="sm" onClick={() => setCompleting(tx)}>
+                        Complete
+                      </Button>
+                      <Button size="sm" variant="outline" onClick={() => setRejecting(tx)}>
+                        Reject
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </CardContent>
+      <CompleteDialog transaction={completing} onClose={() => setCompleting(null)} />
+      <RejectDialog transaction={rejecting} onClose={() => setRejecting(null)} />
+    </Card>
+  );
+}
+
+function CompleteDialog({
+  transaction,
+  onClose,
+}: {
+  transaction: TAdminTransaction | null;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const [reference, setReference] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const complete = useCompletePayout();
+  const bank = transaction ? isBank(transaction) : false;
+
+  function close() {
+    setReference('');
+    setError(null);
+    onClose();
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!transaction) return;
+    if (reference.trim() === '') {
+      setError(
+        bank
+          ? 'Enter the bank reference of the payout.'
+          : 'Enter the transaction hash of the payout.',
+      );
+      return;
+    }
+    try {
+      await complete.mutateAsync({ id: transaction.id, reference: reference.trim() });
+      toast.success(bank ? 'Bank transfer completed' : 'Withdrawal completed');
+      close();
+    } catch (err) {
+      const message = errorMessage(err, 'Please try again.');
+      setError(message);
+      toast.error('Failed to complete withdrawal', { description: message });
+    }
+  }
+
+  return (
+    <Dialog open={transaction !== null} onOpenChange={(open) => (open ? null : close())}>
+      <DialogContent
+        title={bank ? 'Complete bank transfer' : 'Complete withdrawal'}
+        description={
+          transaction
+            ? `${amountOf(transaction)} for ${customerText(transaction)}. The held amount is debited and the customer is e-mailed.`
+            : undefined
+        }
+      >
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-ref`}>
+              {bank ? 'Bank reference' : 'Chain transaction hash'}
+            </Label>
+            <Input
+              id={`${id}-ref`}
+              autoComplete="off"
+              spellCheck={false}
+              value={reference}
+              onChange={(e) => setReference(e.target.value)}
+            />
+          </div>
+          {error ? (
+            <p role="alert" className="text-sm text-danger">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={complete.isPending}>
+              {complete.isPending ? 'Completing...' : 'Mark as completed'}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function RejectDialog({
+  transaction,
+  onClose,
+}: {
+  transaction: TAdminTransaction | null;
+  onClose: () => void;
+}) {
+  const id = useId();
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const reject = useRejectPayout();
+
+  function close() {
+    setReason('');
+    setError(null);
+    onClose();
+  }
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!transaction) return;
+    if (reason.trim() === '') {
+      setError('Enter the reason the customer will see.');
+      return;
+    }
+    try {
+      await reject.mutateAsync({ id: transaction.id, reason: reason.trim() });
+      toast.success('Request rejected');
+      close();
+    } catch (err) {
+      const message = errorMessage(err, 'Please try again.');
+      setError(message);
+      toast.error('Failed to reject the request', { description: message });
+    }
+  }
+
+  return (
+    <Dialog open={transaction !== null} onOpenChange={(open) => (open ? null : close())}>
+      <DialogContent
+        title="Reject request"
+        description="The hold is released and the customer is e-mailed with your reason."
+      >
+        <form onSubmit={submit} noValidate className="space-y-4">
+          <div className="space-y-1.5">
+            <Label htmlFor={`${id}-reason`}>Reason (shown to the customer)</Label>
+            <Textarea
+              id={`${id}-reason`}
+              rows={3}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+            />
+          </div>
+          {error ? (
+            <p role="alert" className="text-sm text-danger">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <Button type="button" variant="outline" onClick={close}>
+              Cancel
+            </Button>
+            <Button type="submit" variant="danger" disabled={reject.isPending}>
+              {reject.isPending ? 'Rejecting...' : 'Reject'}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

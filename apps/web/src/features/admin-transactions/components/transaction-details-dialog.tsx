@@ -1,0 +1,84 @@
+import type { TAdminTransaction } from '@coffer/shared';
+import type { ReactNode } from 'react';
+import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import {
+  assetText,
+  audText,
+  cryptoText,
+  customerText,
+  dateText,
+  StatusBadge,
+  typeText,
+  usdText,
+} from './present';
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[8.5rem_1fr] gap-2 py-1.5 text-sm">
+      <dt className="text-muted">{label}</dt>
+      <dd className="min-w-0 break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** Transaction Details (admin.md §2.2). */
+export function TransactionDetailsDialog({
+  transaction,
+  onOpenChange,
+}: {
+  transaction: TAdminTransaction | null;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const tx = transaction;
+  return (
+    <Dialog open={tx !== null} onOpenChange={onOpenChange}>
+      <DialogContent title="Transaction Details">
+        {tx ? (
+          <dl className="divide-y divide-border">
+            <Row label="Transaction ID">
+              <span className="font-mono text-xs">{tx.id}</span>
+            </Row>
+            <Row label="Customer">
+              {customerText(tx)}
+              {customerText(tx) !== tx.customer.email ? (
+                <span className="text-muted"> ({tx.customer.email})</span>
+              ) : null}
+            </Row>
+            <Row label="Type">{typeText(tx.type)}</Row>
+            <Row label="Asset">{tx.direction === 'none' ? tx.currency : assetText(tx)}</Row>
+            <Row label="Crypto amount">{cryptoText(tx)}</Row>
+            {tx.fee !== '0' ? <Row label="Network fee">{tx.fee}</Row> : null}
+            <Row label="USD amount">{usdText(tx)}</Row>
+            <Row label="AUD amount">{audText(tx)}</Row>
+            <Row label="Status">
+              <StatusBadge status={tx.status} />
+            </Row>
+            <Row label="Date">{dateText(tx.date)}</Row>
+            {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
+            {tx.withdrawalAddress ? (
+              <Row label="Withdrawal address">
+                <span className="font-mono text-xs">{tx.withdrawalAddress}</span>
+              </Row>
+            ) : null}
+            {tx.transactionHash ? (
+              <Row label={tx.type === 'bank_transfer' ? 'Bank reference' : 'Transaction hash'}>
+                <span className="font-mono text-xs">{tx.transactionHash}</span>
+              </Row>
+            ) : null}
+            {tx.reason ? <Row label="Reason shown">{tx.reason}</Row> : null}
+            {tx.bankTransfer ? (
+              <>
+                <Row label="Account name">{tx.bankTransfer.accountName}</Row>
+                <Row label="Account number">{tx.bankTransfer.accountNumber}</Row>
+                <Row label="BSB number">{tx.bankTransfer.bsbNumber}</Row>
+                <Row label="Bank amount">
+                  {tx.bankTransfer.amountFiat} {tx.bankTransfer.currency}
+                </Row>
+              </>
+            ) : null}
+          </dl>
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

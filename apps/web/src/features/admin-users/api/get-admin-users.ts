@@ -1,0 +1,52 @@
+import type { TAdminUserFiguresResponse, TAdminUsersResponse } from '@coffer/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export const ADMIN_USERS_PAGE_SIZE = 25;
+/** admin.md §9: the users view refetches wallet figures every 5 s. */
+export const FIGURES_REFRESH_MS = 5_000;
+
+export type AdminUsersParams = { q: string; page: number };
+
+export function getAdminUsers(
+  { q, page }: AdminUsersParams,
+  signal?: AbortSignal,
+): Promise<TAdminUsersResponse> {
+  const params = new URLSearchParams({
+    q,
+    page: String(page),
+    pageSize: String(ADMIN_USERS_PAGE_SIZE),
+  });
+  return api.get<TAdminUsersResponse>(`/api/admin/users?${params}`, signal);
+}
+
+export const adminUsersQueryOptions = (params: AdminUsersParams) =>
+  queryOptions({
+    queryKey: ['admin', 'users', params],
+    queryFn: ({ signal }) => getAdminUsers(params, signal),
+  });
+
+export function useAdminUsers(params: AdminUsersParams) {
+  return useQuery({ ...adminUsersQueryOptions(params), placeholderData: keepPreviousData });
+}
+
+export function getAdminUserFigures(
+  ids: readonly string[],
+  signal?: AbortSignal,
+): Promise<TAdminUserFiguresResponse> {
+  const params = new URLSearchParams({ ids: ids.join(',') });
+  return api.get<TAdminUserFiguresResponse>(`/api/admin/users/figures?${params}`, signal);
+}
+
+export const adminUserFiguresQueryOptions = (ids: readonly string[]) =>
+  queryOptions({
+    queryKey: ['admin', 'users', 'figures', ids],
+    queryFn: ({ signal }) => getAdminUserFigures(ids, signal),
+    refetchInterval: FIGURES_REFRESH_MS,
+    staleTime: 0,
+  });
+
+/** Portfolio and staking figures of the rows on screen, refreshed every 5 s. */
+export function useAdminUserFigures(ids: readonly string[]) {
+  return useQuery({ ...adminUserFiguresQueryOptions(ids), enabled: ids.length > 0 });
+}

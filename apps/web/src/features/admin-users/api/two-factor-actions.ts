@@ -1,0 +1,49 @@
+import type { TAdminTwoFactorState } from '@coffer/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/two-factor`;
+
+export function setTwoFactorRequired(userId: string, required: boolean) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/required`, { required });
+}
+
+export function resetTwoFactor(userId: string, recoveryPhrase: string) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/reset`, { recoveryPhrase });
+}
+
+export function disableTwoFactor(userId: string) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/disable`, {});
+}
+
+/** After any 2FA change the users list is read again. */
+function useInvalidateUsers() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+}
+
+export function useSetTwoFactorRequired() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (v: { userId: string; required: boolean }) =>
+      setTwoFactorRequired(v.userId, v.required),
+    onSettled: invalidate,
+  });
+}
+
+export function useResetTwoFactor() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (v: { userId: string; recoveryPhrase: string }) =>
+      resetTwoFactor(v.userId, v.recoveryPhrase),
+    onSettled: invalidate,
+  });
+}
+
+export function useDisableTwoFactor() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: (userId: string) => disableTwoFactor(userId),
+    onSettled: invalidate,
+  });
+}

@@ -1,0 +1,35 @@
+import type { TAdjustWalletBalanceRequest, TAdjustWalletBalanceResponse } from '@coffer/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { useIdempotencyKey } from '../../../lib/money/idempotency';
+
+export function adjustWalletBalance(
+  walletId: string,
+  body: TAdjustWalletBalanceRequest,
+  idempotencyKey: string,
+) {
+  return api.post<TAdjustWalletBalanceResponse>(
+    `/api/admin/wallets/${encodeURIComponent(walletId)}/balance`,
+    body,
+    { 'Idempotency-Key': idempotencyKey },
+  );
+}
+
+/**
+ * A balance edit: the server posts an `adjustment` for the difference (DEVIATIONS M7). A
+ * retry after an unknown outcome reuses the key, so the adjustment is never posted twice.
+ */
+export function useAdjustWalletBalance() {
+  const queryClient = useQueryClient();
+  const { keyFor, settle } = useIdempotencyKey();
+  return useMutation({
+    mutationFn: (input: { walletId: string; body: TAdjustWalletBalanceRequest }) =>
+      adjustWalletBalance(
+        input.walletId,
+        input.body,
+        keyFor({ walletId: input.walletId, ...input.body }),
+      ),
+    onSettled: (_data, error) => settle(error ?? undefined),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'wallets'] }),
+  });
+}

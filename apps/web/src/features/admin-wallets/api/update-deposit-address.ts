@@ -1,0 +1,19 @@
+import type { TAdminDepositAddress, TUpdateDepositAddressRequest } from '@coffer/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export function updateDepositAddress(id: string, body: TUpdateDepositAddressRequest) {
+  return api.patch<{ address: TAdminDepositAddress }>(
+    `/api/admin/deposit-addresses/${encodeURIComponent(id)}`,
+    body,
+  );
+}
+
+export function useUpdateDepositAddress() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { id: string; body: TUpdateDepositAddressRequest }) =>
+      updateDepositAddress(input.id, input.body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'deposit-addresses'] }),
+  });
+}

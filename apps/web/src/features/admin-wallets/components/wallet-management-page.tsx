@@ -1,0 +1,55 @@
+import { ADMIN_WALLET_MSG } from '@coffer/shared';
+import { Wallet } from 'lucide-react';
+import { useState } from 'react';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+} from '../../../components/admin/user-picker';
+import { Card, CardContent } from '../../../components/ui/card';
+import { UserDepositAddressesTable } from './user-deposit-addresses-table';
+import { UserWalletsTable } from './user-wallets-table';
+
+/** /dashboard/admin/wallet-management (admin.md §2.3). */
+export default function WalletManagementPage() {
+  const [user, setUser] = useState<PickedUser | null>(null);
+
+  return (
+    <div className="mx-auto w-full max-w-6xl space-y-6">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-bold text-fg">Wallet Management</h1>
+        <p className="text-sm text-muted">
+          Edit a customer&apos;s wallet addresses and balances. A balance change is posted as an
+          adjustment with its reason, visible in the customer&apos;s history.
+        </p>
+      </header>
+
+      <Card>
+        <CardContent className="pt-5">
+          <UserPicker value={user} onChange={setUser} label="Select User" />
+          {user ? (
+            <p className="mt-2 text-sm text-muted">
+              Managing <span className="font-medium text-fg">{userDisplayName(user)}</span>
+              {userDisplayName(user) !== user.email ? ` (${user.email})` : ''}
+            </p>
+          ) : null}
+        </CardContent>
+      </Card>
+
+      {user ? (
+        // Keyed by user: an edit in progress never carries over to another customer.
+        <div key={user.id} className="space-y-6">
+          <UserWalletsTable userId={user.id} />
+          <UserDepositAddressesTable userId={user.id} />
+        </div>
+      ) : (
+        <Card>
+          <CardContent className="flex flex-col items-center gap-3 py-12 text-center text-muted">
+            <Wallet className="h-10 w-10" aria-hidden />
+            <p>{ADMIN_WALLET_MSG.selectUser}</p>
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}

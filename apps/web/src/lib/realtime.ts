@@ -1,0 +1,143 @@
+import {
+  REALTIME_CLOSE,
+  type TRealtimeEvent,
+  type TRealtimeEventType,
+  ZRealtimeServerMessage,
+} from '@coffer/shared';
+import { useEffect, useRef } from 'react';
+import { queryClient } from './query-client';
+import { useSession } from './session';
+
+/**
+ * What a subscriber hears: an event, or `resync` after the socket (re)connected, when
+ * whatever happened while it was away may have been missed and should be refetched.
+ */
+export type TRealtimeNotice = TRealtimeEvent | { type: 'resync' };
+
+type Subscriber = { types: readonly TRealtimeEventType[]; handler: (n: TRealtimeNotice) => void };
+
+const subscribers = new Set<Subscriber>();
+let socket: WebSocket | null = null;
+let holders = 0;
+let attempt = 0;
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+const MAX_DELAY_MS = 30_000;
+
+function notify(notice: TRealtimeNotice) {
+  for (const s of subscribers) {
+    if (notice.type === 'resync' || s.types.includes(notice.type)) s.handler(notice);
+  }
+}
+
+/** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s … up to 30 s, each 50-100 %. */
+function scheduleReconnect() {
+  if (retryTimer || holders === 0) return;
+  const base = Math.min(MAX_DELAY_MS, 500 * 2 ** attempt);
+  attempt = Math.min(attempt + 1, 10);
+  retryTimer = setTimeout(
+    () => {
+      retryTimer = null;
+      connect();
+    },
+    base * (0.5 + Math.random() / 2),
+  );
+}
+
+function connect() {
+  if (socket || holders === 0) return;
+  const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/api/realtime`;
+  const ws = new WebSocket(url);
+  socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: 'subscribe' }));
+  ws.onmessage = (message) => {
+    let data: unknown;
+    try {
+      data = JSON.parse(String(message.data));
+    } catch {
+      return;
+    }
+    const parsed = ZRealtimeServerMessage.safeParse(data);
+    if (!parsed.success) return;
+    if (parsed.data.type === 'ready') {
+      attempt = 0;
+      notify({ type: 'resync' });
+    } else notify(parsed.data.event);
+  };
+  ws.onclose = (event) => {
+    if (socket !== ws) return;
+    socket = null;
+    // The session ended or lost its second factor: let the app's gate see it.
+    if (event.code === REALTIME_CLOSE.unauthorized) {
+      void queryClient.invalidateQueries({ queryKey: ['session'] });
+    }
+    scheduleReconnect();
+  };
+}
+
+/** Back online or back to the tab: try at once rather than after the backoff. */
+function retryNow() {
+  if (socket || holders === 0) return;
+  if (retryTimer) clearTimeout(retryTimer);
+  retryTimer = null;
+  attempt = 0;
+  connect();
+}
+
+function hold(): () => void {
+  holders += 1;
+  if (holders === 1) {
+    window.addEventListener('online', retryNow);
+    document.addEventListener('visibilitychange', retryNow);
+    connect();
+  }
+  return () => {
+    holders -= 1;
+    if (holders > 0) return;
+    window.removeEventListener('online', retryNow);
+    document.removeEventListener('visibilitychange', retryNow);
+    if (retryTimer) clearTimeout(retryTimer);
+    retryTimer = null;
+    attempt = 0;
+    const ws = socket;
+    socket = null;
+    ws?.close(1000);
+  };
+}
+
+/**
+ * Keeps the tab's one realtime socket open while the user is signed in and past 2FA (the
+ * server refuses it otherwise). Mounted once, by the portal layout.
+ */
+export function useRealtimeConnection(): void {
+  const session = useSession();
+  const enabled = session.data?.twoFactor.verified === true;
+  const userId = session.data?.user.id;
+  useEffect(() => {
+    if (!enabled || !userId) return;
+    return hold();
+  }, [enabled, userId]);
+}
+
+/**
+ * Calls `handler` for each realtime event of the given types, and with `{ type: 'resync' }`
+ * whenever the socket (re)connects. The handler may change between renders.
+ */
+export function useRealtime(
+  types: readonly TRealtimeEventType[],
+  handler: (notice: TRealtimeNotice) => void,
+): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  const key = types.join(',');
+  useEffect(() => {
+    const subscriber: Subscriber = {
+      types: key.split(',') as TRealtimeEventType[],
+      handler: (n) => latest.current(n),
+    };
+    subscribers.add(subscriber);
+    return () => {
+      subscribers.delete(subscriber);
+    };
+  }, [key]);
+}

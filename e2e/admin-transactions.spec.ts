@@ -1,0 +1,179 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import {
+  createAdmin,
+  expectAccessible,
+  freshCode,
+  ownAddress,
+  PASSWORD,
+  uniqueEmail,
+} from './support/app';
+import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { snap } from './support/shots';
+
+// One customer and two admins: admin A credits a deposit, the customer withdraws part of
+// it, admin B pays it out. Serial: each step builds on the one before.
+test.describe.configure({ mode: 'serial' });
+
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const PAYOUT_HASH = 'f'.repeat(8) + 'a1b2c3d4'.repeat(7);
+
+let contexts: BrowserContext[] = [];
+let customer: Page;
+let adminA: Page;
+let adminB: Page;
+let account: Account;
+
+/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
+async function signInAdmin(page: Page, prefix: string): Promise<void> {
+  const email = uniqueEmail(prefix);
+  createAdmin(email);
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
+    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/auth/sign-in', { email, password: PASSWORD });
+  const setup = await post('/api/2fa/setup', {});
+  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
+  await page.goto('/dashboard/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+async function newPage(browser: import('@playwright/test').Browser): Promise<Page> {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function openTransactions(page: Page): Promise<void> {
+  await sidebar(page).getByRole('link', { name: 'Transactions' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/admin\/transactions$/);
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Transaction Management' }),
+  ).toBeVisible();
+}
+
+test.beforeAll(async ({ browser }) => {
+  customer = await newPage(browser);
+  account = await createCustomer(customer, 'admin-tx');
+  adminA = await newPage(browser);
+  await signInAdmin(adminA, 'tx-admin-a');
+  adminB = await newPage(browser);
+  await signInAdmin(adminB, 'tx-admin-b');
+});
+
+test.afterAll(async () => {
+  for (const c of contexts) await c.close();
+  contexts = [];
+});
+
+test('an admin credits a deposit through Add Transaction and the customer sees it live', async () => {
+  await customer.goto('/dashboard');
+  const bitcoin = customer.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ });
+  await expect(bitcoin).toContainText('0.00000000 BTC');
+  await openTransactions(adminA);
+  await expectAccessible(adminA);
+  await snap(adminA, 'admin-transactions');
+
+  // Nothing matches a search for a customer who has no transactions yet.
+  await adminA.getByLabel('Search').fill(account.email);
+  await expect(adminA.getByText('No transactions found matching your criteria.')).toBeVisible();
+
+  await adminA.getByRole('button', { name: 'Add Transaction' }).click();
+  const dialog = adminA.getByRole('dialog', { name: 'Add Transaction' });
+  // The spec's required-fields message when nothing is chosen.
+  await dialog.getByRole('button', { name: 'Add Transaction' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Please fill in all required fields');
+
+  const picker = dialog.getByRole('combobox', { name: 'User' });
+  await picker.fill(account.email);
+  await adminA
+    .getByRole('option', { name: new RegExp(account.email.replace(/[.+]/g, '\\$&')) })
+    .click();
+  await dialog.getByLabel('Type').selectOption('deposit');
+  await dialog.getByLabel('Asset').selectOption({ label: 'BTC - Bitcoin' });
+  await dialog.getByLabel(/^Crypto amount/).fill('0.25');
+  // USD and AUD follow from the live price and the fixed 1.52 rate.
+  await expect(dialog.getByLabel('USD amount')).not.toHaveValue('');
+  await expect(dialog.getByLabel('AUD amount')).not.toHaveValue('');
+  await dialog.getByLabel('Status').selectOption('completed');
+
+  // Banking Details appear only for a bank transfer.
+  await expect(dialog.getByRole('group', { name: 'Banking Details' })).toHaveCount(0);
+  await dialog.getByLabel('Type').selectOption('bank_transfer');
+  await expect(dialog.getByRole('group', { name: 'Banking Details' })).toBeVisible();
+  await dialog.getByLabel('Type').selectOption('deposit');
+
+  await dialog.getByLabel('Reason').fill('Incoming wire matched, ticket 1001');
+  await expectAccessible(adminA);
+  await snap(adminA, 'admin-transactions-add');
+  await dialog.getByRole('button', { name: 'Add Transaction' }).click();
+  await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
+  await expect(dialog).toHaveCount(0);
+
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.250000 BTC' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Completed');
+  await expect(row).toContainText('Deposit');
+
+  await row.getByRole('button', { name: /^View transaction/ }).click();
+  const details = adminA.getByRole('dialog', { name: 'Transaction Details' });
+  await expect(details).toContainText(account.email);
+  await expect(details).toContainText('0.250000 BTC');
+  await snap(adminA, 'admin-transactions-details');
+  await details.getByRole('button', { name: 'Close' }).click();
+
+  // No reload: the server announces the ledger change on the customer's socket and the
+  // open dashboard refetches (its 30-second poll is far longer than this wait).
+  await expect(bitcoin).toContainText('0.25000000 BTC');
+});
+
+test('the customer requests a withdrawal', async () => {
+  await customer.goto('/dashboard/withdraw');
+  await customer.getByLabel('Cryptocurrency').selectOption({ label: 'BTC - Bitcoin' });
+  await customer.getByLabel('Amount', { exact: true }).fill('0.1');
+  await customer.getByLabel('Destination address').fill(BTC_ADDRESS);
+  await customer.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await expect(
+    toasts(customer).getByText('Withdrawal request submitted successfully'),
+  ).toBeVisible();
+});
+
+test('a second admin completes it in Pending withdrawals', async () => {
+  await openTransactions(adminB);
+  await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  const row = adminB
+    .getByRole('main')
+    .getByRole('row')
+    .filter({ hasText: account.email })
+    .filter({ hasText: '0.100000 BTC' });
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(BTC_ADDRESS);
+  await expectAccessible(adminB);
+  await snap(adminB, 'admin-transactions-pending');
+
+  await row.getByRole('button', { name: 'Complete' }).click();
+  const dialog = adminB.getByRole('dialog', { name: 'Complete withdrawal' });
+  await dialog.getByRole('button', { name: 'Mark as completed' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Enter the transaction hash of the payout.');
+  await dialog.getByLabel('Chain transaction hash').fill(PAYOUT_HASH);
+  await dialog.getByRole('button', { name: 'Mark as completed' }).click();
+  await expect(toasts(adminB).getByText('Withdrawal completed')).toBeVisible();
+  await expect(row).toHaveCount(0);
+});
+
+test("the customer's history shows the withdrawal completed", async () => {
+  await customer.goto('/dashboard/history');
+  const withdrawal = customer.getByRole('article', { name: /^Withdrawal, / });
+  await expect(withdrawal).toHaveCount(1);
+  await expect(withdrawal.getByText('completed', { exact: true })).toBeVisible();
+  await expect(withdrawal).toContainText(PAYOUT_HASH.slice(0, 10));
+  // 0.25 credited, 0.1 + 0.0001 fee paid out.
+  await customer.goto('/dashboard');
+  await expect(
+    customer.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ }),
+  ).toContainText('0.14990000 BTC');
+});

@@ -1,0 +1,190 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import {
+  createAdmin,
+  creditDeposit,
+  expectAccessible,
+  freshCode,
+  ownAddress,
+  PASSWORD,
+  uniqueEmail,
+  uniqueTxHash,
+} from './support/app';
+import { type Account, createCustomer, expectDashboard, sidebar, toasts } from './support/flows';
+import { snap } from './support/shots';
+
+// One customer and one admin side by side: the admin's 2FA actions reach the customer.
+test.describe.configure({ mode: 'serial' });
+
+let customerContext: BrowserContext;
+let adminContext: BrowserContext;
+let customer: Page;
+let admin: Page;
+let account: Account;
+
+function origin(): string {
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
+  return new URL(base).origin;
+}
+
+/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
+async function signInAdmin(page: Page): Promise<void> {
+  const email = uniqueEmail('users-admin');
+  createAdmin(email);
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(path, { data, headers: { origin: origin() } });
+    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/auth/sign-in', { email, password: PASSWORD });
+  const setup = await post('/api/2fa/setup', {});
+  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
+  await page.goto('/dashboard/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+/** '$6,100.00' for 6100 — what the screen shows for an exact two-decimal figure. */
+function usd(value: number): string {
+  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+test.beforeAll(async ({ browser }) => {
+  customerContext = await browser.newContext();
+  await ownAddress(customerContext);
+  customer = await customerContext.newPage();
+  account = await createCustomer(customer, 'users');
+  creditDeposit(account.email, 'ETH', '2', uniqueTxHash());
+  creditDeposit(account.email, 'USDT-ERC20', '100', uniqueTxHash());
+
+  adminContext = await browser.newContext();
+  await ownAddress(adminContext);
+  admin = await adminContext.newPage();
+  await signInAdmin(admin);
+});
+
+test.afterAll(async () => {
+  await customerContext.close();
+  await adminContext.close();
+});
+
+function customerRow(page: Page) {
+  return page.getByRole('row').filter({ hasText: account.email });
+}
+
+test('the dashboard shows real tiles and leads to Users, where figures and 2FA controls work', async () => {
+  const overview = admin.getByRole('region', { name: 'Overview' });
+  for (const tile of ['Total Users', 'Total Volume', 'Active Addresses', 'System Health']) {
+    await expect(overview.getByRole('heading', { name: tile })).toBeVisible();
+  }
+  await expect(overview).toContainText(/Total Volume\s*\$[1-9]/);
+  await expect(admin.getByRole('link', { name: /Recovery Phrases.*Critical/ })).toBeVisible();
+  await expectAccessible(admin);
+  await snap(admin, 'admin-dashboard-tiles');
+
+  // The card's link has no /dashboard prefix; it leads to the screen all the same.
+  await admin.getByRole('link', { name: /User Management/ }).click();
+  await expect(admin).toHaveURL(/\/dashboard\/admin\/users$/);
+  await expect(admin.getByRole('heading', { level: 1, name: 'Users Management' })).toBeVisible();
+  const summary = admin.getByRole('region', { name: 'Summary' });
+  for (const card of ['Total Users', 'Active Users', 'New This Month', 'Verified']) {
+    await expect(summary.getByRole('heading', { name: card })).toBeVisible();
+  }
+
+  await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
+  const row = customerRow(admin);
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText('Unknown User');
+
+  // Real figures at the live ETH price: 2 ETH + 100 USDT.
+  const prices = await (await admin.request.get('/api/prices')).json();
+  const eth = Number(prices.prices.find((p: { assetId: string }) => p.assetId === 'ETH').priceUsd);
+  await expect(row.getByTestId('staking-usd')).toHaveText(usd(2 * eth));
+  await expect(row.getByTestId('portfolio-usd')).toHaveText(usd(2 * eth + 100));
+  await expect(row).toContainText('2FA Enabled');
+  await expect(row.getByRole('button', { name: /Disable 2FA/ })).toBeVisible();
+
+  // 2FA Required: off, then on again, each with its toast.
+  const required = row.getByRole('switch', { name: /2FA required for/ });
+  await expect(required).toBeChecked();
+  await required.click();
+  await expect(toasts(admin)).toContainText('2FA Not Required');
+  await expect(required).not.toBeChecked();
+  await admin.reload();
+  await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
+  await expect(customerRow(admin).getByRole('switch')).not.toBeChecked();
+  await customerRow(admin).getByRole('switch').click();
+  await expect(toasts(admin)).toContainText('2FA Required');
+  await expect(customerRow(admin).getByRole('switch')).toBeChecked();
+  await expectAccessible(admin);
+  await snap(admin, 'admin-users');
+});
+
+test('Reset 2FA needs the customer’s phrase, checked by the server, and signs the customer out', async () => {
+  const row = customerRow(admin);
+  await row.getByRole('button', { name: 'Reset 2FA' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Reset 2FA' });
+  const submit = dialog.getByRole('button', { name: 'Reset 2FA' });
+  await expect(submit).toBeDisabled();
+  await dialog.getByLabel('Recovery phrase').fill(`${account.phrase.slice(1).join(' ')} abandon`);
+  await submit.click();
+  await expect(toasts(admin)).toContainText('Reset Failed');
+  await expect(toasts(admin)).toContainText('Failed to reset 2FA. Please try again.');
+  await expect(dialog.getByRole('alert')).toBeVisible();
+  await expectAccessible(admin);
+  await snap(admin, 'admin-users-reset-dialog');
+
+  // The customer is still signed in after the wrong phrase.
+  await customer.reload();
+  await expectDashboard(customer);
+
+  await dialog.getByLabel('Recovery phrase').fill(account.phrase.join(' '));
+  await submit.click();
+  await expect(toasts(admin)).toContainText('2FA Reset Successful');
+  await expect(dialog).toBeHidden();
+  await expect(customerRow(admin)).toContainText('2FA Disabled');
+  await expect(customerRow(admin).getByRole('button', { name: /Disable 2FA/ })).toHaveCount(0);
+
+  // Every session of the customer ended.
+  await customer.reload();
+  await expect(customer).toHaveURL(/\/auth/);
+});
+
+test('Recovery Phrases shows who has one, and never a phrase', async () => {
+  await sidebar(admin).getByRole('link', { name: 'Recovery Phrases' }).click();
+  await expect(admin).toHaveURL(/\/admin\/recovery-phrases$/);
+  await expect(admin.getByRole('heading', { level: 1, name: 'Recovery Phrases' })).toBeVisible();
+  const summary = admin.getByRole('region', { name: 'Summary' });
+  for (const card of ['Total Phrases', 'Generated', 'Custom', 'This Week']) {
+    await expect(summary.getByRole('heading', { name: card })).toBeVisible();
+  }
+  const row = admin.getByRole('row').filter({ hasText: account.email });
+  await expect(row).toContainText('Generated');
+  await expect(row).toContainText('Already has phrase');
+  await expect(admin.getByRole('heading', { name: 'Users Without Phrases' })).toBeVisible();
+  await expect(admin.getByRole('button', { name: /View|Copy|Generate/ })).toHaveCount(0);
+  const text = (await admin.locator('body').innerText()).toLowerCase();
+  expect(text).not.toContain(account.phrase.slice(0, 3).join(' '));
+  await expectAccessible(admin);
+  await snap(admin, 'admin-recovery-phrases');
+});
+
+test('a customer gets the access-denied texts, and is sent away from other admin screens', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  const page = await context.newPage();
+  await createCustomer(page, 'users-denied');
+
+  await page.goto('/dashboard/admin/users');
+  await expect(
+    page.getByText("Access Denied - You don't have permission to access this page."),
+  ).toBeVisible();
+  await page.goto('/admin/recovery-phrases');
+  await expect(page.getByText("You don't have permission to access this page.")).toBeVisible();
+  await page.goto('/dashboard/admin/settings');
+  await expectDashboard(page);
+  await page.goto('/admin/settings');
+  await expectDashboard(page);
+  await context.close();
+});

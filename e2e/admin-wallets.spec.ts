@@ -1,0 +1,180 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import {
+  createAdmin,
+  creditDeposit,
+  expectAccessible,
+  freshCode,
+  ownAddress,
+  PASSWORD,
+  uniqueEmail,
+  uniqueTxHash,
+} from './support/app';
+import { newBitcoinAddress } from './support/db';
+import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { snap } from './support/shots';
+
+// One customer and one admin, side by side: what the admin changes, the customer sees.
+test.describe.configure({ mode: 'serial' });
+
+let customerContext: BrowserContext;
+let adminContext: BrowserContext;
+let customer: Page;
+let admin: Page;
+let account: Account;
+
+/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
+async function signInAdmin(page: Page): Promise<void> {
+  const email = uniqueEmail('wallet-admin');
+  createAdmin(email);
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
+    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/auth/sign-in', { email, password: PASSWORD });
+  const setup = await post('/api/2fa/setup', {});
+  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
+  await page.goto('/dashboard/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+}
+
+async function pickCustomer(page: Page, label: string, email: string): Promise<void> {
+  const box = page.getByRole('combobox', { name: label });
+  await box.fill(email);
+  await page.getByRole('option', { name: new RegExp(email.replace(/[.+]/g, '\\$&')) }).click();
+}
+
+test.beforeAll(async ({ browser }) => {
+  customerContext = await browser.newContext();
+  await ownAddress(customerContext);
+  customer = await customerContext.newPage();
+  account = await createCustomer(customer, 'wallets');
+  creditDeposit(account.email, 'BTC', '0.5', uniqueTxHash());
+
+  adminContext = await browser.newContext({
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  await ownAddress(adminContext);
+  admin = await adminContext.newPage();
+  await signInAdmin(admin);
+});
+
+test.afterAll(async () => {
+  await customerContext.close();
+  await adminContext.close();
+});
+
+test('an admin edits a balance with a reason; the customer sees the adjustment and the balance', async () => {
+  await sidebar(admin).getByRole('link', { name: 'Wallet Management' }).click();
+  await expect(admin).toHaveURL(/\/dashboard\/admin\/wallet-management$/);
+  await expect(admin.getByRole('heading', { level: 1, name: 'Wallet Management' })).toBeVisible();
+  await expect(admin.getByText('Select a user to manage their wallets')).toBeVisible();
+  await expectAccessible(admin);
+  await snap(admin, 'admin-wallets-empty');
+
+  await pickCustomer(admin, 'Select User', account.email);
+  const main = admin.getByRole('main');
+  const btc = main.getByRole('row', { name: 'BTC bitcoin wallet' });
+  await expect(btc).toContainText('0.500000 BTC');
+  await expect(main.getByText('No deposit addresses found for this user.')).toBeVisible();
+
+  // One edit at a time: while the balance is edited, no other edit can start.
+  await btc.getByRole('button', { name: 'Edit BTC Bitcoin Network balance' }).click();
+  const field = admin.getByLabel('New balance (BTC)');
+  await expect(field).toHaveValue('0.5');
+  await expect(
+    main.getByRole('button', { name: 'Edit ETH Ethereum Network address' }),
+  ).toBeDisabled();
+
+  // Refused input changes nothing and says why.
+  await field.fill('-1');
+  await admin.getByLabel('Reason (the customer sees it)').fill('Goodwill credit, ticket 1234');
+  await admin.getByRole('button', { name: 'Save balance' }).click();
+  await expect(main.getByText('Please enter a valid positive number')).toBeVisible();
+
+  await field.fill('0.75');
+  await expectAccessible(admin);
+  await snap(admin, 'admin-wallets-balance-edit');
+  await admin.getByRole('button', { name: 'Save balance' }).click();
+  await expect(toasts(admin)).toContainText(
+    /Wallet balance updated to 0\.75 BTC \(~\$[\d,]+\.\d\d\)/,
+  );
+  await expect(btc).toContainText('0.750000 BTC');
+  await expect(field).toHaveCount(0);
+  await snap(admin, 'admin-wallets');
+
+  // The customer: the adjustment with its reason in the history, the new balance on the dashboard.
+  await customer.goto('/dashboard/history');
+  const adjustment = customer.getByRole('article', { name: /^Adjustment/ });
+  await expect(adjustment).toBeVisible();
+  await expect(adjustment).toContainText('+0.25');
+  await expect(adjustment).toContainText('Goodwill credit, ticket 1234');
+  await customer.goto('/dashboard');
+  await expect(
+    customer.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ }),
+  ).toContainText('0.75000000 BTC');
+});
+
+test('an admin adds a deposit address for a customer, who sees it on the deposit page', async () => {
+  await sidebar(admin).getByRole('link', { name: 'Deposit Addresses' }).click();
+  await expect(admin).toHaveURL(/\/dashboard\/admin\/addresses$/);
+  await expect(admin.getByRole('heading', { level: 1, name: 'Deposit Addresses' })).toBeVisible();
+
+  await admin.getByRole('button', { name: 'Add Address' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Add Deposit Address' });
+  await dialog.getByRole('button', { name: 'Add Address' }).click();
+  await expect(toasts(admin)).toContainText('Please fill all required fields.');
+
+  const address = newBitcoinAddress();
+  await pickCustomer(admin, 'Customer', account.email);
+  await dialog.getByLabel('Asset').selectOption('BTC');
+  await expect(dialog.getByLabel('Network')).toHaveValue('bitcoin');
+  await dialog.getByLabel('Address').fill('bc1-not-an-address');
+  await dialog.getByRole('button', { name: 'Add Address' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('Invalid Bitcoin address format');
+  await dialog.getByLabel('Address').fill(address);
+  await expectAccessible(admin);
+  await snap(admin, 'admin-addresses-add');
+  await dialog.getByRole('button', { name: 'Add Address' }).click();
+  await expect(toasts(admin)).toContainText('Address Added');
+  await expect(dialog).toHaveCount(0);
+
+  await admin.getByLabel('Search deposit addresses').fill(account.email);
+  const row = admin.getByRole('row').filter({ hasText: address });
+  await expect(row).toContainText('BTC');
+  await expect(row).toContainText('Active');
+  await expectAccessible(admin);
+  await snap(admin, 'admin-addresses');
+
+  // Copy feedback lasts 2 s (admin.md §4).
+  await row.getByRole('button', { name: 'Copy BTC address' }).click();
+  await expect(row.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(address);
+  await expect(row.getByRole('button', { name: 'Copy BTC address' })).toBeVisible();
+
+  await customer.goto('/dashboard/deposit');
+  const card = customer.getByRole('group', { name: 'BTC' });
+  await expect(card.getByText(address, { exact: true })).toBeVisible();
+
+  // The wallet screen lists it for the customer too.
+  await sidebar(admin).getByRole('link', { name: 'Wallet Management' }).click();
+  await pickCustomer(admin, 'Select User', account.email);
+  await expect(admin.getByRole('main').getByText(address)).toBeVisible();
+});
+
+test('an admin deletes an address after confirming; the customer no longer sees it', async () => {
+  await sidebar(admin).getByRole('link', { name: 'Deposit Addresses' }).click();
+  await admin.getByLabel('Search deposit addresses').fill(account.email);
+  const row = admin.getByRole('row').filter({ hasText: 'BTC' }).first();
+  await row.getByRole('button', { name: /^Delete BTC address/ }).click();
+  const confirm = admin.getByRole('dialog', { name: 'Delete Deposit Address' });
+  await expect(confirm).toContainText('Are you sure you want to delete this deposit address?');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(toasts(admin)).toContainText('Address Deleted');
+  await expect(admin.getByText('No deposit addresses found', { exact: true })).toBeVisible();
+
+  await customer.goto('/dashboard/deposit');
+  await expect(customer.getByText('No deposit addresses available', { exact: true })).toBeVisible();
+});

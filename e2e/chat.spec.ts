@@ -1,0 +1,172 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import {
+  createAdmin,
+  expectAccessible,
+  freshCode,
+  ownAddress,
+  PASSWORD,
+  uniqueEmail,
+} from './support/app';
+import { type Account, createCustomer } from './support/flows';
+import { snap } from './support/shots';
+
+// A customer and an admin side by side, each in their own browser: the chat is live both ways.
+test.describe.configure({ mode: 'serial' });
+
+let customerContext: BrowserContext;
+let adminContext: BrowserContext;
+let customer: Page;
+let admin: Page;
+let account: Account;
+
+/** A 1x1 PNG: what the admin attaches. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+function origin(): string {
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
+  return new URL(base).origin;
+}
+
+async function signInAdmin(page: Page): Promise<void> {
+  const email = uniqueEmail('chat-admin');
+  createAdmin(email);
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(path, { data, headers: { origin: origin() } });
+    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/auth/sign-in', { email, password: PASSWORD });
+  const setup = await post('/api/2fa/setup', {});
+  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
+}
+
+const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });
+const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
+const rooms = (page: Page) => page.getByRole('list', { name: 'Conversations' });
+const customerRoom = (page: Page) =>
+  rooms(page).getByRole('button').filter({ hasText: account.email });
+
+test.beforeAll(async ({ browser }) => {
+  customerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await ownAddress(customerContext);
+  customer = await customerContext.newPage();
+  account = await createCustomer(customer, 'chat');
+
+  adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await ownAddress(adminContext);
+  admin = await adminContext.newPage();
+  await signInAdmin(admin);
+});
+
+test.afterAll(async () => {
+  await customerContext.close();
+  await adminContext.close();
+});
+
+test('a customer opens Support and gets a conversation of their own', async () => {
+  await customer.getByRole('link', { name: 'Support' }).first().click();
+  await expect(customer).toHaveURL(/\/dashboard\/chat$/);
+  await expect(customer.getByRole('heading', { name: 'Messages' })).toBeVisible();
+  await expect(customer.getByRole('button', { name: 'New Chat' })).toBeVisible();
+  // Created automatically and opened: empty so far.
+  await expect(rooms(customer).getByRole('button')).toHaveCount(1);
+  await expect(customer.getByText('Start a Conversation', { exact: true })).toBeVisible();
+  await expect(
+    customer.getByRole('region', { name: /Conversation with Support/ }).getByText('Online'),
+  ).toBeVisible();
+
+  // Whitespace is not a message.
+  await composer(customer).fill('   ');
+  await expect(customer.getByRole('button', { name: 'Send message' })).toBeDisabled();
+  await expectAccessible(customer);
+  await snap(customer, 'chat-customer-empty');
+});
+
+test('the admin sees the message arrive live with an unread count, and opening it clears the count', async () => {
+  await admin.goto('/dashboard/admin/chat');
+  await expect(admin.getByRole('heading', { name: 'Support Conversations' })).toBeVisible();
+  await expect(admin.getByText('Select a Conversation')).toBeVisible();
+
+  await composer(customer).fill('My deposit has not arrived.');
+  await composer(customer).press('Shift+Enter');
+  await composer(customer).pressSequentially('Transaction sent an hour ago.');
+  await composer(customer).press('Enter');
+  await expect(
+    messages(customer).getByText(/My deposit has not arrived\.\s+Transaction sent an hour ago\./),
+  ).toBeVisible();
+  await expect(composer(customer)).toHaveValue('');
+
+  // No reload: the admin's list learns of it over the socket.
+  await expect(customerRoom(admin)).toContainText('1 unread');
+  await expect(customerRoom(admin)).toContainText(/ago/);
+  await customerRoom(admin).click();
+  await expect(
+    messages(admin).getByText('My deposit has not arrived.', { exact: false }),
+  ).toBeVisible();
+  await expect(customerRoom(admin)).not.toContainText('unread');
+  await expectAccessible(admin);
+  await snap(admin, 'chat-admin-open');
+});
+
+test('the admin replies with an image; the customer sees it live and answers', async () => {
+  await admin
+    .locator('input[type="file"]')
+    .setInputFiles({ name: 'screenshot.png', mimeType: 'image/png', buffer: PNG });
+  await expect(admin.getByRole('list', { name: 'Attachments' })).toContainText('screenshot.png');
+  await composer(admin).fill('Here is what we see on our side.');
+  await composer(admin).press('Enter');
+  await expect(messages(admin).getByRole('img', { name: 'screenshot.png' })).toBeVisible();
+
+  await expect(messages(customer).getByText('Here is what we see on our side.')).toBeVisible();
+  const image = messages(customer).getByRole('img', { name: 'screenshot.png' });
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+
+  await composer(customer).fill('Thanks, that helps.');
+  await customer.getByRole('button', { name: 'Send message' }).click();
+  await expect(messages(admin).getByText('Thanks, that helps.')).toBeVisible();
+  await snap(customer, 'chat-customer-conversation');
+});
+
+test('on a phone the list and the conversation take turns, with a back button', async () => {
+  await customer.setViewportSize({ width: 375, height: 812 });
+  await customer.reload();
+  await expect(rooms(customer)).toBeVisible();
+  await rooms(customer).getByRole('button').first().click();
+  await expect(messages(customer).getByText('Thanks, that helps.')).toBeVisible();
+  await expect(rooms(customer)).toBeHidden();
+  await customer.getByRole('button', { name: 'Back to conversations' }).click();
+  await expect(rooms(customer)).toBeVisible();
+  await customer.setViewportSize({ width: 1440, height: 900 });
+});
+
+test('the admin can start a chat with a chosen customer', async () => {
+  await admin.getByRole('button', { name: 'Start New Chat' }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Start New Chat' });
+  await dialog.getByRole('combobox', { name: 'Customer' }).fill(account.email);
+  await admin.getByRole('option').filter({ hasText: account.email }).first().click();
+  await snap(admin, 'chat-admin-start-dialog', ['desktop']);
+  await dialog.getByRole('button', { name: 'Start Chat' }).click();
+  await expect(dialog).toBeHidden();
+  // The customer already has a conversation: it opens rather than a second one.
+  await expect(rooms(admin).getByRole('button').filter({ hasText: account.email })).toHaveCount(1);
+  await expect(messages(admin).getByText('Thanks, that helps.')).toBeVisible();
+});
+
+test('the admin deletes the conversation, and it disappears for the customer too', async () => {
+  admin.once('dialog', (d) => {
+    expect(d.message()).toBe(
+      'Are you sure you want to delete this conversation? This action cannot be undone.',
+    );
+    void d.accept();
+  });
+  await admin.getByRole('button', { name: 'Delete conversation' }).click();
+  await expect(customerRoom(admin)).toHaveCount(0);
+  await expect(admin.getByText('Select a Conversation')).toBeVisible();
+  await expect(rooms(customer)).toHaveCount(0);
+  await expect(customer.getByText('Welcome to Support')).toBeVisible();
+});

@@ -1,0 +1,271 @@
+import { z } from 'zod';
+import { ASSETS, assetById, ZAnyAssetId } from '../assets';
+import { AmountError, assetAmountMessages, parseAmount } from '../money';
+import { validateAddress } from '../validation/addresses';
+import { ZTransactionStatus, ZTransactionType } from './money';
+
+/**
+ * The admin Transactions screen (admin.md §2.2, §5, §8) and withdrawal processing. Every
+ * change goes through the ledger and carries a reason (DEVIATIONS M7).
+ */
+export const ADMIN_TX_MSG = {
+  requiredFields: 'Please fill in all required fields',
+  withdrawalAddressRequired: 'Withdrawal address is required for withdrawal transactions',
+  withdrawalAddressInvalid: 'Invalid withdrawal address format',
+  bankDetailsRequired: 'Account name, account number and BSB number are required',
+  reasonRequired: 'Enter the reason for this change; it is kept in the audit log.',
+  dateInvalid: 'Enter a valid date and time',
+  usdInvalid: 'Enter the USD amount as a number with at most 2 decimals, like 1250.50',
+  audInvalid: 'Enter the AUD amount as a number with at most 2 decimals, like 1900.76',
+  deleteConfirm: 'Are you sure you want to delete this transaction? This action cannot be undone.',
+  empty: 'No transactions found matching your criteria.',
+  added: 'Transaction added successfully',
+  updated: 'Transaction updated successfully',
+  deleted: 'Transaction deleted successfully',
+  addFailed: 'Failed to add transaction',
+  updateFailed: 'Failed to update transaction',
+  deleteFailed: 'Failed to delete transaction',
+  payoutPending:
+    'A withdrawal or bank transfer is recorded as pending; another admin completes it in Pending withdrawals.',
+  fourEyes:
+    'You created or edited this request yourself. Another admin must complete it (four-eyes rule).',
+  hashRequired: 'Enter the transaction hash of the payout.',
+  bankReferenceRequired: 'Enter the bank reference of the payout.',
+  rejectReasonRequired: 'Enter the reason the customer will see.',
+} as const;
+
+/** The fixed AUD per USD rate of the add-transaction form (admin.md §9). */
+export const ADMIN_AUD_PER_USD = '1.52';
+
+/** Types staff may record (admin.md §4). */
+export const ADMIN_TRANSACTION_TYPES = [
+  'deposit',
+  'withdrawal',
+  'buy',
+  'sell',
+  'bank_transfer',
+] as const;
+export const ZAdminTransactionType = z.enum(ADMIN_TRANSACTION_TYPES, {
+  error: ADMIN_TX_MSG.requiredFields,
+});
+export type TAdminTransactionType = z.infer<typeof ZAdminTransactionType>;
+
+export const ADMIN_CURRENCIES = ['USD', 'AUD'] as const;
+export const ZAdminCurrency = z.enum(ADMIN_CURRENCIES, { error: 'Choose USD or AUD' });
+
+// ---------------------------------------------------------------- list
+
+const ZAllOr = <T extends z.ZodEnum>(e: T) => z.union([z.literal('all'), e]).default('all');
+
+export const ZAdminTransactionsQuery = z.object({
+  q: z.string().trim().max(200).default(''),
+  status: ZAllOr(ZTransactionStatus),
+  type: ZAllOr(ZTransactionType),
+  currency: ZAllOr(ZAdminCurrency),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type TAdminTransactionsQuery = z.input<typeof ZAdminTransactionsQuery>;
+
+export const ZAdminCustomer = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+});
+export type TAdminCustomer = z.infer<typeof ZAdminCustomer>;
+
+export const ZAdminBankTransfer = z.object({
+  accountName: z.string(),
+  accountNumber: z.string(),
+  bsbNumber: z.string(),
+  amountFiat: z.string(),
+  currency: z.string(),
+});
+
+export const ZAdminTransaction = z.object({
+  id: z.string(),
+  customer: ZAdminCustomer,
+  type: ZTransactionType,
+  direction: z.enum(['credit', 'debit', 'none']),
+  assetId: z.string(),
+  symbol: z.string(),
+  network: z.string().nullable(),
+  amount: z.string(),
+  fee: z.string(),
+  usdAmount: z.string().nullable(),
+  audAmount: z.string().nullable(),
+  currency: z.string().nullable(),
+  status: ZTransactionStatus,
+  withdrawalAddress: z.string().nullable(),
+  transactionHash: z.string().nullable(),
+  memo: z.string().nullable(),
+  reason: z.string().nullable(),
+  date: z.string(),
+  completedAt: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+  processedBy: z.string().nullable(),
+  bankTransfer: ZAdminBankTransfer.nullable(),
+});
+export type TAdminTransaction = z.infer<typeof ZAdminTransaction>;
+
+/**
+ * One page, newest first. No total: counting a million rows on every page costs more than
+ * the page itself, so the screen pages with `hasMore` (the server reads one row extra).
+ */
+export const ZAdminTransactionsResponse = z.object({
+  items: z.array(ZAdminTransaction),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  hasMore: z.boolean(),
+});
+export type TAdminTransactionsResponse = z.infer<typeof ZAdminTransactionsResponse>;
+
+export const ZAdminTransactionResponse = z.object({ transaction: ZAdminTransaction });
+export type TAdminTransactionResponse = z.infer<typeof ZAdminTransactionResponse>;
+
+export const ZAdminTransactionIdParams = z.object({
+  id: z.string().uuid({ error: 'Transaction not found.' }),
+});
+
+// ---------------------------------------------------------------- create and edit
+
+const ZReason = z
+  .string({ error: ADMIN_TX_MSG.reasonRequired })
+  .trim()
+  .min(1, ADMIN_TX_MSG.reasonRequired)
+  .max(500, 'Keep the reason under 500 characters');
+
+const FIAT = /^\d{1,15}(\.\d{1,2})?$/;
+
+const ZBankInput = z.object({
+  accountName: z.string().trim().max(140).default(''),
+  accountNumber: z.string().trim().max(34).default(''),
+  bsbNumber: z.string().trim().max(6, 'BSB number must be exactly 6 characters').default(''),
+  currency: ZAdminCurrency.default('AUD'),
+});
+
+const ZDateTime = z
+  .string({ error: ADMIN_TX_MSG.requiredFields })
+  .trim()
+  .min(1, ADMIN_TX_MSG.requiredFields)
+  .refine((v) => !Number.isNaN(Date.parse(v)), ADMIN_TX_MSG.dateInvalid);
+
+/** The fields of the Add and Edit dialogs; amounts are exact decimal strings. */
+const ZTransactionFields = z.object({
+  userId: z.string({ error: ADMIN_TX_MSG.requiredFields }).uuid(ADMIN_TX_MSG.requiredFields),
+  /** Ignored for bank_transfer, which moves fiat only. */
+  assetId: z.string().default(''),
+  type: ZAdminTransactionType,
+  cryptoAmount: z.string().trim().max(60).default(''),
+  usdAmount: z.string({ error: ADMIN_TX_MSG.requiredFields }).trim().max(30),
+  audAmount: z.string().trim().max(30).default(''),
+  status: ZTransactionStatus.default('pending'),
+  transactionDate: ZDateTime,
+  withdrawalAddress: z.string().trim().max(200).default(''),
+  transactionHash: z.string().trim().max(200).default(''),
+  bank: ZBankInput.optional(),
+  reason: ZReason,
+});
+
+/**
+ * admin.md §5 in its order: the required fields ('Please fill in all required fields'),
+ * then the amounts (at most the asset's decimals), the withdrawal address (required, then
+ * the network's rule), the banking details of a bank transfer.
+ */
+function refineTransaction(
+  v: Omit<z.infer<typeof ZTransactionFields>, 'userId'>,
+  ctx: z.RefinementCtx,
+): void {
+  const bank = v.type === 'bank_transfer';
+  const missing = v.usdAmount === '' || (!bank && (v.assetId === '' || v.cryptoAmount === ''));
+  if (missing) {
+    ctx.addIssue({ code: 'custom', path: [], message: ADMIN_TX_MSG.requiredFields });
+    return;
+  }
+  if (!FIAT.test(v.usdAmount)) {
+    ctx.addIssue({ code: 'custom', path: ['usdAmount'], message: ADMIN_TX_MSG.usdInvalid });
+  }
+  if (v.audAmount !== '' && !FIAT.test(v.audAmount)) {
+    ctx.addIssue({ code: 'custom', path: ['audAmount'], message: ADMIN_TX_MSG.audInvalid });
+  }
+  if (bank) {
+    const b = v.bank;
+    if (!b || b.accountName === '' || b.accountNumber === '' || b.bsbNumber === '') {
+      ctx.addIssue({ code: 'custom', path: ['bank'], message: ADMIN_TX_MSG.bankDetailsRequired });
+    }
+    return;
+  }
+  const parsedAsset = ZAnyAssetId.safeParse(v.assetId);
+  if (!parsedAsset.success) {
+    ctx.addIssue({ code: 'custom', path: ['assetId'], message: 'Please select an asset' });
+    return;
+  }
+  const asset = ASSETS[parsedAsset.data];
+  try {
+    if (parseAmount(v.cryptoAmount, asset.decimals, assetAmountMessages(asset)) === 0n) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cryptoAmount'],
+        message: 'Amount must be greater than 0',
+      });
+    }
+  } catch (err) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['cryptoAmount'],
+      message: err instanceof AmountError ? err.message : 'Amount must be greater than 0',
+    });
+  }
+  if (v.type === 'withdrawal') {
+    const message = withdrawalAddressMessage(asset.id, v.withdrawalAddress);
+    if (message) ctx.addIssue({ code: 'custom', path: ['withdrawalAddress'], message });
+  }
+}
+
+/** The withdrawal address rule of §5: required, then the network's checker or its format text. */
+export function withdrawalAddressMessage(assetId: string, address: string): string | null {
+  if (address.trim() === '') return ADMIN_TX_MSG.withdrawalAddressRequired;
+  if (!assetById(assetId)) return ADMIN_TX_MSG.withdrawalAddressInvalid;
+  const result = validateAddress(assetId, address);
+  return result.ok ? null : result.message || ADMIN_TX_MSG.withdrawalAddressInvalid;
+}
+
+export const ZCreateAdminTransactionRequest = ZTransactionFields.superRefine(refineTransaction);
+export type TCreateAdminTransactionRequest = z.input<typeof ZCreateAdminTransactionRequest>;
+export type TCreateAdminTransaction = z.output<typeof ZCreateAdminTransactionRequest>;
+
+/**
+ * An edit sends the whole form again (the Edit dialog is the Add dialog filled in), minus
+ * the customer, who never changes: a transaction moved to someone else would be a
+ * deletion and a new transaction.
+ */
+export const ZUpdateAdminTransactionRequest = ZTransactionFields.omit({ userId: true }).superRefine(
+  refineTransaction,
+);
+export type TUpdateAdminTransactionRequest = z.input<typeof ZUpdateAdminTransactionRequest>;
+export type TUpdateAdminTransaction = z.output<typeof ZUpdateAdminTransactionRequest>;
+
+export const ZReasonRequest = z.object({ reason: ZReason });
+export type TReasonRequest = z.infer<typeof ZReasonRequest>;
+
+// ---------------------------------------------------------------- withdrawal processing
+
+export const ZPendingPayoutsResponse = z.object({ items: z.array(ZAdminTransaction) });
+export type TPendingPayoutsResponse = z.infer<typeof ZPendingPayoutsResponse>;
+
+export const ZCompletePayoutRequest = z.object({
+  /** The chain transaction hash, or the bank's reference for a bank transfer. */
+  reference: z.string().trim().max(200).default(''),
+});
+export type TCompletePayoutRequest = z.input<typeof ZCompletePayoutRequest>;
+
+export const ZRejectPayoutRequest = z.object({
+  reason: z
+    .string({ error: ADMIN_TX_MSG.rejectReasonRequired })
+    .trim()
+    .min(1, ADMIN_TX_MSG.rejectReasonRequired)
+    .max(500, 'Keep the reason under 500 characters'),
+});
+export type TRejectPayoutRequest = z.infer<typeof ZRejectPayoutRequest>;

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+
+/** Amounts travel as exact decimal strings, never as JSON numbers. */
+const ZDecimal = z.string();
+const ZIso = z.string();
+
+// ---------------------------------------------------------------- user directory
+
+/** One customer as every admin picker shows it: name or e-mail, never anything secret. */
+export const ZAdminDirectoryUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+});
+export type TAdminDirectoryUser = z.infer<typeof ZAdminDirectoryUser>;
+
+export const ZAdminUserDirectoryQuery = z.object({
+  q: z.string().trim().max(200).optional().default(''),
+  limit: z.coerce.number().int().min(1).max(50).optional().default(20),
+});
+export type TAdminUserDirectoryQuery = z.input<typeof ZAdminUserDirectoryQuery>;
+
+export const ZAdminUserDirectory = z.object({ users: z.array(ZAdminDirectoryUser) });
+export type TAdminUserDirectory = z.infer<typeof ZAdminUserDirectory>;
+
+// ---------------------------------------------------------------- users management
+
+export const ZAdminUsersQuery = z.object({
+  q: z.string().trim().max(200).optional().default(''),
+  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).optional().default(25),
+});
+export type TAdminUsersQuery = z.input<typeof ZAdminUsersQuery>;
+
+export const ZAdminUsersSummary = z.object({
+  totalUsers: z.number().int(),
+  /** Profiles whose status is 'active'. */
+  activeUsers: z.number().int(),
+  /** Created in the current calendar month (UTC). */
+  newThisMonth: z.number().int(),
+  /** Customers who confirmed their e-mail address. */
+  emailVerified: z.number().int(),
+});
+export type TAdminUsersSummary = z.infer<typeof ZAdminUsersSummary>;
+
+/** admin.md §4 staking display, decided on the server from the program start setting. */
+export const ZAdminStakingTime = z.discriminatedUnion('state', [
+  z.object({ state: z.literal('no_eth') }),
+  z.object({ state: z.literal('starts_soon'), startsAt: ZIso }),
+  z.object({ state: z.literal('running'), since: ZIso }),
+]);
+export type TAdminStakingTime = z.infer<typeof ZAdminStakingTime>;
+
+export const ZAdminUserFigures = z.object({
+  id: z.string(),
+  /** Every wallet at live prices (USDT and USDC at 1). */
+  portfolioUsd: ZDecimal,
+  /** The ETH staking balance at the live ETH price. */
+  stakingUsd: ZDecimal,
+  stakingTime: ZAdminStakingTime,
+});
+export type TAdminUserFigures = z.infer<typeof ZAdminUserFigures>;
+
+export const ZAdminUserRow = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+  status: z.string(),
+  createdAt: ZIso,
+  lastLogin: ZIso.nullable(),
+  twoFactorRequired: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  figures: ZAdminUserFigures,
+});
+export type TAdminUserRow = z.infer<typeof ZAdminUserRow>;
+
+export const ZAdminUsersResponse = z.object({
+  summary: ZAdminUsersSummary,
+  users: z.array(ZAdminUserRow),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Whether the prices behind the USD figures are live, cached or the catalogue's. */
+  priceSource: z.enum(['live', 'cached', 'fallback']),
+});
+export type TAdminUsersResponse = z.infer<typeof ZAdminUsersResponse>;
+
+/** The light poll of the Users screen: wallet figures for the rows on screen (every 5 s). */
+export const ZAdminUserFiguresQuery = z.object({
+  ids: z
+    .string()
+    .max(100 * 37)
+    .transform((s) => s.split(',').filter((x) => x !== ''))
+    .pipe(z.array(z.string().uuid()).max(100)),
+});
+export const ZAdminUserFiguresResponse = z.object({ figures: z.array(ZAdminUserFigures) });
+export type TAdminUserFiguresResponse = z.infer<typeof ZAdminUserFiguresResponse>;
+
+export const ZAdminUserIdParams = z.object({ id: z.string().uuid() });
+
+export const ZAdminTwoFactorRequiredRequest = z.object({ required: z.boolean() });
+export type TAdminTwoFactorRequiredRequest = z.infer<typeof ZAdminTwoFactorRequiredRequest>;
+
+export const ADMIN_RESET_PHRASE_MISSING = "Please enter the user's 12-word recovery phrase";
+
+export const ZAdminTwoFactorResetRequest = z.object({
+  recoveryPhrase: z.string().trim().min(1, ADMIN_RESET_PHRASE_MISSING).max(500),
+});
+export type TAdminTwoFactorResetRequest = z.infer<typeof ZAdminTwoFactorResetRequest>;
+
+export const ZAdminTwoFactorState = z.object({
+  id: z.string(),
+  twoFactorRequired: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+});
+export type TAdminTwoFactorState = z.infer<typeof ZAdminTwoFactorState>;
+
+// ---------------------------------------------------------------- recovery phrases (S1)
+
+/** Metadata only: who has a phrase, its type and when. Never the phrase nor its ciphertext. */
+export const ZAdminPhraseRow = z.object({
+  userId: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+  type: z.enum(['generated', 'custom']),
+  createdAt: ZIso,
+});
+export type TAdminPhraseRow = z.infer<typeof ZAdminPhraseRow>;
+
+export const ZAdminRecoveryPhrasesQuery = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).optional().default(50),
+});
+export type TAdminRecoveryPhrasesQuery = z.input<typeof ZAdminRecoveryPhrasesQuery>;
+
+export const ZAdminRecoveryPhrases = z.object({
+  summary: z.object({
+    total: z.number().int(),
+    generated: z.number().int(),
+    custom: z.number().int(),
+    /** Created in the last 7 days. */
+    thisWeek: z.number().int(),
+  }),
+  phrases: z.array(ZAdminPhraseRow),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** The newest customers without a phrase (at most 50), and how many there are. */
+  withoutPhrase: z.array(ZAdminDirectoryUser),
+  withoutPhraseTotal: z.number().int(),
+});
+export type TAdminRecoveryPhrases = z.infer<typeof ZAdminRecoveryPhrases>;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** customer.md §5 / admin.md §2.5: what an attachment may be, checked again by content. */
+export const CHAT_ATTACHMENT_ACCEPT =
+  'image/jpeg,image/png,image/gif,image/webp,application/pdf,text/plain,application/json,.pdf,.txt,.json';
+export const CHAT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+export const CHAT_MAX_FILES = 10;
+export const CHAT_MAX_TEXT = 5000;
+
+export const CHAT_MSG = {
+  emptyMessage: 'Please type a message or attach a file.',
+  textTooLong: `Messages can be at most ${CHAT_MAX_TEXT} characters.`,
+  roomNotFound: 'Conversation not found.',
+  fileNotFound: 'File not found.',
+  tooManyRooms: 'You have too many conversations open. Please continue an existing one.',
+  deleteConfirm: 'Are you sure you want to delete this conversation? This action cannot be undone.',
+  deleteFailed: 'Failed to delete conversation. Please try again.',
+} as const;
+
+/** customer.md §3 chat_rooms, as its customer sees it. `status` 'active' shows 'Online'. */
+export const ZChatRoom = z.object({
+  id: z.string(),
+  userId: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  lastMessageAt: z.string(),
+  /** Messages from the other party not read yet. */
+  unreadCount: z.number().int(),
+});
+export type TChatRoom = z.infer<typeof ZChatRoom>;
+
+/** admin.md §3 chat_rooms: with the customer's name and e-mail. */
+export const ZAdminChatRoom = ZChatRoom.extend({
+  customer: z.object({
+    email: z.string(),
+    fullName: z.string().nullable(),
+    username: z.string().nullable(),
+  }),
+});
+export type TAdminChatRoom = z.infer<typeof ZAdminChatRoom>;
+
+/** An attachment's description; its bytes come only from the authenticated file route. */
+export const ZChatFile = z.object({ name: z.string(), type: z.string(), size: z.number().int() });
+export type TChatFile = z.infer<typeof ZChatFile>;
+
+export const ZChatMessage = z.object({
+  id: z.string(),
+  roomId: z.string(),
+  senderType: z.enum(['admin', 'user']),
+  messageText: z.string(),
+  file: ZChatFile.nullable(),
+  isRead: z.boolean(),
+  createdAt: z.string(),
+});
+export type TChatMessage = z.infer<typeof ZChatMessage>;
+
+export const ZChatRoomsResponse = z.object({ rooms: z.array(ZChatRoom) });
+export const ZAdminChatRoomsResponse = z.object({ rooms: z.array(ZAdminChatRoom) });
+export const ZChatRoomResponse = z.object({ room: ZChatRoom });
+export const ZChatMessagesResponse = z.object({ messages: z.array(ZChatMessage) });
+export type TChatRoomsResponse = z.infer<typeof ZChatRoomsResponse>;
+export type TAdminChatRoomsResponse = z.infer<typeof ZAdminChatRoomsResponse>;
+export type TChatRoomResponse = z.infer<typeof ZChatRoomResponse>;
+export type TChatMessagesResponse = z.infer<typeof ZChatMessagesResponse>;
+
+export const ZChatRoomParams = z.object({ roomId: z.string() });
+export const ZChatFileParams = z.object({ messageId: z.string() });
+
+/** A text message; attachments go as `multipart/form-data` (`text` and `files`). */
+export const ZSendChatMessageRequest = z.object({ text: z.string().max(CHAT_MAX_TEXT * 2) });
+export type TSendChatMessageRequest = z.infer<typeof ZSendChatMessageRequest>;
+
+export const ZStartChatRequest = z.object({ userId: z.string() });
+export type TStartChatRequest = z.infer<typeof ZStartChatRequest>;
