@@ -70,8 +70,11 @@ async function saveWithdrawals(on: boolean): Promise<void> {
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-checked', on ? 'true' : 'false');
   await expect(admin.getByText('1 unsaved change.')).toBeVisible();
+  // The toast of an earlier save must be gone first, so the one seen is this save's.
+  const saved = toasts(admin).getByText('Settings updated successfully');
+  await expect(saved).toHaveCount(0, { timeout: 10_000 });
   await admin.getByRole('button', { name: 'Save Settings' }).click();
-  await expect(toasts(admin).getByText('Settings updated successfully')).toBeVisible();
+  await expect(saved).toBeVisible();
   await expect(admin.getByText('No unsaved changes.')).toBeVisible();
 }
 

@@ -45,7 +45,9 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
     'Withdraw',
     'Bank Transfer',
     'History',
+    'Verification',
     'Secret Combination',
+    'Support',
     'Settings',
   ]);
   await expectAccessible(page);

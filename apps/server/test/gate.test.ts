@@ -105,6 +105,13 @@ describe('the list of routes', () => {
     expect(names('admin')).toContain('GET /api/admin/overview');
   });
 
+  it('makes every /api/admin route an admin route, and no other', () => {
+    const misfiled = routes
+      .filter((r) => r.url.startsWith('/api/admin/') !== (r.access === 'admin'))
+      .map((r) => `${nameOf(r)} (${r.access})`);
+    expect(misfiled).toEqual([]);
+  });
+
   it('gives every HEAD twin the access of its GET', () => {
     const all = t.app.gatedRoutes();
     for (const head of all.filter((r) => r.method === 'HEAD')) {

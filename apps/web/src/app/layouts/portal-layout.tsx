@@ -149,7 +149,7 @@ function PortalMenu({ onNavigate }: { onNavigate?: () => void }) {
                 className={cn(ENTRY_CLASS, 'text-fg hover:bg-surface-2')}
               >
                 <LifeBuoy className="h-4 w-4 shrink-0" aria-hidden />
-                Support
+                Help Centre
                 <ExternalLink className="ml-auto h-3.5 w-3.5 text-muted" aria-hidden />
                 <span className="sr-only">(opens in a new tab)</span>
               </a>
