@@ -44,6 +44,7 @@ CREATE TABLE "kyc_submissions" (
 	CONSTRAINT "kyc_submissions_status" CHECK ("kyc_submissions"."status" IN ('pending', 'approved', 'rejected'))
 );
 --> statement-breakpoint
+DROP INDEX "user_profiles_created_at_idx";--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "updated_by" uuid;--> statement-breakpoint
 ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_room_id_chat_rooms_id_fk" FOREIGN KEY ("room_id") REFERENCES "public"."chat_rooms"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "chat_messages" ADD CONSTRAINT "chat_messages_sender_id_users_id_fk" FOREIGN KEY ("sender_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -60,7 +61,9 @@ CREATE INDEX "kyc_submissions_created_idx" ON "kyc_submissions" USING btree ("cr
 ALTER TABLE "transactions" ADD CONSTRAINT "transactions_updated_by_users_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "transactions_admin_date_idx" ON "transactions" USING btree ("transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "transactions_admin_type_idx" ON "transactions" USING btree ("transaction_type","transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "transactions_admin_currency_idx" ON "transactions" USING btree ("currency","transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 CREATE INDEX "transactions_admin_status_idx" ON "transactions" USING btree ("status","transaction_date" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "transactions"."deleted_at" IS NULL;--> statement-breakpoint
+CREATE INDEX "user_profiles_created_at_idx" ON "user_profiles" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 -- Admin search by part of a customer's name, username or e-mail (admin.md 2.1, 2.2) stays
 -- an index scan with a million transactions: trigram indexes answer ILIKE '%text%'.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;

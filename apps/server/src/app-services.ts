@@ -17,6 +17,7 @@ import { createBankService } from './modules/bank/bank.service';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createHistoryService } from './modules/history/history.service';
 import { createLedger } from './modules/ledger/ledger.service';
+import { createLedgerCheck } from './modules/ledger/ledger-check';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createPriceService } from './modules/prices/prices.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
@@ -82,6 +83,7 @@ export function createServices(infra: Infra) {
       staking.beforeBalanceChange(client, wallet, before),
     afterChange: (client, userId) => realtime.publish(client, { type: 'ledger.changed', userId }),
   });
+  const ledgerCheck = createLedgerCheck(pool, ledger);
   const staking = createStakingService({
     pool,
     ledger,
@@ -130,6 +132,7 @@ export function createServices(infra: Infra) {
     auth,
     twoFactor,
     ledger,
+    ledgerCheck,
     prices,
     staking,
     moneyControls,

@@ -29,6 +29,11 @@ export function startJobs(s: Services) {
       await s.limiter.deleteStale();
     }),
     every(s, 'price refresh', s.config.priceRefreshMs, () => s.prices.refresh()),
+    // What the admin dashboard's health shows; a ledger out of balance is also logged.
+    every(s, 'ledger check', MINUTE, async () => {
+      const result = await s.ledgerCheck.run();
+      if (!result.clean) s.log.error({ job: 'ledger check', ...result }, 'ledger out of balance');
+    }),
     // Exactly once across instances (advisory lock inside); a credit is due at most a minute late.
     every(s, 'staking credits', MINUTE, async () => {
       const run = await s.staking.runCreditJob();

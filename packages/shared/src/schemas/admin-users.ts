@@ -30,6 +30,11 @@ export const ZAdminUsersQuery = z.object({
   q: z.string().trim().max(200).optional().default(''),
   page: z.coerce.number().int().min(1).max(100_000).optional().default(1),
   pageSize: z.coerce.number().int().min(1).max(100).optional().default(25),
+  /** Recount the summary figures now (Refresh Data) instead of using ones up to 5 s old. */
+  fresh: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
 });
 export type TAdminUsersQuery = z.input<typeof ZAdminUsersQuery>;
 

@@ -23,7 +23,12 @@ export const ZAdminOverview = z.object({
     }),
     /** Null when the database could not be asked. */
     reconciliation: z
-      .object({ clean: z.boolean(), mismatchedWallets: z.number().int() })
+      .object({
+        clean: z.boolean(),
+        mismatchedWallets: z.number().int(),
+        /** When the last reconciliation ran (every minute, see the ledger check job). */
+        checkedAt: z.string(),
+      })
       .nullable(),
     checkedAt: z.string(),
   }),

@@ -101,6 +101,9 @@ export const transactions = pgTable(
     index('transactions_admin_type_idx')
       .on(t.transactionType, t.transactionDate.desc(), t.id.desc())
       .where(sql`${t.deletedAt} IS NULL`),
+    index('transactions_admin_currency_idx')
+      .on(t.currency, t.transactionDate.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
     index('transactions_admin_status_idx')
       .on(t.status, t.transactionDate.desc(), t.id.desc())
       .where(sql`${t.deletedAt} IS NULL`),

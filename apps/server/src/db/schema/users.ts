@@ -29,7 +29,8 @@ export const userProfiles = pgTable(
     twoFactorRequired: boolean('two_factor_required').notNull().default(true),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
   },
-  (t) => [index('user_profiles_created_at_idx').on(t.createdAt)],
+  // Newest first, as the admin users screen lists customers.
+  (t) => [index('user_profiles_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 );
 
 /** Existence of a row makes the user an admin; nothing else does. */

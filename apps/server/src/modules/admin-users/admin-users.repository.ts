@@ -80,14 +80,17 @@ export const usersManagementRepository = {
     return rows[0] ?? { total: 0, active: 0, new_month: 0, verified: 0 };
   },
 
-  /** One page of customers, newest first. */
+  /**
+   * One page of customers, newest first: read in order from user_profiles_created_at_idx
+   * (NULLS LAST spelled out as the index has it, or the planner sorts every customer).
+   */
   async page(pool: pg.Pool, limit: number, offset: number): Promise<UserRow[]> {
     const { rows } = await pool.query<UserRow>({
       name: 'admin_users_page',
       text: `SELECT ${USER_COLUMNS}
          FROM user_profiles p JOIN users u ON u.id = p.id
         WHERE ${CUSTOMER}
-        ORDER BY p.created_at DESC, p.id DESC LIMIT $1 OFFSET $2`,
+        ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT $1 OFFSET $2`,
       values: [limit, offset],
     });
     return rows;
@@ -106,7 +109,7 @@ export const usersManagementRepository = {
         `SELECT ${USER_COLUMNS}
            FROM user_profiles p JOIN users u ON u.id = p.id
           WHERE ${CUSTOMER} AND ${MATCHES}
-          ORDER BY p.created_at DESC, p.id DESC LIMIT $2 OFFSET $3`,
+          ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT $2 OFFSET $3`,
         [pattern, limit, offset],
       ),
       pool.query<{ n: number }>(

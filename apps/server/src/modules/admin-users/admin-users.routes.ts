@@ -60,7 +60,13 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
           response: { 200: ZAdminUsersResponse, ...ERRORS },
         },
       },
-      async (request) => users.list(request.query.q, request.query.page, request.query.pageSize),
+      async (request) =>
+        users.list(
+          request.query.q,
+          request.query.page,
+          request.query.pageSize,
+          request.query.fresh,
+        ),
     );
 
     app.get(

@@ -1,5 +1,5 @@
 import type { TAdminUserFiguresResponse, TAdminUsersResponse } from '@coffer/shared';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 export const ADMIN_USERS_PAGE_SIZE = 25;
@@ -8,14 +8,17 @@ export const FIGURES_REFRESH_MS = 5_000;
 
 export type AdminUsersParams = { q: string; page: number };
 
+/** `fresh`: recount the summary figures now rather than take ones up to 5 s old. */
 export function getAdminUsers(
   { q, page }: AdminUsersParams,
   signal?: AbortSignal,
+  fresh = false,
 ): Promise<TAdminUsersResponse> {
   const params = new URLSearchParams({
     q,
     page: String(page),
     pageSize: String(ADMIN_USERS_PAGE_SIZE),
+    ...(fresh ? { fresh: 'true' } : {}),
   });
   return api.get<TAdminUsersResponse>(`/api/admin/users?${params}`, signal);
 }
@@ -28,6 +31,17 @@ export const adminUsersQueryOptions = (params: AdminUsersParams) =>
 
 export function useAdminUsers(params: AdminUsersParams) {
   return useQuery({ ...adminUsersQueryOptions(params), placeholderData: keepPreviousData });
+}
+
+/** Refresh Data: the same page again, with the summary recounted. */
+export function useRefreshAdminUsers(params: AdminUsersParams) {
+  const queryClient = useQueryClient();
+  return () =>
+    queryClient.fetchQuery({
+      ...adminUsersQueryOptions(params),
+      queryFn: ({ signal }) => getAdminUsers(params, signal, true),
+      staleTime: 0,
+    });
 }
 
 export function getAdminUserFigures(

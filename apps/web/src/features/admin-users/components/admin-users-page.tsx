@@ -12,7 +12,12 @@ import { Switch } from '../../../components/ui/switch';
 import { cn } from '../../../lib/cn';
 import { formatUsd } from '../../../lib/money/format';
 import { useSession } from '../../../lib/session';
-import { ADMIN_USERS_PAGE_SIZE, useAdminUserFigures, useAdminUsers } from '../api/get-admin-users';
+import {
+  ADMIN_USERS_PAGE_SIZE,
+  useAdminUserFigures,
+  useAdminUsers,
+  useRefreshAdminUsers,
+} from '../api/get-admin-users';
 import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { StakingTime } from './staking-time';
@@ -82,6 +87,7 @@ function UsersManagement() {
   const [page, setPage] = useState(1);
   const q = useDebounced(search.trim(), 300);
   const users = useAdminUsers({ q, page });
+  const refreshUsers = useRefreshAdminUsers({ q, page });
   const rows = users.data?.users ?? [];
   const ids = useMemo(() => rows.map((r) => r.id), [rows]);
   const figures = useAdminUserFigures(ids);
@@ -137,7 +143,7 @@ function UsersManagement() {
           variant="outline"
           size="sm"
           onClick={() => {
-            void users.refetch();
+            void refreshUsers();
             void figures.refetch();
           }}
           disabled={users.isFetching}
