@@ -1,15 +1,13 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
-  createAdmin,
-  creditDeposit,
-  expectAccessible,
-  freshCode,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-  uniqueTxHash,
-} from './support/app';
-import { type Account, createCustomer, scrollToTop, sidebar, toasts } from './support/flows';
+  type Account,
+  createCustomer,
+  scrollToTop,
+  sidebar,
+  signInNewAdmin,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer with BTC and one admin: what the admin switches in App Settings, the
@@ -27,25 +25,6 @@ let customer: Page;
 let admin: Page;
 let account: Account;
 let adminEmail: string;
-
-/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
-async function signInAdmin(page: Page): Promise<string> {
-  const email = uniqueEmail('settings-admin');
-  createAdmin(email);
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-  await page.goto('/dashboard/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-  return email;
-}
 
 const withdrawForm = {
   asset: () => customer.getByLabel('Cryptocurrency'),
@@ -88,7 +67,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  adminEmail = await signInAdmin(admin);
+  adminEmail = await signInNewAdmin(admin, 'settings-admin');
 });
 
 test.afterAll(async () => {

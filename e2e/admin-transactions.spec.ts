@@ -1,13 +1,6 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  createAdmin,
-  expectAccessible,
-  freshCode,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-} from './support/app';
-import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { expectAccessible, ownAddress } from './support/app';
+import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
 import { snap } from './support/shots';
 
 // One customer and two admins: admin A credits a deposit, the customer withdraws part of
@@ -22,24 +15,6 @@ let customer: Page;
 let adminA: Page;
 let adminB: Page;
 let account: Account;
-
-/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
-async function signInAdmin(page: Page, prefix: string): Promise<void> {
-  const email = uniqueEmail(prefix);
-  createAdmin(email);
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-  await page.goto('/dashboard/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 async function newPage(browser: import('@playwright/test').Browser): Promise<Page> {
   const context = await browser.newContext();
@@ -60,9 +35,9 @@ test.beforeAll(async ({ browser }) => {
   customer = await newPage(browser);
   account = await createCustomer(customer, 'admin-tx');
   adminA = await newPage(browser);
-  await signInAdmin(adminA, 'tx-admin-a');
+  await signInNewAdmin(adminA, 'tx-admin-a');
   adminB = await newPage(browser);
-  await signInAdmin(adminB, 'tx-admin-b');
+  await signInNewAdmin(adminB, 'tx-admin-b');
 });
 
 test.afterAll(async () => {

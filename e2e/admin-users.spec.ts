@@ -1,15 +1,13 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
-  createAdmin,
-  creditDeposit,
-  expectAccessible,
-  freshCode,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-  uniqueTxHash,
-} from './support/app';
-import { type Account, createCustomer, expectDashboard, sidebar, toasts } from './support/flows';
+  type Account,
+  createCustomer,
+  expectDashboard,
+  sidebar,
+  signInNewAdmin,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer and one admin side by side: the admin's 2FA actions reach the customer.
@@ -20,28 +18,6 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
-
-function origin(): string {
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  return new URL(base).origin;
-}
-
-/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
-async function signInAdmin(page: Page): Promise<void> {
-  const email = uniqueEmail('users-admin');
-  createAdmin(email);
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: origin() } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-  await page.goto('/dashboard/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 /** '$6,100.00' for 6100 — what the screen shows for an exact two-decimal figure. */
 function usd(value: number): string {
@@ -59,7 +35,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInAdmin(admin);
+  await signInNewAdmin(admin, 'users-admin');
 });
 
 test.afterAll(async () => {

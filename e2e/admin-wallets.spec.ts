@@ -1,16 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  createAdmin,
-  creditDeposit,
-  expectAccessible,
-  freshCode,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-  uniqueTxHash,
-} from './support/app';
+import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import { newBitcoinAddress } from './support/db';
-import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
 import { snap } from './support/shots';
 
 // One customer and one admin, side by side: what the admin changes, the customer sees.
@@ -21,24 +12,6 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
-
-/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
-async function signInAdmin(page: Page): Promise<void> {
-  const email = uniqueEmail('wallet-admin');
-  createAdmin(email);
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-  await page.goto('/dashboard/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 async function pickCustomer(page: Page, label: string, email: string): Promise<void> {
   const box = page.getByRole('combobox', { name: label });
@@ -58,7 +31,7 @@ test.beforeAll(async ({ browser }) => {
   });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInAdmin(admin);
+  await signInNewAdmin(admin, 'wallet-admin');
 });
 
 test.afterAll(async () => {

@@ -1,13 +1,6 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import {
-  createAdmin,
-  expectAccessible,
-  freshCode,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-} from './support/app';
-import { type Account, createCustomer } from './support/flows';
+import { expectAccessible, ownAddress } from './support/app';
+import { type Account, createCustomer, signInNewAdmin } from './support/flows';
 import { snap } from './support/shots';
 
 // A customer and an admin side by side, each in their own browser: the chat is live both ways.
@@ -25,25 +18,6 @@ const PNG = Buffer.from(
   'base64',
 );
 
-function origin(): string {
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  return new URL(base).origin;
-}
-
-async function signInAdmin(page: Page): Promise<void> {
-  const email = uniqueEmail('chat-admin');
-  createAdmin(email);
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: origin() } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-}
-
 const composer = (page: Page) => page.getByRole('textbox', { name: 'Message' });
 const messages = (page: Page) => page.getByRole('list', { name: 'Messages' });
 const rooms = (page: Page) => page.getByRole('list', { name: 'Conversations' });
@@ -59,7 +33,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInAdmin(admin);
+  await signInNewAdmin(admin, 'chat-admin');
 });
 
 test.afterAll(async () => {

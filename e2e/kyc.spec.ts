@@ -1,15 +1,7 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { jpegWithGps, realPng } from '../apps/server/test/image-fixtures';
-import {
-  createAdmin,
-  expectAccessible,
-  freshCode,
-  mailTo,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-} from './support/app';
-import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { expectAccessible, mailTo, ownAddress } from './support/app';
+import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
 import { snap } from './support/shots';
 
 // A customer and an admin side by side: submit, reject with notes, resubmit, approve.
@@ -27,24 +19,6 @@ const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
   'latin1',
 );
-
-/** An admin made with the CLI, signed in with 2FA set up through the API the screens use. */
-async function signInAdmin(page: Page): Promise<void> {
-  const email = uniqueEmail('kyc-admin');
-  createAdmin(email);
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
-  await page.goto('/dashboard/admin');
-  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-}
 
 function submitButton(page: Page) {
   return page.getByRole('button', { name: 'Submit KYC Verification' });
@@ -69,7 +43,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext({ acceptDownloads: true });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInAdmin(admin);
+  await signInNewAdmin(admin, 'kyc-admin');
 });
 
 test.afterAll(async () => {

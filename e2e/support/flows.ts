@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { totpAt } from '../../apps/server/test/totp-reference';
-import { freshCode, linkIn, mailTo, PASSWORD, uniqueEmail } from './app';
+import { createAdmin, freshCode, linkIn, mailTo, PASSWORD, uniqueEmail } from './app';
 
 /** What the forced 2FA setup shows once: the secret key, the recovery phrase and the backup codes. */
 export type SetupScreen = { secret: string; phrase: string[]; backupCodes: string[] };
@@ -246,4 +246,27 @@ export function toasts(page: Page): Locator {
 /** Back to the top of the page, where a full-page screenshot should start from. */
 export async function scrollToTop(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
+}
+
+/**
+ * An admin made with the CLI and signed in on `page`, its 2FA set up through the API the
+ * setup screen calls (admin-menu.spec.ts drives those screens themselves), on the admin
+ * dashboard. Returns the admin's e-mail.
+ */
+export async function signInNewAdmin(page: Page, prefix: string): Promise<string> {
+  const email = uniqueEmail(prefix);
+  createAdmin(email);
+  const base = test.info().project.use.baseURL;
+  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
+  const post = async (path: string, data: object) => {
+    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
+    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
+    return res.json();
+  };
+  await post('/api/auth/sign-in', { email, password: PASSWORD });
+  const setup = await post('/api/2fa/setup', {});
+  await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
+  await page.goto('/dashboard/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
+  return email;
 }

@@ -42,6 +42,7 @@ describe('production bundle size', () => {
       'index.html',
       'src/features/marketing/components/landing-page.tsx',
     ]);
+    console.info(`landing page JavaScript: ${kb.toFixed(1)} KB gzipped`);
     expect(kb).toBeGreaterThan(20);
     expect(kb).toBeLessThanOrEqual(120);
   });
@@ -53,6 +54,7 @@ describe('production bundle size', () => {
       'src/app/layouts/portal-layout.tsx',
       'src/features/dashboard/components/dashboard-page.tsx',
     ]);
+    console.info(`dashboard JavaScript: ${kb.toFixed(1)} KB gzipped`);
     expect(kb).toBeGreaterThan(50);
     expect(kb).toBeLessThanOrEqual(250);
   });

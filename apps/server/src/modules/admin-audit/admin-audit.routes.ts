@@ -6,17 +6,11 @@ import {
   ZAuditPage,
   ZAuditQuery,
   ZAuditVerifyResponse,
-  ZErrorResponse,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { createAdminAuditService } from './admin-audit.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-} as const;
 
 /** The audit log screen's API (DEVIATIONS M7); registered in the admin tree. */
 export function adminAuditRoutes(s: Services): FastifyPluginAsyncZod {
@@ -24,7 +18,7 @@ export function adminAuditRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/audit',
-      { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...ERRORS } } },
+      { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...ERROR_RESPONSES } } },
       async (request) => {
         const { page, ...filters } = request.query;
         return audit.list(filters, page);
@@ -33,19 +27,19 @@ export function adminAuditRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/admin/audit/facets',
-      { schema: { response: { 200: ZAuditFacets, ...ERRORS } } },
+      { schema: { response: { 200: ZAuditFacets, ...ERROR_RESPONSES } } },
       async () => audit.facets(),
     );
 
     app.get(
       '/api/admin/audit/verify',
-      { schema: { response: { 200: ZAuditVerifyResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZAuditVerifyResponse, ...ERROR_RESPONSES } } },
       async () => audit.verify(),
     );
 
     app.get(
       '/api/admin/audit/export.csv',
-      { schema: { querystring: ZAuditFilters, response: { 200: ZAuditCsv, ...ERRORS } } },
+      { schema: { querystring: ZAuditFilters, response: { 200: ZAuditCsv, ...ERROR_RESPONSES } } },
       async (request, reply) => {
         const day = new Date().toISOString().slice(0, 10);
         return (

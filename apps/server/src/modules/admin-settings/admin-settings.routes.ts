@@ -1,6 +1,5 @@
 import {
   ZAppSettingsResponse,
-  ZErrorResponse,
   ZPriceSyncResponse,
   ZPriceSyncStatus,
   ZUpdateSettingsRequest,
@@ -8,16 +7,9 @@ import {
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { createAdminSettingsService } from './admin-settings.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-} as const;
 
 /** App settings and the wallet price sync (admin.md §2.6); registered in the admin tree. */
 export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
@@ -25,7 +17,7 @@ export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/settings',
-      { schema: { response: { 200: ZAppSettingsResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES } } },
       async () => ({ settings: await service.list() }),
     );
 
@@ -34,7 +26,7 @@ export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           body: ZUpdateSettingsRequest,
-          response: { 200: ZUpdateSettingsResponse, ...ERRORS },
+          response: { 200: ZUpdateSettingsResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) =>
@@ -43,19 +35,19 @@ export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.post(
       '/api/admin/settings/reset',
-      { schema: { response: { 200: ZUpdateSettingsResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZUpdateSettingsResponse, ...ERROR_RESPONSES } } },
       async (request) => service.reset({ userId: signedIn(request).userId, ip: request.ip }),
     );
 
     app.get(
       '/api/admin/prices/sync',
-      { schema: { response: { 200: ZPriceSyncStatus, ...ERRORS } } },
+      { schema: { response: { 200: ZPriceSyncStatus, ...ERROR_RESPONSES } } },
       async () => service.syncStatus(),
     );
 
     app.post(
       '/api/admin/prices/sync',
-      { schema: { response: { 200: ZPriceSyncResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZPriceSyncResponse, ...ERROR_RESPONSES } } },
       async (request) => service.syncPrices({ userId: signedIn(request).userId, ip: request.ip }),
     );
   };

@@ -5,7 +5,6 @@ import {
   ZAdminTransactionsResponse,
   ZCompletePayoutRequest,
   ZCreateAdminTransactionRequest,
-  ZErrorResponse,
   ZOk,
   ZPendingPayoutsResponse,
   ZReasonRequest,
@@ -15,18 +14,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls/money-http';
 import { type Actor, createAdminTransactionsService } from './admin-transactions.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-  429: ZErrorResponse,
-} as const;
 
 const actorOf = (request: FastifyRequest): Actor => ({
   id: signedIn(request).userId,
@@ -42,7 +33,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminTransactionsQuery,
-          response: { 200: ZAdminTransactionsResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionsResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => service.list(request.query),
@@ -53,7 +44,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminTransactionIdParams,
-          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({ transaction: await service.get(request.params.id) }),
@@ -64,7 +55,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           body: ZCreateAdminTransactionRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -82,7 +73,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZUpdateAdminTransactionRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -96,7 +87,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZReasonRequest,
-          response: { 200: ZOk, ...ERRORS },
+          response: { 200: ZOk, ...ERROR_RESPONSES },
         },
       },
       async (request) => {
@@ -107,7 +98,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/admin/withdrawals/pending',
-      { schema: { response: { 200: ZPendingPayoutsResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES } } },
       async () => ({ items: await service.pending() }),
     );
 
@@ -117,7 +108,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZCompletePayoutRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -135,7 +126,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZRejectPayoutRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERRORS },
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({

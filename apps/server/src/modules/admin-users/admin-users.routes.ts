@@ -11,22 +11,13 @@ import {
   ZAdminUserIdParams,
   ZAdminUsersQuery,
   ZAdminUsersResponse,
-  ZErrorResponse,
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { type Actor, createAdminUsersService } from './admin-users.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-  429: ZErrorResponse,
-} as const;
 
 const actorOf = (request: FastifyRequest): Actor => ({
   adminId: signedIn(request).userId,
@@ -46,7 +37,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminUserDirectoryQuery,
-          response: { 200: ZAdminUserDirectory, ...ERRORS },
+          response: { 200: ZAdminUserDirectory, ...ERROR_RESPONSES },
         },
       },
       async (request) => users.directory(request.query.q, request.query.limit),
@@ -57,7 +48,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminUsersQuery,
-          response: { 200: ZAdminUsersResponse, ...ERRORS },
+          response: { 200: ZAdminUsersResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) =>
@@ -74,7 +65,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminUserFiguresQuery,
-          response: { 200: ZAdminUserFiguresResponse, ...ERRORS },
+          response: { 200: ZAdminUserFiguresResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({ figures: await users.figures(request.query.ids) }),
@@ -86,7 +77,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorRequiredRequest,
-          response: { 200: ZAdminTwoFactorState, ...ERRORS },
+          response: { 200: ZAdminTwoFactorState, ...ERROR_RESPONSES },
         },
       },
       async (request) =>
@@ -99,7 +90,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorResetRequest,
-          response: { 200: ZAdminTwoFactorState, ...ERRORS },
+          response: { 200: ZAdminTwoFactorState, ...ERROR_RESPONSES },
         },
       },
       async (request) =>
@@ -109,7 +100,10 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/two-factor/disable',
       {
-        schema: { params: ZAdminUserIdParams, response: { 200: ZAdminTwoFactorState, ...ERRORS } },
+        schema: {
+          params: ZAdminUserIdParams,
+          response: { 200: ZAdminTwoFactorState, ...ERROR_RESPONSES },
+        },
       },
       async (request) => users.disable(actorOf(request), request.params.id),
     );
@@ -119,7 +113,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminRecoveryPhrasesQuery,
-          response: { 200: ZAdminRecoveryPhrases, ...ERRORS },
+          response: { 200: ZAdminRecoveryPhrases, ...ERROR_RESPONSES },
         },
       },
       async (request) => users.recoveryPhrases(request.query.page, request.query.pageSize),

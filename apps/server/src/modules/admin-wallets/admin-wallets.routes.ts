@@ -11,7 +11,6 @@ import {
   ZAdminWalletResponse,
   ZAdminWalletsUserParams,
   ZCreateDepositAddressRequest,
-  ZErrorResponse,
   ZOk,
   ZUpdateDepositAddressRequest,
   ZUpdateWalletAddressRequest,
@@ -19,17 +18,10 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls/money-http';
 import { type Actor, createAdminWalletsService } from './admin-wallets.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-} as const;
 
 function actorOf(request: FastifyRequest): Actor {
   return { adminId: signedIn(request).userId, ip: request.ip ?? null };
@@ -44,7 +36,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminWalletsUserParams,
-          response: { 200: ZAdminUserWalletsResponse, ...ERRORS },
+          response: { 200: ZAdminUserWalletsResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({ wallets: await wallets.walletsOf(request.params.userId) }),
@@ -55,7 +47,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminWalletsUserParams,
-          response: { 200: ZAdminUserDepositAddressesResponse, ...ERRORS },
+          response: { 200: ZAdminUserDepositAddressesResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({ addresses: await wallets.addressesOf(request.params.userId) }),
@@ -67,7 +59,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminWalletIdParams,
           body: ZUpdateWalletAddressRequest,
-          response: { 200: ZAdminWalletResponse, ...ERRORS },
+          response: { 200: ZAdminWalletResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -85,7 +77,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminWalletIdParams,
           body: ZAdjustWalletBalanceRequest,
-          response: { 200: ZAdjustWalletBalanceResponse, ...ERRORS },
+          response: { 200: ZAdjustWalletBalanceResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) =>
@@ -102,7 +94,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           querystring: ZAdminDepositAddressesQuery,
-          response: { 200: ZAdminDepositAddressesResponse, ...ERRORS },
+          response: { 200: ZAdminDepositAddressesResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => wallets.listAddresses(request.query.q),
@@ -113,7 +105,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           body: ZCreateDepositAddressRequest,
-          response: { 200: ZAdminDepositAddressResponse, ...ERRORS },
+          response: { 200: ZAdminDepositAddressResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -127,7 +119,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminDepositAddressIdParams,
           body: ZUpdateDepositAddressRequest,
-          response: { 200: ZAdminDepositAddressResponse, ...ERRORS },
+          response: { 200: ZAdminDepositAddressResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -140,7 +132,7 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminDepositAddressIdParams,
-          response: { 200: ZOk, ...ERRORS },
+          response: { 200: ZOk, ...ERROR_RESPONSES },
         },
       },
       async (request) => {

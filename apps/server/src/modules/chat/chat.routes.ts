@@ -5,7 +5,6 @@ import {
   ZChatRoomParams,
   ZChatRoomResponse,
   ZChatRoomsResponse,
-  ZErrorResponse,
   ZOk,
   ZSendChatMessageRequest,
   ZStartChatRequest,
@@ -14,18 +13,11 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { sendPrivateFile } from '../../lib/private-file-reply';
 import { signedIn } from '../../plugins/require-session';
 import { readUpload, registerUploads } from '../../plugins/uploads';
 import { type ChatActor, createChatService } from './chat.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-} as const;
 
 const ZSentResponse = ZChatMessagesResponse;
 const ZAdminRoomResponse = z.object({ room: ZAdminChatRoomsResponse.shape.rooms.element });
@@ -58,7 +50,12 @@ function conversationRoutes(
 
     app.get(
       `${base}/rooms/:roomId/messages`,
-      { schema: { params: ZChatRoomParams, response: { 200: ZChatMessagesResponse, ...ERRORS } } },
+      {
+        schema: {
+          params: ZChatRoomParams,
+          response: { 200: ZChatMessagesResponse, ...ERROR_RESPONSES },
+        },
+      },
       async (request) => ({
         messages: await chat.messages(actorOf(request), request.params.roomId),
       }),
@@ -70,7 +67,7 @@ function conversationRoutes(
         schema: {
           params: ZChatRoomParams,
           body: ZSendChatMessageRequest,
-          response: { 200: ZSentResponse, ...ERRORS },
+          response: { 200: ZSentResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
@@ -82,7 +79,7 @@ function conversationRoutes(
 
     app.post(
       `${base}/rooms/:roomId/attachments`,
-      { schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERRORS } } },
+      { schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERROR_RESPONSES } } },
       async (request) => {
         const actor = actorOf(request);
         const upload = await readUpload(request);
@@ -97,7 +94,7 @@ function conversationRoutes(
 
     app.post(
       `${base}/rooms/:roomId/read`,
-      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERRORS } } },
+      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } } },
       async (request) => {
         await chat.markRead(actorOf(request), request.params.roomId);
         return { ok: true as const };
@@ -106,7 +103,7 @@ function conversationRoutes(
 
     app.get(
       `${base}/files/:messageId`,
-      { schema: { params: ZChatFileParams, response: ERRORS } },
+      { schema: { params: ZChatFileParams, response: ERROR_RESPONSES } },
       async (request, reply) =>
         sendPrivateFile(reply, await chat.file(actorOf(request), request.params.messageId)),
     );
@@ -119,13 +116,13 @@ export function chatRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/chat/rooms',
-      { schema: { response: { 200: ZChatRoomsResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZChatRoomsResponse, ...ERROR_RESPONSES } } },
       async (request) => ({ rooms: await chat.rooms(signedIn(request).userId) }),
     );
 
     app.post(
       '/api/chat/rooms',
-      { schema: { response: { 200: ZChatRoomResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZChatRoomResponse, ...ERROR_RESPONSES } } },
       async (request) => ({ room: await chat.createRoom(signedIn(request).userId) }),
     );
 
@@ -139,13 +136,18 @@ export function adminChatRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/chat/rooms',
-      { schema: { response: { 200: ZAdminChatRoomsResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZAdminChatRoomsResponse, ...ERROR_RESPONSES } } },
       async () => ({ rooms: await chat.adminRooms() }),
     );
 
     app.post(
       '/api/admin/chat/rooms',
-      { schema: { body: ZStartChatRequest, response: { 200: ZAdminRoomResponse, ...ERRORS } } },
+      {
+        schema: {
+          body: ZStartChatRequest,
+          response: { 200: ZAdminRoomResponse, ...ERROR_RESPONSES },
+        },
+      },
       async (request) => ({
         room: await chat.startForCustomer(
           { userId: signedIn(request).userId, ip: request.ip },
@@ -156,7 +158,7 @@ export function adminChatRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.delete(
       '/api/admin/chat/rooms/:roomId',
-      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERRORS } } },
+      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } } },
       async (request) => {
         await chat.deleteRoom(
           { userId: signedIn(request).userId, ip: request.ip },

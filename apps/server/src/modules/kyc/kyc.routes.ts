@@ -4,7 +4,6 @@ import {
   ZAdminKycIdParams,
   ZAdminKycListResponse,
   ZAdminKycReviewRequest,
-  ZErrorResponse,
   ZKycSideParams,
   ZKycStatusResponse,
   ZKycSubmissionResponse,
@@ -12,18 +11,11 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { sendPrivateFile } from '../../lib/private-file-reply';
 import { signedIn } from '../../plugins/require-session';
 import { readUpload, registerUploads } from '../../plugins/uploads';
 import { createKycService, type KycActor } from './kyc.service';
-
-const ERRORS = {
-  400: ZErrorResponse,
-  401: ZErrorResponse,
-  403: ZErrorResponse,
-  404: ZErrorResponse,
-  409: ZErrorResponse,
-} as const;
 
 function actorOf(request: FastifyRequest): KycActor {
   return { adminId: signedIn(request).userId, ip: request.ip ?? null };
@@ -38,13 +30,13 @@ export function kycRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/kyc',
-      { schema: { response: { 200: ZKycStatusResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZKycStatusResponse, ...ERROR_RESPONSES } } },
       async (request) => kyc.status(signedIn(request).userId),
     );
 
     app.post(
       '/api/kyc',
-      { schema: { response: { 200: ZKycSubmissionResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZKycSubmissionResponse, ...ERROR_RESPONSES } } },
       async (request) => {
         const { userId } = signedIn(request);
         const upload = await readUpload(request);
@@ -54,7 +46,7 @@ export function kycRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/kyc/documents/:side',
-      { schema: { params: ZKycSideParams, response: ERRORS } },
+      { schema: { params: ZKycSideParams, response: ERROR_RESPONSES } },
       async (request, reply) => {
         const file = await kyc.ownDocument(signedIn(request).userId, request.params.side);
         return sendPrivateFile(reply, file);
@@ -69,7 +61,7 @@ export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/kyc',
-      { schema: { response: { 200: ZAdminKycListResponse, ...ERRORS } } },
+      { schema: { response: { 200: ZAdminKycListResponse, ...ERROR_RESPONSES } } },
       async () => ({ submissions: await kyc.list() }),
     );
 
@@ -78,7 +70,7 @@ export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminKycIdParams,
-          response: { 200: ZAdminKycDetailResponse, ...ERRORS },
+          response: { 200: ZAdminKycDetailResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({ submission: await kyc.detail(request.params.id) }),
@@ -86,7 +78,7 @@ export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.get(
       '/api/admin/kyc/:id/documents/:side',
-      { schema: { params: ZAdminKycDocumentParams, response: ERRORS } },
+      { schema: { params: ZAdminKycDocumentParams, response: ERROR_RESPONSES } },
       async (request, reply) => {
         const { id, side } = request.params;
         const file = await kyc.adminDocument(actorOf(request), id, side);
@@ -100,7 +92,7 @@ export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminKycIdParams,
           body: ZAdminKycReviewRequest,
-          response: { 200: ZAdminKycDetailResponse, ...ERRORS },
+          response: { 200: ZAdminKycDetailResponse, ...ERROR_RESPONSES },
         },
       },
       async (request) => ({
