@@ -21,6 +21,8 @@ type Ready = {
   cookie: string;
   heavyCookie: string;
   adminCookie: string;
+  /** One load customer's full name, for the admin search. */
+  searchName: string;
   historyUrls: string[];
 };
 type Figures = {
@@ -104,7 +106,8 @@ function row(name: string, f: Figures, bare?: Figures): string {
 
 const server = await startServer();
 try {
-  const { appPort, barePort, cookie, heavyCookie, adminCookie, historyUrls } = server.ready;
+  const { appPort, barePort, cookie, heavyCookie, adminCookie, searchName, historyUrls } =
+    server.ready;
   const app = `http://127.0.0.1:${appPort}`;
   const bareBase = `http://127.0.0.1:${barePort}`;
   console.log(
@@ -146,10 +149,8 @@ try {
       paths: ['/api/admin/transactions?page=1&status=failed&type=withdrawal'],
     },
     {
-      // Part of one customer's name, as an operator types it. (Every load customer's full
-      // name starts 'Load Customer', which no real customer base shares.)
-      name: 'admin transactions, text search (part of a name)',
-      paths: ['/api/admin/transactions?page=1&q=customer4321'],
+      name: "admin transactions, text search (a customer's name)",
+      paths: [`/api/admin/transactions?page=1&q=${encodeURIComponent(searchName)}`],
     },
     { name: 'admin users, first page', paths: ['/api/admin/users'] },
   ];

@@ -68,6 +68,12 @@ await services.pool.query(
   [adminEmail],
 );
 const admin = await sessionFor(adminEmail);
+// What an operator searching for one customer types: that customer's name.
+const { rows: named } = await services.pool.query<{ full_name: string }>(
+  `SELECT p.full_name FROM user_profiles p JOIN users u ON u.id = p.id WHERE u.email = $1`,
+  [`customer4321@${LOAD_EMAIL_DOMAIN}`],
+);
+const searchName = named[0]?.full_name ?? '';
 
 // Cursors of the heavy customer's first 40 history pages, so the load walks deep pages too.
 const historyUrls: string[] = ['/api/transactions?limit=25'];
@@ -118,6 +124,7 @@ console.log(
     cookie: typical.cookie,
     heavyCookie: heavy.cookie,
     adminCookie: admin.cookie,
+    searchName,
     historyUrls,
   }),
 );

@@ -15,6 +15,13 @@ describe('seed-load', () => {
     await seedLoad(t.services.pool, { customers: 20, transactions: 400, heavy: 150 });
     const users = await t.services.pool.query('SELECT count(*)::int AS n FROM users');
     expect(users.rows[0].n).toBe(20);
+    // Every customer has a name of their own, as the admin search would meet them.
+    const names = await t.services.pool.query<{ n: number; blank: number }>(
+      `SELECT count(DISTINCT full_name)::int AS n,
+              count(*) FILTER (WHERE full_name IS NULL OR username IS NULL)::int AS blank
+         FROM user_profiles`,
+    );
+    expect(names.rows[0]).toEqual({ n: 20, blank: 0 });
     const wallets = await t.services.pool.query('SELECT count(*)::int AS n FROM user_wallets');
     expect(wallets.rows[0].n).toBe(80);
     const rows = await t.services.pool.query('SELECT count(*)::int AS n FROM transactions');

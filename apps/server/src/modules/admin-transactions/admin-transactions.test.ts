@@ -607,5 +607,22 @@ describe('the list', () => {
     ).toBe(true);
     expect((await list('status=failed&q=quartermaine')).items).toEqual([]);
     expect((await list('q=100%25')).items).toEqual([]);
+
+    // A search that matches two customers merges their rows newest first, page by page.
+    const relative = await verifiedCustomer(t);
+    await t.services.pool.query(
+      "UPDATE user_profiles SET full_name = 'Ada Quartermaine' WHERE id = $1",
+      [relative.userId],
+    );
+    const theirs = await create(
+      adminA,
+      deposit(relative.userId, { cryptoAmount: '1', transactionDate: '2031-01-02T12:00:00.000Z' }),
+    );
+    const ids = (page: { items: Array<{ id: string }> }) => page.items.map((i) => i.id);
+    expect(ids(await list('q=quartermaine&pageSize=2'))).toEqual([
+      made[2],
+      theirs.json().transaction.id,
+    ]);
+    expect(ids(await list('q=quartermaine&pageSize=2&page=2'))).toEqual([made[1], made[0]]);
   });
 });

@@ -85,14 +85,20 @@ export const usersManagementRepository = {
    * (NULLS LAST spelled out as the index has it, or the planner sorts every customer).
    */
   async page(pool: pg.Pool, limit: number, offset: number): Promise<UserRow[]> {
-    const { rows } = await pool.query<UserRow>({
-      name: 'admin_users_page',
-      text: `SELECT ${USER_COLUMNS}
+    // The bounds are written into the text (validated integers): as parameters, the
+    // generic plan would guess a tenth of the customers and sort them all, so PostgreSQL
+    // would plan each execution afresh. The first page is a named statement, planned once
+    // per connection; deeper pages are planned each time rather than kept.
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) {
+      throw new Error('page bounds must be integers');
+    }
+    const text = `SELECT ${USER_COLUMNS}
          FROM user_profiles p JOIN users u ON u.id = p.id
         WHERE ${CUSTOMER}
-        ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT $1 OFFSET $2`,
-      values: [limit, offset],
-    });
+        ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT ${limit} OFFSET ${offset}`;
+    const { rows } = await pool.query<UserRow>(
+      offset === 0 ? { name: `admin_users_page_${limit}`, text } : { text },
+    );
     return rows;
   },
 
