@@ -4,7 +4,6 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../src/db/client';
-import { startEmbeddedPostgres } from '../src/db/embedded';
 import { runMigrations } from '../src/db/migrate';
 import { freePort } from './free-port';
 
@@ -21,6 +20,22 @@ export const TEMPLATE_DB = 'coffer_template';
  * One PostgreSQL cluster for the whole run (or TEST_DATABASE_URL's server), with a migrated
  * template database that each test file copies: a fresh database per file in milliseconds.
  */
+/**
+ * The embedded PostgreSQL package installs exit hooks when it loads. Its 'beforeExit' hook
+ * calls `process.exit(0)`, which turns a failing run into a passing one for CI, and its
+ * 'exit' hook cannot stop a server synchronously anyway. This run stops its database
+ * itself (the returned teardown), so both are taken off again.
+ */
+async function importEmbeddedPostgres() {
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
+  const { startEmbeddedPostgres } = await import('../src/db/embedded');
+  for (const l of process.listeners('beforeExit'))
+    if (!beforeExit.has(l)) process.off('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!exit.has(l)) process.off('exit', l);
+  return startEmbeddedPostgres;
+}
+
 export default async function setup(project: TestProject) {
   let stop = async () => {};
   let serverUrl: string;
@@ -30,6 +45,7 @@ export default async function setup(project: TestProject) {
     u.pathname = '/';
     serverUrl = u.toString().replace(/\/$/, '');
   } else {
+    const startEmbeddedPostgres = await importEmbeddedPostgres();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-pg-'));
     fs.chmodSync(dir, 0o755);
     const embedded = await startEmbeddedPostgres({ dir, port: await freePort(), durable: false });

