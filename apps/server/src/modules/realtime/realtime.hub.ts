@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   REALTIME_CLOSE,
   type TRealtimeEvent,
@@ -136,7 +137,7 @@ export function createRealtimeHub(deps: {
         if (await stillAdmitted(conn)) scheduleRecheck(conn);
         // Jittered, so sockets that opened together do not look their sessions up together.
       },
-      timing.recheckMs * (0.75 + Math.random() / 2),
+      (timing.recheckMs * (750 + randomInt(500))) / 1000,
     );
     conn.timer.unref();
   }
