@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   AmountError,
   amountMessages,
+  centsToString,
   compareAmounts,
   convertFiat,
   formatAmount,
@@ -11,6 +12,7 @@ import {
   parseAmount,
   sumUsd,
   toMinor,
+  usdCents,
   ZAmount,
   ZAssetAmount,
 } from './money';
@@ -174,10 +176,36 @@ describe('mulPrice', () => {
     expect(mulPrice(1_234_567_891n, 6, '0.99987654')).toBe('1234.42');
   });
 
-  it('refuses a price that is not a plain non-negative decimal', () => {
-    expect(() => mulPrice(1n, 8, '-1')).toThrow(RangeError);
-    expect(() => mulPrice(1n, 8, '1e3')).toThrow(RangeError);
-    expect(() => mulPrice(1n, 8, '')).toThrow(RangeError);
+  it('refuses a price that is not a plain non-negative decimal, every time it is asked', () => {
+    for (let i = 0; i < 2; i++) {
+      expect(() => mulPrice(1n, 8, '-1')).toThrow(RangeError);
+      expect(() => mulPrice(1n, 8, '1e3')).toThrow(RangeError);
+      expect(() => mulPrice(1n, 8, '')).toThrow(RangeError);
+    }
+  });
+
+  it('values at each price asked, however many prices come and go', () => {
+    for (let cents = 1; cents <= 200; cents++) {
+      const price = (cents / 100).toFixed(2);
+      expect(mulPrice(300_000_000n, 8, price)).toBe(((cents * 3) / 100).toFixed(2));
+    }
+    expect(mulPrice(100_000_000n, 8, '0.01')).toBe('0.01');
+  });
+});
+
+describe('usdCents', () => {
+  it('is the value mulPrice shows, in cents, so totals add exactly', () => {
+    expect(usdCents(5n * 10n ** 17n, 18, '2890.75')).toBe(144_538n);
+    expect(usdCents(12n, 8, '42069')).toBe(1n);
+    expect(usdCents(0n, 8, '42069')).toBe(0n);
+    const wallets: Array<[bigint, number, string]> = [
+      [185_778_700n, 8, '97000.12'],
+      [454_370n, 6, '1'],
+      [85_652_000_000_000_000n, 18, '3500.5'],
+    ];
+    const total = wallets.reduce((sum, [m, d, p]) => sum + usdCents(m, d, p), 0n);
+    expect(centsToString(total)).toBe(sumUsd(wallets.map(([m, d, p]) => mulPrice(m, d, p))));
+    expect(centsToString(total)).toBe('180505.83');
   });
 });
 

@@ -69,13 +69,28 @@ function assertDecimals(decimals: number): void {
   }
 }
 
+// Powers of ten up to what two scales multiplied need (a price times an amount), made once:
+// `10n ** BigInt(n)` on every call was a tenth of the time of valuing a page of balances.
+const POW10: readonly bigint[] = Array.from(
+  { length: 2 * MAX_DECIMALS + 1 },
+  (_, i) => 10n ** BigInt(i),
+);
+
 function pow10(exponent: number): bigint {
-  return 10n ** BigInt(exponent);
+  return POW10[exponent] ?? 10n ** BigInt(exponent);
 }
 
 // Digits with an optional fraction; either side of the point may be empty ('.5', '5.'),
 // checked for at least one digit separately. ASCII digits only.
 const AMOUNT_PATTERN = /^([0-9]*)(?:\.([0-9]*))?$/;
+
+function failAmount(
+  code: TAmountErrorCode,
+  decimals: number,
+  messages: Partial<TAmountMessages>,
+): never {
+  throw new AmountError(code, messages[code] ?? amountMessages(decimals)[code]);
+}
 
 /**
  * Parses a typed amount into minor units. Accepts '1', '1.5', '.5', '5.', surrounding spaces;
@@ -93,27 +108,27 @@ export function parseAmount(
   messages: Partial<TAmountMessages> = {},
 ): bigint {
   assertDecimals(decimals);
-  // Messages are built only on failure: balances are parsed on every dashboard request.
-  const fail = (code: TAmountErrorCode): never => {
-    throw new AmountError(code, messages[code] ?? amountMessages(decimals)[code]);
-  };
+  // Messages are built only on failure, and no closure is made per call: balances are
+  // parsed on every dashboard and users-screen request.
 
   const trimmed = input.trim();
-  if (trimmed === '') return fail('REQUIRED');
-  if (trimmed.length > MAX_AMOUNT_INPUT_LENGTH) return fail('INVALID');
+  if (trimmed === '') return failAmount('REQUIRED', decimals, messages);
+  if (trimmed.length > MAX_AMOUNT_INPUT_LENGTH) return failAmount('INVALID', decimals, messages);
 
   const negative = trimmed.startsWith('-');
   const match = AMOUNT_PATTERN.exec(negative ? trimmed.slice(1) : trimmed);
   const whole = match?.[1] ?? '';
   const rawFraction = match?.[2] ?? '';
-  if (!match || whole.length + rawFraction.length === 0) return fail('INVALID');
+  if (!match || whole.length + rawFraction.length === 0)
+    return failAmount('INVALID', decimals, messages);
   // Only now, so '-abc' reads as not-a-number rather than as a negative amount.
-  if (negative) return fail('NEGATIVE');
+  if (negative) return failAmount('NEGATIVE', decimals, messages);
 
   const fraction = rawFraction.replace(/0+$/, '');
-  if (fraction.length > decimals) return fail('TOO_MANY_DECIMALS');
+  if (fraction.length > decimals) return failAmount('TOO_MANY_DECIMALS', decimals, messages);
   const significantWhole = whole.replace(/^0+/, '');
-  if (significantWhole.length > MAX_AMOUNT_INTEGER_DIGITS) return fail('TOO_LARGE');
+  if (significantWhole.length > MAX_AMOUNT_INTEGER_DIGITS)
+    return failAmount('TOO_LARGE', decimals, messages);
 
   return (
     BigInt(significantWhole || '0') * pow10(decimals) +
@@ -211,7 +226,7 @@ function divRoundHalfUp(n: bigint, d: bigint): bigint {
 }
 
 /** Cents as a '1234.50' string. */
-function centsToString(cents: bigint): string {
+export function centsToString(cents: bigint): string {
   return formatAmount(cents, 2, { minFractionDigits: 2 });
 }
 
@@ -222,18 +237,38 @@ function toCents(value: TDecimal): bigint {
     : divRoundHalfUp(value.digits, pow10(value.scale - 2));
 }
 
+// A page of balances values each wallet at one of a handful of prices: each price string
+// is parsed once, not once per wallet. Bounded, as prices change over time.
+const parsedPrices = new Map<string, TDecimal>();
+const PARSED_PRICES_MAX = 64;
+
+function parsePrice(priceUsd: string): TDecimal {
+  let price = parsedPrices.get(priceUsd);
+  if (price === undefined) {
+    price = parseDecimal(priceUsd, 'Price');
+    if (price.digits < 0n) throw new RangeError(`Price cannot be negative: ${priceUsd}`);
+    if (parsedPrices.size >= PARSED_PRICES_MAX) parsedPrices.clear();
+    parsedPrices.set(priceUsd, price);
+  }
+  return price;
+}
+
 /**
- * USD value of an amount: minor units times a USD price (decimal string), exact, then
- * rounded once to cents, half-up (ties away from zero), e.g. 0.005 USD is '0.01'. Rounding
- * only at the end keeps a value from drifting by more than half a cent.
+ * USD value of an amount in cents: minor units times a USD price (decimal string), exact,
+ * then rounded once to cents, half-up (ties away from zero), e.g. 0.005 USD is 1 cent.
+ * Rounding only at the end keeps a value from drifting by more than half a cent. Cents add
+ * up exactly, so a total of many values is their cents summed (as sumUsd would give).
  */
-export function mulPrice(minor: bigint, decimals: number, priceUsd: string): string {
+export function usdCents(minor: bigint, decimals: number, priceUsd: string): bigint {
   assertDecimals(decimals);
-  const price = parseDecimal(priceUsd, 'Price');
-  if (price.digits < 0n) throw new RangeError(`Price cannot be negative: ${priceUsd}`);
+  const price = parsePrice(priceUsd);
   // minor / 10^decimals × digits / 10^scale, in cents: × 100.
-  const cents = divRoundHalfUp(minor * price.digits * 100n, pow10(decimals + price.scale));
-  return centsToString(cents);
+  return divRoundHalfUp(minor * price.digits * 100n, pow10(decimals + price.scale));
+}
+
+/** USD value of an amount as a '1234.50' string: usdCents, formatted. */
+export function mulPrice(minor: bigint, decimals: number, priceUsd: string): string {
+  return centsToString(usdCents(minor, decimals, priceUsd));
 }
 
 /**

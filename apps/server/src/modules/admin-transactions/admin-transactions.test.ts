@@ -19,6 +19,9 @@ import {
   requestWithdrawal,
   setSetting,
 } from '../../../test/money-helpers';
+import { createPool } from '../../db/client';
+import { seedLoad } from '../../seed-load';
+import { adminTransactionsRepository, type ListFilters } from './admin-transactions.repository';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
@@ -624,5 +627,57 @@ describe('the list', () => {
       theirs.json().transaction.id,
     ]);
     expect(ids(await list('q=quartermaine&pageSize=2&page=2'))).toEqual([made[1], made[0]]);
+  });
+
+  it('plans each kind of search once per connection, whatever is searched for', async () => {
+    // PostgreSQL keeps a generic plan only where it costs no more than a plan made for the
+    // values at hand; otherwise it plans every request afresh, which costs several times
+    // what running the page does. One connection, so its kept plans can be read back.
+    // Customers and rows enough for the planner's statistics to tell searches apart.
+    await seedLoad(t.services.pool, { customers: 1_000, transactions: 10_000, heavy: 0 });
+    const pool = createPool(t.databaseUrl, 1);
+    try {
+      const customer = await verifiedCustomer(t);
+      const tx = await create(adminA, deposit(customer.userId));
+      const id: string = tx.json().transaction.id;
+      // The ids an id prefix covers, as the service reads a prefix typed into the search.
+      const prefixRange = (uuid: string, digits: number) => {
+        const hex = uuid.replace(/-/g, '').slice(0, digits);
+        const shape = (d: string) =>
+          `${d.slice(0, 8)}-${d.slice(8, 12)}-${d.slice(12, 16)}-${d.slice(16, 20)}-${d.slice(20)}`;
+        return { low: shape(hex.padEnd(32, '0')), high: shape(hex.padEnd(32, 'f')) };
+      };
+      const none = { status: null, type: null, currency: null, assetIds: [], idRange: null };
+      const shapes: Array<(i: number) => ListFilters> = [
+        (i) => ({ ...none, userPattern: `%${['mei', 'quartermaine', 'zq', 'ada'][i % 4]}%` }),
+        (i) => ({
+          ...none,
+          userPattern: `%${i % 2 ? 'btc' : 'usdt'}%`,
+          assetIds: [i % 2 ? 'BTC' : 'USDT-ERC20'],
+        }),
+        (i) => ({
+          ...none,
+          userPattern: `%${id.slice(0, 4 + i)}%`,
+          idRange: prefixRange(id, 4 + i),
+        }),
+        (i) => ({
+          ...none,
+          status: i % 2 ? 'failed' : 'completed',
+          type: 'deposit',
+          userPattern: '%q%',
+        }),
+      ];
+      for (const shape of shapes) {
+        for (let i = 0; i < 8; i++)
+          await adminTransactionsRepository.listPage(pool, shape(i), 0, 26);
+      }
+      const { rows } = await pool.query<{ generic_plans: string; custom_plans: string }>(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'admin_tx_list_%'",
+      );
+      expect(rows).toHaveLength(shapes.length);
+      for (const r of rows) expect(Number(r.generic_plans)).toBeGreaterThan(0);
+    } finally {
+      await pool.end();
+    }
   });
 });

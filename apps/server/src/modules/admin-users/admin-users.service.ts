@@ -2,6 +2,7 @@ import {
   ADMIN_RESET_PHRASE_MISSING,
   ALL_ASSET_IDS,
   ASSETS,
+  centsToString,
   convertFiat,
   DEFAULT_STAKING_PROGRAM_START,
   MSG,
@@ -16,6 +17,7 @@ import {
   type TAdminUserFigures,
   type TAdminUsersResponse,
   type TAnyAssetId,
+  usdCents,
 } from '@coffer/shared';
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
@@ -111,24 +113,25 @@ export function createAdminUsersService(s: Services) {
       byUser.set(b.user_id, list);
     }
     return regs.map((r) => {
-      const values: string[] = [];
+      // In cents until shown: a page values about a hundred wallets on every poll.
+      let portfolioCents = 0n;
       let ethMinor = 0n;
-      let stakingUsd = '0.00';
+      let stakingCents = 0n;
       for (const b of byUser.get(r.id) ?? []) {
         if (!isAssetId(b.asset_id)) continue;
         const asset = ASSETS[b.asset_id];
         const minor = parseAmount(b.balance, asset.decimals);
-        const value = mulPrice(minor, asset.decimals, book.quotes[b.asset_id].priceUsd);
-        values.push(value);
+        const cents = usdCents(minor, asset.decimals, book.quotes[b.asset_id].priceUsd);
+        portfolioCents += cents;
         if (b.asset_id === 'ETH') {
           ethMinor = minor;
-          stakingUsd = value;
+          stakingCents = cents;
         }
       }
       return {
         id: r.id,
-        portfolioUsd: sumUsd(values),
-        stakingUsd,
+        portfolioUsd: centsToString(portfolioCents),
+        stakingUsd: centsToString(stakingCents),
         stakingTime: stakingTimeOf(ethMinor, r.registration_date, start, at),
       };
     });
