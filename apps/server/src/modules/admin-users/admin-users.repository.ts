@@ -40,18 +40,24 @@ export const adminUsersRepository = {
   },
 };
 
-export type UserRow = DirectoryRow & {
-  status: string;
-  created_at: Date;
+/** What a customer's figures are made of: the wallets that hold something, and when they joined. */
+export type FiguresRow = {
+  id: string;
   registration_date: Date;
-  last_login: Date | null;
-  two_factor_required: boolean;
-  two_factor_enabled: boolean;
+  /** [asset id, balance] of each wallet with a balance above zero. */
+  wallets: Array<[string, string]>;
 };
 
+export type UserRow = DirectoryRow &
+  FiguresRow & {
+    status: string;
+    created_at: Date;
+    last_login: Date | null;
+    two_factor_required: boolean;
+    two_factor_enabled: boolean;
+  };
+
 export type SummaryRow = { total: number; active: number; new_month: number; verified: number };
-export type WalletFigureRow = { user_id: string; asset_id: string; balance: string };
-export type RegistrationRow = { id: string; registration_date: Date };
 export type TwoFactorStateRow = {
   id: string;
   email: string;
@@ -62,8 +68,13 @@ export type PhraseSummaryRow = { total: number; generated: number; custom: numbe
 export type PhraseRow = DirectoryRow & { is_generated: boolean; created_at: Date };
 export type VolumeRow = { asset_id: string; usd: string; crypto: string; aud: string };
 
+// Each customer's wallets come with the customer's row, so a page of customers and what
+// they hold is one round trip (user_wallets' (user_id, asset_id) key answers each).
+const WALLETS = `(SELECT coalesce(json_agg(json_build_array(w.asset_id, w.balance_crypto::text)), '[]')
+     FROM user_wallets w WHERE w.user_id = p.id AND w.balance_crypto > 0) AS wallets`;
+
 const USER_COLUMNS = `u.id, u.email, p.full_name, p.username, p.status, p.created_at,
-  p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled`;
+  p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled, ${WALLETS}`;
 
 export const usersManagementRepository = {
   /** The four summary figures in one pass over the customers. */
@@ -127,24 +138,15 @@ export const usersManagementRepository = {
     return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
   },
 
-  /** Balances of the given customers' wallets (all assets). */
-  async balances(pool: pg.Pool, userIds: string[]): Promise<WalletFigureRow[]> {
-    if (userIds.length === 0) return [];
-    const { rows } = await pool.query<WalletFigureRow>({
-      name: 'admin_users_balances',
-      text: `SELECT user_id, asset_id, balance_crypto::text AS balance
-               FROM user_wallets WHERE user_id = ANY($1::uuid[]) AND balance_crypto > 0`,
+  /** The figures rows of the given customers (admins among them left out). */
+  async figures(pool: pg.Pool, userIds: string[]): Promise<FiguresRow[]> {
+    const { rows } = await pool.query<FiguresRow>({
+      // The screen polls it every 5 s: planned once per connection.
+      name: 'admin_users_figures',
+      text: `SELECT p.id, p.registration_date, ${WALLETS} FROM user_profiles p
+        WHERE p.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)`,
       values: [userIds],
     });
-    return rows;
-  },
-
-  async registrations(pool: pg.Pool, userIds: string[]): Promise<RegistrationRow[]> {
-    const { rows } = await pool.query<RegistrationRow>(
-      `SELECT p.id, p.registration_date FROM user_profiles p
-        WHERE p.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)`,
-      [userIds],
-    );
     return rows;
   },
 

@@ -27,11 +27,10 @@ import type { Limit } from '../rate-limit/rate-limiter';
 import {
   type DirectoryRow,
   adminUsersRepository as directoryRepo,
-  type RegistrationRow,
+  type FiguresRow,
   usersManagementRepository as repo,
   type SummaryRow,
   type UserRow,
-  type WalletFigureRow,
 } from './admin-users.repository';
 
 /** The acting admin and where the request came from, for the audit row. */
@@ -100,30 +99,23 @@ export function createAdminUsersService(s: Services) {
 
   /** Portfolio (every wallet at the live price, stablecoins at 1) and ETH staking in USD. */
   function figuresOf(
-    regs: RegistrationRow[],
-    balances: WalletFigureRow[],
+    rows: FiguresRow[],
     book: PriceBook,
     start: Date,
     at: Date,
   ): TAdminUserFigures[] {
-    const byUser = new Map<string, WalletFigureRow[]>();
-    for (const b of balances) {
-      const list = byUser.get(b.user_id) ?? [];
-      list.push(b);
-      byUser.set(b.user_id, list);
-    }
-    return regs.map((r) => {
+    return rows.map((r) => {
       // In cents until shown: a page values about a hundred wallets on every poll.
       let portfolioCents = 0n;
       let ethMinor = 0n;
       let stakingCents = 0n;
-      for (const b of byUser.get(r.id) ?? []) {
-        if (!isAssetId(b.asset_id)) continue;
-        const asset = ASSETS[b.asset_id];
-        const minor = parseAmount(b.balance, asset.decimals);
-        const cents = usdCents(minor, asset.decimals, book.quotes[b.asset_id].priceUsd);
+      for (const [assetId, balance] of r.wallets) {
+        if (!isAssetId(assetId)) continue;
+        const asset = ASSETS[assetId];
+        const minor = parseAmount(balance, asset.decimals);
+        const cents = usdCents(minor, asset.decimals, book.quotes[assetId].priceUsd);
         portfolioCents += cents;
-        if (b.asset_id === 'ETH') {
+        if (assetId === 'ETH') {
           ethMinor = minor;
           stakingCents = cents;
         }
@@ -137,15 +129,8 @@ export function createAdminUsersService(s: Services) {
     });
   }
 
-  async function figuresFor(regs: RegistrationRow[]): Promise<TAdminUserFigures[]> {
-    const [balances, start] = await Promise.all([
-      repo.balances(
-        pool,
-        regs.map((r) => r.id),
-      ),
-      programStart(),
-    ]);
-    return figuresOf(regs, balances, s.prices.current(), start, now());
+  async function figuresFor(rows: FiguresRow[]): Promise<TAdminUserFigures[]> {
+    return figuresOf(rows, s.prices.current(), await programStart(), now());
   }
 
   const presentUser = (r: UserRow, figures: TAdminUserFigures) => ({
@@ -227,7 +212,7 @@ export function createAdminUsersService(s: Services) {
     /** The 5-second poll: wallet figures of the rows on screen. */
     async figures(ids: string[]): Promise<TAdminUserFigures[]> {
       if (ids.length === 0) return [];
-      return figuresFor(await repo.registrations(pool, ids));
+      return figuresFor(await repo.figures(pool, ids));
     },
 
     async setRequired(
