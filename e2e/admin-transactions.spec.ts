@@ -101,6 +101,14 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await snap(adminA, 'admin-transactions-details');
   await details.getByRole('button', { name: 'Close' }).click();
 
+  // Edit opens on the row as the server has it now.
+  await row.getByRole('button', { name: /^Edit transaction/ }).click();
+  const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
+  await expect(editing.getByLabel(/^Crypto amount/)).toHaveValue('0.25');
+  await expect(editing.getByLabel('Status')).toHaveValue('completed');
+  await editing.getByRole('button', { name: 'Close' }).click();
+  await expect(editing).toHaveCount(0);
+
   // No reload: the server announces the ledger change on the customer's socket and the
   // open dashboard refetches (its 30-second poll is far longer than this wait).
   await expect(bitcoin).toContainText('0.25000000 BTC');

@@ -2,17 +2,35 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { TransactionRow } from '../ledger/ledger.repository';
 
+type CustomerColumns = { email: string; full_name: string | null; username: string | null };
+
+/** What a row of the list shows: the ledger row's figures and state, and its customer. */
+export type AdminTransactionListRow = CustomerColumns &
+  Pick<
+    TransactionRow,
+    | 'id'
+    | 'user_id'
+    | 'transaction_type'
+    | 'direction'
+    | 'asset_id'
+    | 'crypto_amount'
+    | 'usd_amount'
+    | 'aud_amount'
+    | 'exchange_rate'
+    | 'currency'
+    | 'status'
+    | 'transaction_date'
+  >;
+
 /** A ledger row with its customer and, for a bank transfer, the encrypted account. */
-export type AdminTransactionRow = TransactionRow & {
-  email: string;
-  full_name: string | null;
-  username: string | null;
-  account_name_encrypted: string | null;
-  account_number_encrypted: string | null;
-  bsb_number_encrypted: string | null;
-  amount_fiat: string | null;
-  bank_currency: string | null;
-};
+export type AdminTransactionRow = TransactionRow &
+  CustomerColumns & {
+    account_name_encrypted: string | null;
+    account_number_encrypted: string | null;
+    bsb_number_encrypted: string | null;
+    amount_fiat: string | null;
+    bank_currency: string | null;
+  };
 
 export type ListFilters = {
   status: string | null;
@@ -30,9 +48,15 @@ const DETAIL_COLUMNS = `t.*, u.email, p.full_name, p.username,
   b.account_name_encrypted, b.account_number_encrypted, b.bsb_number_encrypted,
   b.amount_fiat, b.currency AS bank_currency`;
 
-const DETAIL_JOINS = `JOIN users u ON u.id = t.user_id
-  LEFT JOIN user_profiles p ON p.id = t.user_id
+const CUSTOMER_JOINS = `JOIN users u ON u.id = t.user_id
+  LEFT JOIN user_profiles p ON p.id = t.user_id`;
+
+const DETAIL_JOINS = `${CUSTOMER_JOINS}
   LEFT JOIN bank_transfers b ON b.transaction_id = t.id`;
+
+const LIST_COLUMNS = `t.id, t.user_id, t.transaction_type, t.direction, t.asset_id,
+  t.crypto_amount, t.usd_amount, t.aud_amount, t.exchange_rate, t.currency, t.status,
+  t.transaction_date, u.email, p.full_name, p.username`;
 
 /** Newest first, the order of the `transactions_admin_*_idx` indexes. */
 // NULLS LAST spelled out as the indexes have it: a plain DESC (NULLS FIRST) does not match
@@ -53,7 +77,7 @@ export const adminTransactionsRepository = {
     f: ListFilters,
     offset: number,
     limit: number,
-  ): Promise<AdminTransactionRow[]> {
+  ): Promise<AdminTransactionListRow[]> {
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
@@ -119,7 +143,7 @@ export const adminTransactionsRepository = {
     const text = `WITH page AS (
          SELECT id, transaction_date FROM (${ids}) m ${ORDER}
           LIMIT ${limit} OFFSET ${offset})
-       SELECT ${DETAIL_COLUMNS} FROM page JOIN transactions t ON t.id = page.id ${DETAIL_JOINS}
+       SELECT ${LIST_COLUMNS} FROM page JOIN transactions t ON t.id = page.id ${CUSTOMER_JOINS}
         ORDER BY t.transaction_date DESC NULLS LAST, t.id DESC NULLS LAST`;
     // Planning this query costs several times what running it does. The first page, which
     // the screen shows and refreshes every 30 s, is a named statement per shape of filters
@@ -129,7 +153,7 @@ export const adminTransactionsRepository = {
       offset === 0
         ? `admin_tx_list_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`
         : undefined;
-    const { rows } = await db.query<AdminTransactionRow>(
+    const { rows } = await db.query<AdminTransactionListRow>(
       name ? { name, text, values: params } : { text, values: params },
     );
     return rows;

@@ -8,6 +8,7 @@ import {
   convertFiat,
   parseAmount,
   type TAdminTransaction,
+  type TAdminTransactionSummary,
   type TAdminTransactionsResponse,
   type TCreateAdminTransaction,
   type TUpdateAdminTransaction,
@@ -24,6 +25,7 @@ import { requestHash, runOnce } from '../ledger/idempotency';
 import type { TransactionRow } from '../ledger/ledger.repository';
 import type { Revision } from '../ledger/ledger.service';
 import {
+  type AdminTransactionListRow,
   type AdminTransactionRow,
   type ListFilters,
   adminTransactionsRepository as repo,
@@ -115,21 +117,10 @@ const DUPLICATE_DEPOSIT = 'This chain transaction was already credited as a depo
 export function createAdminTransactionsService(s: Services) {
   const { pool, ledger, audit, secrets, withdrawals } = s;
 
-  function present(row: AdminTransactionRow): TAdminTransaction {
+  function presentSummary(row: AdminTransactionListRow): TAdminTransactionSummary {
     if (!isType(row.transaction_type)) {
       throw new Error(`unknown transaction type ${row.transaction_type}`);
     }
-    const bank =
-      row.account_name_encrypted && row.account_number_encrypted && row.bsb_number_encrypted
-        ? {
-            // Staff process the transfer, so they read the account it goes to.
-            accountName: secrets.decrypt(row.account_name_encrypted),
-            accountNumber: secrets.decrypt(row.account_number_encrypted),
-            bsbNumber: secrets.decrypt(row.bsb_number_encrypted),
-            amountFiat: row.amount_fiat ?? '0',
-            currency: row.bank_currency ?? 'AUD',
-          }
-        : null;
     return {
       id: row.id,
       customer: {
@@ -142,18 +133,35 @@ export function createAdminTransactionsService(s: Services) {
       direction: row.direction,
       assetId: row.asset_id,
       symbol: assetById(row.asset_id)?.symbol ?? row.asset_id,
-      network: row.network,
       amount: trimDecimal(row.crypto_amount),
-      fee: trimDecimal(row.fee),
       usdAmount: usdShown(row),
       audAmount: row.aud_amount,
       currency: row.currency,
       status: row.status,
+      date: row.transaction_date.toISOString(),
+    };
+  }
+
+  function present(row: AdminTransactionRow): TAdminTransaction {
+    const bank =
+      row.account_name_encrypted && row.account_number_encrypted && row.bsb_number_encrypted
+        ? {
+            // Staff process the transfer, so they read the account it goes to.
+            accountName: secrets.decrypt(row.account_name_encrypted),
+            accountNumber: secrets.decrypt(row.account_number_encrypted),
+            bsbNumber: secrets.decrypt(row.bsb_number_encrypted),
+            amountFiat: row.amount_fiat ?? '0',
+            currency: row.bank_currency ?? 'AUD',
+          }
+        : null;
+    return {
+      ...presentSummary(row),
+      network: row.network,
+      fee: trimDecimal(row.fee),
       withdrawalAddress: row.withdrawal_address,
       transactionHash: row.transaction_hash,
       memo: row.memo,
       reason: row.reason,
-      date: row.transaction_date.toISOString(),
       completedAt: row.completed_at?.toISOString() ?? null,
       createdBy: row.created_by,
       updatedBy: row.updated_by,
@@ -229,7 +237,7 @@ export function createAdminTransactionsService(s: Services) {
       // every matching row (a COUNT over a million rows would cost more than the page).
       const rows = await repo.listPage(pool, filters, offset, query.pageSize + 1);
       return {
-        items: rows.slice(0, query.pageSize).map(present),
+        items: rows.slice(0, query.pageSize).map(presentSummary),
         page: query.page,
         pageSize: query.pageSize,
         hasMore: rows.length > query.pageSize,

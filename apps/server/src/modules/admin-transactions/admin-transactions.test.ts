@@ -542,6 +542,20 @@ describe('withdrawal processing', () => {
       [bank.id],
     );
     expect(rows[0].account_number_encrypted).not.toContain('12345678');
+    // The list shows the row without the account; opening it shows the account.
+    const listed = await call(t, {
+      url: `/api/admin/transactions?q=${bank.id}`,
+      cookie: adminB.cookie,
+    });
+    expect(listed.json().items).toEqual([
+      expect.objectContaining({ id: bank.id, usdAmount: '100.00', audAmount: '152.00' }),
+    ]);
+    expect(listed.body).not.toContain('12345678');
+    const opened = await call(t, {
+      url: `/api/admin/transactions/${bank.id}`,
+      cookie: adminB.cookie,
+    });
+    expect(opened.json().transaction.bankTransfer).toMatchObject({ accountNumber: '12345678' });
 
     const queue = (await call(t, { url: '/api/admin/withdrawals/pending', cookie: adminB.cookie }))
       .json()

@@ -1,4 +1,4 @@
-import { ADMIN_TX_MSG, type TAdminTransaction } from '@coffer/shared';
+import { ADMIN_TX_MSG, type TAdminTransactionSummary } from '@coffer/shared';
 import { Eye, Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { SELECT_CLASS, STACKED } from '../../../components/admin/stacked-table';
@@ -92,7 +92,7 @@ export default function AdminTransactionsPage() {
         {tab === 'all' ? <TransactionsList /> : <PendingPayouts />}
       </div>
 
-      <TransactionFormDialog open={adding} onOpenChange={setAdding} transaction={null} />
+      <TransactionFormDialog open={adding} onOpenChange={setAdding} transactionId={null} />
     </div>
   );
 }
@@ -106,9 +106,9 @@ function TransactionsList() {
   const [page, setPage] = useState(1);
   const q = useDebounced(search.trim(), 300);
   const list = useAdminTransactions({ q, status, type, currency, page, pageSize: PAGE_SIZE });
-  const [viewing, setViewing] = useState<TAdminTransaction | null>(null);
-  const [editing, setEditing] = useState<TAdminTransaction | null>(null);
-  const [deleting, setDeleting] = useState<TAdminTransaction | null>(null);
+  const [viewingId, setViewingId] = useState<string | null>(null);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<TAdminTransactionSummary | null>(null);
 
   // A new search or filter starts again from the first page.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are the trigger
@@ -215,7 +215,7 @@ function TransactionsList() {
                       size="icon"
                       variant="ghost"
                       aria-label={`View transaction ${tx.id.slice(0, 8)}`}
-                      onClick={() => setViewing(tx)}
+                      onClick={() => setViewingId(tx.id)}
                     >
                       <Eye className="h-4 w-4" aria-hidden />
                     </Button>
@@ -223,7 +223,7 @@ function TransactionsList() {
                       size="icon"
                       variant="ghost"
                       aria-label={`Edit transaction ${tx.id.slice(0, 8)}`}
-                      onClick={() => setEditing(tx)}
+                      onClick={() => setEditingId(tx.id)}
                     >
                       <Pencil className="h-4 w-4" aria-hidden />
                     </Button>
@@ -326,11 +326,11 @@ function TransactionsList() {
         ) : null}
       </CardContent>
 
-      <TransactionDetailsDialog transaction={viewing} onOpenChange={() => setViewing(null)} />
+      <TransactionDetailsDialog transactionId={viewingId} onOpenChange={() => setViewingId(null)} />
       <TransactionFormDialog
-        open={editing !== null}
-        onOpenChange={(open) => (open ? null : setEditing(null))}
-        transaction={editing}
+        open={editingId !== null}
+        onOpenChange={(open) => (open ? null : setEditingId(null))}
+        transactionId={editingId}
       />
       <DeleteTransactionDialog transaction={deleting} onOpenChange={() => setDeleting(null)} />
     </Card>

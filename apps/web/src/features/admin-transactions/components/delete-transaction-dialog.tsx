@@ -1,4 +1,4 @@
-import { ADMIN_TX_MSG, type TAdminTransaction } from '@coffer/shared';
+import { ADMIN_TX_MSG, type TAdminTransactionSummary } from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
@@ -13,7 +13,7 @@ export function DeleteTransactionDialog({
   transaction,
   onOpenChange,
 }: {
-  transaction: TAdminTransaction | null;
+  transaction: TAdminTransactionSummary | null;
   onOpenChange: (open: boolean) => void;
 }) {
   const id = useId();

@@ -1,10 +1,10 @@
-import { ASSETS, assetById, type TAdminTransaction } from '@coffer/shared';
+import { ASSETS, assetById, type TAdminTransactionSummary } from '@coffer/shared';
 import { userDisplayName } from '../../../components/admin/user-picker';
 import { Badge } from '../../../components/ui/badge';
 import { formatAud, formatCrypto, formatUsd } from '../../../lib/money/format';
 
 /** admin.md §9: crypto with 6 decimals, fiat with 2. */
-export function cryptoText(tx: TAdminTransaction): string {
+export function cryptoText(tx: TAdminTransactionSummary): string {
   if (tx.direction === 'none') return '—';
   const asset = assetById(tx.assetId);
   return asset
@@ -12,15 +12,15 @@ export function cryptoText(tx: TAdminTransaction): string {
     : `${tx.amount} ${tx.symbol}`;
 }
 
-export function usdText(tx: TAdminTransaction): string {
+export function usdText(tx: TAdminTransactionSummary): string {
   return formatUsd(tx.usdAmount);
 }
 
-export function audText(tx: TAdminTransaction): string {
+export function audText(tx: TAdminTransactionSummary): string {
   return formatAud(tx.audAmount);
 }
 
-export function assetText(tx: TAdminTransaction): string {
+export function assetText(tx: TAdminTransactionSummary): string {
   const asset = assetById(tx.assetId);
   if (!asset) return tx.symbol;
   return asset.id === 'USDT-ERC20' || asset.id === 'USDT-TRC20'
@@ -28,7 +28,7 @@ export function assetText(tx: TAdminTransaction): string {
     : ASSETS[asset.id].symbol;
 }
 
-const TYPE_TEXT: Record<TAdminTransaction['type'], string> = {
+const TYPE_TEXT: Record<TAdminTransactionSummary['type'], string> = {
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
   bank_transfer: 'Bank transfer',
@@ -39,11 +39,11 @@ const TYPE_TEXT: Record<TAdminTransaction['type'], string> = {
   others: 'Other',
 };
 
-export function typeText(type: TAdminTransaction['type']): string {
+export function typeText(type: TAdminTransactionSummary['type']): string {
   return TYPE_TEXT[type];
 }
 
-export function customerText(tx: TAdminTransaction): string {
+export function customerText(tx: TAdminTransactionSummary): string {
   return userDisplayName(tx.customer);
 }
 
@@ -51,7 +51,7 @@ export function dateText(iso: string): string {
   return new Date(iso).toLocaleString();
 }
 
-export function StatusBadge({ status }: { status: TAdminTransaction['status'] }) {
+export function StatusBadge({ status }: { status: TAdminTransactionSummary['status'] }) {
   if (status === 'completed') return <Badge variant="success">Completed</Badge>;
   if (status === 'failed') return <Badge variant="destructive">Failed</Badge>;
   return <Badge variant="secondary">Pending</Badge>;

@@ -11,6 +11,7 @@ import {
   typeText,
   usdText,
 } from './present';
+import { WithTransaction } from './with-transaction';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -21,64 +22,69 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Transaction Details (admin.md §2.2). */
+/** Transaction Details (admin.md §2.2) of the transaction `transactionId`, read on opening. */
 export function TransactionDetailsDialog({
-  transaction,
+  transactionId,
   onOpenChange,
 }: {
-  transaction: TAdminTransaction | null;
+  transactionId: string | null;
   onOpenChange: (open: boolean) => void;
 }) {
-  const tx = transaction;
   return (
-    <Dialog open={tx !== null} onOpenChange={onOpenChange}>
+    <Dialog open={transactionId !== null} onOpenChange={onOpenChange}>
       <DialogContent title="Transaction Details">
-        {tx ? (
-          <dl className="divide-y divide-border">
-            <Row label="Transaction ID">
-              <span className="font-mono text-xs">{tx.id}</span>
-            </Row>
-            <Row label="Customer">
-              {customerText(tx)}
-              {customerText(tx) !== tx.customer.email ? (
-                <span className="text-muted"> ({tx.customer.email})</span>
-              ) : null}
-            </Row>
-            <Row label="Type">{typeText(tx.type)}</Row>
-            <Row label="Asset">{tx.direction === 'none' ? tx.currency : assetText(tx)}</Row>
-            <Row label="Crypto amount">{cryptoText(tx)}</Row>
-            {tx.fee !== '0' ? <Row label="Network fee">{tx.fee}</Row> : null}
-            <Row label="USD amount">{usdText(tx)}</Row>
-            <Row label="AUD amount">{audText(tx)}</Row>
-            <Row label="Status">
-              <StatusBadge status={tx.status} />
-            </Row>
-            <Row label="Date">{dateText(tx.date)}</Row>
-            {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
-            {tx.withdrawalAddress ? (
-              <Row label="Withdrawal address">
-                <span className="font-mono text-xs">{tx.withdrawalAddress}</span>
-              </Row>
-            ) : null}
-            {tx.transactionHash ? (
-              <Row label={tx.type === 'bank_transfer' ? 'Bank reference' : 'Transaction hash'}>
-                <span className="font-mono text-xs">{tx.transactionHash}</span>
-              </Row>
-            ) : null}
-            {tx.reason ? <Row label="Reason shown">{tx.reason}</Row> : null}
-            {tx.bankTransfer ? (
-              <>
-                <Row label="Account name">{tx.bankTransfer.accountName}</Row>
-                <Row label="Account number">{tx.bankTransfer.accountNumber}</Row>
-                <Row label="BSB number">{tx.bankTransfer.bsbNumber}</Row>
-                <Row label="Bank amount">
-                  {tx.bankTransfer.amountFiat} {tx.bankTransfer.currency}
-                </Row>
-              </>
-            ) : null}
-          </dl>
+        {transactionId ? (
+          <WithTransaction id={transactionId}>{(tx) => <Details tx={tx} />}</WithTransaction>
         ) : null}
       </DialogContent>
     </Dialog>
+  );
+}
+
+function Details({ tx }: { tx: TAdminTransaction }) {
+  return (
+    <dl className="divide-y divide-border">
+      <Row label="Transaction ID">
+        <span className="font-mono text-xs">{tx.id}</span>
+      </Row>
+      <Row label="Customer">
+        {customerText(tx)}
+        {customerText(tx) !== tx.customer.email ? (
+          <span className="text-muted"> ({tx.customer.email})</span>
+        ) : null}
+      </Row>
+      <Row label="Type">{typeText(tx.type)}</Row>
+      <Row label="Asset">{tx.direction === 'none' ? tx.currency : assetText(tx)}</Row>
+      <Row label="Crypto amount">{cryptoText(tx)}</Row>
+      {tx.fee !== '0' ? <Row label="Network fee">{tx.fee}</Row> : null}
+      <Row label="USD amount">{usdText(tx)}</Row>
+      <Row label="AUD amount">{audText(tx)}</Row>
+      <Row label="Status">
+        <StatusBadge status={tx.status} />
+      </Row>
+      <Row label="Date">{dateText(tx.date)}</Row>
+      {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
+      {tx.withdrawalAddress ? (
+        <Row label="Withdrawal address">
+          <span className="font-mono text-xs">{tx.withdrawalAddress}</span>
+        </Row>
+      ) : null}
+      {tx.transactionHash ? (
+        <Row label={tx.type === 'bank_transfer' ? 'Bank reference' : 'Transaction hash'}>
+          <span className="font-mono text-xs">{tx.transactionHash}</span>
+        </Row>
+      ) : null}
+      {tx.reason ? <Row label="Reason shown">{tx.reason}</Row> : null}
+      {tx.bankTransfer ? (
+        <>
+          <Row label="Account name">{tx.bankTransfer.accountName}</Row>
+          <Row label="Account number">{tx.bankTransfer.accountNumber}</Row>
+          <Row label="BSB number">{tx.bankTransfer.bsbNumber}</Row>
+          <Row label="Bank amount">
+            {tx.bankTransfer.amountFiat} {tx.bankTransfer.currency}
+          </Row>
+        </>
+      ) : null}
+    </dl>
   );
 }

@@ -9,7 +9,7 @@ import {
   ZCreateAdminTransactionRequest,
   ZUpdateAdminTransactionRequest,
 } from '@coffer/shared';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { SELECT_CLASS } from '../../../components/admin/stacked-table';
 import {
@@ -27,6 +27,7 @@ import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateAdminTransaction } from '../api/create-admin-transaction';
 import { useUpdateAdminTransaction } from '../api/update-admin-transaction';
 import { audFromUsd, cryptoFromUsd, priceFor, usdFromAud, usdFromCrypto } from './amounts';
+import { WithTransaction } from './with-transaction';
 
 type TType = (typeof ADMIN_TRANSACTION_TYPES)[number];
 
@@ -95,31 +96,36 @@ function initialFields(tx: TAdminTransaction | null): Fields {
 type Props = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** The row to edit; null for Add Transaction. */
-  transaction: TAdminTransaction | null;
+  /** The transaction to edit, read afresh on opening; null for Add Transaction. */
+  transactionId: string | null;
 };
 
 /** Add Transaction and Edit Transaction (admin.md §2.2, §5): one form, every change with a reason. */
-export function TransactionFormDialog({ open, onOpenChange, transaction }: Props) {
+export function TransactionFormDialog({ open, onOpenChange, transactionId }: Props) {
+  const done = () => onOpenChange(false);
+  let form: ReactNode = null;
+  if (open) {
+    // Keyed so each opening starts from the row as it is now (or an empty form) again.
+    form = transactionId ? (
+      <WithTransaction id={transactionId}>
+        {(tx) => <TransactionForm key={tx.id} transaction={tx} onDone={done} />}
+      </WithTransaction>
+    ) : (
+      <TransactionForm key="new" transaction={null} onDone={done} />
+    );
+  }
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent
-        title={transaction ? 'Edit Transaction' : 'Add Transaction'}
+        title={transactionId ? 'Edit Transaction' : 'Add Transaction'}
         description={
-          transaction
+          transactionId
             ? 'Changes re-apply the ledger effect and are recorded in the audit log.'
             : 'A completed deposit or buy credits the wallet; a withdrawal waits for another admin.'
         }
         className="max-w-2xl"
       >
-        {/* Keyed so each opening starts from the row (or an empty form) again. */}
-        {open ? (
-          <TransactionForm
-            key={transaction?.id ?? 'new'}
-            transaction={transaction}
-            onDone={() => onOpenChange(false)}
-          />
-        ) : null}
+        {form}
       </DialogContent>
     </Dialog>
   );
