@@ -4,6 +4,7 @@ import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { useDebounced } from '../../lib/use-debounced';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
 
@@ -24,15 +25,6 @@ export const userDirectoryQueryOptions = (q: string) =>
 /** The name an admin knows a customer by: full name, else username, else e-mail. */
 export function userDisplayName(u: Pick<PickedUser, 'email' | 'fullName' | 'username'>): string {
   return u.fullName?.trim() || u.username?.trim() || u.email;
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 type Props = {

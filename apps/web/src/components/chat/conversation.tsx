@@ -3,6 +3,7 @@ import {
   CHAT_MAX_FILE_BYTES,
   type TChatMessage,
   type TChatMessagesResponse,
+  type TChatRoom,
 } from '@coffer/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatDistanceToNow } from 'date-fns';
@@ -149,13 +150,11 @@ function Bubble({
 
 type Props = {
   base: ChatBase;
-  roomId: string;
+  room: TChatRoom;
   /** Which side is writing: 'user' (customer) or 'admin'. */
   side: 'user' | 'admin';
   title: string;
   subtitle?: string;
-  status: string;
-  unreadCount: number;
   onBack: () => void;
   onDelete?: () => void;
   deleting?: boolean;
@@ -164,16 +163,15 @@ type Props = {
 /** One conversation: header, messages (oldest first) and the composer. */
 export function Conversation({
   base,
-  roomId,
+  room,
   side,
   title,
   subtitle,
-  status,
-  unreadCount,
   onBack,
   onDelete,
   deleting,
 }: Props) {
+  const { id: roomId, status, unreadCount } = room;
   const queryClient = useQueryClient();
   const messages = useMessages(base, roomId);
   const [pending, setPending] = useState<Pending[]>([]);

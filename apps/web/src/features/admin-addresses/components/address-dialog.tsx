@@ -7,6 +7,7 @@ import {
 } from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
+import { AddressInput } from '../../../components/admin/address-input';
 import { SELECT_CLASS } from '../../../components/admin/stacked-table';
 import {
   type PickedUser,
@@ -15,7 +16,6 @@ import {
 } from '../../../components/admin/user-picker';
 import { Button } from '../../../components/ui/button';
 import { DialogContent } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { errorMessage } from '../../../lib/api-client';
@@ -147,13 +147,10 @@ export function AddressDialog({ editing, onDone }: Props) {
         </div>
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-address`}>Address</Label>
-          <Input
+          <AddressInput
             id={`${id}-address`}
             value={address}
             onChange={(e) => setAddress(e.target.value)}
-            className="font-mono"
-            autoComplete="off"
-            spellCheck={false}
             placeholder="Deposit address"
           />
         </div>

@@ -1,32 +1,30 @@
 import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
-import { Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
+import { Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { CopyValueButton } from '../../../components/admin/copy-value-button';
+import { ActiveBadge } from '../../../components/admin/active-badge';
+import { CopyableAddress } from '../../../components/admin/copyable-address';
+import { EditButton } from '../../../components/admin/edit-button';
 import { STACKED } from '../../../components/admin/stacked-table';
+import {
+  ActionsCell,
+  StackedCell,
+  StackedTable,
+} from '../../../components/admin/stacked-table-parts';
+import { TableError, TableLoading } from '../../../components/admin/table-states';
 import { userDisplayName } from '../../../components/admin/user-picker';
-import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useDeleteDepositAddress } from '../api/delete-deposit-address';
 import { useDepositAddresses } from '../api/get-deposit-addresses';
 import { AddressDialog } from './address-dialog';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-
-function useDebounced(value: string, ms: number): string {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 function DeleteDialog({ row, onDone }: { row: TAdminDepositAddress; onDone: () => void }) {
   const remove = useDeleteDepositAddress();
@@ -78,19 +76,14 @@ export default function DepositAddressesPage() {
 
   let body: ReactNode;
   if (addresses.isPending) {
-    body = (
-      <div className="flex justify-center py-10">
-        <Spinner className="h-6 w-6" label="Loading deposit addresses" />
-      </div>
-    );
+    body = <TableLoading label="Loading deposit addresses" className="py-10" />;
   } else if (addresses.isError && !addresses.data) {
     body = (
-      <div role="alert" className="space-y-3 py-6 text-sm">
-        <p className="text-danger">{ADMIN_WALLET_MSG.loadAddressesFailed}</p>
-        <Button variant="outline" size="sm" onClick={() => void addresses.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <TableError
+        message={ADMIN_WALLET_MSG.loadAddressesFailed}
+        onRetry={() => void addresses.refetch()}
+        className="py-6"
+      />
     );
   } else if (addresses.data.addresses.length === 0) {
     body = <p className="py-10 text-center text-sm text-muted">{ADMIN_WALLET_MSG.noAddresses}</p>;
@@ -98,87 +91,58 @@ export default function DepositAddressesPage() {
     const { addresses: rows, total } = addresses.data;
     body = (
       <>
-        <table className={STACKED.table}>
-          <thead className={STACKED.head}>
-            <tr>
-              <th className={STACKED.headCell}>Customer</th>
-              <th className={STACKED.headCell}>Asset</th>
-              <th className={STACKED.headCell}>Network</th>
-              <th className={STACKED.headCell}>Address</th>
-              <th className={STACKED.headCell}>Status</th>
-              <th className={STACKED.headCell}>Created</th>
-              <th className={STACKED.headCell}>
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className={STACKED.body}>
-            {rows.map((a) => {
-              const name = userDisplayName(a.user);
-              return (
-                <tr key={a.id} className={STACKED.row}>
-                  <td data-label="Customer" className={STACKED.cell}>
-                    <span className="min-w-0 text-right md:text-left">
-                      <span className="block truncate font-medium text-fg">{name}</span>
-                      {name !== a.user.email ? (
-                        <span className="block truncate text-xs text-muted">{a.user.email}</span>
-                      ) : null}
-                    </span>
-                  </td>
-                  <td data-label="Asset" className={`${STACKED.cell} font-semibold`}>
-                    {a.assetSymbol}
-                  </td>
-                  <td data-label="Network" className={STACKED.cell}>
-                    {a.network}
-                  </td>
-                  <td data-label="Address" className={STACKED.cell}>
-                    <span className="flex min-w-0 items-center gap-1">
-                      <span
-                        translate="no"
-                        className="max-w-[11rem] truncate font-mono text-xs"
-                        title={a.address}
-                      >
-                        {a.address}
-                      </span>
-                      <CopyValueButton value={a.address} label={`Copy ${a.assetSymbol} address`} />
-                    </span>
-                  </td>
-                  <td data-label="Status" className={STACKED.cell}>
-                    <Badge variant={a.isActive ? 'success' : 'secondary'}>
-                      {a.isActive ? 'Active' : 'Inactive'}
-                    </Badge>
-                  </td>
-                  <td data-label="Created" className={`${STACKED.cell} whitespace-nowrap`}>
-                    <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
-                  </td>
-                  <td className={STACKED.wideCell}>
-                    <div className="flex gap-2 md:justify-end">
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        onClick={() => setOpen({ kind: 'edit', row: a })}
-                        aria-label={`Edit ${a.assetSymbol} address of ${name}`}
-                      >
-                        <Pencil className="h-3.5 w-3.5" aria-hidden />
-                        Edit
-                      </Button>
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        className="text-danger"
-                        onClick={() => setOpen({ kind: 'delete', row: a })}
-                        aria-label={`Delete ${a.assetSymbol} address of ${name}`}
-                      >
-                        <Trash2 className="h-3.5 w-3.5" aria-hidden />
-                        Delete
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <StackedTable columns={['Customer', 'Asset', 'Network', 'Address', 'Status', 'Created']}>
+          {rows.map((a) => {
+            const name = userDisplayName(a.user);
+            return (
+              <tr key={a.id} className={STACKED.row}>
+                <StackedCell label="Customer">
+                  <span className="min-w-0 text-right md:text-left">
+                    <span className="block truncate font-medium text-fg">{name}</span>
+                    {name !== a.user.email ? (
+                      <span className="block truncate text-xs text-muted">{a.user.email}</span>
+                    ) : null}
+                  </span>
+                </StackedCell>
+                <StackedCell label="Asset" className="font-semibold">
+                  {a.assetSymbol}
+                </StackedCell>
+                <StackedCell label="Network">{a.network}</StackedCell>
+                <StackedCell label="Address">
+                  <CopyableAddress
+                    address={a.address}
+                    symbol={a.assetSymbol}
+                    className="max-w-[11rem]"
+                  />
+                </StackedCell>
+                <StackedCell label="Status">
+                  <ActiveBadge active={a.isActive} />
+                </StackedCell>
+                <StackedCell label="Created" className="whitespace-nowrap">
+                  <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
+                </StackedCell>
+                <ActionsCell>
+                  <EditButton
+                    label={`Edit ${a.assetSymbol} address of ${name}`}
+                    onClick={() => setOpen({ kind: 'edit', row: a })}
+                  >
+                    Edit
+                  </EditButton>
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    className="text-danger"
+                    onClick={() => setOpen({ kind: 'delete', row: a })}
+                    aria-label={`Delete ${a.assetSymbol} address of ${name}`}
+                  >
+                    <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                    Delete
+                  </Button>
+                </ActionsCell>
+              </tr>
+            );
+          })}
+        </StackedTable>
         {total > rows.length ? (
           <p className="pt-3 text-sm text-muted">
             Showing the newest {rows.length} of {total}. Search to narrow the list.

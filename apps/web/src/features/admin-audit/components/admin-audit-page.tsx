@@ -1,7 +1,8 @@
 import { AUDIT_PAGE_SIZE, type TAuditEntry, type TAuditFilters } from '@coffer/shared';
 import { ChevronLeft, ChevronRight, Download, RefreshCw, X } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
+import { SELECT_CLASS } from '../../../components/admin/stacked-table';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
@@ -10,6 +11,7 @@ import { Label } from '../../../components/ui/label';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useExportAuditLog } from '../api/export-audit-log';
 import { useAuditFacets } from '../api/get-audit-facets';
 import { useAuditLog } from '../api/get-audit-log';
@@ -17,20 +19,6 @@ import { AuditChanges } from './audit-changes';
 import { ChainStatus } from './chain-status';
 
 const EMPTY: TAuditFilters = { q: '', actor: '', action: '', targetUser: '', from: '', to: '' };
-
-const SELECT_CLASS =
-  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary';
-
-/** Text typed into a box waits a moment before it becomes a query. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const id = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(id);
-  }, [value, ms]);
-  return settled;
-}
 
 function Entry({ entry }: { entry: TAuditEntry }) {
   const at = new Date(entry.createdAt);

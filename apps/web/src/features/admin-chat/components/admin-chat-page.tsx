@@ -6,8 +6,9 @@ import {
   UserPicker,
   userDisplayName,
 } from '../../../components/admin/user-picker';
-import { ChatShell, EmptyPane, RoomItem } from '../../../components/chat/chat-shell';
+import { ChatShell, EmptyPane } from '../../../components/chat/chat-shell';
 import { Conversation } from '../../../components/chat/conversation';
+import { RoomList } from '../../../components/chat/room-list';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Spinner } from '../../../components/ui/spinner';
@@ -89,71 +90,50 @@ export default function AdminChatPage() {
   }
 
   const listPane = (
-    <>
-      <div className="flex items-center justify-between gap-2 border-b border-border p-3">
-        <h1 className="text-base font-semibold text-fg">Support Conversations</h1>
-        <StartChatDialog onStarted={setSelectedId} />
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {rooms.isPending ? (
-          <div className="flex justify-center py-10">
-            <Spinner label="Loading conversations" />
-          </div>
-        ) : rooms.isError ? (
-          <p role="alert" className="p-4 text-center text-sm text-danger">
-            Error: {errorMessage(rooms.error, 'Failed to load conversations')}
-          </p>
-        ) : list.length === 0 ? (
-          <EmptyPane
-            title="No Support Conversations"
-            text="Conversations appear here when a customer writes, or when you start one."
-          />
-        ) : (
-          <ul className="flex flex-col gap-1" aria-label="Conversations">
-            {list.map((room) => (
-              <li key={room.id}>
-                <RoomItem
-                  title={nameOf(room)}
-                  subtitle={room.customer.email}
-                  status={room.status}
-                  lastMessageAt={room.lastMessageAt}
-                  unreadCount={room.unreadCount}
-                  selected={room.id === selectedId}
-                  onSelect={() => setSelectedId(room.id)}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </>
+    <RoomList
+      header={
+        <>
+          <h1 className="text-base font-semibold text-fg">Support Conversations</h1>
+          <StartChatDialog onStarted={setSelectedId} />
+        </>
+      }
+      rooms={rooms}
+      selectedId={selectedId}
+      onSelect={setSelectedId}
+      titleOf={nameOf}
+      subtitleOf={(room) => room.customer.email}
+      empty={
+        <EmptyPane
+          title="No Support Conversations"
+          text="Conversations appear here when a customer writes, or when you start one."
+        />
+      }
+    />
   );
 
   return (
     <ChatShell
-      showingConversation={selected !== null}
       list={listPane}
       conversation={
         selected ? (
           <Conversation
             key={selected.id}
             base="/api/admin/chat"
-            roomId={selected.id}
+            room={selected}
             side="admin"
             title={nameOf(selected)}
             subtitle={selected.customer.email}
-            status={selected.status}
-            unreadCount={selected.unreadCount}
             onBack={() => setSelectedId(null)}
             onDelete={() => onDelete(selected)}
             deleting={remove.isPending}
           />
-        ) : (
-          <EmptyPane
-            title="Select a Conversation"
-            text="Choose a conversation from the list to read and reply."
-          />
-        )
+        ) : null
+      }
+      placeholder={
+        <EmptyPane
+          title="Select a Conversation"
+          text="Choose a conversation from the list to read and reply."
+        />
       }
     />
   );

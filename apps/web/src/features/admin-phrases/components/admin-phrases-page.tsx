@@ -1,6 +1,6 @@
-import type { LucideIcon } from 'lucide-react';
 import { CalendarClock, KeyRound, PenLine, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
+import { SummaryCard, SummaryGrid } from '../../../components/admin/summary-cards';
 import { Alert } from '../../../components/ui/alert';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -14,28 +14,6 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeS
 
 type Person = { email: string; fullName: string | null; username: string | null };
 const nameOf = (p: Person) => p.fullName?.trim() || p.username?.trim() || p.email;
-
-function SummaryCard({
-  title,
-  value,
-  icon: Icon,
-}: {
-  title: string;
-  value: number;
-  icon: LucideIcon;
-}) {
-  return (
-    <Card>
-      <CardContent className="flex items-start justify-between gap-3 pt-5">
-        <div>
-          <h2 className="text-sm font-medium text-muted">{title}</h2>
-          <p className="text-2xl font-bold tabular-nums text-fg">{numberFormat.format(value)}</p>
-        </div>
-        <Icon className="h-5 w-5 shrink-0 text-primary" aria-hidden />
-      </CardContent>
-    </Card>
-  );
-}
 
 /** /admin/recovery-phrases (admin.md §2.7 as DEVIATIONS S1 changes it): metadata only. */
 export default function AdminPhrasesPage() {
@@ -82,12 +60,12 @@ function PhrasesOverview() {
         can read it after re-entering their password.
       </Alert>
 
-      <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      <SummaryGrid>
         <SummaryCard title="Total Phrases" value={summary.total} icon={KeyRound} />
         <SummaryCard title="Generated" value={summary.generated} icon={ShieldCheck} />
         <SummaryCard title="Custom" value={summary.custom} icon={PenLine} />
         <SummaryCard title="This Week" value={summary.thisWeek} icon={CalendarClock} />
-      </section>
+      </SummaryGrid>
 
       <Card>
         <CardHeader>

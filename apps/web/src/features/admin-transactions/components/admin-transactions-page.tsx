@@ -8,6 +8,7 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
+import { useDebounced } from '../../../lib/use-debounced';
 import { useAdminTransactions } from '../api/get-admin-transactions';
 import { DeleteTransactionDialog } from './delete-transaction-dialog';
 import { PendingPayouts } from './pending-payouts';
@@ -25,15 +26,6 @@ import { TransactionDetailsDialog } from './transaction-details-dialog';
 import { TransactionFormDialog } from './transaction-form-dialog';
 
 const PAGE_SIZE = 25;
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 type Tab = 'all' | 'pending';
 

@@ -1,8 +1,8 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
-import type { LucideIcon } from 'lucide-react';
 import { MailCheck, RefreshCw, Search, UserCheck, UserPlus, Users } from 'lucide-react';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
+import { SummaryCard, SummaryGrid } from '../../../components/admin/summary-cards';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
@@ -12,6 +12,7 @@ import { Switch } from '../../../components/ui/switch';
 import { cn } from '../../../lib/cn';
 import { formatUsd } from '../../../lib/money/format';
 import { useSession } from '../../../lib/session';
+import { useDebounced } from '../../../lib/use-debounced';
 import {
   ADMIN_USERS_PAGE_SIZE,
   useAdminUserFigures,
@@ -32,40 +33,6 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
 /** admin.md §2.1: name, else username, else 'Unknown User'. */
 export function displayName(u: Pick<TAdminUserRow, 'fullName' | 'username'>): string {
   return u.fullName?.trim() || u.username?.trim() || 'Unknown User';
-}
-
-function SummaryCard({
-  title,
-  value,
-  note,
-  icon: Icon,
-}: {
-  title: string;
-  value: number;
-  note: string;
-  icon: LucideIcon;
-}) {
-  return (
-    <Card>
-      <CardContent className="flex items-start justify-between gap-3 pt-5">
-        <div className="min-w-0">
-          <h2 className="text-sm font-medium text-muted">{title}</h2>
-          <p className="text-2xl font-bold tabular-nums text-fg">{numberFormat.format(value)}</p>
-          <p className="text-xs text-muted">{note}</p>
-        </div>
-        <Icon className="h-5 w-5 shrink-0 text-primary" aria-hidden />
-      </CardContent>
-    </Card>
-  );
-}
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 /** /dashboard/admin/users (admin.md §2.1). */
@@ -157,7 +124,7 @@ function UsersManagement() {
       </header>
 
       {users.data ? (
-        <section aria-label="Summary" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+        <SummaryGrid>
           <SummaryCard
             title="Total Users"
             value={users.data.summary.totalUsers}
@@ -182,7 +149,7 @@ function UsersManagement() {
             note="E-mail address confirmed"
             icon={MailCheck}
           />
-        </section>
+        </SummaryGrid>
       ) : null}
 
       <Card>

@@ -1,79 +1,44 @@
 import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
-import { Pencil } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { CopyValueButton } from '../../../components/admin/copy-value-button';
+import { ActiveBadge } from '../../../components/admin/active-badge';
+import { CopyableAddress } from '../../../components/admin/copyable-address';
+import { EditButton } from '../../../components/admin/edit-button';
 import { STACKED } from '../../../components/admin/stacked-table';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
+import {
+  ActionsCell,
+  StackedCell,
+  StackedTable,
+} from '../../../components/admin/stacked-table-parts';
+import { TableError, TableLoading } from '../../../components/admin/table-states';
 import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
 import { Switch } from '../../../components/ui/switch';
-import { errorMessage } from '../../../lib/api-client';
 import { useUserDepositAddresses } from '../api/get-user-deposit-addresses';
 import { useUpdateDepositAddress } from '../api/update-deposit-address';
+import { AddressEditForm } from './address-edit-form';
+import { TableCard } from './table-card';
 
 function AddressEditor({ row, onDone }: { row: TAdminDepositAddress; onDone: () => void }) {
   const id = useId();
   const update = useUpdateDepositAddress();
-  const [address, setAddress] = useState(row.address);
   const [isActive, setIsActive] = useState(row.isActive);
-  const [error, setError] = useState<string | null>(null);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (address.trim() === '') {
-      setError(ADMIN_WALLET_MSG.addressEmpty);
-      return;
-    }
-    setError(null);
-    try {
-      await update.mutateAsync({ id: row.id, body: { address: address.trim(), isActive } });
-      toast.success(ADMIN_WALLET_MSG.depositAddressUpdated);
-      onDone();
-    } catch (err) {
-      const message = errorMessage(err, ADMIN_WALLET_MSG.updateDepositAddressFailed);
-      setError(message);
-      toast.error(ADMIN_WALLET_MSG.updateDepositAddressFailed, { description: message });
-    }
-  }
 
   return (
-    <form onSubmit={onSubmit} noValidate className="w-full space-y-2">
-      <Label htmlFor={`${id}-address`}>
-        {row.assetSymbol} deposit address ({row.network})
-      </Label>
-      <Input
-        id={`${id}-address`}
-        value={address}
-        onChange={(e) => setAddress(e.target.value)}
-        className="font-mono"
-        autoComplete="off"
-        spellCheck={false}
-        autoFocus
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
+    <AddressEditForm
+      label={`${row.assetSymbol} deposit address (${row.network})`}
+      initial={row.address}
+      save={(address) => update.mutateAsync({ id: row.id, body: { address, isActive } })}
+      pending={update.isPending}
+      saveText="Save"
+      savedText={ADMIN_WALLET_MSG.depositAddressUpdated}
+      failedText={ADMIN_WALLET_MSG.updateDepositAddressFailed}
+      onDone={onDone}
+    >
       <div className="flex items-center gap-2">
         <Switch id={`${id}-active`} checked={isActive} onCheckedChange={setIsActive} />
         <Label htmlFor={`${id}-active`}>Active (shown to the customer)</Label>
       </div>
-      {error ? (
-        <p id={`${id}-error`} role="alert" className="text-sm text-danger">
-          {error}
-        </p>
-      ) : null}
-      <div className="flex gap-2">
-        <Button type="submit" size="sm" disabled={update.isPending}>
-          {update.isPending ? 'Saving...' : 'Save'}
-        </Button>
-        <Button variant="outline" size="sm" onClick={onDone} disabled={update.isPending}>
-          Cancel
-        </Button>
-      </div>
-    </form>
+    </AddressEditForm>
   );
 }
 
@@ -92,21 +57,14 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
 
   let body: ReactNode;
   if (addresses.isPending) {
-    body = (
-      <div className="flex justify-center py-8">
-        <Spinner className="h-6 w-6" label="Loading deposit addresses" />
-      </div>
-    );
+    body = <TableLoading label="Loading deposit addresses" className="py-8" />;
   } else if (addresses.isError) {
     body = (
-      <div role="alert" className="space-y-3 py-4 text-sm">
-        <p className="text-danger">
-          {ADMIN_WALLET_MSG.fetchUserAddressesFailed}: {addresses.error.message}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void addresses.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <TableError
+        message={`${ADMIN_WALLET_MSG.fetchUserAddressesFailed}: ${addresses.error.message}`}
+        onRetry={() => void addresses.refetch()}
+        className="py-4"
+      />
     );
   } else if (addresses.data.addresses.length === 0) {
     body = (
@@ -114,79 +72,45 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
     );
   } else {
     body = (
-      <table className={STACKED.table}>
-        <thead className={STACKED.head}>
-          <tr>
-            <th className={STACKED.headCell}>Asset</th>
-            <th className={STACKED.headCell}>Network</th>
-            <th className={STACKED.headCell}>Address</th>
-            <th className={STACKED.headCell}>Status</th>
-            <th className={STACKED.headCell}>
-              <span className="sr-only">Actions</span>
-            </th>
+      <StackedTable columns={['Asset', 'Network', 'Address', 'Status']}>
+        {addresses.data.addresses.map((a) => (
+          <tr key={a.id} className={STACKED.row}>
+            <StackedCell label="Asset" className="font-semibold">
+              {a.assetSymbol}
+            </StackedCell>
+            <StackedCell label="Network">{a.network}</StackedCell>
+            {editing === a.id ? (
+              <td data-label="Address" className={STACKED.wideCell} colSpan={3}>
+                <AddressEditor row={a} onDone={() => setEditing(null)} />
+              </td>
+            ) : (
+              <>
+                <StackedCell label="Address">
+                  <CopyableAddress
+                    address={a.address}
+                    symbol={a.assetSymbol}
+                    className="max-w-[14rem]"
+                  />
+                </StackedCell>
+                <StackedCell label="Status">
+                  <ActiveBadge active={a.isActive} />
+                </StackedCell>
+                <ActionsCell>
+                  <EditButton
+                    label={`Edit ${a.assetSymbol} ${a.network} deposit address`}
+                    disabled={editing !== null}
+                    onClick={() => setEditing(a.id)}
+                  >
+                    Edit
+                  </EditButton>
+                </ActionsCell>
+              </>
+            )}
           </tr>
-        </thead>
-        <tbody className={STACKED.body}>
-          {addresses.data.addresses.map((a) => (
-            <tr key={a.id} className={STACKED.row}>
-              <td data-label="Asset" className={`${STACKED.cell} font-semibold`}>
-                {a.assetSymbol}
-              </td>
-              <td data-label="Network" className={STACKED.cell}>
-                {a.network}
-              </td>
-              {editing === a.id ? (
-                <td data-label="Address" className={STACKED.wideCell} colSpan={3}>
-                  <AddressEditor row={a} onDone={() => setEditing(null)} />
-                </td>
-              ) : (
-                <>
-                  <td data-label="Address" className={STACKED.cell}>
-                    <span className="flex min-w-0 items-center gap-1">
-                      <span
-                        translate="no"
-                        className="max-w-[14rem] truncate font-mono text-xs"
-                        title={a.address}
-                      >
-                        {a.address}
-                      </span>
-                      <CopyValueButton value={a.address} label={`Copy ${a.assetSymbol} address`} />
-                    </span>
-                  </td>
-                  <td data-label="Status" className={STACKED.cell}>
-                    <Badge variant={a.isActive ? 'success' : 'secondary'}>
-                      {a.isActive ? 'Active' : 'Inactive'}
-                    </Badge>
-                  </td>
-                  <td className={STACKED.wideCell}>
-                    <div className="flex md:justify-end">
-                      <Button
-                        variant="outline"
-                        size="sm"
-                        disabled={editing !== null}
-                        onClick={() => setEditing(a.id)}
-                        aria-label={`Edit ${a.assetSymbol} ${a.network} deposit address`}
-                      >
-                        <Pencil className="h-3.5 w-3.5" aria-hidden />
-                        Edit
-                      </Button>
-                    </div>
-                  </td>
-                </>
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </StackedTable>
     );
   }
 
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Deposit Addresses</CardTitle>
-      </CardHeader>
-      <CardContent>{body}</CardContent>
-    </Card>
-  );
+  return <TableCard title="Deposit Addresses">{body}</TableCard>;
 }

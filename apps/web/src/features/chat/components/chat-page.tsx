@@ -1,8 +1,9 @@
 import { MessageSquarePlus } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ChatShell, EmptyPane, RoomItem } from '../../../components/chat/chat-shell';
+import { ChatShell, EmptyPane } from '../../../components/chat/chat-shell';
 import { Conversation } from '../../../components/chat/conversation';
+import { RoomList } from '../../../components/chat/room-list';
 import { Button } from '../../../components/ui/button';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
@@ -52,77 +53,56 @@ export default function ChatPage() {
   }
 
   const listPane = (
-    <>
-      <div className="flex items-center justify-between gap-2 border-b border-border p-3">
-        <div>
-          <h1 className="text-lg font-semibold text-fg">Messages</h1>
-          <p className="text-xs text-muted">Start a conversation with our support team</p>
-        </div>
-        <Button size="sm" className="shrink-0" onClick={newChat} disabled={create.isPending}>
-          {create.isPending ? (
-            <Spinner label="Creating" />
-          ) : (
-            <MessageSquarePlus className="h-4 w-4" aria-hidden />
-          )}
-          New Chat
-        </Button>
-      </div>
-      <div className="min-h-0 flex-1 overflow-y-auto p-2">
-        {rooms.isPending ? (
-          <div className="flex justify-center py-10">
-            <Spinner label="Loading conversations" />
+    <RoomList
+      header={
+        <>
+          <div>
+            <h1 className="text-lg font-semibold text-fg">Messages</h1>
+            <p className="text-xs text-muted">Start a conversation with our support team</p>
           </div>
-        ) : rooms.isError ? (
-          <p role="alert" className="p-4 text-center text-sm text-danger">
-            Error: {errorMessage(rooms.error, 'Failed to load conversations')}
-          </p>
-        ) : list.length === 0 ? (
-          <EmptyPane
-            title="Start a Conversation"
-            text="Press New Chat to write to our support team."
-          />
-        ) : (
-          <ul className="flex flex-col gap-1" aria-label="Conversations">
-            {list.map((room) => (
-              <li key={room.id}>
-                <RoomItem
-                  title="Support"
-                  status={room.status}
-                  lastMessageAt={room.lastMessageAt}
-                  unreadCount={room.unreadCount}
-                  selected={room.id === selectedId}
-                  onSelect={() => setSelectedId(room.id)}
-                />
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
-    </>
+          <Button size="sm" className="shrink-0" onClick={newChat} disabled={create.isPending}>
+            {create.isPending ? (
+              <Spinner label="Creating" />
+            ) : (
+              <MessageSquarePlus className="h-4 w-4" aria-hidden />
+            )}
+            New Chat
+          </Button>
+        </>
+      }
+      rooms={rooms}
+      selectedId={selectedId}
+      onSelect={setSelectedId}
+      titleOf={() => 'Support'}
+      empty={
+        <EmptyPane
+          title="Start a Conversation"
+          text="Press New Chat to write to our support team."
+        />
+      }
+    />
   );
 
   return (
     <ChatShell
-      showingConversation={selected !== null}
       list={listPane}
       conversation={
         selected ? (
           <Conversation
             key={selected.id}
             base="/api/chat"
-            roomId={selected.id}
+            room={selected}
             side="user"
             title="Support"
-            status={selected.status}
-            unreadCount={selected.unreadCount}
             onBack={() => setSelectedId(null)}
           />
-        ) : (
-          <EmptyPane
-            title="Welcome to Support"
-            text="Select a conversation or start a new one to chat with our team."
-          />
-        )
+        ) : null
+      }
+      placeholder={
+        <EmptyPane
+          title="Welcome to Support"
+          text="Select a conversation or start a new one to chat with our team."
+        />
       }
     />
   );

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { cn } from '../../lib/cn';
+import { Button } from '../ui/button';
+import { Spinner } from '../ui/spinner';
+
+// The vertical padding comes from the caller: a table under a card title sits tighter than
+// one alone in its card.
+
+/** What an admin table shows while its rows load. */
+export function TableLoading({ label, className }: { label: string; className: string }) {
+  return (
+    <div className={cn('flex justify-center', className)}>
+      <Spinner className="h-6 w-6" label={label} />
+    </div>
+  );
+}
+
+/** What an admin table shows when its rows could not be loaded, with a way to try again. */
+export function TableError({
+  message,
+  onRetry,
+  className,
+}: {
+  message: ReactNode;
+  onRetry: () => void;
+  className: string;
+}) {
+  return (
+    <div role="alert" className={cn('space-y-3 text-sm', className)}>
+      <p className="text-danger">{message}</p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        Retry
+      </Button>
+    </div>
+  );
+}
