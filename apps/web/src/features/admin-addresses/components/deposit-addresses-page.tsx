@@ -5,13 +5,13 @@ import { toast } from 'sonner';
 import { ActiveBadge } from '../../../components/admin/active-badge';
 import { CopyableAddress } from '../../../components/admin/copyable-address';
 import { EditButton } from '../../../components/admin/edit-button';
+import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { STACKED } from '../../../components/admin/stacked-table';
 import {
   ActionsCell,
   StackedCell,
   StackedTable,
 } from '../../../components/admin/stacked-table-parts';
-import { TableError, TableLoading } from '../../../components/admin/table-states';
 import { userDisplayName } from '../../../components/admin/user-picker';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
@@ -76,10 +76,10 @@ export default function DepositAddressesPage() {
 
   let body: ReactNode;
   if (addresses.isPending) {
-    body = <TableLoading label="Loading deposit addresses" className="py-10" />;
+    body = <LoadingState label="Loading deposit addresses" className="py-10" />;
   } else if (addresses.isError && !addresses.data) {
     body = (
-      <TableError
+      <LoadError
         message={ADMIN_WALLET_MSG.loadAddressesFailed}
         onRetry={() => void addresses.refetch()}
         className="py-6"

@@ -1,12 +1,12 @@
 import { ADMIN_TX_MSG, type TAdminTransactionSummary } from '@coffer/shared';
 import { Eye, Pencil, Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
+import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { SELECT_CLASS, STACKED } from '../../../components/admin/stacked-table';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useAdminTransactions } from '../api/get-admin-transactions';
@@ -132,21 +132,14 @@ function TransactionsList() {
 
   let body: ReactNode;
   if (list.isPending) {
-    body = (
-      <div className="flex justify-center py-10">
-        <Spinner className="h-8 w-8" label="Loading transactions" />
-      </div>
-    );
+    body = <LoadingState label="Loading transactions" className="py-10" />;
   } else if (list.isError) {
     body = (
-      <div className="flex flex-col items-start gap-3 py-6">
-        <p role="alert" className="text-sm text-danger">
-          Could not load transactions: {list.error.message}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void list.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <LoadError
+        message={`Could not load transactions: ${list.error.message}`}
+        onRetry={() => void list.refetch()}
+        className="py-6"
+      />
     );
   } else if (list.data.items.length === 0) {
     body = <p className="py-10 text-center text-sm text-muted">{ADMIN_TX_MSG.empty}</p>;

@@ -1,7 +1,6 @@
 import type { TAdminTransaction } from '@coffer/shared';
 import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
+import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { useAdminTransaction } from '../api/get-admin-transaction';
 
 /**
@@ -16,23 +15,14 @@ export function WithTransaction({
   children: (tx: TAdminTransaction) => ReactNode;
 }) {
   const one = useAdminTransaction(id);
-  if (one.isPending) {
-    return (
-      <div className="flex justify-center py-8">
-        <Spinner className="h-6 w-6" label="Loading transaction" />
-      </div>
-    );
-  }
+  if (one.isPending) return <LoadingState label="Loading transaction" className="py-8" />;
   if (one.isError) {
     return (
-      <div className="flex flex-col items-start gap-3 py-4">
-        <p role="alert" className="text-sm text-danger">
-          Could not load this transaction: {one.error.message}
-        </p>
-        <Button variant="outline" size="sm" onClick={() => void one.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <LoadError
+        message={`Could not load this transaction: ${one.error.message}`}
+        onRetry={() => void one.refetch()}
+        className="py-4"
+      />
     );
   }
   return children(one.data.transaction);

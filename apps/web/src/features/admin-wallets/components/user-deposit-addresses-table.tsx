@@ -4,13 +4,13 @@ import { toast } from 'sonner';
 import { ActiveBadge } from '../../../components/admin/active-badge';
 import { CopyableAddress } from '../../../components/admin/copyable-address';
 import { EditButton } from '../../../components/admin/edit-button';
+import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { STACKED } from '../../../components/admin/stacked-table';
 import {
   ActionsCell,
   StackedCell,
   StackedTable,
 } from '../../../components/admin/stacked-table-parts';
-import { TableError, TableLoading } from '../../../components/admin/table-states';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { useUserDepositAddresses } from '../api/get-user-deposit-addresses';
@@ -57,10 +57,10 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
 
   let body: ReactNode;
   if (addresses.isPending) {
-    body = <TableLoading label="Loading deposit addresses" className="py-8" />;
+    body = <LoadingState label="Loading deposit addresses" className="py-8" />;
   } else if (addresses.isError) {
     body = (
-      <TableError
+      <LoadError
         message={`${ADMIN_WALLET_MSG.fetchUserAddressesFailed}: ${addresses.error.message}`}
         onRetry={() => void addresses.refetch()}
         className="py-4"

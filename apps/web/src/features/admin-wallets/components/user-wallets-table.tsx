@@ -9,13 +9,13 @@ import { toast } from 'sonner';
 import { ActiveBadge } from '../../../components/admin/active-badge';
 import { CopyableAddress } from '../../../components/admin/copyable-address';
 import { EditButton } from '../../../components/admin/edit-button';
+import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { STACKED } from '../../../components/admin/stacked-table';
 import {
   ActionsCell,
   StackedCell,
   StackedTable,
 } from '../../../components/admin/stacked-table-parts';
-import { TableError, TableLoading } from '../../../components/admin/table-states';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
@@ -159,10 +159,10 @@ export function UserWalletsTable({ userId }: { userId: string }) {
 
   let body: ReactNode;
   if (wallets.isPending) {
-    body = <TableLoading label="Loading wallets" className="py-8" />;
+    body = <LoadingState label="Loading wallets" className="py-8" />;
   } else if (wallets.isError && !wallets.data) {
     body = (
-      <TableError
+      <LoadError
         message={`${ADMIN_WALLET_MSG.fetchWalletsFailed}: ${wallets.error.message}`}
         onRetry={() => void wallets.refetch()}
         className="py-4"

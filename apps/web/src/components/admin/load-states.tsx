@@ -4,10 +4,10 @@ import { Button } from '../ui/button';
 import { Spinner } from '../ui/spinner';
 
 // The vertical padding comes from the caller: a table under a card title sits tighter than
-// one alone in its card.
+// one alone in its card, or in a dialog.
 
-/** What an admin table shows while its rows load. */
-export function TableLoading({ label, className }: { label: string; className: string }) {
+/** What an admin table or dialog shows while its data loads. */
+export function LoadingState({ label, className }: { label: string; className: string }) {
   return (
     <div className={cn('flex justify-center', className)}>
       <Spinner className="h-6 w-6" label={label} />
@@ -15,8 +15,8 @@ export function TableLoading({ label, className }: { label: string; className: s
   );
 }
 
-/** What an admin table shows when its rows could not be loaded, with a way to try again. */
-export function TableError({
+/** What an admin table or dialog shows when its data could not be loaded, with a way to try again. */
+export function LoadError({
   message,
   onRetry,
   className,
