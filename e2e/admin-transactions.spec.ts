@@ -106,6 +106,12 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
   await expect(editing.getByLabel(/^Crypto amount/)).toHaveValue('0.25');
   await expect(editing.getByLabel('Status')).toHaveValue('completed');
+  await snap(adminA, 'admin-transactions-edit');
+  // Without a reason nothing is saved, and the form says why.
+  await editing.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(editing.getByRole('alert')).toContainText(
+    'Enter the reason for this change; it is kept in the audit log.',
+  );
   await editing.getByRole('button', { name: 'Close' }).click();
   await expect(editing).toHaveCount(0);
 

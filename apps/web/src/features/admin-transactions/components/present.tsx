@@ -47,6 +47,19 @@ export function customerText(tx: TAdminTransactionSummary): string {
   return userDisplayName(tx.customer);
 }
 
+/** The customer's name, then their e-mail in brackets unless the name already is it. */
+export function CustomerWithEmail({ tx }: { tx: TAdminTransactionSummary }) {
+  const name = customerText(tx);
+  return (
+    <>
+      <span className="font-medium">{name}</span>
+      {name !== tx.customer.email ? (
+        <span className="text-muted"> ({tx.customer.email})</span>
+      ) : null}
+    </>
+  );
+}
+
 export function dateText(iso: string): string {
   return new Date(iso).toLocaleString();
 }

@@ -4,8 +4,8 @@ import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import {
   assetText,
   audText,
+  CustomerWithEmail,
   cryptoText,
-  customerText,
   dateText,
   StatusBadge,
   typeText,
@@ -48,10 +48,7 @@ function Details({ tx }: { tx: TAdminTransaction }) {
         <span className="font-mono text-xs">{tx.id}</span>
       </Row>
       <Row label="Customer">
-        {customerText(tx)}
-        {customerText(tx) !== tx.customer.email ? (
-          <span className="text-muted"> ({tx.customer.email})</span>
-        ) : null}
+        <CustomerWithEmail tx={tx} />
       </Row>
       <Row label="Type">{typeText(tx.type)}</Row>
       <Row label="Asset">{tx.direction === 'none' ? tx.currency : assetText(tx)}</Row>

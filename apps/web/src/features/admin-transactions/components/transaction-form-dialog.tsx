@@ -12,11 +12,7 @@ import {
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { SELECT_CLASS } from '../../../components/admin/stacked-table';
-import {
-  type PickedUser,
-  UserPicker,
-  userDisplayName,
-} from '../../../components/admin/user-picker';
+import { type PickedUser, UserPicker } from '../../../components/admin/user-picker';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Input, Textarea } from '../../../components/ui/input';
@@ -27,6 +23,7 @@ import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateAdminTransaction } from '../api/create-admin-transaction';
 import { useUpdateAdminTransaction } from '../api/update-admin-transaction';
 import { audFromUsd, cryptoFromUsd, priceFor, usdFromAud, usdFromCrypto } from './amounts';
+import { CustomerWithEmail } from './present';
 import { WithTransaction } from './with-transaction';
 
 type TType = (typeof ADMIN_TRANSACTION_TYPES)[number];
@@ -269,8 +266,7 @@ function TransactionForm({
       {transaction ? (
         <p className="text-sm">
           <span className="text-muted">Customer: </span>
-          <span className="font-medium">{userDisplayName(transaction.customer)}</span>{' '}
-          <span className="text-muted">({transaction.customer.email})</span>
+          <CustomerWithEmail tx={transaction} />
         </p>
       ) : (
         <UserPicker value={user} onChange={setUser} label="User" />
