@@ -23,4 +23,5 @@ export * from './validation/addresses';
 export * from './validation/codes';
 export * from './validation/email';
 export * from './validation/password';
+export * from './validation/payout-reference';
 export * from './validation/recovery-phrase';

@@ -352,3 +352,27 @@ export function convertFiat(amount: string, rate: string, direction: TFiatDirect
       : divRoundHalfUp(value.digits * pow10(r.scale) * 100n, r.digits * pow10(value.scale));
   return centsToString(cents);
 }
+
+/**
+ * What an AUD bank payout takes from the asset that funds it (DEVIATIONS M11): AUD → USD at
+ * `audUsdRate` (USD per 1 AUD), rounded to cents as the form shows it, then USD → the asset
+ * at `priceUsd`, rounded up to the asset's smallest unit so the amount held always covers
+ * the USD value. The same function serves the form's preview and the server's hold.
+ */
+export function payoutFunding(
+  amountAud: string,
+  audUsdRate: string,
+  priceUsd: string,
+  decimals: number,
+): { usdAmount: string; amount: bigint } {
+  assertDecimals(decimals);
+  const usdAmount = convertFiat(amountAud, audUsdRate, 'aud-to-usd');
+  const cents = parseDecimal(usdAmount, 'USD amount').digits;
+  const price = parsePrice(priceUsd);
+  if (price.digits <= 0n) throw new RangeError(`Price must be positive: ${priceUsd}`);
+  // amount = cents / 100 / (digits / 10^scale) coins = cents × 10^(scale + decimals) / (digits × 100) minor.
+  const numerator = cents * pow10(price.scale + decimals);
+  const denominator = price.digits * 100n;
+  const amount = (numerator + denominator - 1n) / denominator;
+  return { usdAmount, amount };
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ASSETS, ZAssetId } from '../assets';
+import { ASSETS, CUSTOMER_ASSET_IDS, ZAssetId } from '../assets';
 import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
 
@@ -148,6 +148,12 @@ export const ZTransaction = z.object({
   memo: z.string().nullable(),
   /** Staff's reason (an adjustment) or why a withdrawal was rejected. */
   reason: z.string().nullable(),
+  /**
+   * The rates a bank payout was converted at (DEVIATIONS M11): USD per 1 AUD, and the USD
+   * price of one unit of the asset that funds it. Null for other rows.
+   */
+  audUsdRate: ZDecimal.nullable(),
+  priceUsd: ZDecimal.nullable(),
   date: ZIso,
   completedAt: ZIso.nullable(),
 });
@@ -255,12 +261,40 @@ const ZFiatAmount = z
     }
   }, BANK_MSG.amountPositive);
 
-/** customer.md §5 "Bank transfer form", in its order; the amount is the AUD value. */
+/** A BSB as the bank-details form takes it: spaces and the 123-456 hyphen dropped, 6 digits. */
+const ZBsb = z
+  .string()
+  .transform((v) => v.replace(/[\s-]/g, ''))
+  .pipe(
+    z
+      .string()
+      .min(1, BANK_MSG.bsbRequired)
+      .regex(/^\d{6}$/, BANK_MSG.bsbDigits),
+  );
+
+/** An account number as the bank-details form takes it: 6 to 10 digits. */
+const ZAccountNumber = z
+  .string()
+  .trim()
+  .min(1, BANK_MSG.accountNumberRequired)
+  .regex(/^\d{6,10}$/, BANK_MSG.accountDigits);
+
+export const PAYOUT_MSG = {
+  selectAsset: 'Please select the asset that pays for this transfer',
+} as const;
+
+/**
+ * customer.md §5 "Bank transfer form", in its order; the amount is the AUD value. The
+ * account is checked as the bank-details form checks it (digits only), and the customer
+ * names the asset that funds the payout (DEVIATIONS M11): the server converts at its own
+ * rates and holds that amount.
+ */
 export const ZCreateBankTransferRequest = z.object({
-  accountNumber: z.string().trim().min(1, BANK_MSG.accountNumberRequired).max(34),
+  accountNumber: ZAccountNumber,
   accountName: z.string().trim().min(1, BANK_MSG.accountNameRequired).max(140),
-  bsbNumber: z.string().trim().min(6, BANK_MSG.bsbTooShort).max(6, BANK_MSG.bsbTooLong),
+  bsbNumber: ZBsb,
   amountAud: ZFiatAmount,
+  assetId: z.enum(CUSTOMER_ASSET_IDS, { error: PAYOUT_MSG.selectAsset }),
 });
 export type TCreateBankTransferRequest = z.infer<typeof ZCreateBankTransferRequest>;
 
@@ -272,20 +306,8 @@ export const ZBankDetails = z.object({
     .min(1, BANK_MSG.fullNameRequired)
     .min(2, BANK_MSG.fullNameShort)
     .max(140),
-  bsb: z
-    .string()
-    .transform((v) => v.replace(/[\s-]/g, ''))
-    .pipe(
-      z
-        .string()
-        .min(1, BANK_MSG.bsbRequired)
-        .regex(/^\d{6}$/, BANK_MSG.bsbDigits),
-    ),
-  accountNumber: z
-    .string()
-    .trim()
-    .min(1, BANK_MSG.accountNumberRequired)
-    .regex(/^\d{6,10}$/, BANK_MSG.accountDigits),
+  bsb: ZBsb,
+  accountNumber: ZAccountNumber,
 });
 export type TBankDetails = z.infer<typeof ZBankDetails>;
 

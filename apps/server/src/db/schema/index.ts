@@ -2,6 +2,7 @@ export * from './app-settings';
 export * from './audit';
 export * from './chat';
 export * from './kyc';
+export * from './outbox';
 export * from './prices';
 export * from './rate-limits';
 export * from './seed-phrases';

@@ -64,8 +64,18 @@ export const transactions = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
     processedBy: uuid('processed_by').references(() => users.id),
-    /** The last admin who edited the row: with `created_by`, what four-eyes checks. */
+    /** The last admin who edited the row. */
     updatedBy: uuid('updated_by').references(() => users.id),
+    /**
+     * Every admin who ever edited the row, in order: with `created_by`, what four-eyes
+     * checks (the last editor alone would let A edit, B touch it up, and A complete it).
+     */
+    editorIds: uuid('editor_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /**
+     * The asset's USD price a conversion used: for a bank payout, what one unit of the
+     * funding asset was worth when it was held (the AUD rate is in `exchange_rate`).
+     */
+    priceUsd: numeric('price_usd', { precision: 20, scale: 10 }),
     /** The staking cycle a reward pays: one reward per user and cycle, whatever restarts. */
     stakingCycleStart: timestamp('staking_cycle_start', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -76,16 +86,19 @@ export const transactions = pgTable(
     uniqueIndex('transactions_staking_cycle_key')
       .on(t.userId, t.stakingCycleStart)
       .where(sql`${t.transactionType} = 'staking_reward'`),
-    // One credit per chain transaction and asset: a deposit can never be credited twice.
-    uniqueIndex('transactions_deposit_hash_key')
-      .on(t.assetId, sql`lower(${t.transactionHash})`)
+    // One credit per chain transaction and asset: a deposit can never be credited twice,
+    // whether its hash was written with 0x or without, in upper or lower case.
+    uniqueIndex('transactions_deposit_chain_hash_key')
+      .on(t.assetId, sql`lower(regexp_replace(${t.transactionHash}, '^0[xX]', ''))`)
       .where(
         sql`${t.transactionType} = 'deposit' AND ${t.deletedAt} IS NULL AND ${t.transactionHash} IS NOT NULL`,
       ),
-    // The daily withdrawal limit sums a customer's last 24 hours of withdrawals.
-    index('transactions_user_withdrawals_idx')
+    // The daily withdrawal limit sums a customer's last 24 hours of payouts (crypto and bank).
+    index('transactions_user_payouts_idx')
       .on(t.userId, t.transactionDate)
-      .where(sql`${t.transactionType} = 'withdrawal' AND ${t.deletedAt} IS NULL`),
+      .where(
+        sql`${t.transactionType} IN ('withdrawal', 'bank_transfer') AND ${t.deletedAt} IS NULL`,
+      ),
     // The staking board sums a customer's credited rewards on every poll.
     index('transactions_user_rewards_idx')
       .on(t.userId)

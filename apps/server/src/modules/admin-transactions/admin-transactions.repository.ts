@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { TransactionRow } from '../ledger/ledger.repository';
+import type { TransactionRow } from '../ledger';
 
 type CustomerColumns = { email: string; full_name: string | null; username: string | null };
 

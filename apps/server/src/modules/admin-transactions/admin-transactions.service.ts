@@ -20,10 +20,8 @@ import type pg from 'pg';
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { trimDecimal, usdShown } from '../history/present-transaction';
-import { requestHash, runOnce } from '../ledger/idempotency';
-import type { TransactionRow } from '../ledger/ledger.repository';
-import type { Revision } from '../ledger/ledger.service';
+import type { Revision, TransactionRow } from '../ledger';
+import { requestHash, runOnce, trimDecimal, usdShown } from '../ledger';
 import {
   type AdminTransactionListRow,
   type AdminTransactionRow,

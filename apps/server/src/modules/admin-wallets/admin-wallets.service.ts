@@ -22,8 +22,7 @@ import type pg from 'pg';
 import type { Services } from '../../app-services';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { presentTransaction } from '../history/present-transaction';
-import { requestHash, runOnce } from '../ledger/idempotency';
+import { presentTransaction, requestHash, runOnce } from '../ledger';
 import {
   type AdminDepositAddressRow,
   type AdminWalletRow,

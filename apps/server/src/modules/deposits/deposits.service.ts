@@ -8,7 +8,7 @@ import {
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
-import type { Ledger } from '../ledger/ledger.service';
+import type { Ledger } from '../ledger';
 import { MONEY_MSG, type MoneyControls } from '../money-controls/money-controls.service';
 import type { PriceService } from '../prices/price-book';
 import { depositsRepository as repo } from './deposits.repository';

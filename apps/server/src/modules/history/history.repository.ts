@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { TransactionRow } from '../ledger/ledger.repository';
+import type { TransactionRow } from '../ledger';
 
 /** A row and its position in the keyset: the exact microsecond of its date, and its id. */
 export type KeyedRow = TransactionRow & { date_us: string; live_count: string | null };

@@ -1,9 +1,9 @@
 import type { TTransactionsResponse } from '@coffer/shared';
 import type pg from 'pg';
 import { AppError } from '../../lib/app-error';
+import { presentTransaction, trimDecimal, usdShown } from '../ledger';
 import { csvLine } from './csv';
 import { type KeyedRow, type Keyset, historyRepository as repo } from './history.repository';
-import { presentTransaction, trimDecimal, usdShown } from './present-transaction';
 
 const CURSOR = /^(\d{1,19}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 const EXPORT_BATCH = 1000;

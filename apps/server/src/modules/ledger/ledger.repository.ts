@@ -33,6 +33,10 @@ export type TransactionRow = {
   created_by: string | null;
   processed_by: string | null;
   updated_by: string | null;
+  /** Every admin who edited the row, oldest first: four-eyes checks them all. */
+  editor_ids: string[];
+  /** USD per unit of the asset that funded a bank payout, when it was held. */
+  price_usd: string | null;
   staking_cycle_start: Date | null;
   deleted_at: Date | null;
 };

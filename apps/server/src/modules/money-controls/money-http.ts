@@ -1,7 +1,7 @@
 import { ZErrorResponse } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import { IDEMPOTENCY_HEADER } from '../ledger/idempotency';
+import { IDEMPOTENCY_HEADER } from '../ledger';
 
 /** The error answers every customer money route can give, besides its 200. */
 export const CUSTOMER_ERRORS = {

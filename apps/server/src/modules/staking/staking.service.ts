@@ -8,8 +8,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import type { WalletRow } from '../ledger/ledger.repository';
-import type { Ledger } from '../ledger/ledger.service';
+import type { Ledger, WalletRow } from '../ledger';
 import {
   type AccrualState,
   checkpointAt,

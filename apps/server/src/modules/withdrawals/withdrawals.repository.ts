@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { TransactionRow } from '../ledger/ledger.repository';
+import type { TransactionRow } from '../ledger';
 
 export const withdrawalsRepository = {
   /**

@@ -15,10 +15,15 @@ import type { Logger } from 'pino';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Mailer } from '../../lib/mailer';
-import { presentTransaction, trimDecimal } from '../history/present-transaction';
-import { requestHash, runOnce } from '../ledger/idempotency';
-import type { TransactionRow } from '../ledger/ledger.repository';
-import { insufficientBalance, type Ledger } from '../ledger/ledger.service';
+import type { TransactionRow } from '../ledger';
+import {
+  insufficientBalance,
+  type Ledger,
+  presentTransaction,
+  requestHash,
+  runOnce,
+  trimDecimal,
+} from '../ledger';
 import type { MoneyControls } from '../money-controls/money-controls.service';
 import type { PriceService } from '../prices/price-book';
 import { withdrawalsRepository as repo } from './withdrawals.repository';

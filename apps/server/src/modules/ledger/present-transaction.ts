@@ -1,5 +1,5 @@
 import { assetById, convertFiat, type TTransaction, ZTransactionType } from '@coffer/shared';
-import type { TransactionRow } from '../ledger/ledger.repository';
+import type { TransactionRow } from './ledger.repository';
 
 type TType = TTransaction['type'];
 const TYPES: ReadonlySet<string> = new Set(ZTransactionType.options);
@@ -50,6 +50,8 @@ export function presentTransaction(row: TransactionRow): TTransaction {
     transactionHash: row.transaction_hash,
     memo: row.memo,
     reason: row.reason,
+    audUsdRate: row.transaction_type === 'bank_transfer' ? row.exchange_rate : null,
+    priceUsd: row.price_usd,
     date: row.transaction_date.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
   };

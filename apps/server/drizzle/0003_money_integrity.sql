@@ -1,0 +1,35 @@
+CREATE TABLE "outbox" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"kind" text NOT NULL,
+	"payload_encrypted" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"next_attempt_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_error" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"done_at" timestamp with time zone
+);
+--> statement-breakpoint
+DROP INDEX "transactions_deposit_hash_key";--> statement-breakpoint
+DROP INDEX "transactions_user_withdrawals_idx";--> statement-breakpoint
+ALTER TABLE "transactions" ADD COLUMN "editor_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "transactions" ADD COLUMN "price_usd" numeric(20, 10);--> statement-breakpoint
+CREATE INDEX "outbox_due_idx" ON "outbox" USING btree ("next_attempt_at") WHERE "outbox"."done_at" IS NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "transactions_deposit_chain_hash_key" ON "transactions" USING btree ("asset_id",lower(regexp_replace("transaction_hash", '^0[xX]', ''))) WHERE "transactions"."transaction_type" = 'deposit' AND "transactions"."deleted_at" IS NULL AND "transactions"."transaction_hash" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "transactions_user_payouts_idx" ON "transactions" USING btree ("user_id","transaction_date") WHERE "transactions"."transaction_type" IN ('withdrawal', 'bank_transfer') AND "transactions"."deleted_at" IS NULL;--> statement-breakpoint
+-- Every editor so far: before this change only the last one was kept.
+UPDATE "transactions" SET "editor_ids" = ARRAY["updated_by"] WHERE "updated_by" IS NOT NULL;
+--> statement-breakpoint
+-- History that cannot be rewritten (issue: four eyes). A payout that was completed or
+-- rejected is final, and an adjustment is corrected by a reversing adjustment, never
+-- changed or deleted: the database refuses it whatever code or console asks.
+CREATE FUNCTION transactions_refuse_final_change() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'transaction % is final: % is not allowed', OLD.id, TG_OP
+    USING ERRCODE = 'check_violation', CONSTRAINT = 'transactions_final';
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER transactions_final BEFORE UPDATE ON transactions
+  FOR EACH ROW
+  WHEN ((OLD.transaction_type IN ('withdrawal', 'bank_transfer') AND OLD.status IN ('completed', 'failed'))
+        OR OLD.transaction_type = 'adjustment')
+  EXECUTE FUNCTION transactions_refuse_final_change();
