@@ -105,8 +105,13 @@ export const ZAdminTransaction = z.object({
   completedAt: z.string().nullable(),
   createdBy: z.string().nullable(),
   updatedBy: z.string().nullable(),
+  /** Every admin who ever edited the row, oldest first: none of them may complete it. */
+  editorIds: z.array(z.string()),
   processedBy: z.string().nullable(),
   bankTransfer: ZAdminBankTransfer.nullable(),
+  /** A bank payout's rates (DEVIATIONS M11): USD per 1 AUD, USD per unit of the funding asset. */
+  audUsdRate: z.string().nullable(),
+  priceUsd: z.string().nullable(),
 });
 export type TAdminTransaction = z.infer<typeof ZAdminTransaction>;
 

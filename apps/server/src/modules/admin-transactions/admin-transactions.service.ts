@@ -163,8 +163,11 @@ export function createAdminTransactionsService(s: Services) {
       completedAt: row.completed_at?.toISOString() ?? null,
       createdBy: row.created_by,
       updatedBy: row.updated_by,
+      editorIds: row.editor_ids,
       processedBy: row.processed_by,
       bankTransfer: bank,
+      audUsdRate: row.transaction_type === 'bank_transfer' ? row.exchange_rate : null,
+      priceUsd: row.price_usd,
     };
   }
 

@@ -2,7 +2,7 @@ import type { TBankDetails, TCreateBankTransferRequest, TTransaction } from '@co
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import type { Secrets } from '../../lib/crypto';
-import { presentTransaction } from '../history/present-transaction';
+import { presentTransaction } from '../ledger';
 import { requestHash, runOnce } from '../ledger/idempotency';
 import { ledgerRepository } from '../ledger/ledger.repository';
 import type { MoneyControls } from '../money-controls/money-controls.service';
