@@ -1,10 +1,11 @@
 import {
+  compareAmounts,
   convertFiat,
   MONEY_MSG,
   type TCreateBankTransferRequest,
   ZCreateBankTransferRequest,
 } from '@coffer/shared';
-import { BookUser } from 'lucide-react';
+import { BookUser, RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -15,15 +16,18 @@ import { Card, CardContent, CardDescription, CardHeader } from '../../../compone
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError, errorMessage } from '../../../lib/api-client';
 import { firstErrorByField } from '../../../lib/field-errors';
-import { roundDecimal } from '../../../lib/money/format';
+import { formatUsd, roundDecimal } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
 import { DEFAULT_AUD_USD_RATE, usePrices } from '../../../lib/money/get-prices';
+import { useWallets } from '../../../lib/money/get-wallets';
 import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateBankTransfer } from '../api/create-bank-transfer';
 import { useBankDetails } from '../api/get-bank-details';
 import { formatBsb } from './bsb';
+import { cryptoFigure, fundingOptions, payableAud, type TFundingOption } from './funding';
+import { PayFrom } from './pay-from';
 
 type Field = keyof TCreateBankTransferRequest;
 
@@ -89,10 +93,63 @@ function StatementNote() {
   );
 }
 
-/** /bank-transfer: a request to pay AUD to the customer's bank account. */
+/**
+ * What the customer is about to ask for, before submitting: the AUD paid out, what is held
+ * from the chosen asset, and the rates that figure comes from.
+ */
+function Summary({
+  aud,
+  usd,
+  rate,
+  option,
+}: {
+  aud: string;
+  usd: string;
+  rate: string;
+  option: TFundingOption | undefined;
+}) {
+  return (
+    <section
+      aria-labelledby="bank-summary"
+      aria-live="polite"
+      className="space-y-1 rounded-lg border border-border p-4 text-sm"
+    >
+      <h2 id="bank-summary" className="font-semibold text-fg">
+        Summary
+      </h2>
+      <p className="text-fg">
+        You request A${aud} (about US${usd}). The AUD amount is what is paid out.
+      </p>
+      {option?.need != null && option.priceUsd !== null ? (
+        <>
+          <p className={option.enough ? 'text-fg' : 'text-danger'}>
+            Held from your {option.asset.symbol}:{' '}
+            <span className="font-semibold tabular-nums">
+              {cryptoFigure(option.need, option.asset)}
+            </span>
+          </p>
+          <p className="text-muted">
+            At 1 AUD = {roundDecimal(rate, 4, false) ?? rate} USD and 1 {option.asset.symbol} ={' '}
+            {formatUsd(option.priceUsd)}. It is paid out of that hold once the transfer is
+            processed, and released back to your balance if the transfer is rejected.
+          </p>
+        </>
+      ) : (
+        <p className="text-muted">Choose what to pay from to see the amount held.</p>
+      )}
+    </section>
+  );
+}
+
+/**
+ * /bank-transfer: a request to pay AUD to the customer's bank account, funded from one of
+ * their assets (DEVIATIONS M11): the server converts at its rates and holds that amount,
+ * as it holds a withdrawal, until staff pay it out (debited) or reject it (released).
+ */
 export default function BankTransferPage() {
   const navigate = useNavigate();
   const prices = usePrices();
+  const wallets = useWallets();
   const status = useMoneyStatus();
   const saved = useBankDetails();
   const create = useCreateBankTransfer();
@@ -101,6 +158,7 @@ export default function BankTransferPage() {
   const [accountName, setAccountName] = useState('');
   const [accountNumber, setAccountNumber] = useState('');
   const [bsbNumber, setBsbNumber] = useState('');
+  const [assetId, setAssetId] = useState('');
   // The amount as typed, in the currency typed; the other one is derived from the rate.
   const [typed, setTyped] = useState<{ currency: 'AUD' | 'USD'; value: string }>({
     currency: 'AUD',
@@ -113,21 +171,41 @@ export default function BankTransferPage() {
   const rateLive = prices.data?.audUsd.live === true;
   const aud = typed.currency === 'AUD' ? typed.value : convert(typed.value, rate, 'usd-to-aud');
   const usd = typed.currency === 'USD' ? typed.value : convert(typed.value, rate, 'aud-to-usd');
-  const maintenance = status.data?.maintenanceMode === true;
+  const closed = status.data?.maintenanceMode
+    ? MONEY_MSG.maintenance
+    : status.data && !status.data.withdrawalsEnabled
+      ? MONEY_MSG.withdrawalsDisabled
+      : null;
   const details = saved.data?.details ?? null;
+
+  const options = fundingOptions(wallets.data, prices.data, payableAud(normalize(aud)));
+  const nothingToPayFrom = wallets.data !== undefined && options.length === 0;
+  const chosen = options.find((o) => o.asset.id === assetId);
+  // The server refuses a payout above what is left of today's limit; say so beforehand.
+  const usdValue = payableAud(normalize(aud)) !== null ? normalize(usd) : null;
+  const overLimit =
+    status.data && usdValue && compareAmounts(usdValue, status.data.remainingTodayUsd) > 0
+      ? `This transfer is worth about ${formatUsd(usdValue)}, more than the ${formatUsd(status.data.remainingTodayUsd)} you can still withdraw today.`
+      : null;
 
   function onAmount(currency: 'AUD' | 'USD', value: string) {
     if (!FIAT_TYPING.test(value)) return;
     // Clearing either field clears both (customer.md §5).
     setTyped({ currency, value });
-    setErrors((e) => ({ ...e, amountAud: undefined }));
+    setErrors((e) => ({ ...e, amountAud: undefined, assetId: undefined }));
+    setFormError(null);
+  }
+
+  function onAsset(id: string) {
+    setAssetId(id);
+    setErrors((e) => ({ ...e, assetId: undefined }));
     setFormError(null);
   }
 
   function fillSaved() {
     if (!details) return;
     setAccountName(details.fullName);
-    setBsbNumber(details.bsb.replace(/\D/g, ''));
+    setBsbNumber(formatBsb(details.bsb));
     setAccountNumber(details.accountNumber);
     setErrors((e) => ({
       ...e,
@@ -139,16 +217,24 @@ export default function BankTransferPage() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (create.isPending) return;
+    if (create.isPending || closed || nothingToPayFrom) return;
     setFormError(null);
     const parsed = ZCreateBankTransferRequest.safeParse({
       accountNumber,
       accountName,
       bsbNumber,
       amountAud: normalize(aud),
+      assetId: chosen?.asset.id,
     });
     if (!parsed.success) {
       setErrors(firstErrorByField<Field>(parsed.error.issues));
+      return;
+    }
+    // The amount changed after the asset was chosen and its balance no longer covers it.
+    if (chosen && !chosen.enough) {
+      setErrors({
+        assetId: `Insufficient balance. You have ${cryptoFigure(chosen.available, chosen.asset)} available`,
+      });
       return;
     }
     setErrors({});
@@ -184,13 +270,28 @@ export default function BankTransferPage() {
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">Bank Transfer</h1>
           <CardDescription>
-            Request a transfer in AUD to your Australian bank account.
+            Request a transfer in AUD to your Australian bank account, paid from one of your
+            balances.
           </CardDescription>
         </CardHeader>
         <CardContent className="space-y-5">
-          {maintenance ? (
+          {closed ? (
             <Alert variant="danger" role="alert" title="Bank transfers unavailable">
-              {MONEY_MSG.maintenance}
+              {closed}
+            </Alert>
+          ) : null}
+          {wallets.isError && !wallets.data ? (
+            <Alert variant="danger" role="alert" title="Your balances could not be loaded">
+              <p>{errorMessage(wallets.error, 'Failed to load wallet data')}</p>
+              <Button
+                variant="outline"
+                size="sm"
+                className="mt-2"
+                onClick={() => void wallets.refetch()}
+              >
+                <RefreshCw className="h-4 w-4" aria-hidden />
+                Try again
+              </Button>
             </Alert>
           ) : null}
 
@@ -250,12 +351,16 @@ export default function BankTransferPage() {
                   id="bank-accountNumber"
                   inputMode="numeric"
                   autoComplete="off"
-                  maxLength={34}
+                  maxLength={10}
                   value={accountNumber}
-                  onChange={(e) => setAccountNumber(e.target.value)}
+                  // Digits only, as the bank-details form takes it.
+                  onChange={(e) => setAccountNumber(e.target.value.replace(/\D/g, '').slice(0, 10))}
                   aria-invalid={invalid('accountNumber')}
-                  aria-describedby={describedBy('accountNumber')}
+                  aria-describedby={describedBy('accountNumber', 'bank-accountNumber-hint')}
                 />
+                <p id="bank-accountNumber-hint" className="text-xs text-muted">
+                  6 to 10 digits.
+                </p>
                 <FieldError id="bank-accountNumber-error" message={errors.accountNumber} />
               </div>
               <div className="space-y-2">
@@ -264,10 +369,10 @@ export default function BankTransferPage() {
                   id="bank-bsbNumber"
                   inputMode="numeric"
                   autoComplete="off"
-                  maxLength={6}
-                  placeholder="123456"
+                  maxLength={7}
+                  placeholder="123-456"
                   value={bsbNumber}
-                  onChange={(e) => setBsbNumber(e.target.value)}
+                  onChange={(e) => setBsbNumber(formatBsb(e.target.value))}
                   aria-invalid={invalid('bsbNumber')}
                   aria-describedby={describedBy('bsbNumber')}
                 />
@@ -309,12 +414,24 @@ export default function BankTransferPage() {
                 {prices.data && !rateLive ? ' (live rate unavailable, using the default rate)' : ''}
               </p>
               <FieldError id="bank-amountAud-error" message={errors.amountAud} />
-              {aud !== '' && usd !== '' ? (
-                <p className="text-sm text-fg">
-                  You request A${aud} (about US${usd}). The AUD amount is what is paid out.
-                </p>
+              {overLimit ? (
+                <Alert variant="warning" role="status">
+                  {overLimit}
+                </Alert>
               ) : null}
             </fieldset>
+
+            <PayFrom
+              options={options}
+              loading={wallets.isPending}
+              value={assetId}
+              onChange={onAsset}
+              error={errors.assetId}
+            />
+
+            {aud !== '' && usd !== '' && !nothingToPayFrom ? (
+              <Summary aud={aud} usd={usd} rate={rate} option={chosen} />
+            ) : null}
 
             <section
               aria-labelledby="bank-notes"
@@ -325,6 +442,11 @@ export default function BankTransferPage() {
               </h2>
               <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-muted">
                 <li>Bank transfers are processed within 1-3 business days.</li>
+                <li>
+                  The transfer is paid from the balance you choose: the amount is converted at our
+                  rates when you submit and held from that asset until the transfer is processed. If
+                  the transfer is rejected, the hold is released back to your balance.
+                </li>
                 <li>
                   Check your account name, account number and BSB carefully before you submit.
                 </li>
@@ -341,7 +463,7 @@ export default function BankTransferPage() {
               type="submit"
               size="lg"
               className="w-full"
-              disabled={create.isPending || aud === '' || maintenance}
+              disabled={create.isPending || aud === '' || closed !== null || nothingToPayFrom}
             >
               {create.isPending ? 'Submitting...' : 'Submit Bank Transfer Request'}
             </Button>
