@@ -11,7 +11,7 @@ import {
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/cn';
-import { formatAud, formatUsd, toMinorOrNull } from '../../../lib/money/format';
+import { formatAud, formatUsd, roundDecimal, toMinorOrNull } from '../../../lib/money/format';
 
 const TYPE_LABELS: Record<TTransaction['type'], string> = {
   deposit: 'Deposit',
@@ -43,6 +43,19 @@ function statusVariant(status: string): 'default' | 'secondary' | 'destructive' 
   return 'outline';
 }
 
+/**
+ * A payout staff turned down reads "Rejected", not "Failed": nothing left the customer's
+ * balance (what was held for it went back), so it is not shown as money that moved.
+ */
+function isRejectedPayout(tx: TTransaction): boolean {
+  return tx.status === 'failed' && (tx.type === 'withdrawal' || tx.type === 'bank_transfer');
+}
+
+/** A bank payout funded from one of the customer's assets (DEVIATIONS M11), not an older AUD-only row. */
+function isFundedPayout(tx: TTransaction): boolean {
+  return tx.type === 'bank_transfer' && tx.direction === 'debit' && assetById(tx.assetId) != null;
+}
+
 const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function formatDate(iso: string): string {
@@ -68,16 +81,82 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+function StatusBadge({ tx }: { tx: TTransaction }) {
+  if (isRejectedPayout(tx)) {
+    return (
+      <Badge variant="outline" className="capitalize border-danger/60 text-danger">
+        rejected
+      </Badge>
+    );
+  }
+  return (
+    <Badge variant={statusVariant(tx.status)} className="capitalize">
+      {tx.status}
+    </Badge>
+  );
+}
+
+/** '1 AUD = 0.6543 USD · 1 ETH = $3,000.00': the rates a bank payout was converted at. */
+function ratesText(tx: TTransaction): string | null {
+  const parts: string[] = [];
+  if (tx.audUsdRate)
+    parts.push(`1 AUD = ${roundDecimal(tx.audUsdRate, 4, false) ?? tx.audUsdRate} USD`);
+  if (tx.priceUsd) parts.push(`1 ${tx.symbol} = ${formatUsd(tx.priceUsd)}`);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
+/** The line under a row that says where its money is now, or null. */
+function stateNote(tx: TTransaction, held: string): string | null {
+  const rejected = isRejectedPayout(tx);
+  if (tx.type === 'withdrawal') {
+    if (tx.status === 'pending')
+      return 'Held from your balance until processed, within 1-24 hours.';
+    if (rejected)
+      return `Not sent: the ${held} held for it, with its fee, was returned to your balance.`;
+    return null;
+  }
+  if (tx.type !== 'bank_transfer') return null;
+  if (isFundedPayout(tx)) {
+    if (tx.status === 'pending') {
+      return `Held from your ${tx.symbol} balance until the transfer is processed, within 1-3 business days.`;
+    }
+    if (rejected) return `Not paid: the ${held} held for it was returned to your balance.`;
+    return null;
+  }
+  // An older transfer, or one staff recorded: nothing was held for it.
+  if (tx.status === 'pending') return 'Processed within 1-3 business days.';
+  if (rejected) return 'Not paid.';
+  return null;
+}
+
 /** One transaction: what, how much, when, its status, and the details that apply. */
 export function TransactionRow({ tx }: { tx: TTransaction }) {
   const Icon = TYPE_ICONS[tx.type];
   const isBank = tx.type === 'bank_transfer';
-  const sign = tx.direction === 'credit' ? '+' : tx.direction === 'debit' ? '−' : '';
+  const funded = isFundedPayout(tx);
+  const rejected = isRejectedPayout(tx);
+  // A rejected payout moved nothing: no sign, its amount struck through.
+  const sign = rejected
+    ? ''
+    : tx.direction === 'credit'
+      ? '+'
+      : tx.direction === 'debit'
+        ? '−'
+        : '';
+  const crypto = cryptoText(tx.amount, tx.assetId, tx.symbol);
   const main = isBank
     ? tx.audAmount !== null
       ? formatAud(tx.audAmount)
       : formatUsd(tx.usdAmount)
-    : cryptoText(tx.amount, tx.assetId, tx.symbol);
+    : crypto;
+  // What a funded payout takes from its asset: held while pending, paid out once completed.
+  const cryptoLine = funded
+    ? tx.status === 'pending'
+      ? `${crypto} held`
+      : rejected
+        ? crypto
+        : `−${crypto}`
+    : null;
   const fiat = isBank
     ? tx.audAmount !== null && tx.usdAmount !== null
       ? `≈ ${formatUsd(tx.usdAmount)}`
@@ -86,6 +165,9 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
       ? formatUsd(tx.usdAmount)
       : null;
   const hasFee = /[1-9]/.test(tx.fee);
+  const rates = isBank ? ratesText(tx) : null;
+  const note = stateNote(tx, crypto);
+  const source = funded ? `Paid from ${tx.symbol}` : isBank ? 'AUD' : tx.symbol;
 
   return (
     <article
@@ -96,11 +178,13 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
         aria-hidden
         className={cn(
           'flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-surface-2',
-          tx.direction === 'credit'
-            ? 'text-success'
-            : tx.direction === 'debit'
-              ? 'text-fg'
-              : 'text-muted',
+          rejected
+            ? 'text-muted'
+            : tx.direction === 'credit'
+              ? 'text-success'
+              : tx.direction === 'debit'
+                ? 'text-fg'
+                : 'text-muted',
         )}
       >
         <Icon className="h-5 w-5" />
@@ -110,12 +194,10 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
           <div className="min-w-0">
             <p className="flex flex-wrap items-center gap-2 font-medium text-fg">
               {TYPE_LABELS[tx.type]}
-              <Badge variant={statusVariant(tx.status)} className="capitalize">
-                {tx.status}
-              </Badge>
+              <StatusBadge tx={tx} />
             </p>
             <p className="text-sm text-muted">
-              {isBank ? 'AUD' : tx.symbol}
+              {source}
               {tx.network ? ` · ${networkLabel(tx.network)}` : ''} ·{' '}
               <time dateTime={tx.date}>{formatDate(tx.date)}</time>
             </p>
@@ -124,16 +206,28 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
             <p
               className={cn(
                 'wrap-anywhere font-semibold tabular-nums',
-                tx.direction === 'credit' ? 'text-success' : 'text-fg',
+                rejected ? 'text-muted' : tx.direction === 'credit' ? 'text-success' : 'text-fg',
               )}
             >
-              {sign}
-              {main}
+              {rejected ? (
+                <s>{main}</s>
+              ) : (
+                <>
+                  {sign}
+                  {main}
+                </>
+              )}
             </p>
+            {cryptoLine ? (
+              <p className="wrap-anywhere text-sm tabular-nums text-fg">
+                {rejected ? <s className="text-muted">{cryptoLine}</s> : cryptoLine}
+              </p>
+            ) : null}
             {fiat ? <p className="text-sm tabular-nums text-muted">{fiat}</p> : null}
           </div>
         </div>
         <dl className="space-y-0.5 text-sm">
+          {rates ? <Detail label="Rates">{rates}</Detail> : null}
           {hasFee ? (
             <Detail label="Network fee">{cryptoText(tx.fee, tx.assetId, tx.symbol)}</Detail>
           ) : null}
@@ -146,27 +240,17 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
           ) : null}
           {tx.memo ? <Detail label="Memo">{tx.memo}</Detail> : null}
           {tx.transactionHash ? (
-            <Detail label="Transaction hash">
+            <Detail label={isBank ? 'Bank reference' : 'Transaction hash'}>
               <span translate="no" className="font-mono">
                 {tx.transactionHash}
               </span>
             </Detail>
           ) : null}
           {tx.reason ? (
-            <Detail
-              label={
-                tx.type === 'withdrawal' && tx.status === 'failed' ? 'Rejected because' : 'Reason'
-              }
-            >
-              {tx.reason}
-            </Detail>
+            <Detail label={rejected ? 'Rejected because' : 'Reason'}>{tx.reason}</Detail>
           ) : null}
         </dl>
-        {tx.type === 'withdrawal' && tx.status === 'pending' ? (
-          <p className="text-sm text-muted">
-            Held from your balance until processed, within 1-24 hours.
-          </p>
-        ) : null}
+        {note ? <p className="text-sm text-muted">{note}</p> : null}
       </div>
     </article>
   );
