@@ -192,7 +192,7 @@ function TransactionsList() {
                   {audText(tx)}
                 </td>
                 <td data-label="Status" className={STACKED.cell}>
-                  <StatusBadge status={tx.status} />
+                  <StatusBadge status={tx.status} type={tx.type} />
                 </td>
                 <td className={STACKED.wideCell}>
                   <div className="flex gap-1 md:justify-end">
@@ -255,7 +255,7 @@ function TransactionsList() {
             ['all', 'All statuses'],
             ['pending', 'Pending'],
             ['completed', 'Completed'],
-            ['failed', 'Failed'],
+            ['failed', 'Failed or rejected'],
           ])}
           {filter('Type', 'type', type, setType, [
             ['all', 'All types'],

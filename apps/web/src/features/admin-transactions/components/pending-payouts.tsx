@@ -1,4 +1,10 @@
-import type { TAdminTransaction } from '@coffer/shared';
+import {
+  ADMIN_TX_MSG,
+  normalizeBankReference,
+  normalizeTxHash,
+  type TAdminTransaction,
+  type TReferenceResult,
+} from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { STACKED } from '../../../components/admin/stacked-table';
@@ -12,12 +18,58 @@ import { errorMessage } from '../../../lib/api-client';
 import { useCompletePayout } from '../api/complete-payout';
 import { usePendingPayouts } from '../api/get-pending-payouts';
 import { useRejectPayout } from '../api/reject-payout';
-import { audText, cryptoText, customerText, dateText, typeText, usdText } from './present';
+import {
+  assetText,
+  audRateText,
+  audText,
+  cryptoText,
+  customerText,
+  dateText,
+  HeldAmount,
+  isFundedBankPayout,
+  priceText,
+  typeText,
+  usdText,
+} from './present';
 
 const isBank = (tx: TAdminTransaction) => tx.type === 'bank_transfer';
 
 function amountOf(tx: TAdminTransaction): string {
-  return isBank(tx) ? (tx.currency === 'USD' ? usdText(tx) : audText(tx)) : cryptoText(tx);
+  if (!isBank(tx)) return cryptoText(tx);
+  const fiat = tx.currency === 'USD' ? usdText(tx) : audText(tx);
+  // A funded payout also names what it holds, so the dialogs say what will be debited.
+  return isFundedBankPayout(tx) ? `${fiat} (${cryptoText(tx)} held)` : fiat;
+}
+
+/**
+ * A bank payout's figures: the AUD paid, the crypto held for it, its USD value and both
+ * rates it was converted at (DEVIATIONS M11).
+ */
+function Amount({ tx }: { tx: TAdminTransaction }) {
+  if (!isBank(tx)) return <>{cryptoText(tx)}</>;
+  const fiat = tx.currency === 'USD' ? usdText(tx) : audText(tx);
+  if (!isFundedBankPayout(tx)) return <>{fiat}</>;
+  return (
+    <span className="min-w-0">
+      <span className="block font-medium">{fiat}</span>
+      <span className="block">
+        <HeldAmount tx={tx} /> · {usdText(tx)}
+      </span>
+      <span className="block text-xs text-muted">
+        {[
+          tx.audUsdRate ? audRateText(tx.audUsdRate) : null,
+          tx.priceUsd ? priceText(tx, tx.priceUsd) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </span>
+    </span>
+  );
+}
+
+/** What staff must type to prove the payout left: the rule's message, or the normalised value. */
+function checkReference(tx: TAdminTransaction, reference: string): TReferenceResult {
+  return isBank(tx) ? normalizeBankReference(reference) : normalizeTxHash(tx.assetId, reference);
 }
 
 function Destination({ tx }: { tx: TAdminTransaction }) {
@@ -92,10 +144,15 @@ export function PendingPayouts() {
                     </span>
                   </td>
                   <td data-label="Type" className={STACKED.cell}>
-                    {typeText(tx.type)}
+                    <span className="min-w-0">
+                      {typeText(tx.type)}
+                      {isFundedBankPayout(tx) ? (
+                        <span className="block text-xs text-muted">from {assetText(tx)}</span>
+                      ) : null}
+                    </span>
                   </td>
                   <td data-label="Amount" className={`${STACKED.cell} tabular-nums`}>
-                    {amountOf(tx)}
+                    <Amount tx={tx} />
                   </td>
                   <td data-label="Destination" className={STACKED.cell}>
                     <Destination tx={tx} />
@@ -134,6 +191,10 @@ function CompleteDialog({
   const [error, setError] = useState<string | null>(null);
   const complete = useCompletePayout();
   const bank = transaction ? isBank(transaction) : false;
+  // The shared rule, checked as staff type; the server applies the same one.
+  const check =
+    transaction && reference.trim() !== '' ? checkReference(transaction, reference) : null;
+  const ruleMessage = check && !check.ok ? check.message : null;
 
   function close() {
     setReference('');
@@ -145,15 +206,13 @@ function CompleteDialog({
     e.preventDefault();
     if (!transaction) return;
     if (reference.trim() === '') {
-      setError(
-        bank
-          ? 'Enter the bank reference of the payout.'
-          : 'Enter the transaction hash of the payout.',
-      );
+      setError(bank ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired);
       return;
     }
+    const checked = checkReference(transaction, reference);
+    if (!checked.ok) return;
     try {
-      await complete.mutateAsync({ id: transaction.id, reference: reference.trim() });
+      await complete.mutateAsync({ id: transaction.id, reference: checked.value });
       toast.success(bank ? 'Bank transfer completed' : 'Withdrawal completed');
       close();
     } catch (err) {
@@ -183,12 +242,17 @@ function CompleteDialog({
               autoComplete="off"
               spellCheck={false}
               value={reference}
-              onChange={(e) => setReference(e.target.value)}
+              onChange={(e) => {
+                setReference(e.target.value);
+                setError(null);
+              }}
+              aria-invalid={ruleMessage || error ? true : undefined}
+              aria-describedby={ruleMessage || error ? `${id}-ref-error` : undefined}
             />
           </div>
-          {error ? (
-            <p role="alert" className="text-sm text-danger">
-              {error}
+          {ruleMessage || error ? (
+            <p id={`${id}-ref-error`} role="alert" className="text-sm text-danger">
+              {ruleMessage ?? error}
             </p>
           ) : null}
           <div className="flex justify-end gap-2">

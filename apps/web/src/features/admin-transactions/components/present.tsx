@@ -1,7 +1,7 @@
 import { ASSETS, assetById, type TAdminTransactionSummary } from '@coffer/shared';
 import { userDisplayName } from '../../../components/admin/user-picker';
 import { Badge } from '../../../components/ui/badge';
-import { formatAud, formatCrypto, formatUsd } from '../../../lib/money/format';
+import { formatAud, formatCrypto, formatUsd, roundDecimal } from '../../../lib/money/format';
 
 /** admin.md §9: crypto with 6 decimals, fiat with 2. */
 export function cryptoText(tx: TAdminTransactionSummary): string {
@@ -64,8 +64,64 @@ export function dateText(iso: string): string {
   return new Date(iso).toLocaleString();
 }
 
-export function StatusBadge({ status }: { status: TAdminTransactionSummary['status'] }) {
+/** A withdrawal or bank transfer: the requests staff complete or reject. */
+export function isPayout(type: TAdminTransactionSummary['type']): boolean {
+  return type === 'withdrawal' || type === 'bank_transfer';
+}
+
+/**
+ * A bank payout funded from one of the customer's assets (DEVIATIONS M11): its crypto
+ * amount is held, then debited. Older bank transfers and staff-recorded ones move no crypto.
+ */
+export function isFundedBankPayout(tx: TAdminTransactionSummary): boolean {
+  return tx.type === 'bank_transfer' && tx.direction !== 'none' && assetById(tx.assetId) != null;
+}
+
+/** A payout that was turned down reads "Rejected": its hold went back, nothing left. */
+export function StatusBadge({
+  status,
+  type,
+}: {
+  status: TAdminTransactionSummary['status'];
+  type: TAdminTransactionSummary['type'];
+}) {
   if (status === 'completed') return <Badge variant="success">Completed</Badge>;
-  if (status === 'failed') return <Badge variant="destructive">Failed</Badge>;
+  if (status === 'failed') {
+    return isPayout(type) ? (
+      <Badge variant="outline" className="border-danger/60 text-danger">
+        Rejected
+      </Badge>
+    ) : (
+      <Badge variant="destructive">Failed</Badge>
+    );
+  }
   return <Badge variant="secondary">Pending</Badge>;
+}
+
+/** 'USD per 1 AUD' as staff read it: '1 AUD = 0.6543 USD'. */
+export function audRateText(rate: string): string {
+  return `1 AUD = ${roundDecimal(rate, 4, false) ?? rate} USD`;
+}
+
+/** The USD price of one unit of the funding asset: '1 ETH = $3,000.00'. */
+export function priceText(tx: TAdminTransactionSummary, priceUsd: string): string {
+  return `1 ${assetById(tx.assetId)?.symbol ?? tx.symbol} = ${formatUsd(priceUsd)}`;
+}
+
+/**
+ * The crypto amount of a row; for a funded bank payout also where it stands: held while
+ * pending, paid out once completed, released when rejected.
+ */
+export function HeldAmount({ tx }: { tx: TAdminTransactionSummary }) {
+  const amount = cryptoText(tx);
+  if (!isFundedBankPayout(tx)) return <>{amount}</>;
+  if (tx.status === 'pending') return <>{amount} held</>;
+  if (tx.status === 'failed') {
+    return (
+      <>
+        <s>{amount}</s> <span className="text-muted">(hold released)</span>
+      </>
+    );
+  }
+  return <>{amount} paid out</>;
 }

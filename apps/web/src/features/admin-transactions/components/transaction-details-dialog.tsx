@@ -3,10 +3,14 @@ import type { ReactNode } from 'react';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import {
   assetText,
+  audRateText,
   audText,
   CustomerWithEmail,
-  cryptoText,
   dateText,
+  HeldAmount,
+  isFundedBankPayout,
+  isPayout,
+  priceText,
   StatusBadge,
   typeText,
   usdText,
@@ -42,6 +46,7 @@ export function TransactionDetailsDialog({
 }
 
 function Details({ tx }: { tx: TAdminTransaction }) {
+  const funded = isFundedBankPayout(tx);
   return (
     <dl className="divide-y divide-border">
       <Row label="Transaction ID">
@@ -51,13 +56,21 @@ function Details({ tx }: { tx: TAdminTransaction }) {
         <CustomerWithEmail tx={tx} />
       </Row>
       <Row label="Type">{typeText(tx.type)}</Row>
-      <Row label="Asset">{tx.direction === 'none' ? tx.currency : assetText(tx)}</Row>
-      <Row label="Crypto amount">{cryptoText(tx)}</Row>
+      <Row label={funded ? 'Paid from' : 'Asset'}>
+        {tx.direction === 'none' ? tx.currency : assetText(tx)}
+      </Row>
+      <Row label={funded ? 'Held crypto amount' : 'Crypto amount'}>
+        <HeldAmount tx={tx} />
+      </Row>
       {tx.fee !== '0' ? <Row label="Network fee">{tx.fee}</Row> : null}
       <Row label="USD amount">{usdText(tx)}</Row>
       <Row label="AUD amount">{audText(tx)}</Row>
+      {tx.audUsdRate ? <Row label="AUD rate">{audRateText(tx.audUsdRate)}</Row> : null}
+      {tx.priceUsd ? (
+        <Row label={`${assetText(tx)} price`}>{priceText(tx, tx.priceUsd)}</Row>
+      ) : null}
       <Row label="Status">
-        <StatusBadge status={tx.status} />
+        <StatusBadge status={tx.status} type={tx.type} />
       </Row>
       <Row label="Date">{dateText(tx.date)}</Row>
       {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
@@ -71,7 +84,13 @@ function Details({ tx }: { tx: TAdminTransaction }) {
           <span className="font-mono text-xs">{tx.transactionHash}</span>
         </Row>
       ) : null}
-      {tx.reason ? <Row label="Reason shown">{tx.reason}</Row> : null}
+      {tx.reason ? (
+        <Row
+          label={isPayout(tx.type) && tx.status === 'failed' ? 'Rejected because' : 'Reason shown'}
+        >
+          {tx.reason}
+        </Row>
+      ) : null}
       {tx.bankTransfer ? (
         <>
           <Row label="Account name">{tx.bankTransfer.accountName}</Row>
