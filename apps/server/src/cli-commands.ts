@@ -81,9 +81,6 @@ export const COMMANDS: Record<string, CliCommand> = {
       if (amount === 0n) throw new CliError('Amount must be greater than 0');
       const hash = (values['tx-hash'] ?? '').trim();
       if (hash === '') throw new CliError('The chain transaction hash is required (--tx-hash).');
-      if (hash.length > 200 || /\s/.test(hash)) {
-        throw new CliError('The chain transaction hash is not valid.');
-      }
       // A fresh process has no live prices yet; the last stored ones value the deposit.
       if (s.prices.current().source === 'fallback') await s.prices.loadCached();
 
@@ -97,6 +94,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       switch (result.outcome) {
         case 'unknown-user':
           throw new CliError(`No account with the e-mail ${email.data}.`);
+        case 'invalid-hash':
+          throw new CliError(`${result.message} Nothing changed.`);
         case 'hash-belongs-elsewhere':
           throw new CliError(
             `Chain transaction ${hash} was already credited to ${asset.data} as another deposit (${result.transactionId}). Nothing changed.`,

@@ -376,3 +376,18 @@ export function payoutFunding(
   const amount = (numerator + denominator - 1n) / denominator;
   return { usdAmount, amount };
 }
+
+/**
+ * A decimal string rounded half-up to at most `places` decimals ('0.65432109876' to 10 is
+ * '0.6543210988'): a rate is rounded to what its column keeps before it is used, so the
+ * rate shown with a figure is the rate that made it.
+ */
+export function roundDecimal(value: string, places: number): string {
+  assertDecimals(places);
+  const parsed = parseDecimal(value, 'Decimal');
+  const digits =
+    parsed.scale <= places
+      ? parsed.digits * pow10(places - parsed.scale)
+      : divRoundHalfUp(parsed.digits, pow10(parsed.scale - places));
+  return formatAmount(digits, places);
+}

@@ -1,18 +1,32 @@
-import type { TBankDetails, TCreateBankTransferRequest, TTransaction } from '@coffer/shared';
+import {
+  ASSETS,
+  payoutFunding,
+  roundDecimal,
+  type TBankDetails,
+  type TCreateBankTransferRequest,
+  type TTransaction,
+} from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import type { Secrets } from '../../lib/crypto';
-import { presentTransaction } from '../ledger';
-import { requestHash, runOnce } from '../ledger/idempotency';
-import { ledgerRepository } from '../ledger/ledger.repository';
+import {
+  insufficientBalance,
+  type Ledger,
+  presentTransaction,
+  requestHash,
+  runOnce,
+} from '../ledger';
 import type { MoneyControls } from '../money-controls/money-controls.service';
 import type { PriceService } from '../prices/price-book';
 import { bankRepository as repo } from './bank.repository';
 
 const CREATE_ROUTE = 'POST /api/bank-transfers';
+/** What exchange_rate and price_usd keep: numeric(20, 10). */
+const RATE_PLACES = 10;
 
 type Deps = {
   pool: pg.Pool;
+  ledger: Ledger;
   secrets: Secrets;
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
@@ -21,44 +35,57 @@ type Deps = {
 export function createBankService(deps: Deps) {
   return {
     /**
-     * A bank transfer request: the pending `bank_transfer` row exactly as customer.md §3
-     * writes it (asset AUD, crypto amount 0, usd_amount = the AUD amount), plus the AUD
-     * amount and the AUD→USD rate of the moment in their own columns so that staff see what
-     * the figure really is; and its bank_transfers row with the account encrypted at rest.
-     * It moves no crypto (direction none), so it touches no wallet.
+     * A bank payout: a withdrawal in AUD funded from one of the customer's assets
+     * (DEVIATIONS M11, docs/decisions/0010). The AUD amount is converted to USD at the
+     * price service's AUD rate and to the asset at its USD price (never a rate the client
+     * sent), and that crypto amount is held in the same database transaction that writes
+     * the request, with the customer and the wallet locked, exactly as a withdrawal: staff
+     * completing it debit the hold, rejecting it releases it. It counts towards the daily
+     * withdrawal limit. The row keeps the AUD and USD figures and both rates beside it; the
+     * account it pays goes to bank_transfers, encrypted at rest.
      */
     async requestTransfer(
       userId: string,
       body: TCreateBankTransferRequest,
       idempotencyKey: string | undefined,
     ): Promise<TTransaction> {
+      // Read before the transaction, as a withdrawal does (see withdrawals.service).
       const settings = await deps.controls.current();
+      const quote = deps.prices.current();
       const hash = requestHash(CREATE_ROUTE, body);
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId, key: idempotencyKey, hash }, async () => {
           deps.controls.assertCustomerPayoutsOpen(settings);
-          const row = await ledgerRepository.insertTransaction(client, {
-            userId,
-            walletId: null,
-            transactionType: 'bank_transfer',
-            direction: 'none',
-            assetId: 'AUD',
-            network: null,
-            cryptoAmount: '0',
-            fee: '0',
-            usdAmount: body.amountAud,
-            audAmount: body.amountAud,
-            currency: 'AUD',
-            exchangeRate: deps.prices.current().audUsd.rate,
-            withdrawalAddress: null,
-            memo: null,
-            transactionHash: null,
-            status: 'pending',
-            reason: null,
-            createdBy: userId,
-            stakingCycleStart: null,
-            transactionDate: null,
-          });
+          const asset = ASSETS[body.assetId];
+          const audUsdRate = roundDecimal(quote.audUsd.rate, RATE_PLACES);
+          const priceUsd = roundDecimal(quote.quotes[asset.id].priceUsd, RATE_PLACES);
+          const funding = payoutFunding(body.amountAud, audUsdRate, priceUsd, asset.decimals);
+
+          await deps.controls.lockCustomer(client, userId);
+          const wallet = await deps.ledger.lockWallet(client, userId, asset.id);
+          if (funding.amount > wallet.available) {
+            throw insufficientBalance(asset.id, wallet.available);
+          }
+          await deps.controls.assertWithinDailyLimit(client, settings, userId, funding.usdAmount);
+
+          const row = await deps.ledger.post(
+            client,
+            {
+              userId,
+              assetId: asset.id,
+              type: 'bank_transfer',
+              direction: 'debit',
+              amount: funding.amount,
+              status: 'pending',
+              usdAmount: funding.usdAmount,
+              audAmount: body.amountAud,
+              currency: 'AUD',
+              exchangeRate: audUsdRate,
+              priceUsd,
+              createdBy: userId,
+            },
+            { wallet },
+          );
           await repo.insertTransfer(client, {
             transactionId: row.id,
             accountNameEncrypted: deps.secrets.encrypt(body.accountName),

@@ -36,7 +36,10 @@ export const depositsRepository = {
     ]);
   },
 
-  /** An earlier credit of this chain transaction to this asset (hashes compare without case). */
+  /**
+   * An earlier credit of this chain transaction to this asset: hashes compare as the unique
+   * index compares them (without case, with or without 0x), so the index answers it.
+   */
   async findCredit(
     client: pg.PoolClient,
     assetId: string,
@@ -44,7 +47,8 @@ export const depositsRepository = {
   ): Promise<{ id: string; user_id: string; crypto_amount: string } | null> {
     const { rows } = await client.query<{ id: string; user_id: string; crypto_amount: string }>(
       `SELECT id, user_id, crypto_amount::text FROM transactions
-        WHERE transaction_type = 'deposit' AND asset_id = $1 AND lower(transaction_hash) = lower($2)
+        WHERE transaction_type = 'deposit' AND asset_id = $1 AND transaction_hash IS NOT NULL
+          AND lower(regexp_replace(transaction_hash, '^0[xX]', '')) = lower(regexp_replace($2, '^0[xX]', ''))
           AND deleted_at IS NULL LIMIT 1`,
       [assetId, hash],
     );

@@ -2,6 +2,7 @@ import {
   ASSETS,
   fromMinor,
   mulPrice,
+  normalizeTxHash,
   parseAmount,
   type TAssetId,
   type TDepositAddressesResponse,
@@ -31,6 +32,7 @@ export type CreditResult =
   | { outcome: 'credited'; transactionId: string; balance: string }
   | { outcome: 'already-credited'; transactionId: string; balance: string }
   | { outcome: 'unknown-user' }
+  | { outcome: 'invalid-hash'; message: string }
   | { outcome: 'hash-belongs-elsewhere'; transactionId: string };
 
 export function createDepositsService(deps: {
@@ -63,8 +65,10 @@ export function createDepositsService(deps: {
 
     /**
      * Credits a deposit seen on chain: a completed `deposit` credit carrying the chain
-     * transaction hash, through the ledger. A hash is credited once per asset: repeating
-     * the same credit changes nothing and says so; the same hash with another customer or
+     * transaction hash, through the ledger. The hash is normalised for the asset's network
+     * first (EVM: 0x + lower-case hex; Bitcoin and TRON: lower-case hex, no prefix), so one
+     * chain transaction is one value, and it is credited once per asset: repeating the same
+     * credit changes nothing and says so; the same hash with another customer or
      * amount is refused. Operators' switches do not apply: money that arrived is booked.
      */
     async credit(input: {
@@ -74,11 +78,14 @@ export function createDepositsService(deps: {
       transactionHash: string;
     }): Promise<CreditResult> {
       const asset = ASSETS[input.assetId];
+      const hash = normalizeTxHash(asset.id, input.transactionHash);
+      if (!hash.ok) return { outcome: 'invalid-hash' as const, message: hash.message };
+      const transactionHash = hash.value;
       return withTransaction(deps.pool, async (client) => {
         const userId = await repo.userIdByEmail(client, input.email);
         if (!userId) return { outcome: 'unknown-user' as const };
-        await repo.lockChainTransaction(client, asset.id, input.transactionHash);
-        const earlier = await repo.findCredit(client, asset.id, input.transactionHash);
+        await repo.lockChainTransaction(client, asset.id, transactionHash);
+        const earlier = await repo.findCredit(client, asset.id, transactionHash);
         if (earlier) {
           const same =
             earlier.user_id === userId &&
@@ -104,7 +111,7 @@ export function createDepositsService(deps: {
             asset.decimals,
             deps.prices.current().quotes[asset.id].priceUsd,
           ),
-          transactionHash: input.transactionHash,
+          transactionHash,
           createdBy: null,
         });
         const balance = (await repo.balanceOf(client, userId, asset.id)) ?? '0';

@@ -62,6 +62,7 @@ export type NewTransaction = {
   createdBy: string | null;
   stakingCycleStart: Date | null;
   transactionDate: Date | null;
+  priceUsd: string | null;
 };
 
 /** The editable columns of a row, as an admin edit leaves them. */
@@ -123,9 +124,9 @@ export const ledgerRepository = {
     const { rows } = await client.query<TransactionRow>(
       `INSERT INTO transactions (user_id, wallet_id, transaction_type, direction, asset_id, network, crypto_amount, fee,
          usd_amount, aud_amount, currency, exchange_rate, withdrawal_address, memo, transaction_hash, status, reason,
-         created_by, staking_cycle_start, transaction_date, completed_at)
+         created_by, staking_cycle_start, transaction_date, completed_at, price_usd)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-         COALESCE($20, now()), CASE WHEN $16 = 'completed' THEN now() END)
+         COALESCE($20, now()), CASE WHEN $16 = 'completed' THEN now() END, $21)
        RETURNING *`,
       [
         t.userId,
@@ -148,6 +149,7 @@ export const ledgerRepository = {
         t.createdBy,
         t.stakingCycleStart,
         t.transactionDate,
+        t.priceUsd,
       ],
     );
     const row = rows[0];
@@ -195,6 +197,8 @@ export const ledgerRepository = {
          wallet_id = $6, crypto_amount = $7, usd_amount = $8, aud_amount = $9, currency = $10,
          exchange_rate = $11, status = $12, transaction_date = $13, withdrawal_address = $14,
          transaction_hash = $15, updated_by = $16,
+         editor_ids = CASE WHEN $16::uuid IS NULL OR $16::uuid = ANY(editor_ids) THEN editor_ids
+                           ELSE array_append(editor_ids, $16::uuid) END,
          completed_at = CASE WHEN $12 <> 'completed' THEN NULL
                              WHEN status = 'completed' THEN completed_at ELSE now() END
        WHERE id = $1 RETURNING *`,

@@ -3,6 +3,7 @@ import {
   assetById,
   formatAmount,
   fromMinor,
+  normalizeTxHash,
   parseAmount,
   type TAnyAssetId,
 } from '@coffer/shared';
@@ -21,15 +22,28 @@ import {
 export type PostInput = {
   userId: string;
   assetId: TAnyAssetId;
-  type: 'deposit' | 'withdrawal' | 'staking_reward' | 'adjustment' | 'buy' | 'sell' | 'others';
+  type:
+    | 'deposit'
+    | 'withdrawal'
+    | 'bank_transfer'
+    | 'staking_reward'
+    | 'adjustment'
+    | 'buy'
+    | 'sell'
+    | 'others';
   direction: 'credit' | 'debit';
   /** Minor units of the asset. */
   amount: bigint;
   fee?: bigint;
   status: TStatus;
   usdAmount?: string | null;
-  /** The AUD figure staff entered with it (admin.md §2.2); null for the customer's own rows. */
+  /** The AUD figure: what staff entered with it (admin.md §2.2), or a bank payout's amount. */
   audAmount?: string | null;
+  /** 'USD' unless the row is a payout in another currency (a bank payout: 'AUD'). */
+  currency?: 'USD' | 'AUD';
+  /** A bank payout's rates: USD per 1 AUD, and USD per unit of the asset that funds it. */
+  exchangeRate?: string | null;
+  priceUsd?: string | null;
   withdrawalAddress?: string | null;
   memo?: string | null;
   transactionHash?: string | null;
@@ -74,6 +88,99 @@ export type Revision = {
 
 /** A row before and after a change: what the audit log records. */
 export type RowChange = { before: TransactionRow; after: TransactionRow };
+
+/**
+ * A wallet locked in the caller's transaction, with what is available in it: a request
+ * checks its funds on it and then posts on it, so the balance checked is the balance the
+ * ledger changes, with one lock.
+ */
+export type LockedWallet = {
+  readonly row: WalletRow;
+  readonly assetId: TAnyAssetId;
+  /** balance − held, in minor units. */
+  readonly available: bigint;
+};
+
+const PAYOUT_TYPES: ReadonlySet<string> = new Set(['withdrawal', 'bank_transfer']);
+
+/**
+ * History that cannot be rewritten: a payout that was completed or rejected is final, and
+ * an adjustment is corrected by a reversing adjustment, never changed. (The database's
+ * `transactions_final` trigger refuses the same, whatever code or console asks.)
+ */
+function assertNotFinal(row: TransactionRow): void {
+  if (row.transaction_type === 'adjustment') {
+    throw new AppError(
+      'CONFLICT',
+      'A balance adjustment is final. Correct it with a new, reversing adjustment.',
+    );
+  }
+  if (PAYOUT_TYPES.has(row.transaction_type) && row.status !== 'pending') {
+    throw new AppError(
+      'CONFLICT',
+      `This payout is final: it was ${row.status === 'completed' ? 'completed' : 'rejected'}. Record a correction as a new adjustment with a reason.`,
+    );
+  }
+}
+
+/**
+ * What a numeric(38, 18) column holds: 20 whole digits. A balance (or an amount) past it
+ * would make PostgreSQL refuse the write with an overflow; the ledger refuses it first,
+ * with a message, before anything is written.
+ */
+function assertFits(assetId: TAnyAssetId, minor: bigint): void {
+  const asset = ASSETS[assetId];
+  if (minor >= 10n ** BigInt(20 + asset.decimals)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `This is more ${asset.symbol} than a wallet can hold. Check the amount.`,
+    );
+  }
+}
+
+/** Fiat figures are numeric(20, 2): at most 18 whole digits. */
+function assertFiatFits(value: string | null | undefined): void {
+  if (value == null) return;
+  const whole = value.replace(/^-/, '').split('.')[0] ?? '';
+  if (whole.replace(/^0+/, '').length > 18) {
+    throw new AppError('VALIDATION_FAILED', 'This amount is too large to record.');
+  }
+}
+
+/**
+ * A chain transaction hash in its network's one form (EVM: 0x + lower-case hex; Bitcoin and
+ * TRON: lower-case hex), so the same chain transaction is one value everywhere it is kept.
+ */
+function chainHash(assetId: TAnyAssetId, hash: string | null | undefined): string | null {
+  if (hash == null || hash === '') return null;
+  const result = normalizeTxHash(assetId, hash);
+  if (!result.ok) throw new AppError('VALIDATION_FAILED', result.message);
+  return result.value;
+}
+
+/** pg's unique violation on the deposit hash index: the chain deposit is already credited. */
+function isDuplicateDeposit(err: unknown): boolean {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'code' in err &&
+    err.code === '23505' &&
+    'constraint' in err &&
+    err.constraint === 'transactions_deposit_chain_hash_key'
+  );
+}
+
+export const DUPLICATE_DEPOSIT = 'This chain transaction was already credited as a deposit.';
+
+/** Runs a write that may hit the one-credit-per-chain-transaction index, as a clear 409. */
+async function oneCreditPerChainTransaction<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isDuplicateDeposit(err)) throw new AppError('CONFLICT', DUPLICATE_DEPOSIT);
+    throw err;
+  }
+}
 
 /**
  * Called inside the transaction, with the wallet locked, before an ETH balance changes:
@@ -150,6 +257,7 @@ export function createLedger(
     if (nextBalance < 0n || nextHeld < 0n || nextBalance - nextHeld < 0n) {
       throw insufficientBalance(assetId, balance - held);
     }
+    assertFits(assetId, nextBalance);
     if (delta.balance !== 0n) await opts.beforeBalanceChange?.(client, wallet, balance);
     await repo.setWalletAmounts(
       client,
@@ -160,12 +268,43 @@ export function createLedger(
   }
 
   return {
-    async post(client: TxClient, input: PostInput): Promise<TransactionRow> {
+    /** Locks the customer's wallet of an asset (creating it when missing) for a request to check. */
+    async lockWallet(
+      client: TxClient,
+      userId: string,
+      assetId: TAnyAssetId,
+    ): Promise<LockedWallet> {
+      const asset = ASSETS[assetId];
+      const row = await repo.lockWallet(client, userId, asset.id, asset.network);
+      const available = minor(row.balance_crypto, asset.id) - minor(row.held, asset.id);
+      return { row, assetId: asset.id, available };
+    },
+
+    /**
+     * Writes a ledger row and applies its effect. `opts.wallet`: the wallet the caller
+     * already locked with lockWallet in this transaction (it must be this row's).
+     */
+    async post(
+      client: TxClient,
+      input: PostInput,
+      opts: { wallet?: LockedWallet } = {},
+    ): Promise<TransactionRow> {
       const asset = ASSETS[input.assetId];
       if (input.amount <= 0n)
         throw new AppError('VALIDATION_FAILED', 'Amount must be greater than 0');
       const fee = input.fee ?? 0n;
-      const wallet = await repo.lockWallet(client, input.userId, asset.id, asset.network);
+      assertFits(asset.id, input.amount + fee);
+      assertFiatFits(input.usdAmount);
+      assertFiatFits(input.audAmount);
+      const transactionHash = chainHash(asset.id, input.transactionHash);
+      if (
+        opts.wallet &&
+        (opts.wallet.assetId !== asset.id || opts.wallet.row.user_id !== input.userId)
+      ) {
+        throw new Error("post: the locked wallet is not this row's");
+      }
+      const wallet =
+        opts.wallet?.row ?? (await repo.lockWallet(client, input.userId, asset.id, asset.network));
       await applyDelta(
         client,
         wallet,
@@ -178,28 +317,31 @@ export function createLedger(
           deleted: false,
         }),
       );
-      const row = await repo.insertTransaction(client, {
-        userId: input.userId,
-        walletId: wallet.id,
-        transactionType: input.type,
-        direction: input.direction,
-        assetId: asset.id,
-        network: asset.network,
-        cryptoAmount: fromMinor(asset.id, input.amount),
-        fee: fromMinor(asset.id, fee),
-        usdAmount: input.usdAmount ?? null,
-        audAmount: input.audAmount ?? null,
-        currency: 'USD',
-        exchangeRate: null,
-        withdrawalAddress: input.withdrawalAddress ?? null,
-        memo: input.memo ?? null,
-        transactionHash: input.transactionHash ?? null,
-        status: input.status,
-        reason: input.reason ?? null,
-        createdBy: input.createdBy,
-        stakingCycleStart: input.stakingCycleStart ?? null,
-        transactionDate: input.transactionDate ?? null,
-      });
+      const row = await oneCreditPerChainTransaction(() =>
+        repo.insertTransaction(client, {
+          userId: input.userId,
+          walletId: wallet.id,
+          transactionType: input.type,
+          direction: input.direction,
+          assetId: asset.id,
+          network: asset.network,
+          cryptoAmount: fromMinor(asset.id, input.amount),
+          fee: fromMinor(asset.id, fee),
+          usdAmount: input.usdAmount ?? null,
+          audAmount: input.audAmount ?? null,
+          currency: input.currency ?? 'USD',
+          exchangeRate: input.exchangeRate ?? null,
+          withdrawalAddress: input.withdrawalAddress ?? null,
+          memo: input.memo ?? null,
+          transactionHash,
+          status: input.status,
+          reason: input.reason ?? null,
+          createdBy: input.createdBy,
+          stakingCycleStart: input.stakingCycleStart ?? null,
+          transactionDate: input.transactionDate ?? null,
+          priceUsd: input.priceUsd ?? null,
+        }),
+      );
       return changed(client, row);
     },
 
@@ -219,15 +361,21 @@ export function createLedger(
     ): Promise<TransactionRow> {
       const row = await repo.lockTransaction(client, transactionId);
       if (!row || row.deleted_at) throw new AppError('NOT_FOUND', 'Transaction not found.');
+      assertNotFinal(row);
+      // A bank payout's reference is the bank's; a crypto row's is its chain transaction.
+      const crypto = row.wallet_id !== null && row.transaction_type !== 'bank_transfer';
+      const transactionHash = crypto
+        ? chainHash(assetOf(row.asset_id), change.transactionHash)
+        : (change.transactionHash ?? null);
       if (row.wallet_id) {
-        const assetId = row.asset_id as TAnyAssetId;
+        const assetId = assetOf(row.asset_id);
         const wallet = await repo.lockWallet(client, row.user_id, assetId, ASSETS[assetId].network);
         const before = stateOf(row);
         await applyDelta(client, wallet, assetId, effectDelta(before, { ...before, status: next }));
       }
       const updated = await repo.updateStatus(client, transactionId, {
         status: next,
-        transactionHash: change.transactionHash ?? null,
+        transactionHash,
         reason: change.reason ?? null,
         processedBy: change.processedBy,
       });
@@ -236,6 +384,8 @@ export function createLedger(
 
     /** Records a fiat-only row (a bank transfer staff entered): it touches no wallet. */
     async postFiat(client: TxClient, input: PostFiatInput): Promise<TransactionRow> {
+      assertFiatFits(input.usdAmount);
+      assertFiatFits(input.audAmount);
       const row = await repo.insertTransaction(client, {
         userId: input.userId,
         walletId: null,
@@ -257,6 +407,7 @@ export function createLedger(
         createdBy: input.createdBy,
         stakingCycleStart: null,
         transactionDate: input.transactionDate ?? null,
+        priceUsd: null,
       });
       return changed(client, row);
     },
@@ -270,10 +421,29 @@ export function createLedger(
     async revise(client: TxClient, transactionId: string, next: Revision): Promise<RowChange> {
       const row = await repo.lockTransaction(client, transactionId);
       if (!row || row.deleted_at) throw new AppError('NOT_FOUND', 'Transaction not found.');
+      assertNotFinal(row);
+      // A payout stays what the customer asked for: the same kind, funded the same way.
+      const payout = PAYOUT_TYPES.has(row.transaction_type) || PAYOUT_TYPES.has(next.type);
+      if (payout && (next.type !== row.transaction_type || next.direction !== row.direction)) {
+        throw new AppError(
+          'CONFLICT',
+          'A payout cannot become another kind of transaction, nor another kind become a payout. Reject it, or record a new transaction.',
+        );
+      }
       const crypto = next.direction !== 'none';
       const newAsset = crypto ? assetOf(next.assetId) : null;
       if (crypto && next.amount <= 0n)
         throw new AppError('VALIDATION_FAILED', 'Amount must be greater than 0');
+      if (newAsset) assertFits(newAsset, next.amount);
+      assertFiatFits(next.usdAmount);
+      assertFiatFits(next.audAmount);
+      // An edit never drops a reference: an empty one keeps what the row has.
+      const transactionHash =
+        next.transactionHash == null || next.transactionHash === ''
+          ? row.transaction_hash
+          : newAsset && row.transaction_type !== 'bank_transfer'
+            ? chainHash(newAsset, next.transactionHash)
+            : next.transactionHash;
       const oldAsset = row.wallet_id && row.direction !== 'none' ? assetOf(row.asset_id) : null;
       const before = stateOf(row);
       if (before.fee > 0n && oldAsset !== newAsset) {
@@ -321,15 +491,17 @@ export function createLedger(
         usdAmount: next.usdAmount,
         audAmount: next.audAmount,
         currency: next.currency,
-        // A customer's bank transfer keeps its rate: its USD figure is derived from it.
-        exchangeRate: newAsset ? null : row.exchange_rate,
+        // A bank transfer keeps its rate: its USD figure is derived from it.
+        exchangeRate: row.transaction_type === 'bank_transfer' ? row.exchange_rate : null,
         status: next.status,
         transactionDate: next.transactionDate,
         withdrawalAddress: next.withdrawalAddress,
-        transactionHash: next.transactionHash,
+        transactionHash,
         updatedBy: next.updatedBy,
       };
-      const revised = await repo.updateRow(client, transactionId, revision);
+      const revised = await oneCreditPerChainTransaction(() =>
+        repo.updateRow(client, transactionId, revision),
+      );
       return { before: row, after: await changed(client, revised) };
     },
 
@@ -337,6 +509,7 @@ export function createLedger(
     async remove(client: TxClient, transactionId: string, by: string | null): Promise<RowChange> {
       const row = await repo.lockTransaction(client, transactionId);
       if (!row || row.deleted_at) throw new AppError('NOT_FOUND', 'Transaction not found.');
+      assertNotFinal(row);
       if (row.wallet_id && row.direction !== 'none') {
         const assetId = assetOf(row.asset_id);
         const wallet = await repo.lockWallet(client, row.user_id, assetId, ASSETS[assetId].network);

@@ -3,23 +3,6 @@ import type { TransactionRow } from '../ledger';
 
 export const withdrawalsRepository = {
   /**
-   * The customer's wallet of an asset, locked for the rest of the transaction so that the
-   * balance checked here is the balance the ledger then changes. Null: no wallet yet.
-   */
-  async lockWallet(
-    client: pg.PoolClient,
-    userId: string,
-    assetId: string,
-  ): Promise<{ balance: string; held: string } | null> {
-    const { rows } = await client.query<{ balance: string; held: string }>(
-      `SELECT balance_crypto::text AS balance, held::text AS held FROM user_wallets
-        WHERE user_id = $1 AND asset_id = $2 FOR UPDATE`,
-      [userId, assetId],
-    );
-    return rows[0] ?? null;
-  },
-
-  /**
    * A payout row (crypto withdrawal or bank transfer), locked; staff actions on one request
    * wait for each other.
    */

@@ -3,6 +3,8 @@ import {
   assetById,
   formatAmount,
   mulPrice,
+  normalizeBankReference,
+  normalizeTxHash,
   parseAmount,
   type TAssetId,
   type TCreateWithdrawalRequest,
@@ -11,10 +13,8 @@ import {
   ZAssetId,
 } from '@coffer/shared';
 import type pg from 'pg';
-import type { Logger } from 'pino';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import type { Mailer } from '../../lib/mailer';
 import type { TransactionRow } from '../ledger';
 import {
   insufficientBalance,
@@ -25,6 +25,7 @@ import {
   trimDecimal,
 } from '../ledger';
 import type { MoneyControls } from '../money-controls/money-controls.service';
+import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices/price-book';
 import { withdrawalsRepository as repo } from './withdrawals.repository';
 
@@ -36,8 +37,7 @@ type Deps = {
   ledger: Ledger;
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
-  mailer: Mailer;
-  log: Logger;
+  outbox: Pick<Outbox, 'mail' | 'deliver'>;
   publicUrl: string;
 };
 
@@ -71,21 +71,93 @@ export type StaffHooks = {
 
 const isBank = (row: TransactionRow) => row.transaction_type === 'bank_transfer';
 
-/** 'A$1,250.00' style text of a bank transfer's fiat amount. */
+/** '250.50 AUD': a bank transfer's fiat amount. */
 function fiatText(row: TransactionRow): string {
   const amount = row.currency === 'USD' ? row.usd_amount : (row.aud_amount ?? row.usd_amount);
   return `${amount ?? '0'} ${row.currency ?? 'AUD'}`;
 }
 
+/** 'Paid from 0.0123 ETH (1 AUD = 0.6543 USD, 1 ETH = 3200 USD)' for a funded bank payout. */
+function fundingText(row: TransactionRow, verb: string): string[] {
+  if (row.wallet_id === null) return [];
+  const asset = assetById(row.asset_id);
+  const rates =
+    row.exchange_rate && row.price_usd
+      ? ` (1 AUD = ${trimDecimal(row.exchange_rate)} USD, 1 ${asset?.symbol ?? row.asset_id} = ${trimDecimal(row.price_usd)} USD)`
+      : '';
+  return [`${verb} ${amountText(row, 'crypto_amount')}${rates}.`];
+}
+
+/**
+ * The mail that tells the customer what staff did with their payout. A rejection reads
+ * "rejected", with the reason, and says the money is back: it must not read as money that
+ * left.
+ */
+function payoutMail(row: TransactionRow, publicUrl: string): { subject: string; text: string } {
+  const history = `Your history: ${publicUrl}/dashboard/history`;
+  const completed = row.status === 'completed';
+  if (isBank(row)) {
+    return completed
+      ? {
+          subject: 'Your bank transfer has been sent',
+          text: [
+            `Your bank transfer of ${fiatText(row)} has been sent.`,
+            ...fundingText(row, 'Paid from your wallet:'),
+            '',
+            `Bank reference: ${row.transaction_hash ?? ''}`,
+            '',
+            history,
+          ].join('\n'),
+        }
+      : {
+          subject: 'Your bank transfer was rejected',
+          text: [
+            `Rejected: your bank transfer request of ${fiatText(row)} was not paid.`,
+            '',
+            `Reason: ${row.reason ?? ''}`,
+            '',
+            ...fundingText(
+              row,
+              'Nothing left your wallet: the amount held for it is available again,',
+            ),
+            history,
+          ].join('\n'),
+        };
+  }
+  const to = row.withdrawal_address ?? 'your address';
+  return completed
+    ? {
+        subject: 'Your withdrawal has been sent',
+        text: [
+          `Your withdrawal of ${amountText(row, 'crypto_amount')} to ${to} has been sent.`,
+          '',
+          `Network fee: ${amountText(row, 'fee')}`,
+          `Transaction hash: ${row.transaction_hash ?? ''}`,
+          '',
+          history,
+        ].join('\n'),
+      }
+    : {
+        subject: 'Your withdrawal was rejected',
+        text: [
+          `Rejected: your withdrawal request of ${amountText(row, 'crypto_amount')} to ${to} was not sent.`,
+          '',
+          `Reason: ${row.reason ?? ''}`,
+          '',
+          `Nothing left your wallet: the ${amountText(row, 'crypto_amount', true)} held for it (amount and network fee) is available again.`,
+          history,
+        ].join('\n'),
+      };
+}
+
 export function createWithdrawalsService(deps: Deps) {
-  /** Mail after the commit: the money has moved either way, so a mail failure is only logged. */
-  async function tell(row: TransactionRow, subject: string, text: string): Promise<void> {
-    try {
-      const to = await repo.emailOf(deps.pool, row.user_id);
-      if (to) await deps.mailer.send({ to, subject, text });
-    } catch (err) {
-      deps.log.warn({ err, transactionId: row.id }, 'withdrawal mail failed');
-    }
+  /**
+   * Queues the customer's mail about a payout in the transaction that changed it: it
+   * leaves when that commits (the outbox delivers it, and retries), and never if it rolls back.
+   */
+  async function tell(client: pg.PoolClient, row: TransactionRow): Promise<void> {
+    const to = await repo.emailOf(client, row.user_id);
+    if (to) await deps.outbox.mail(client, { to, ...payoutMail(row, deps.publicUrl) });
   }
 
   /**
@@ -132,11 +204,9 @@ export function createWithdrawalsService(deps: Deps) {
           const fee = parseAmount(asset.networkFee, asset.decimals);
 
           await deps.controls.lockCustomer(client, userId);
-          const wallet = await repo.lockWallet(client, userId, asset.id);
-          const available = wallet
-            ? parseAmount(wallet.balance, asset.decimals) - parseAmount(wallet.held, asset.decimals)
-            : 0n;
-          if (amount + fee > available) throw insufficientBalance(asset.id, available);
+          const wallet = await deps.ledger.lockWallet(client, userId, asset.id);
+          if (amount + fee > wallet.available)
+            throw insufficientBalance(asset.id, wallet.available);
 
           const address = validateAddress(asset.id, body.address);
           if (!address.ok) throw new AppError('VALIDATION_FAILED', address.message);
@@ -148,19 +218,23 @@ export function createWithdrawalsService(deps: Deps) {
           );
           await deps.controls.assertWithinDailyLimit(client, settings, userId, usdAmount);
 
-          const row = await deps.ledger.post(client, {
-            userId,
-            assetId: asset.id,
-            type: 'withdrawal',
-            direction: 'debit',
-            amount,
-            fee,
-            status: 'pending',
-            usdAmount,
-            withdrawalAddress: address.address,
-            memo: body.memo ? body.memo : null,
-            createdBy: userId,
-          });
+          const row = await deps.ledger.post(
+            client,
+            {
+              userId,
+              assetId: asset.id,
+              type: 'withdrawal',
+              direction: 'debit',
+              amount,
+              fee,
+              status: 'pending',
+              usdAmount,
+              withdrawalAddress: address.address,
+              memo: body.memo ? body.memo : null,
+              createdBy: userId,
+            },
+            { wallet },
+          );
           return { status: 200, body: presentTransaction(row) };
         }),
       );
@@ -168,64 +242,35 @@ export function createWithdrawalsService(deps: Deps) {
     },
 
     /**
-     * Staff paid the withdrawal out: the hold becomes a debit and the chain hash is kept. A
-     * bank transfer moves no crypto: it is marked completed with the bank's reference.
+     * Staff paid the payout out: the hold becomes a debit and the reference is kept (the
+     * chain transaction of a withdrawal, the bank's of a bank payout; the caller checked
+     * its form). The customer's mail is queued in the same transaction.
      */
     async complete(
       transactionId: string,
       input: { transactionHash: string; processedBy: string } & StaffHooks,
     ): Promise<TTransaction> {
-      const transactionHash = input.transactionHash.trim();
-      if (transactionHash.length > 200) {
-        throw new AppError('VALIDATION_FAILED', 'Enter the transaction hash of the payout.');
-      }
       const row = await withTransaction(deps.pool, async (client) => {
         const before = await lockPending(client, transactionId, input.guard);
-        if (transactionHash === '') {
-          throw new AppError(
-            'VALIDATION_FAILED',
-            isBank(before)
-              ? 'Enter the bank reference of the payout.'
-              : 'Enter the transaction hash of the payout.',
-          );
-        }
+        // The proof that the money left, in its one form: a bank's reference for a bank
+        // payout, the chain transaction of the asset's network for a withdrawal.
+        const reference = isBank(before)
+          ? normalizeBankReference(input.transactionHash)
+          : normalizeTxHash(before.asset_id, input.transactionHash);
+        if (!reference.ok) throw new AppError('VALIDATION_FAILED', reference.message);
         const after = await deps.ledger.changeStatus(client, transactionId, 'completed', {
-          transactionHash,
+          transactionHash: reference.value,
           processedBy: input.processedBy,
         });
         await input.record?.(client, before, after);
+        await tell(client, after);
         return after;
       });
-      if (isBank(row)) {
-        await tell(
-          row,
-          'Your bank transfer has been sent',
-          [
-            `Your bank transfer of ${fiatText(row)} has been sent.`,
-            '',
-            `Bank reference: ${transactionHash}`,
-            '',
-            `Your history: ${deps.publicUrl}/dashboard/history`,
-          ].join('\n'),
-        );
-        return presentTransaction(row);
-      }
-      await tell(
-        row,
-        'Your withdrawal has been sent',
-        [
-          `Your withdrawal of ${amountText(row, 'crypto_amount')} to ${row.withdrawal_address ?? 'your address'} has been sent.`,
-          '',
-          `Network fee: ${amountText(row, 'fee')}`,
-          `Transaction hash: ${transactionHash}`,
-          '',
-          `Your history: ${deps.publicUrl}/dashboard/history`,
-        ].join('\n'),
-      );
+      await deps.outbox.deliver();
       return presentTransaction(row);
     },
 
-    /** Staff refused the withdrawal: the hold is released and the customer sees why. */
+    /** Staff refused the payout: the hold is released and the customer is told why. */
     async reject(
       transactionId: string,
       input: { reason: string; processedBy: string } & StaffHooks,
@@ -241,34 +286,10 @@ export function createWithdrawalsService(deps: Deps) {
           processedBy: input.processedBy,
         });
         await input.record?.(client, before, after);
+        await tell(client, after);
         return after;
       });
-      if (isBank(row)) {
-        await tell(
-          row,
-          'Your bank transfer was not processed',
-          [
-            `Your bank transfer request of ${fiatText(row)} was rejected.`,
-            '',
-            `Reason: ${reason}`,
-            '',
-            `Your history: ${deps.publicUrl}/dashboard/history`,
-          ].join('\n'),
-        );
-        return presentTransaction(row);
-      }
-      await tell(
-        row,
-        'Your withdrawal was not processed',
-        [
-          `Your withdrawal request of ${amountText(row, 'crypto_amount')} to ${row.withdrawal_address ?? 'your address'} was rejected.`,
-          '',
-          `Reason: ${reason}`,
-          '',
-          `The ${amountText(row, 'crypto_amount', true)} held for it (amount and network fee) is available in your wallet again.`,
-          `Your history: ${deps.publicUrl}/dashboard/history`,
-        ].join('\n'),
-      );
+      await deps.outbox.deliver();
       return presentTransaction(row);
     },
   };
