@@ -50,8 +50,11 @@ export function presentTransaction(row: TransactionRow): TTransaction {
     transactionHash: row.transaction_hash,
     memo: row.memo,
     reason: row.reason,
-    audUsdRate: row.transaction_type === 'bank_transfer' ? row.exchange_rate : null,
-    priceUsd: row.price_usd,
+    audUsdRate:
+      row.transaction_type === 'bank_transfer' && row.exchange_rate
+        ? trimDecimal(row.exchange_rate)
+        : null,
+    priceUsd: row.price_usd ? trimDecimal(row.price_usd) : null,
     date: row.transaction_date.toISOString(),
     completedAt: row.completed_at?.toISOString() ?? null,
   };
