@@ -97,7 +97,8 @@ function BalanceCard({ asset }: { asset: TAsset }) {
             {wallet && held > 0n ? (
               <p className="text-xs tabular-nums text-muted">
                 {formatCrypto(wallet.available, asset.decimals, 8)} available,{' '}
-                {formatCrypto(wallet.held, asset.decimals, 8)} on hold for withdrawals
+                {formatCrypto(wallet.held, asset.decimals, 8)} on hold for withdrawals and bank
+                transfers
               </p>
             ) : null}
           </>
