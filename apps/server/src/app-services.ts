@@ -18,6 +18,7 @@ import { createDepositsService } from './modules/deposits/deposits.service';
 import { createHistoryService } from './modules/history/history.service';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
+import { createFileSweep, createOutbox } from './modules/outbox';
 import { createPriceService } from './modules/prices/prices.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
@@ -46,6 +47,12 @@ export type Infra = {
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
   const { db, pool, secrets, mailer, config } = infra;
+  // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
+  const files = createFileStore(path.join(config.dataDir, 'files'));
+  // Mails and file removals are queued in the transaction of the change that causes them
+  // and carried out after its commit (docs/decisions/0011).
+  const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });
+  const fileSweep = createFileSweep({ pool, files, log: infra.log });
   const users = createUsersRepository(db);
   const sessions = createSessionsRepository(pool);
   const limiter = createRateLimiter(pool);
@@ -57,21 +64,23 @@ export function createServices(infra: Infra) {
     secrets,
   });
   const auth = createAuthService({
+    pool,
     users,
     tokens: createVerificationTokensRepository(db),
     sessions,
     phrases,
     limiter,
-    mailer,
+    outbox,
     publicUrl: config.publicUrl,
   });
   const twoFactor = createTwoFactorService({
+    pool,
     repo: createTwoFactorRepository(db),
     sessions,
     phrases,
     limiter,
     secrets,
-    mailer,
+    outbox,
     publicUrl: config.publicUrl,
   });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking
@@ -103,8 +112,7 @@ export function createServices(infra: Infra) {
     ledger,
     prices,
     controls: moneyControls,
-    mailer,
-    log: infra.log,
+    outbox,
     publicUrl: config.publicUrl,
   });
   const bank = createBankService({ pool, secrets, prices, controls: moneyControls });
@@ -118,8 +126,6 @@ export function createServices(infra: Infra) {
     sessions,
     log: infra.log,
   });
-  // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
-  const files = createFileStore(path.join(config.dataDir, 'files'));
   return {
     ...infra,
     listener,
@@ -143,6 +149,8 @@ export function createServices(infra: Infra) {
     audit,
     realtime,
     files,
+    outbox,
+    fileSweep,
   };
 }
 

@@ -2,6 +2,8 @@ import type { Services } from './app-services';
 
 const HOUR = 3600_000;
 const MINUTE = 60_000;
+/** How often queued mails and file removals are looked for: a retry is due at most this late. */
+const OUTBOX_EVERY_MS = 5_000;
 
 /** Runs `task` now and every `everyMs`, logging failures instead of crashing the server. */
 function every(s: Services, name: string, everyMs: number, task: () => Promise<unknown>) {
@@ -27,7 +29,14 @@ export function startJobs(s: Services) {
     every(s, 'clean-up', HOUR, async () => {
       await s.sessions.deleteExpired();
       await s.limiter.deleteStale();
+      await s.outbox.prune();
     }),
+    // Every instance delivers: rows are claimed with SKIP LOCKED, so none goes out twice at
+    // once. Normally the request that queued a row has delivered it already; this picks up
+    // retries and whatever a crash between a commit and its delivery left behind.
+    every(s, 'outbox', OUTBOX_EVERY_MS, () => s.outbox.deliver()),
+    // Uploads no row names (a crash between writing a file and committing its row).
+    every(s, 'file sweep', HOUR, () => s.fileSweep.run()),
     every(s, 'price refresh', s.config.priceRefreshMs, () => s.prices.refresh()),
     // What the admin dashboard's health shows; a ledger out of balance is also logged.
     every(s, 'ledger check', MINUTE, async () => {

@@ -20,3 +20,12 @@ export function createPool(connectionString: string, max = 10): pg.Pool {
 export function createDb(pool: pg.Pool): Db {
   return drizzle(pool, { schema });
 }
+
+/**
+ * Drizzle on one connection, e.g. the client of `withTransaction`: its queries join that
+ * transaction, so Drizzle repositories and raw-SQL ones (the outbox) commit together.
+ * Never call `.transaction()` on it: that would commit the caller's transaction early.
+ */
+export function createDbOn(client: pg.PoolClient): Db {
+  return drizzle(client, { schema });
+}

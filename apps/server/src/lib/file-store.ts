@@ -17,7 +17,14 @@ export type FileStore = {
   delete(key: string): Promise<void>;
   /** Removes every file whose key starts with `prefix/` (a folder of keys). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Every file stored under `prefix/`, with when it was last written: what the sweep of
+   * unreferenced files reads. Temporary files of an interrupted write are listed too.
+   */
+  list(prefix: string): Promise<StoredFile[]>;
 };
+
+export type StoredFile = { key: string; modifiedAt: Date };
 
 const KEY_PATTERN = /^[A-Za-z0-9._/-]+$/;
 const MAX_KEY_LENGTH = 512;
@@ -89,6 +96,33 @@ export function createFileStore(dir: string): FileStore {
     async deletePrefix(prefix) {
       const trimmed = prefix.replace(/\/+$/, '');
       await fs.rm(pathOf(trimmed), { recursive: true, force: true });
+    },
+
+    async list(prefix) {
+      const base = pathOf(prefix.replace(/\/+$/, ''));
+      let entries: import('node:fs').Dirent[];
+      try {
+        entries = await fs.readdir(base, { recursive: true, withFileTypes: true });
+      } catch (err) {
+        if (isMissing(err)) return [];
+        throw err;
+      }
+      const out: StoredFile[] = [];
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const full = path.join(entry.parentPath, entry.name);
+        try {
+          const stat = await fs.stat(full);
+          out.push({
+            key: path.relative(root, full).split(path.sep).join('/'),
+            modifiedAt: stat.mtime,
+          });
+        } catch (err) {
+          // Removed between the listing and now: nothing to report.
+          if (!isMissing(err)) throw err;
+        }
+      }
+      return out;
     },
   };
 }

@@ -260,6 +260,14 @@ export function createAdminUsersService(s: Services) {
         const before = await lockEnabled(client, userId);
         await repo.removeTwoFactor(client, userId);
         const sessionsEnded = await repo.revokeSessions(client, userId);
+        // Queued with the change: the customer is told whenever it commits, even if the
+        // server stops right after.
+        await s.outbox.mail(client, {
+          to: before.email,
+          subject: 'Coffer support reset two-factor authentication on your account',
+          text: `At your request, Coffer support reset two-factor authentication on your account after checking your recovery phrase. Every signed-in device was signed out. You will be asked to set two-factor authentication up again when you next sign in.\n\nIf you did not ask for this, someone has your recovery phrase: contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
+          link: `${s.config.publicUrl}/auth`,
+        });
         await s.audit.record(client, {
           actorId: actor.adminId,
           action: 'user.2fa.reset',
@@ -271,15 +279,10 @@ export function createAdminUsersService(s: Services) {
           reason: 'Recovery phrase checked',
           ip: actor.ip,
         });
-        return { email: before.email, required: before.two_factor_required };
+        return { required: before.two_factor_required };
       });
+      await s.outbox.deliver();
       await s.limiter.clear([limits[0]?.key ?? '']);
-      await s.mailer.send({
-        to: result.email,
-        subject: 'Coffer support reset two-factor authentication on your account',
-        text: `At your request, Coffer support reset two-factor authentication on your account after checking your recovery phrase. Every signed-in device was signed out. You will be asked to set two-factor authentication up again when you next sign in.\n\nIf you did not ask for this, someone has your recovery phrase: contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
-        link: `${s.config.publicUrl}/auth`,
-      });
       return { id: userId, twoFactorRequired: result.required, twoFactorEnabled: false };
     },
 
@@ -289,6 +292,12 @@ export function createAdminUsersService(s: Services) {
         if (!before.two_factor_enabled)
           throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
         await repo.removeTwoFactor(client, userId);
+        await s.outbox.mail(client, {
+          to: before.email,
+          subject: 'Coffer support turned off two-factor authentication on your account',
+          text: `Coffer support turned off two-factor authentication on your account.${before.two_factor_required ? ' You will be asked to set it up again when you next use Coffer.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
+          link: `${s.config.publicUrl}/auth`,
+        });
         await s.audit.record(client, {
           actorId: actor.adminId,
           action: 'user.2fa.disable',
@@ -301,12 +310,7 @@ export function createAdminUsersService(s: Services) {
         });
         return before;
       });
-      await s.mailer.send({
-        to: result.email,
-        subject: 'Coffer support turned off two-factor authentication on your account',
-        text: `Coffer support turned off two-factor authentication on your account.${result.two_factor_required ? ' You will be asked to set it up again when you next use Coffer.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
-        link: `${s.config.publicUrl}/auth`,
-      });
+      await s.outbox.deliver();
       return { id: userId, twoFactorRequired: result.two_factor_required, twoFactorEnabled: false };
     },
 

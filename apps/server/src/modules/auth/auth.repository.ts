@@ -1,13 +1,15 @@
 import { CUSTOMER_ASSETS } from '@coffer/shared';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
+import { createDbOn, type DbOrTx } from '../../db/client';
 import {
   adminUsers,
   emailVerificationTokens,
+  sessions,
   userProfiles,
   users,
   userWallets,
 } from '../../db/schema/index';
+import type { TxClient } from '../../db/tx';
 
 async function createUser(
   tx: DbOrTx,
@@ -60,6 +62,11 @@ export function createUsersRepository(db: DbOrTx) {
       await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
     },
 
+    /** Signs the user out everywhere, in the same transaction as the change that asks for it. */
+    async revokeAllSessions(userId: string) {
+      await db.delete(sessions).where(eq(sessions.userId, userId));
+    },
+
     async markVerified(userId: string) {
       await db
         .update(users)
@@ -110,5 +117,18 @@ export function createVerificationTokensRepository(db: DbOrTx) {
         .returning({ userId: emailVerificationTokens.userId });
       return rows[0]?.userId ?? null;
     },
+  };
+}
+
+/**
+ * The auth repositories on the connection of an open transaction (`withTransaction`), so a
+ * change and the mail it queues in the outbox commit together.
+ */
+export function authRepositoriesOn(client: TxClient) {
+  const db = createDbOn(client);
+  return {
+    db,
+    users: createUsersRepository(db),
+    tokens: createVerificationTokensRepository(db),
   };
 }

@@ -1,33 +1,56 @@
 import { MSG } from '@coffer/shared';
+import type pg from 'pg';
+import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import type { Mailer } from '../../lib/mailer';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
 import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
 import type { SessionsRepository } from '../sessions/sessions.repository';
-import type { createUsersRepository, createVerificationTokensRepository } from './auth.repository';
+import {
+  authRepositoriesOn,
+  type createUsersRepository,
+  type createVerificationTokensRepository,
+} from './auth.repository';
 
 type Deps = {
+  pool: pg.Pool;
   users: ReturnType<typeof createUsersRepository>;
   tokens: ReturnType<typeof createVerificationTokensRepository>;
   sessions: SessionsRepository;
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
-  mailer: Mailer;
+  outbox: Outbox;
   publicUrl: string;
 };
+
+/** The auth repositories and the connection of one open transaction. */
+type AuthTx = ReturnType<typeof authRepositoriesOn> & { client: TxClient };
 
 const VERIFICATION_TTL_MS = 24 * 3600 * 1000;
 
 export type Client = { ip: string; userAgent: string | undefined };
 
 export function createAuthService(d: Deps) {
-  async function sendVerification(userId: string, email: string) {
+  /**
+   * Runs `fn` in one transaction with the auth repositories on it; once committed, the mails
+   * it queued are delivered before the caller answers (the outbox job retries failures).
+   */
+  async function committed<T>(fn: (tx: AuthTx) => Promise<T>): Promise<T> {
+    const result = await withTransaction(d.pool, (client) =>
+      fn({ ...authRepositoriesOn(client), client }),
+    );
+    await d.outbox.deliver();
+    return result;
+  }
+
+  /** A new verification token and its mail, in the caller's transaction. */
+  async function queueVerification(tx: AuthTx, userId: string, email: string) {
     const token = randomToken();
-    await d.tokens.create(userId, sha256Hex(token), new Date(Date.now() + VERIFICATION_TTL_MS));
+    await tx.tokens.create(userId, sha256Hex(token), new Date(Date.now() + VERIFICATION_TTL_MS));
     const link = `${d.publicUrl}/verify-email?token=${token}`;
-    await d.mailer.send({
+    await d.outbox.mail(tx.client, {
       to: email,
       subject: 'Confirm your Coffer account',
       text: `Welcome to Coffer.\n\nConfirm your e-mail address to finish creating your account:\n\n${link}\n\nThe link works for 24 hours. If you did not sign up, ignore this message.\n`,
@@ -44,20 +67,19 @@ export function createAuthService(d: Deps) {
     async signUp(email: string, password: string, client: Client): Promise<void> {
       await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
       await d.limiter.hit(LIMITS.mail(email, client.ip));
-      const created = await d.users.create({
-        email,
-        passwordHash: await hashPassword(password),
-        verified: false,
-      });
-      if (created) {
-        await sendVerification(created.id, email);
-        return;
-      }
-      await d.mailer.send({
-        to: email,
-        subject: 'Someone tried to sign up to Coffer with your e-mail',
-        text: `Somebody tried to create a Coffer account with this address, which already has one.\n\nIf it was you, sign in at ${d.publicUrl}/auth. If you forgot your password, reset it with your recovery phrase at ${d.publicUrl}/reset-password.\n`,
-        link: `${d.publicUrl}/auth`,
+      const passwordHash = await hashPassword(password);
+      await committed(async (tx) => {
+        const created = await tx.users.create({ email, passwordHash, verified: false }, tx.db);
+        if (created) {
+          await queueVerification(tx, created.id, email);
+          return;
+        }
+        await d.outbox.mail(tx.client, {
+          to: email,
+          subject: 'Someone tried to sign up to Coffer with your e-mail',
+          text: `Somebody tried to create a Coffer account with this address, which already has one.\n\nIf it was you, sign in at ${d.publicUrl}/auth. If you forgot your password, reset it with your recovery phrase at ${d.publicUrl}/reset-password.\n`,
+          link: `${d.publicUrl}/auth`,
+        });
       });
     },
 
@@ -71,7 +93,9 @@ export function createAuthService(d: Deps) {
       await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
       await d.limiter.hit(LIMITS.mail(email, client.ip));
       const user = await d.users.findByEmail(email);
-      if (user && !user.emailVerifiedAt) await sendVerification(user.id, email);
+      if (user && !user.emailVerifiedAt) {
+        await committed((tx) => queueVerification(tx, user.id, email));
+      }
     },
 
     /** Checks the password and opens a new session; returns its token. */
@@ -117,13 +141,17 @@ export function createAuthService(d: Deps) {
         await d.limiter.hit(limits);
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
-      await d.users.setPassword(user.id, await hashPassword(newPassword));
-      await d.sessions.revokeAllForUser(user.id);
-      await d.mailer.send({
-        to: user.email,
-        subject: 'Your Coffer password was reset',
-        text: `The password of your Coffer account was reset with your recovery phrase, and every signed-in device was signed out.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
-        link: `${d.publicUrl}/auth`,
+      const passwordHash = await hashPassword(newPassword);
+      // The new password, the sign-out everywhere and the notice commit together.
+      await committed(async (tx) => {
+        await tx.users.setPassword(user.id, passwordHash);
+        await tx.users.revokeAllSessions(user.id);
+        await d.outbox.mail(tx.client, {
+          to: user.email,
+          subject: 'Your Coffer password was reset',
+          text: `The password of your Coffer account was reset with your recovery phrase, and every signed-in device was signed out.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
+          link: `${d.publicUrl}/auth`,
+        });
       });
     },
   };

@@ -8,14 +8,14 @@ import {
 } from '@coffer/shared';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { withTransaction } from '../../db/tx';
+import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { IMAGE_TYPES, type SniffedType, sniff } from '../../lib/file-sniff';
 import type { FileStore } from '../../lib/file-store';
-import type { Mailer } from '../../lib/mailer';
 import type { PrivateFile } from '../../lib/private-file-reply';
 import type { UploadedFile } from '../../plugins/uploads';
 import type { AuditLog } from '../audit/audit.service';
+import type { Outbox } from '../outbox';
 import type { RateLimiter } from '../rate-limit/rate-limiter';
 import type { RealtimeHub } from '../realtime/realtime.hub';
 import {
@@ -121,7 +121,7 @@ export function createChatService(deps: {
   realtime: RealtimeHub;
   audit: AuditLog;
   limiter: RateLimiter;
-  mailer: Mailer;
+  outbox: Outbox;
   log: Logger;
   publicUrl: string;
 }) {
@@ -138,37 +138,42 @@ export function createChatService(deps: {
     return room;
   }
 
-  /** "Support replied" to a customer with no socket open, at most once per room and window. */
-  async function mailIfAway(room: { id: string; user_id: string }): Promise<void> {
+  /**
+   * "Support replied" to a customer with no socket open, at most once per room and window:
+   * queued in the reply's transaction, so it goes out if and only if the reply commits.
+   */
+  async function mailIfAway(client: TxClient, room: { id: string; user_id: string }) {
+    const limit = [
+      { key: `chat-mail:room:${room.id}`, max: 1, windowSeconds: REPLY_MAIL_WINDOW_SECONDS },
+    ];
     try {
       if (await deps.realtime.isOnline(room.user_id)) return;
-      const limit = [
-        { key: `chat-mail:room:${room.id}`, max: 1, windowSeconds: REPLY_MAIL_WINDOW_SECONDS },
-      ];
-      try {
-        await deps.limiter.assertAllowed(limit);
-      } catch {
-        return;
-      }
-      await deps.limiter.hit(limit);
-      const to = await repo.emailOf(deps.pool, room.user_id);
-      if (!to) return;
-      const link = `${deps.publicUrl}/dashboard/chat`;
-      await deps.mailer.send({
-        to,
-        subject: 'Coffer support replied to your message',
-        text: [
-          'Our support team has replied to your conversation.',
-          '',
-          `Read it and reply here: ${link}`,
-          '',
-          'For your security, the message itself is only shown after you sign in.',
-        ].join('\n'),
-        link,
-      });
+      await deps.limiter.assertAllowed(limit);
     } catch (err) {
-      deps.log.warn({ err: String(err), roomId: room.id }, 'chat reply mail failed');
+      // A customer already told in this window is not told again; a failed check sends none.
+      if (!(err instanceof AppError)) {
+        deps.log.warn({ err: String(err), roomId: room.id }, 'chat reply mail check failed');
+      }
+      return;
     }
+    // The window is counted on its own connection: a reply rolled back after this only
+    // leaves the room without a mail for the rest of the window.
+    await deps.limiter.hit(limit);
+    const to = await repo.emailOf(client, room.user_id);
+    if (!to) return;
+    const link = `${deps.publicUrl}/dashboard/chat`;
+    await deps.outbox.mail(client, {
+      to,
+      subject: 'Coffer support replied to your message',
+      text: [
+        'Our support team has replied to your conversation.',
+        '',
+        `Read it and reply here: ${link}`,
+        '',
+        'For your security, the message itself is only shown after you sign in.',
+      ].join('\n'),
+      link,
+    });
   }
 
   return {
@@ -251,6 +256,7 @@ export function createChatService(deps: {
         throw new AppError('VALIDATION_FAILED', CHAT_MSG.emptyMessage);
       }
       const stored: { key: string; name: string; type: string; size: number }[] = [];
+      let rows: MessageRow[];
       try {
         for (const f of files) {
           const prefix = f.type.startsWith('image/') ? 'chat-images' : 'chat-files';
@@ -258,7 +264,7 @@ export function createChatService(deps: {
           await deps.files.put(key, f.bytes);
           stored.push({ key, name: f.name, type: f.type, size: f.bytes.length });
         }
-        const rows = await withTransaction(deps.pool, async (client) => {
+        rows = await withTransaction(deps.pool, async (client) => {
           const locked = await repo.lockRoom(client, room.id);
           if (!locked) throw roomNotFound();
           const out: MessageRow[] = [];
@@ -284,6 +290,7 @@ export function createChatService(deps: {
           }
           await repo.touchRoom(client, room.id);
           if (actor.role === 'admin') {
+            await mailIfAway(client, room);
             await deps.audit.record(client, {
               actorId: actor.userId,
               action: 'chat.message.send',
@@ -296,13 +303,13 @@ export function createChatService(deps: {
           }
           return out;
         });
-        // Awaited, so the reply is answered only once the customer has been told (or not).
-        if (actor.role === 'admin') await mailIfAway(room);
-        return rows.map(presentMessage);
       } catch (err) {
         await Promise.all(stored.map((f) => deps.files.delete(f.key))).catch(() => {});
         throw err;
       }
+      // Awaited, so the reply is answered only once the customer has been told (or not).
+      await deps.outbox.deliver();
+      return rows.map(presentMessage);
     },
 
     /** Opening a room: the other party's messages become read. */
@@ -339,8 +346,10 @@ export function createChatService(deps: {
     },
 
     /**
-     * admin.md §2.5: the whole conversation goes, files and messages first, then the room,
-     * with one audit row, in one transaction (a failure leaves the rows in place).
+     * admin.md §2.5: the whole conversation goes, messages and room with one audit row in
+     * one transaction (a failure leaves the rows in place). Its files are removed through
+     * the outbox, queued in that transaction: after the commit, never on a rollback, and
+     * still if the server stops between the two.
      */
     async deleteRoom(admin: { userId: string; ip: string }, roomId: string): Promise<void> {
       if (!UUID.test(roomId)) throw roomNotFound();
@@ -348,8 +357,9 @@ export function createChatService(deps: {
         const room = await repo.lockRoom(client, roomId);
         if (!room) throw roomNotFound();
         const messageCount = await repo.countMessages(client, room.id);
-        await deps.files.deletePrefix(`chat-images/${room.id}`);
-        await deps.files.deletePrefix(`chat-files/${room.id}`);
+        await deps.outbox.deleteFiles(client, {
+          prefixes: [`chat-images/${room.id}`, `chat-files/${room.id}`],
+        });
         await repo.deleteMessages(client, room.id);
         await repo.deleteRoom(client, room.id);
         await deps.realtime.publish(client, {
@@ -367,6 +377,7 @@ export function createChatService(deps: {
           ip: admin.ip,
         });
       });
+      await deps.outbox.deliver();
     },
   };
 }

@@ -8,7 +8,7 @@ import {
   type TKycSubmission,
 } from '@coffer/shared';
 import type { Services } from '../../app-services';
-import { withTransaction } from '../../db/tx';
+import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { type SniffedType, sniff } from '../../lib/file-sniff';
 import type { PrivateFile } from '../../lib/private-file-reply';
@@ -26,7 +26,7 @@ import {
 const KYC_TYPES: readonly SniffedType[] = ['image/jpeg', 'image/png', 'application/pdf'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Deps = Pick<Services, 'pool' | 'files' | 'audit' | 'realtime' | 'mailer' | 'log' | 'config'>;
+type Deps = Pick<Services, 'pool' | 'files' | 'audit' | 'realtime' | 'outbox' | 'log' | 'config'>;
 
 /** Who acted and from where, for the audit row. */
 export type KycActor = { adminId: string; ip: string | null };
@@ -181,13 +181,35 @@ function isUniqueViolation(err: unknown): boolean {
 export function createKycService(deps: Deps) {
   const alreadySubmitted = () => new AppError('CONFLICT', KYC_MSG.alreadySubmitted);
 
-  async function tell(userId: string, subject: string, text: string): Promise<void> {
-    try {
-      const to = await repo.emailOf(deps.pool, userId);
-      if (to) await deps.mailer.send({ to, subject, text });
-    } catch (err) {
-      deps.log.warn({ err, userId }, 'KYC decision mail failed');
+  /** The decision mail, queued in the decision's transaction. */
+  async function tell(client: TxClient, row: KycRow, notes: string | null): Promise<void> {
+    const to = await repo.emailOf(client, row.user_id);
+    if (!to) return;
+    const link = `${deps.config.publicUrl}/kyc`;
+    if (row.status === 'approved') {
+      await deps.outbox.mail(client, {
+        to,
+        subject: 'Your identity verification was approved',
+        text: [
+          'Your identity verification (KYC) has been approved.',
+          '',
+          ...(notes ? [`Notes from our team: ${notes}`, ''] : []),
+          `Your verification status: ${link}`,
+        ].join('\n'),
+      });
+      return;
     }
+    await deps.outbox.mail(client, {
+      to,
+      subject: 'Your identity verification was not approved',
+      text: [
+        'Your identity verification (KYC) was not approved.',
+        '',
+        `Reason: ${notes ?? 'No reason was given.'}`,
+        '',
+        `You can submit your details and documents again here: ${link}`,
+      ].join('\n'),
+    });
   }
 
   async function readDocument(row: KycRow, side: TKycSide): Promise<PrivateFile> {
@@ -208,8 +230,11 @@ export function createKycService(deps: Deps) {
 
     /**
      * A new submission, or the resubmission of a rejected one (customer.md §4). Everything
-     * is checked before anything is stored; files are written first, then the row; if the
-     * row cannot be written the new files are removed again.
+     * is checked before anything is stored; files are written first, then the row, so a
+     * committed row never names a missing file. If the row cannot be written the new files
+     * are removed again; if the server dies before that, the file sweep removes them. The
+     * documents a resubmission replaces are removed through the outbox, queued in the same
+     * transaction: only once it commits, and even if the server stops right after.
      */
     async submit(userId: string, input: KycSubmissionInput): Promise<TKycSubmission> {
       const fields = checkFields(input.fields, input.files);
@@ -233,17 +258,23 @@ export function createKycService(deps: Deps) {
       const newKeys = [docs.frontKey, docs.backKey].filter((k): k is string => k !== null);
       const removeNew = () => Promise.all(newKeys.map((k) => deps.files.delete(k)));
 
-      let previous: KycRow | null = null;
       let saved: KycRow;
       try {
         await deps.files.put(docs.frontKey, front.bytes);
         if (back && docs.backKey) await deps.files.put(docs.backKey, back.bytes);
         saved = await withTransaction(deps.pool, async (client) => {
-          previous = await repo.findByUser(client, userId, true);
+          const previous = await repo.findByUser(client, userId, true);
           if (!mayResubmit(previous)) throw alreadySubmitted();
           const row = previous
             ? await repo.resubmit(client, previous.id, fields, docs)
             : await repo.insert(client, userId, fields, docs);
+          if (previous) {
+            // The rejected documents are replaced (never the new ones, should a key repeat).
+            const replaced = [previous.front_document_key, previous.back_document_key].filter(
+              (k): k is string => k !== null && !newKeys.includes(k),
+            );
+            await deps.outbox.deleteFiles(client, { keys: replaced });
+          }
           await deps.realtime.publish(client, {
             type: 'kyc.changed',
             userId,
@@ -257,16 +288,7 @@ export function createKycService(deps: Deps) {
         if (isUniqueViolation(err)) throw alreadySubmitted();
         throw err;
       }
-      const old = previous as KycRow | null;
-      if (old) {
-        // The rejected documents are replaced: remove them (never the new ones).
-        const oldKeys = [old.front_document_key, old.back_document_key].filter(
-          (k): k is string => k !== null && !newKeys.includes(k),
-        );
-        await Promise.all(oldKeys.map((k) => deps.files.delete(k))).catch((err) =>
-          deps.log.warn({ err }, 'old KYC documents could not be removed'),
-        );
-      }
+      await deps.outbox.deliver();
       return presentOwn(saved);
     },
 
@@ -333,6 +355,7 @@ export function createKycService(deps: Deps) {
           userId: row.user_id,
           submissionId: row.id,
         });
+        await tell(client, row, notes);
         await deps.audit.record(client, {
           actorId: actor.adminId,
           action: input.decision === 'approved' ? 'kyc.approve' : 'kyc.reject',
@@ -346,31 +369,7 @@ export function createKycService(deps: Deps) {
         });
         return row;
       });
-      const link = `${deps.config.publicUrl}/kyc`;
-      if (after.status === 'approved') {
-        await tell(
-          after.user_id,
-          'Your identity verification was approved',
-          [
-            'Your identity verification (KYC) has been approved.',
-            '',
-            ...(notes ? [`Notes from our team: ${notes}`, ''] : []),
-            `Your verification status: ${link}`,
-          ].join('\n'),
-        );
-      } else {
-        await tell(
-          after.user_id,
-          'Your identity verification was not approved',
-          [
-            'Your identity verification (KYC) was not approved.',
-            '',
-            `Reason: ${notes ?? 'No reason was given.'}`,
-            '',
-            `You can submit your details and documents again here: ${link}`,
-          ].join('\n'),
-        );
-      }
+      await deps.outbox.deliver();
       const full = await repo.findForAdmin(deps.pool, after.id);
       if (!full) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
       return presentDetail(full);

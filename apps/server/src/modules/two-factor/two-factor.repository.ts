@@ -1,6 +1,13 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { backupCodes, userProfiles, userTwoFactor } from '../../db/schema/index';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client';
+import { backupCodes, sessions, userProfiles, userTwoFactor } from '../../db/schema/index';
+
+/** 2FA off: the secret, the backup codes and the profile flag together, on `tx`. */
+async function removeTwoFactor(tx: DbOrTx, userId: string) {
+  await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
+  await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
+  await tx.update(userProfiles).set({ twoFactorEnabled: false }).where(eq(userProfiles.id, userId));
+}
 
 export function createTwoFactorRepository(db: Db) {
   return {
@@ -48,15 +55,20 @@ export function createTwoFactorRepository(db: Db) {
       });
     },
 
-    async disable(userId: string) {
-      await db.transaction(async (tx) => {
-        await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
-        await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
-        await tx
-          .update(userProfiles)
-          .set({ twoFactorEnabled: false })
-          .where(eq(userProfiles.id, userId));
-      });
+    /**
+     * Turns 2FA off in one transaction; given `tx` (e.g. Drizzle on a `withTransaction`
+     * client), in that one, so a change and its outbox mail commit together.
+     */
+    async disable(userId: string, tx?: DbOrTx) {
+      if (tx) await removeTwoFactor(tx, userId);
+      else await db.transaction((t) => removeTwoFactor(t, userId));
+    },
+
+    /** Signs out every other session of the user, on `tx`. */
+    async revokeOtherSessions(tx: DbOrTx, userId: string, keepSessionId: string) {
+      await tx
+        .delete(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
     },
 
     /**

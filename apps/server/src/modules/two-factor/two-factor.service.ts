@@ -5,24 +5,28 @@ import {
   MSG,
   type TTwoFactorVerifyRequest,
 } from '@coffer/shared';
+import type pg from 'pg';
+import { createDbOn } from '../../db/client';
+import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
-import type { Mailer } from '../../lib/mailer';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { requiresTwoFactor } from '../../plugins/gate';
 import type { Client } from '../auth/auth.service';
+import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
 import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
 import type { SessionContext, SessionsRepository } from '../sessions/sessions.repository';
 import type { TwoFactorRepository } from './two-factor.repository';
 
 type Deps = {
+  pool: pg.Pool;
   repo: TwoFactorRepository;
   sessions: SessionsRepository;
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
   secrets: Secrets;
-  mailer: Mailer;
+  outbox: Outbox;
   publicUrl: string;
 };
 
@@ -158,14 +162,19 @@ export function createTwoFactorService(d: Deps) {
         await d.limiter.hit(limits);
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
-      await d.repo.disable(s.userId);
-      await d.sessions.revokeAllForUser(s.userId, s.sessionId);
-      await d.mailer.send({
-        to: s.email,
-        subject: 'Two-factor authentication was reset on your Coffer account',
-        text: `Two-factor authentication on your Coffer account was reset with your recovery phrase, and every other signed-in device was signed out. You will be asked to set it up again.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
-        link: `${d.publicUrl}/auth`,
+      // 2FA off, the other devices signed out and the notice: one commit.
+      await withTransaction(d.pool, async (client) => {
+        const tx = createDbOn(client);
+        await d.repo.disable(s.userId, tx);
+        await d.repo.revokeOtherSessions(tx, s.userId, s.sessionId);
+        await d.outbox.mail(client, {
+          to: s.email,
+          subject: 'Two-factor authentication was reset on your Coffer account',
+          text: `Two-factor authentication on your Coffer account was reset with your recovery phrase, and every other signed-in device was signed out. You will be asked to set it up again.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
+          link: `${d.publicUrl}/auth`,
+        });
       });
+      await d.outbox.deliver();
     },
   };
 }
