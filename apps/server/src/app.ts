@@ -26,6 +26,7 @@ import './plugins/access';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerGate } from './plugins/gate';
+import { answerRouterError, registerInputGuard } from './plugins/input-guard';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { registerSession, sessionCookies } from './plugins/session';
 import { registerWebApp } from './plugins/web-app';
@@ -45,6 +46,7 @@ export async function buildApp(
     loggerInstance,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    frameworkErrors: answerRouterError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -55,6 +57,7 @@ export async function buildApp(
   registerCsrfGuard(app, config.publicUrl);
   registerSession(app, services.sessions);
   registerGate(app);
+  registerInputGuard(app);
 
   const cookies = sessionCookies(config.publicUrl);
   await app.register(authRoutes(services, cookies));

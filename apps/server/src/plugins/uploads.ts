@@ -2,6 +2,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../lib/app-error';
 import { MAX_UPLOAD_BYTES } from '../lib/file-sniff';
+import { checkText } from './input-guard';
 
 /** Most files one upload request may carry (chat sends several at once). */
 export const MAX_UPLOAD_FILES = 10;
@@ -43,7 +44,9 @@ export type Upload = { fields: Record<string, string>; files: UploadedFile[] };
 /**
  * Reads a whole multipart request into memory (files are at most 10 MB each).
  * A request that is not multipart, has too many parts, or a text field longer than the
- * limit is refused with a plain message.
+ * limit is refused with a plain message. Text fields, field names and file names meet the
+ * input guard's rule (plugins/input-guard.ts) as they arrive, as a JSON body's strings do
+ * before validation: the route's `multilineFields` name the fields that may span lines.
  */
 export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) {
@@ -52,8 +55,12 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   try {
+    const config = request.routeOptions.config;
     for await (const part of request.parts()) {
+      checkText(undefined, 'a field name', part.fieldname);
       if (part.type === 'file') {
+        // Only shown, but kept with the file in the database.
+        checkText(undefined, `the name of the file in ${part.fieldname}`, part.filename);
         const bytes = await part.toBuffer();
         files.push({
           field: part.fieldname,
@@ -65,7 +72,9 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
         if (part.valueTruncated || part.fieldnameTruncated) {
           throw new AppError('VALIDATION_FAILED', 'A form field is too long.');
         }
-        if (!(part.fieldname in fields)) fields[part.fieldname] = String(part.value ?? '');
+        const value = String(part.value ?? '');
+        checkText(config, part.fieldname, value);
+        if (!(part.fieldname in fields)) fields[part.fieldname] = value;
       }
     }
   } catch (err) {

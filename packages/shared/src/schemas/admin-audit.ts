@@ -3,10 +3,19 @@ import { z } from 'zod';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+/**
+ * A calendar day that exists: Date.parse rolls 2024-02-30 over to March, and PostgreSQL
+ * refuses it (and year 0) outright, so the day must read back as itself.
+ */
+function isRealDay(v: string): boolean {
+  const at = Date.parse(`${v}T00:00:00Z`);
+  return v >= '0001-01-01' && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === v;
+}
+
 const ZDay = z
   .string()
   .regex(DAY, 'Dates are written YYYY-MM-DD.')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)), 'That date does not exist.');
+  .refine(isRealDay, 'That date does not exist.');
 
 /** Filters of the audit log screen and its CSV export; empty strings mean "any". */
 export const ZAuditFilters = z.object({

@@ -103,7 +103,8 @@ export const ZAdminUserFiguresQuery = z.object({
 export const ZAdminUserFiguresResponse = z.object({ figures: z.array(ZAdminUserFigures) });
 export type TAdminUserFiguresResponse = z.infer<typeof ZAdminUserFiguresResponse>;
 
-export const ZAdminUserIdParams = z.object({ id: z.string().uuid() });
+/** A customer id in an address; anything else names no user (the service's own text). */
+export const ZAdminUserIdParams = z.object({ id: z.uuid({ error: 'User not found' }) });
 
 export const ZAdminTwoFactorRequiredRequest = z.object({ required: z.boolean() });
 export type TAdminTwoFactorRequiredRequest = z.infer<typeof ZAdminTwoFactorRequiredRequest>;

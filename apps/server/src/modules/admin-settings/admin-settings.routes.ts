@@ -24,6 +24,8 @@ export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
     app.put(
       '/api/admin/settings',
       {
+        // JSON-typed settings are edited in a text area.
+        config: { multilineFields: ['values.*'] },
         schema: {
           body: ZUpdateSettingsRequest,
           response: { 200: ZUpdateSettingsResponse, ...ERROR_RESPONSES },

@@ -53,6 +53,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/transactions',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           body: ZCreateAdminTransactionRequest,
           response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
@@ -70,6 +71,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
     app.patch(
       '/api/admin/transactions/:id',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZUpdateAdminTransactionRequest,
@@ -84,6 +86,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
     app.delete(
       '/api/admin/transactions/:id',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZReasonRequest,
@@ -123,6 +126,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/withdrawals/:id/reject',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZRejectPayoutRequest,

@@ -87,6 +87,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/two-factor/reset',
       {
+        config: { multilineFields: ['recoveryPhrase'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorResetRequest,

@@ -87,7 +87,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
     app.post(
       '/api/auth/reset-password',
       {
-        config: { access: 'public' },
+        config: { access: 'public', multilineFields: ['recoveryPhrase'] },
         schema: { body: ZResetPasswordRequest, response: { 200: ZOk } },
       },
       async (request, reply) => {

@@ -64,6 +64,7 @@ function conversationRoutes(
     app.post(
       `${base}/rooms/:roomId/messages`,
       {
+        config: { multilineFields: ['text'] },
         schema: {
           params: ZChatRoomParams,
           body: ZSendChatMessageRequest,
@@ -79,7 +80,10 @@ function conversationRoutes(
 
     app.post(
       `${base}/rooms/:roomId/attachments`,
-      { schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { multilineFields: ['text'] },
+        schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERROR_RESPONSES } },
+      },
       async (request) => {
         const actor = actorOf(request);
         const upload = await readUpload(request);

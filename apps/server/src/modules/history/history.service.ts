@@ -5,7 +5,15 @@ import { presentTransaction, trimDecimal, usdShown } from '../ledger';
 import { csvLine } from './csv';
 import { type KeyedRow, type Keyset, historyRepository as repo } from './history.repository';
 
-const CURSOR = /^(\d{1,19}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const CURSOR = /^(-?\d{1,18}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+/**
+ * The microseconds a cursor may carry: 0001-01-01 to the end of 9999. Beyond them no row's
+ * date can be (PostgreSQL's bigint and timestamp would refuse the value with an error), so
+ * such a cursor is forged or corrupt, and refused before any query.
+ */
+const FIRST_US = -62_135_596_800_000_000n;
+const LAST_US = 253_402_300_799_999_999n;
+export const CURSOR_INVALID = 'This page link is no longer valid. Reload the history.';
 const EXPORT_BATCH = 1000;
 
 export const CSV_HEADER = [
@@ -26,11 +34,16 @@ function encodeCursor(row: KeyedRow): string {
   return Buffer.from(`${row.date_us}:${row.id}`).toString('base64url');
 }
 
+/** A cursor this service made, or a 400: never a value PostgreSQL would choke on. */
 function decodeCursor(cursor: string): Keyset {
-  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  // Buffer reads any text as base64url, skipping what is not; only canonical text is ours.
+  const bytes = Buffer.from(cursor, 'base64url');
+  const match = bytes.toString('base64url') === cursor ? CURSOR.exec(bytes.toString('utf8')) : null;
   const [, dateUs, id] = match ?? [];
-  if (!dateUs || !id) throw new AppError('VALIDATION_FAILED', 'This page link is not valid.');
-  return { dateUs, id };
+  if (!dateUs || !id) throw new AppError('VALIDATION_FAILED', CURSOR_INVALID);
+  const us = BigInt(dateUs);
+  if (us < FIRST_US || us > LAST_US) throw new AppError('VALIDATION_FAILED', CURSOR_INVALID);
+  return { dateUs: us.toString(), id };
 }
 
 export function createHistoryService(deps: { pool: pg.Pool }) {

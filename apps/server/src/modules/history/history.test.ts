@@ -179,7 +179,7 @@ describe('GET /api/transactions', () => {
       expect(res.statusCode).toBe(400);
       expect(errorOf(res)).toEqual({
         error: 'VALIDATION_FAILED',
-        message: 'This page link is not valid.',
+        message: 'This page link is no longer valid. Reload the history.',
       });
     }
     for (const limit of ['0', '101', 'x']) {

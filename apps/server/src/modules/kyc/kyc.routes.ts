@@ -36,7 +36,10 @@ export function kycRoutes(s: Services): FastifyPluginAsyncZod {
 
     app.post(
       '/api/kyc',
-      { schema: { response: { 200: ZKycSubmissionResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { multilineFields: ['address'] },
+        schema: { response: { 200: ZKycSubmissionResponse, ...ERROR_RESPONSES } },
+      },
       async (request) => {
         const { userId } = signedIn(request);
         const upload = await readUpload(request);
@@ -89,6 +92,7 @@ export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/kyc/:id/review',
       {
+        config: { multilineFields: ['notes'] },
         schema: {
           params: ZAdminKycIdParams,
           body: ZAdminKycReviewRequest,

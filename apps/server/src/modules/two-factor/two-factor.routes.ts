@@ -70,7 +70,7 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
     app.post(
       '/api/2fa/reset-with-phrase',
       {
-        config: { access: 'signed-in' },
+        config: { access: 'signed-in', multilineFields: ['seedPhrase'] },
         schema: { body: ZTwoFactorResetRequest, response: { 200: ZSessionResponse } },
       },
       async (request) => {
