@@ -98,12 +98,12 @@ export const COMMANDS: Record<string, CliCommand> = {
           throw new CliError(`${result.message} Nothing changed.`);
         case 'hash-belongs-elsewhere':
           throw new CliError(
-            `Chain transaction ${hash} was already credited to ${asset.data} as another deposit (${result.transactionId}). Nothing changed.`,
+            `Chain transaction ${result.transactionHash} was already credited to ${asset.data} as another deposit (${result.transactionId}). Nothing changed.`,
           );
         case 'already-credited':
-          return `Chain transaction ${hash} was already credited: ${shown} to ${email.data}. Nothing changed. Balance: ${result.balance} ${symbol}.`;
+          return `Chain transaction ${result.transactionHash} was already credited: ${shown} to ${email.data}. Nothing changed. Balance: ${result.balance} ${symbol}.`;
         case 'credited':
-          return `Credited ${shown} to ${email.data} (chain transaction ${hash}). New balance: ${result.balance} ${symbol}.`;
+          return `Credited ${shown} to ${email.data} (chain transaction ${result.transactionHash}). New balance: ${result.balance} ${symbol}.`;
       }
     },
   },

@@ -28,12 +28,18 @@ export function walletOfAddress(symbol: string, network: string): TAssetId | nul
   );
 }
 
+/** What a credit did; `transactionHash` is the chain hash as it is kept (normalised). */
 export type CreditResult =
-  | { outcome: 'credited'; transactionId: string; balance: string }
-  | { outcome: 'already-credited'; transactionId: string; balance: string }
+  | { outcome: 'credited'; transactionId: string; transactionHash: string; balance: string }
+  | {
+      outcome: 'already-credited';
+      transactionId: string;
+      transactionHash: string;
+      balance: string;
+    }
   | { outcome: 'unknown-user' }
   | { outcome: 'invalid-hash'; message: string }
-  | { outcome: 'hash-belongs-elsewhere'; transactionId: string };
+  | { outcome: 'hash-belongs-elsewhere'; transactionId: string; transactionHash: string };
 
 export function createDepositsService(deps: {
   pool: pg.Pool;
@@ -91,11 +97,16 @@ export function createDepositsService(deps: {
             earlier.user_id === userId &&
             parseAmount(earlier.crypto_amount, asset.decimals) === input.amount;
           if (!same)
-            return { outcome: 'hash-belongs-elsewhere' as const, transactionId: earlier.id };
+            return {
+              outcome: 'hash-belongs-elsewhere' as const,
+              transactionId: earlier.id,
+              transactionHash,
+            };
           const balance = (await repo.balanceOf(client, userId, asset.id)) ?? '0';
           return {
             outcome: 'already-credited' as const,
             transactionId: earlier.id,
+            transactionHash,
             balance: fromMinor(asset.id, parseAmount(balance, asset.decimals)),
           };
         }
@@ -118,6 +129,7 @@ export function createDepositsService(deps: {
         return {
           outcome: 'credited' as const,
           transactionId: row.id,
+          transactionHash,
           balance: fromMinor(asset.id, parseAmount(balance, asset.decimals)),
         };
       });

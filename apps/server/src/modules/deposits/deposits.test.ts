@@ -179,12 +179,15 @@ describe('npm run cli -- credit-deposit', () => {
     const user = await verifiedCustomer(t);
     const hash = randomBytes(32).toString('hex');
     await creditDeposit(args(user.email, 'ETH', '1.5', hash));
-    const repeat = await withoutChange(t, () =>
-      creditDeposit(args(user.email, 'ETH', '1.5', hash.toUpperCase())),
-    );
-    expect(repeat).toBe(
-      `Chain transaction ${hash.toUpperCase()} was already credited: 1.5 ETH to ${user.email}. Nothing changed. Balance: 1.5 ETH.`,
-    );
+    // Written again in upper case, with 0x or without: one chain transaction, kept as 0x + lower case.
+    for (const written of [hash.toUpperCase(), `0x${hash}`, `0X${hash.toUpperCase()}`]) {
+      const repeat = await withoutChange(t, () =>
+        creditDeposit(args(user.email, 'ETH', '1.5', written)),
+      );
+      expect(repeat).toBe(
+        `Chain transaction 0x${hash} was already credited: 1.5 ETH to ${user.email}. Nothing changed. Balance: 1.5 ETH.`,
+      );
+    }
     // The same hash on another network is another transaction.
     await creditDeposit(args(user.email, 'USDT-ERC20', '10', hash));
     expect(await transactionCount(t, user.userId)).toBe(2);
@@ -249,7 +252,16 @@ describe('npm run cli -- credit-deposit', () => {
       'Amount can have at most 6 decimal places for USDT',
     ],
     ['no hash', [null, 'BTC', '1', '  '], 'The chain transaction hash is required (--tx-hash).'],
-    ['a hash with spaces', [null, 'BTC', '1', 'ab cd'], 'The chain transaction hash is not valid.'],
+    [
+      'a hash with spaces',
+      [null, 'BTC', '1', 'ab cd'],
+      'Enter the transaction hash: 64 hexadecimal characters. Nothing changed.',
+    ],
+    [
+      'a word for a hash',
+      [null, 'ETH', '1', 'hello'],
+      'Enter the transaction hash: 0x followed by 64 hexadecimal characters. Nothing changed.',
+    ],
     [
       'a hash that reads as an option',
       [null, 'BTC', '1', '--fee'],
@@ -312,7 +324,7 @@ describe('npm run cli -- credit-deposit', () => {
       ...args(user.email, 'ETH', '2.000000000000000001', hash),
     ]);
     expect(done.stdout.trim()).toBe(
-      `Credited 2.000000000000000001 ETH to ${user.email} (chain transaction ${hash}). New balance: 2.000000000000000001 ETH.`,
+      `Credited 2.000000000000000001 ETH to ${user.email} (chain transaction 0x${hash}). New balance: 2.000000000000000001 ETH.`,
     );
     const repeat = await cli([
       'credit-deposit',

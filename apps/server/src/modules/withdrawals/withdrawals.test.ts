@@ -297,8 +297,10 @@ describe('staff processing a withdrawal', () => {
       reason: 'The address belongs to a sanctioned service.',
     });
     expect(await walletOf(t, user.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
-    const mail = mailsTo(t, user.email).at(-1) ?? '';
-    expect(mail).toContain('Your withdrawal was not processed');
+    // Quoted-printable soft line breaks undone.
+    const mail = (mailsTo(t, user.email).at(-1) ?? '').replace(/=\r?\n/g, '');
+    expect(mail).toContain('Subject: Your withdrawal was rejected');
+    expect(mail).not.toMatch(/failed/i);
     expect(mail).toContain('The address belongs to a sanctioned service.');
     expect(mail).toContain('0.2501 BTC');
     const history = await call(t, { url: '/api/transactions', cookie: user.cookie });
@@ -313,7 +315,7 @@ describe('staff processing a withdrawal', () => {
   it('refuses to complete or reject twice, to complete a rejected one, and unknown ids', async () => {
     const completed = await pendingWithdrawal();
     await t.services.withdrawals.complete(completed.id, {
-      transactionHash: 'h1',
+      transactionHash: 'b1'.repeat(32),
       processedBy: admin.userId,
     });
     const rejected = await pendingWithdrawal();
@@ -323,7 +325,7 @@ describe('staff processing a withdrawal', () => {
       [
         () =>
           t.services.withdrawals.complete(completed.id, {
-            transactionHash: 'h2',
+            transactionHash: 'b2'.repeat(32),
             processedBy: admin.userId,
           }),
         'CONFLICT',
@@ -387,14 +389,19 @@ describe('staff processing a withdrawal', () => {
     await expectReconciled(t);
   });
 
-  it('requires a hash to complete and a reason to reject', async () => {
+  it('requires a hash of the network to complete and a reason to reject', async () => {
     const { id } = await pendingWithdrawal();
-    const noHash = await withoutChange(t, () =>
-      t.services.withdrawals
-        .complete(id, { transactionHash: '  ', processedBy: admin.userId })
-        .catch((e: unknown) => e),
-    );
-    expect(noHash).toMatchObject({ code: 'VALIDATION_FAILED' });
+    for (const transactionHash of ['  ', 'hello', `0x${'a1'.repeat(31)}`, 'g'.repeat(64)]) {
+      const noHash = await withoutChange(t, () =>
+        t.services.withdrawals
+          .complete(id, { transactionHash, processedBy: admin.userId })
+          .catch((e: unknown) => e),
+      );
+      expect(noHash).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        message: 'Enter the transaction hash: 64 hexadecimal characters.',
+      });
+    }
     const noReason = await withoutChange(t, () =>
       t.services.withdrawals
         .reject(id, { reason: '', processedBy: admin.userId })
@@ -488,12 +495,13 @@ describe('the Idempotency-Key header', () => {
   });
 
   it('applies to bank transfers too', async () => {
-    const user = await verifiedCustomer(t);
+    const user = await customerWith('BTC', '1');
     const body = {
       accountName: 'Ann Lee',
       accountNumber: '12345678',
       bsbNumber: '062000',
       amountAud: '100',
+      assetId: 'BTC',
     };
     const send = (key: string, b = body) =>
       call(t, {
@@ -506,7 +514,8 @@ describe('the Idempotency-Key header', () => {
     const first = await send('bank-1');
     const again = await send('bank-1');
     expect(again.json()).toEqual(first.json());
-    expect(await transactionCount(t, user.userId)).toBe(1);
+    // The deposit that funds it, and one payout.
+    expect(await transactionCount(t, user.userId)).toBe(2);
     expect((await send('bank-1', { ...body, amountAud: '200' })).statusCode).toBe(409);
   });
 });
@@ -524,7 +533,13 @@ describe('limits and switches (DEVIATIONS M10)', () => {
           method: 'POST',
           url: '/api/bank-transfers',
           cookie: user.cookie,
-          body: { accountName: 'A', accountNumber: '1', bsbNumber: '062000', amountAud: '5' },
+          body: {
+            accountName: 'A',
+            accountNumber: '12345678',
+            bsbNumber: '062000',
+            amountAud: '5',
+            assetId: 'BTC',
+          },
         }),
       );
       for (const res of [w, b]) {
@@ -560,7 +575,13 @@ describe('limits and switches (DEVIATIONS M10)', () => {
           method: 'POST',
           url: '/api/bank-transfers',
           cookie: user.cookie,
-          body: { accountName: 'A', accountNumber: '1', bsbNumber: '062000', amountAud: '5' },
+          body: {
+            accountName: 'A',
+            accountNumber: '12345678',
+            bsbNumber: '062000',
+            amountAud: '5',
+            assetId: 'BTC',
+          },
         }),
       );
       for (const res of [w, b]) {
@@ -656,9 +677,10 @@ describe('limits and switches (DEVIATIONS M10)', () => {
         withdrawnTodayUsd: '325.00',
         remainingTodayUsd: '675.00',
       });
-      // Older than 24 hours no longer counts.
+      // Older than 24 hours no longer counts. (Only the pending ones are moved back: a
+      // rejected payout is final, and the database refuses to rewrite it.)
       await t.services.pool.query(
-        "UPDATE transactions SET transaction_date = now() - interval '25 hours' WHERE user_id = $1 AND transaction_type = 'withdrawal'",
+        "UPDATE transactions SET transaction_date = now() - interval '25 hours' WHERE user_id = $1 AND transaction_type = 'withdrawal' AND status = 'pending'",
         [user.userId],
       );
       expect(
