@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ASSETS, assetById, ZAnyAssetId } from '../assets';
 import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
+import { normalizeBankReference, normalizeTxHash } from '../validation/payout-reference';
 import { ZTransactionStatus, ZTransactionType } from './money';
 
 /**
@@ -15,8 +16,12 @@ export const ADMIN_TX_MSG = {
   bankDetailsRequired: 'Account name, account number and BSB number are required',
   reasonRequired: 'Enter the reason for this change; it is kept in the audit log.',
   dateInvalid: 'Enter a valid date and time',
+  dateOutOfRange: 'Enter a date from 3 January 2009 (the first Bitcoin block) up to tomorrow.',
   usdInvalid: 'Enter the USD amount as a number with at most 2 decimals, like 1250.50',
   audInvalid: 'Enter the AUD amount as a number with at most 2 decimals, like 1900.76',
+  usdTooLarge: 'The USD amount can have at most 15 whole digits.',
+  audTooLarge: 'The AUD amount can have at most 15 whole digits.',
+  cryptoTooLarge: 'The crypto amount can have at most 15 whole digits.',
   deleteConfirm: 'Are you sure you want to delete this transaction? This action cannot be undone.',
   empty: 'No transactions found matching your criteria.',
   added: 'Transaction added successfully',
@@ -32,6 +37,23 @@ export const ADMIN_TX_MSG = {
   hashRequired: 'Enter the transaction hash of the payout.',
   bankReferenceRequired: 'Enter the bank reference of the payout.',
   rejectReasonRequired: 'Enter the reason the customer will see.',
+  payoutCompletedFinal:
+    'This payout is final: it was completed. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  payoutRejectedFinal:
+    'This payout is final: it was rejected. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  adjustmentFinal:
+    'An adjustment is final: it is corrected by a reversing adjustment, never edited or deleted. Edit the wallet balance in Wallet Management with a reason.',
+  stakingRewardNoEdit:
+    'Staking rewards cannot be edited. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  payoutTypeLocked:
+    'A withdrawal or bank transfer stays what it is, and no other transaction can become one. Reject the payout, or add a new transaction.',
+  payoutStatusByEdit:
+    "A payout's status is not changed by Edit: Complete or Reject it in Pending withdrawals, which tells the customer and checks four eyes.",
+  finalRow:
+    'This transaction is final and cannot be changed. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  payoutChanged: 'This payout changed while you were completing it. Open it again and check it.',
+  fundedPayoutAmounts:
+    "This bank payout is funded from the customer's crypto, which is held for it: its amounts cannot be edited. Reject it and ask the customer for a new request.",
 } as const;
 
 /** The fixed AUD per USD rate of the add-transaction form (admin.md §9). */
@@ -163,7 +185,21 @@ const ZReason = z
   .min(1, ADMIN_TX_MSG.reasonRequired)
   .max(500, 'Keep the reason under 500 characters');
 
-const FIAT = /^\d{1,15}(\.\d{1,2})?$/;
+/**
+ * Whole digits an amount staff type may have. Crypto is numeric(38, 18) in PostgreSQL (20
+ * whole digits) and fiat numeric(20, 2) (18): 15 leaves room for the balance it lands in to
+ * grow, and for the AUD figure derived from a USD one (× 1.52).
+ */
+export const ADMIN_MAX_WHOLE_DIGITS = 15;
+
+const FIAT = /^\d+(\.\d{1,2})?$/;
+
+/** The message for a typed USD or AUD figure, or null when it is good. */
+function fiatMessage(value: string, invalid: string, tooLarge: string): string | null {
+  if (!FIAT.test(value)) return invalid;
+  const whole = value.split('.')[0]?.replace(/^0+/, '') ?? '';
+  return whole.length > ADMIN_MAX_WHOLE_DIGITS ? tooLarge : null;
+}
 
 const ZBankInput = z.object({
   accountName: z.string().trim().max(140).default(''),
@@ -172,11 +208,62 @@ const ZBankInput = z.object({
   currency: ZAdminCurrency.default('AUD'),
 });
 
+// An instant as the browser's toISOString writes it, with its zone: four-digit years only
+// (no '+275760-…' or '-000001-…' extended years), seconds and milliseconds optional.
+const ISO_INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+/** The first Bitcoin block: nothing on any of our chains happened before it. */
+export const ADMIN_EARLIEST_DATE = Date.UTC(2009, 0, 3);
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Why a typed instant is not a real date in range, or null when it is. The calendar is
+ * checked here, field by field: Date.parse rolls 2024-02-30 over to 1 March.
+ */
+export function adminDateMessage(value: string, now = Date.now()): string | null {
+  const m = ISO_INSTANT.exec(value);
+  if (!m) return ADMIN_TX_MSG.dateInvalid;
+  const [year, month, day, hour, minute, second, offH, offM] = m
+    .slice(1)
+    .map((part) => (part === undefined ? 0 : Number(part)));
+  if (
+    year === undefined ||
+    month === undefined ||
+    day === undefined ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > daysInMonth(year, month) ||
+    (hour ?? 0) > 23 ||
+    (minute ?? 0) > 59 ||
+    (second ?? 0) > 59 ||
+    (offH ?? 0) > 14 ||
+    (offM ?? 0) > 59
+  ) {
+    return ADMIN_TX_MSG.dateInvalid;
+  }
+  const instant = Date.parse(value);
+  if (Number.isNaN(instant)) return ADMIN_TX_MSG.dateInvalid;
+  // Tomorrow at most: a date typed in any time zone for today is still accepted.
+  if (instant < ADMIN_EARLIEST_DATE || instant > now + 86_400_000) {
+    return ADMIN_TX_MSG.dateOutOfRange;
+  }
+  return null;
+}
+
 const ZDateTime = z
   .string({ error: ADMIN_TX_MSG.requiredFields })
   .trim()
   .min(1, ADMIN_TX_MSG.requiredFields)
-  .refine((v) => !Number.isNaN(Date.parse(v)), ADMIN_TX_MSG.dateInvalid);
+  .superRefine((v, ctx) => {
+    const message = adminDateMessage(v);
+    if (message) ctx.addIssue({ code: 'custom', message });
+  });
 
 /** The fields of the Add and Edit dialogs; amounts are exact decimal strings. */
 const ZTransactionFields = z.object({
@@ -210,16 +297,23 @@ function refineTransaction(
     ctx.addIssue({ code: 'custom', path: [], message: ADMIN_TX_MSG.requiredFields });
     return;
   }
-  if (!FIAT.test(v.usdAmount)) {
-    ctx.addIssue({ code: 'custom', path: ['usdAmount'], message: ADMIN_TX_MSG.usdInvalid });
-  }
-  if (v.audAmount !== '' && !FIAT.test(v.audAmount)) {
-    ctx.addIssue({ code: 'custom', path: ['audAmount'], message: ADMIN_TX_MSG.audInvalid });
-  }
+  const usd = fiatMessage(v.usdAmount, ADMIN_TX_MSG.usdInvalid, ADMIN_TX_MSG.usdTooLarge);
+  if (usd) ctx.addIssue({ code: 'custom', path: ['usdAmount'], message: usd });
+  const aud =
+    v.audAmount === ''
+      ? null
+      : fiatMessage(v.audAmount, ADMIN_TX_MSG.audInvalid, ADMIN_TX_MSG.audTooLarge);
+  if (aud) ctx.addIssue({ code: 'custom', path: ['audAmount'], message: aud });
   if (bank) {
     const b = v.bank;
     if (!b || b.accountName === '' || b.accountNumber === '' || b.bsbNumber === '') {
       ctx.addIssue({ code: 'custom', path: ['bank'], message: ADMIN_TX_MSG.bankDetailsRequired });
+    }
+    if (v.transactionHash !== '') {
+      const ref = normalizeBankReference(v.transactionHash);
+      if (!ref.ok) {
+        ctx.addIssue({ code: 'custom', path: ['transactionHash'], message: ref.message });
+      }
     }
     return;
   }
@@ -230,11 +324,19 @@ function refineTransaction(
   }
   const asset = ASSETS[parsedAsset.data];
   try {
-    if (parseAmount(v.cryptoAmount, asset.decimals, assetAmountMessages(asset)) === 0n) {
+    const minor = parseAmount(v.cryptoAmount, asset.decimals, assetAmountMessages(asset));
+    if (minor === 0n) {
       ctx.addIssue({
         code: 'custom',
         path: ['cryptoAmount'],
         message: 'Amount must be greater than 0',
+      });
+    } else if (minor >= 10n ** BigInt(ADMIN_MAX_WHOLE_DIGITS + asset.decimals)) {
+      // 99999999999999999999 USDT fits the column once, and then no credit fits after it.
+      ctx.addIssue({
+        code: 'custom',
+        path: ['cryptoAmount'],
+        message: ADMIN_TX_MSG.cryptoTooLarge,
       });
     }
   } catch (err) {
@@ -247,6 +349,12 @@ function refineTransaction(
   if (v.type === 'withdrawal') {
     const message = withdrawalAddressMessage(asset.id, v.withdrawalAddress);
     if (message) ctx.addIssue({ code: 'custom', path: ['withdrawalAddress'], message });
+  }
+  if (v.transactionHash !== '') {
+    const hash = normalizeTxHash(asset.id, v.transactionHash);
+    if (!hash.ok) {
+      ctx.addIssue({ code: 'custom', path: ['transactionHash'], message: hash.message });
+    }
   }
 }
 

@@ -17,6 +17,9 @@ export const ADMIN_WALLET_MSG = {
   reasonRequired: 'Please give the reason for this balance change.',
   reasonTooLong: 'The reason can have at most 500 characters.',
   balanceUnchanged: 'The new balance is the same as the current balance.',
+  balanceTooLarge: 'That balance is too large: enter at most 15 whole digits.',
+  balanceValueTooLarge:
+    'That balance change is worth too much to record: its USD value would need more than 15 whole digits.',
   requiredFields: 'Please fill all required fields.',
   requiredFieldsTitle: 'Validation Error',
   unsupportedAssetSymbol: 'Please choose an asset from the list.',

@@ -22,15 +22,17 @@ export type AdminTransactionListRow = CustomerColumns &
     | 'transaction_date'
   >;
 
+/** A bank transfer's account, encrypted at rest, and the fiat amount it is paid. */
+export type BankAccountRow = {
+  account_name_encrypted: string | null;
+  account_number_encrypted: string | null;
+  bsb_number_encrypted: string | null;
+  amount_fiat: string | null;
+  bank_currency: string | null;
+};
+
 /** A ledger row with its customer and, for a bank transfer, the encrypted account. */
-export type AdminTransactionRow = TransactionRow &
-  CustomerColumns & {
-    account_name_encrypted: string | null;
-    account_number_encrypted: string | null;
-    bsb_number_encrypted: string | null;
-    amount_fiat: string | null;
-    bank_currency: string | null;
-  };
+export type AdminTransactionRow = TransactionRow & CustomerColumns & BankAccountRow;
 
 export type ListFilters = {
   status: string | null;
@@ -192,6 +194,17 @@ export const adminTransactionsRepository = {
   async customerExists(client: pg.PoolClient, userId: string): Promise<boolean> {
     const { rows } = await client.query('SELECT 1 FROM users WHERE id = $1 FOR SHARE', [userId]);
     return rows.length > 0;
+  },
+
+  /** A bank transfer's account as stored now (for the audit row of a change). */
+  async bankAccountOf(db: pg.PoolClient, transactionId: string): Promise<BankAccountRow | null> {
+    const { rows } = await db.query<BankAccountRow>(
+      `SELECT account_name_encrypted, account_number_encrypted, bsb_number_encrypted,
+              amount_fiat, currency AS bank_currency
+         FROM bank_transfers WHERE transaction_id = $1`,
+      [transactionId],
+    );
+    return rows[0] ?? null;
   },
 
   async insertBankTransfer(

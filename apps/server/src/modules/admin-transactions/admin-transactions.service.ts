@@ -6,6 +6,8 @@ import {
   ASSETS,
   assetById,
   convertFiat,
+  normalizeBankReference,
+  normalizeTxHash,
   parseAmount,
   type TAdminTransaction,
   type TAdminTransactionSummary,
@@ -25,6 +27,7 @@ import { requestHash, runOnce, trimDecimal, usdShown } from '../ledger';
 import {
   type AdminTransactionListRow,
   type AdminTransactionRow,
+  type BankAccountRow,
   type ListFilters,
   adminTransactionsRepository as repo,
 } from './admin-transactions.repository';
@@ -76,40 +79,105 @@ function audOf(usd: string): string {
   return convertFiat(usd, ADMIN_AUD_PER_USD, 'aud-to-usd');
 }
 
-/** What the audit log keeps of a row: the money and its state, no account details. */
-function auditView(row: TransactionRow) {
+/** A bank payout's account as the audit log keeps it: in clear, the log is admin-only. */
+type BankFacts = {
+  accountName: string;
+  accountNumber: string;
+  bsbNumber: string;
+  amountFiat: string;
+  currency: string;
+};
+
+/**
+ * What the audit log keeps of a row: every field that decides where money goes and who
+ * moved it (amount, fee, asset, address, memo, the bank account, status, reference,
+ * processor, editors), so a before/after pair shows any change to a payout.
+ */
+function auditView(row: TransactionRow, bank: BankFacts | null) {
   return {
     id: row.id,
     userId: row.user_id,
     type: row.transaction_type,
     direction: row.direction,
     assetId: row.asset_id,
+    network: row.network,
     amount: trimDecimal(row.crypto_amount),
     fee: trimDecimal(row.fee),
     usdAmount: row.usd_amount,
     audAmount: row.aud_amount,
     currency: row.currency,
+    audUsdRate: row.exchange_rate,
+    priceUsd: row.price_usd,
     status: row.status,
     date: row.transaction_date.toISOString(),
     withdrawalAddress: row.withdrawal_address,
+    memo: row.memo,
+    accountName: bank?.accountName ?? null,
+    accountNumber: bank?.accountNumber ?? null,
+    bsbNumber: bank?.bsbNumber ?? null,
+    amountFiat: bank?.amountFiat ?? null,
+    bankCurrency: bank?.currency ?? null,
     transactionHash: row.transaction_hash,
+    reason: row.reason,
+    createdBy: row.created_by,
+    processedBy: row.processed_by,
+    editorIds: row.editor_ids,
     deleted: row.deleted_at !== null,
   };
 }
 
+function pgError(err: unknown): { code?: unknown; constraint?: unknown } | null {
+  return typeof err === 'object' && err !== null ? err : null;
+}
+
 /** pg's unique violation on the deposit hash index: the chain deposit is already credited. */
 function isDuplicateDeposit(err: unknown): boolean {
-  return (
-    typeof err === 'object' &&
-    err !== null &&
-    'code' in err &&
-    err.code === '23505' &&
-    'constraint' in err &&
-    err.constraint === 'transactions_deposit_hash_key'
-  );
+  const e = pgError(err);
+  return e?.code === '23505' && e.constraint === 'transactions_deposit_chain_hash_key';
+}
+
+/** The database's own refusal of a change to a final row (trigger `transactions_final`). */
+function isFinalRow(err: unknown): boolean {
+  const e = pgError(err);
+  return e?.code === '23514' && e.constraint === 'transactions_final';
 }
 
 const DUPLICATE_DEPOSIT = 'This chain transaction was already credited as a deposit.';
+
+/** Completed or rejected payouts are history: the message says which, and what to do. */
+function finalPayoutMessage(row: Pick<TransactionRow, 'transaction_type' | 'status'>) {
+  if (!PAYOUT_TYPES.has(row.transaction_type)) return null;
+  if (row.status === 'completed') return ADMIN_TX_MSG.payoutCompletedFinal;
+  if (row.status === 'failed') return ADMIN_TX_MSG.payoutRejectedFinal;
+  return null;
+}
+
+/** Why a row may not be edited or deleted at all, or null. */
+function finalRowMessage(row: Pick<TransactionRow, 'transaction_type' | 'status'>) {
+  if (row.transaction_type === 'adjustment') return ADMIN_TX_MSG.adjustmentFinal;
+  return finalPayoutMessage(row);
+}
+
+/**
+ * A chain hash as its network writes it (or a bank reference for a bank transfer); a bad
+ * one is the admin's to fix. Empty stays empty.
+ */
+function referenceFor(bank: boolean, assetId: string, value: string): string | null {
+  if (value === '') return null;
+  const result = bank ? normalizeBankReference(value) : normalizeTxHash(assetId, value);
+  if (!result.ok) throw new AppError('VALIDATION_FAILED', result.message);
+  return result.value;
+}
+
+/** Two typed or stored decimal figures name the same amount ('100' and '100.00'). */
+function sameFigure(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  try {
+    return parseAmount(a, 18) === parseAmount(b, 18);
+  } catch {
+    return false;
+  }
+}
 
 /** Transactions and withdrawal processing for staff (admin.md §2.2, DEVIATIONS M7). */
 export function createAdminTransactionsService(s: Services) {
@@ -141,17 +209,8 @@ export function createAdminTransactionsService(s: Services) {
   }
 
   function present(row: AdminTransactionRow): TAdminTransaction {
-    const bank =
-      row.account_name_encrypted && row.account_number_encrypted && row.bsb_number_encrypted
-        ? {
-            // Staff process the transfer, so they read the account it goes to.
-            accountName: secrets.decrypt(row.account_name_encrypted),
-            accountNumber: secrets.decrypt(row.account_number_encrypted),
-            bsbNumber: secrets.decrypt(row.bsb_number_encrypted),
-            amountFiat: row.amount_fiat ?? '0',
-            currency: row.bank_currency ?? 'AUD',
-          }
-        : null;
+    // Staff process the transfer, so they read the account it goes to.
+    const bank = bankFacts(row);
     return {
       ...presentSummary(row),
       network: row.network,
@@ -171,6 +230,32 @@ export function createAdminTransactionsService(s: Services) {
     };
   }
 
+  function bankFacts(row: BankAccountRow | null): BankFacts | null {
+    if (
+      !row?.account_name_encrypted ||
+      !row.account_number_encrypted ||
+      !row.bsb_number_encrypted
+    ) {
+      return null;
+    }
+    return {
+      accountName: secrets.decrypt(row.account_name_encrypted),
+      accountNumber: secrets.decrypt(row.account_number_encrypted),
+      bsbNumber: secrets.decrypt(row.bsb_number_encrypted),
+      amountFiat: row.amount_fiat ?? '0',
+      currency: row.bank_currency ?? 'AUD',
+    };
+  }
+
+  /** A row as the audit log keeps it, with its bank account read as it is now. */
+  async function audited(client: pg.PoolClient, row: TransactionRow) {
+    const bank =
+      row.transaction_type === 'bank_transfer'
+        ? bankFacts(await repo.bankAccountOf(client, row.id))
+        : null;
+    return auditView(row, bank);
+  }
+
   async function view(db: pg.Pool | pg.PoolClient, id: string): Promise<TAdminTransaction> {
     const row = await repo.findById(db, id);
     if (!row) throw new AppError('NOT_FOUND', 'Transaction not found.');
@@ -183,6 +268,7 @@ export function createAdminTransactionsService(s: Services) {
     transactionId: string,
     body: Pick<TCreateAdminTransaction, 'bank' | 'usdAmount'>,
     audAmount: string,
+    keepFigure?: { amountFiat: string; currency: string },
   ) {
     const bank = body.bank;
     if (!bank) throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.bankDetailsRequired);
@@ -191,8 +277,8 @@ export function createAdminTransactionsService(s: Services) {
       accountNameEncrypted: secrets.encrypt(bank.accountName),
       accountNumberEncrypted: secrets.encrypt(bank.accountNumber),
       bsbNumberEncrypted: secrets.encrypt(bank.bsbNumber),
-      amountFiat: bank.currency === 'USD' ? body.usdAmount : audAmount,
-      currency: bank.currency,
+      amountFiat: keepFigure?.amountFiat ?? (bank.currency === 'USD' ? body.usdAmount : audAmount),
+      currency: keepFigure?.currency ?? bank.currency,
     });
   }
 
@@ -206,13 +292,114 @@ export function createAdminTransactionsService(s: Services) {
 
   /**
    * Four-eyes (DEVIATIONS M7): money leaves only when a second admin completes what the
-   * first recorded, so neither an Add nor an Edit may complete a payout.
+   * first recorded, so an Add may not record a payout as completed.
    */
-  function refuseSelfCompletedPayout(type: string, status: string, before?: TransactionRow): void {
-    if (!PAYOUT_TYPES.has(type) || status !== 'completed') return;
-    if (before && PAYOUT_TYPES.has(before.transaction_type) && before.status === 'completed')
-      return;
-    throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutPending);
+  function refuseSelfCompletedPayout(type: string, status: string): void {
+    if (PAYOUT_TYPES.has(type) && status === 'completed') {
+      throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutPending);
+    }
+  }
+
+  /**
+   * What an Edit may not do, judged on the locked row: touch final history (a completed or
+   * rejected payout, an adjustment, a staking reward), turn a payout into something else or
+   * anything into a payout, or move a payout's status (Complete and Reject do that: they
+   * tell the customer and check four eyes).
+   */
+  function refuseEdit(current: TransactionRow, body: TUpdateAdminTransaction): void {
+    const final = finalRowMessage(current);
+    if (final) throw new AppError('CONFLICT', final);
+    if (!ADMIN_TYPES.has(current.transaction_type)) {
+      throw new AppError('CONFLICT', ADMIN_TX_MSG.stakingRewardNoEdit);
+    }
+    const wasPayout = PAYOUT_TYPES.has(current.transaction_type);
+    if ((wasPayout || PAYOUT_TYPES.has(body.type)) && body.type !== current.transaction_type) {
+      throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutTypeLocked);
+    }
+    if (wasPayout && body.status !== current.status) {
+      throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutStatusByEdit);
+    }
+  }
+
+  /**
+   * What an Edit leaves the row as. An empty hash keeps the stored one (an edit never drops
+   * a payout's reference); a typed one must be a hash of the row's network. A bank payout
+   * funded from the customer's crypto (DEVIATIONS M11) keeps its hold and the figures it
+   * was converted from: only its account and date may change.
+   */
+  function revisionOf(
+    current: AdminTransactionRow,
+    body: TUpdateAdminTransaction,
+    actor: Actor,
+  ): Revision {
+    const transactionDate = new Date(body.transactionDate);
+    const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
+    if (body.type === 'bank_transfer') {
+      const transactionHash =
+        body.transactionHash === ''
+          ? current.transaction_hash
+          : referenceFor(true, current.asset_id, body.transactionHash);
+      const funding = current.direction === 'none' ? undefined : assetById(current.asset_id);
+      if (funding) {
+        const sameUsd =
+          sameFigure(body.usdAmount, usdShown(current)) ||
+          sameFigure(body.usdAmount, current.usd_amount);
+        const sameAud = body.audAmount === '' || sameFigure(body.audAmount, current.aud_amount);
+        if (!sameUsd || !sameAud) {
+          throw new AppError('CONFLICT', ADMIN_TX_MSG.fundedPayoutAmounts);
+        }
+        return {
+          type: 'bank_transfer',
+          direction: current.direction,
+          assetId: funding.id,
+          amount: parseAmount(current.crypto_amount, funding.decimals),
+          usdAmount: current.usd_amount,
+          audAmount: current.aud_amount,
+          currency: current.currency,
+          status: body.status,
+          transactionDate,
+          withdrawalAddress: current.withdrawal_address,
+          transactionHash,
+          updatedBy: actor.id,
+        };
+      }
+      return {
+        type: 'bank_transfer',
+        direction: 'none',
+        assetId: body.bank?.currency ?? current.asset_id,
+        amount: 0n,
+        usdAmount: body.usdAmount,
+        audAmount,
+        currency: body.bank?.currency ?? 'AUD',
+        status: body.status,
+        transactionDate,
+        withdrawalAddress: null,
+        transactionHash,
+        updatedBy: actor.id,
+      };
+    }
+    const asset = ASSETS[ZAnyAssetId.parse(body.assetId)];
+    let transactionHash = referenceFor(false, asset.id, body.transactionHash);
+    if (transactionHash === null && current.transaction_hash !== null) {
+      // Kept, in the form of the row's network now (the asset may have changed).
+      const kept = normalizeTxHash(asset.id, current.transaction_hash);
+      transactionHash = kept.ok ? kept.value : current.transaction_hash;
+    }
+    const credit = body.type === 'deposit' || body.type === 'buy';
+    return {
+      type: body.type,
+      direction: credit ? 'credit' : 'debit',
+      assetId: asset.id,
+      amount: parseAmount(body.cryptoAmount, asset.decimals),
+      usdAmount: body.usdAmount,
+      audAmount,
+      currency: current.currency ?? 'USD',
+      status: body.status,
+      transactionDate,
+      withdrawalAddress: addressFor(body.type, asset.id, body.withdrawalAddress),
+      transactionHash,
+      updatedBy: actor.id,
+    };
   }
 
   return {
@@ -266,7 +453,6 @@ export function createAdminTransactionsService(s: Services) {
             }
             const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
             const transactionDate = new Date(body.transactionDate);
-            const transactionHash = body.transactionHash === '' ? null : body.transactionHash;
             let row: TransactionRow;
             if (body.type === 'bank_transfer') {
               const currency = body.bank?.currency ?? 'AUD';
@@ -277,7 +463,7 @@ export function createAdminTransactionsService(s: Services) {
                 usdAmount: body.usdAmount,
                 audAmount,
                 status: body.status,
-                transactionHash,
+                transactionHash: referenceFor(true, currency, body.transactionHash),
                 createdBy: actor.id,
                 transactionDate,
               });
@@ -295,7 +481,7 @@ export function createAdminTransactionsService(s: Services) {
                 usdAmount: body.usdAmount,
                 audAmount,
                 withdrawalAddress: addressFor(body.type, asset.id, body.withdrawalAddress),
-                transactionHash,
+                transactionHash: referenceFor(false, asset.id, body.transactionHash),
                 createdBy: actor.id,
                 transactionDate,
               });
@@ -307,7 +493,7 @@ export function createAdminTransactionsService(s: Services) {
               targetId: row.id,
               targetUserId: row.user_id,
               before: null,
-              after: auditView(row),
+              after: await audited(client, row),
               reason: body.reason,
               ip: actor.ip,
             });
@@ -323,7 +509,8 @@ export function createAdminTransactionsService(s: Services) {
 
     /**
      * An edit re-applies the row's ledger effect (old reversed, new applied) in one
-     * database transaction; a status change is an edit of the status alone.
+     * database transaction; a status change is an edit of the status alone. Final history
+     * and a payout's type and status are refused first (`refuseEdit`), on the locked row.
      */
     async update(
       actor: Actor,
@@ -334,53 +521,31 @@ export function createAdminTransactionsService(s: Services) {
         return await withTransaction(pool, async (client) => {
           const current = await repo.findById(client, id, true);
           if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
-          if (!ADMIN_TYPES.has(current.transaction_type)) {
-            throw new AppError(
-              'CONFLICT',
-              'Staking rewards and balance adjustments cannot be edited. Record a new transaction instead.',
-            );
-          }
-          const wasBank = current.transaction_type === 'bank_transfer';
-          if (wasBank !== (body.type === 'bank_transfer')) {
-            throw new AppError(
-              'CONFLICT',
-              'A bank transfer cannot become a crypto transaction or the reverse. Delete it and add a new one.',
-            );
-          }
-          refuseSelfCompletedPayout(body.type, body.status, current);
-          const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
-          const bank = body.type === 'bank_transfer';
-          const asset = bank ? null : ASSETS[ZAnyAssetId.parse(body.assetId)];
-          const credit = body.type === 'deposit' || body.type === 'buy';
-          const revision: Revision = {
-            type: body.type,
-            direction: asset ? (credit ? 'credit' : 'debit') : 'none',
-            assetId: asset ? asset.id : (body.bank?.currency ?? current.asset_id),
-            amount: asset ? parseAmount(body.cryptoAmount, asset.decimals) : 0n,
-            usdAmount: body.usdAmount,
-            audAmount,
-            currency: asset ? (current.currency ?? 'USD') : (body.bank?.currency ?? 'AUD'),
-            status: body.status,
-            transactionDate: new Date(body.transactionDate),
-            withdrawalAddress: asset
-              ? addressFor(body.type, asset.id, body.withdrawalAddress)
-              : null,
-            transactionHash: body.transactionHash === '' ? null : body.transactionHash,
-            updatedBy: actor.id,
-          };
+          refuseEdit(current, body);
+          const revision = revisionOf(current, body, actor);
           const change = await ledger.revise(client, id, revision);
-          if (bank) await saveBank(client, id, body, audAmount);
-          const statusOnly =
-            JSON.stringify({ ...auditView(change.before), status: change.after.status }) ===
-            JSON.stringify(auditView(change.after));
+          if (body.type === 'bank_transfer') {
+            const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
+            // A funded payout's fiat figure is what its hold was converted from: it stays.
+            const keep =
+              current.direction !== 'none' && current.amount_fiat !== null
+                ? { amountFiat: current.amount_fiat, currency: current.bank_currency ?? 'AUD' }
+                : undefined;
+            await saveBank(client, id, body, audAmount, keep);
+          }
+          const before = auditView(change.before, bankFacts(current));
+          const after = await audited(client, change.after);
+          // Who edited is in every edit; a status change is one that changes nothing else.
+          const rest = (v: typeof before) =>
+            JSON.stringify({ ...v, status: null, editorIds: null });
           await audit.record(client, {
             actorId: actor.id,
-            action: statusOnly ? 'transaction.status' : 'transaction.update',
+            action: rest(before) === rest(after) ? 'transaction.status' : 'transaction.update',
             targetType: 'transaction',
             targetId: id,
             targetUserId: change.after.user_id,
-            before: auditView(change.before),
-            after: auditView(change.after),
+            before,
+            after,
             reason: body.reason,
             ip: actor.ip,
           });
@@ -388,50 +553,100 @@ export function createAdminTransactionsService(s: Services) {
         });
       } catch (err) {
         if (isDuplicateDeposit(err)) throw new AppError('CONFLICT', DUPLICATE_DEPOSIT);
+        if (isFinalRow(err)) throw new AppError('CONFLICT', ADMIN_TX_MSG.finalRow);
         throw err;
       }
     },
 
-    /** A deletion marks the row deleted and reverses its effect; nothing is erased. */
+    /**
+     * A deletion marks the row deleted and reverses its effect; nothing is erased. Final
+     * history is never deleted: a completed or rejected payout, or an adjustment (corrected
+     * by a reversing adjustment instead).
+     */
     async remove(actor: Actor, id: string, reason: string): Promise<void> {
-      await withTransaction(pool, async (client) => {
-        const change = await ledger.remove(client, id, actor.id);
-        await audit.record(client, {
-          actorId: actor.id,
-          action: 'transaction.delete',
-          targetType: 'transaction',
-          targetId: id,
-          targetUserId: change.after.user_id,
-          before: auditView(change.before),
-          after: auditView(change.after),
-          reason,
-          ip: actor.ip,
+      try {
+        await withTransaction(pool, async (client) => {
+          const current = await repo.findById(client, id, true);
+          if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
+          const final = finalRowMessage(current);
+          if (final) throw new AppError('CONFLICT', final);
+          const bank = bankFacts(current);
+          const change = await ledger.remove(client, id, actor.id);
+          await audit.record(client, {
+            actorId: actor.id,
+            action: 'transaction.delete',
+            targetType: 'transaction',
+            targetId: id,
+            targetUserId: change.after.user_id,
+            before: auditView(change.before, bank),
+            after: auditView(change.after, bank),
+            reason,
+            ip: actor.ip,
+          });
         });
-      });
+      } catch (err) {
+        if (isFinalRow(err)) throw new AppError('CONFLICT', ADMIN_TX_MSG.finalRow);
+        throw err;
+      }
     },
 
     /**
-     * Pays a withdrawal or bank transfer out. Four-eyes: the admin who recorded or last
-     * edited the request cannot complete it.
+     * Pays a withdrawal or bank transfer out. The reference must be what proves it left: a
+     * chain transaction hash of the payout's network (kept normalised) or a bank reference.
+     * Four-eyes, judged on the row locked inside the completion: neither the admin who
+     * recorded the request nor anyone who ever edited it may complete it.
      */
     async complete(actor: Actor, id: string, reference: string): Promise<TAdminTransaction> {
+      const row = await repo.findById(pool, id);
+      if (!row || !PAYOUT_TYPES.has(row.transaction_type)) {
+        throw new AppError('NOT_FOUND', 'Withdrawal not found.');
+      }
+      const bank = row.transaction_type === 'bank_transfer';
+      let checked = reference.trim();
+      // A payout already completed or rejected is refused by the completion itself, with
+      // its own message, whatever reference came with the request.
+      if (row.status === 'pending') {
+        if (checked === '') {
+          throw new AppError(
+            'VALIDATION_FAILED',
+            bank ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
+          );
+        }
+        const result = bank
+          ? normalizeBankReference(checked)
+          : normalizeTxHash(row.asset_id, checked);
+        if (!result.ok) throw new AppError('VALIDATION_FAILED', result.message);
+        checked = result.value;
+      }
       await withdrawals.complete(id, {
-        transactionHash: reference,
+        transactionHash: checked,
         processedBy: actor.id,
-        guard: (row) => {
-          if (row.created_by === actor.id || row.updated_by === actor.id) {
+        guard: (locked) => {
+          if (
+            locked.created_by === actor.id ||
+            locked.updated_by === actor.id ||
+            locked.editor_ids.includes(actor.id)
+          ) {
             throw new AppError('FORBIDDEN', ADMIN_TX_MSG.fourEyes);
+          }
+          // The reference was checked against the row as it was read before the lock.
+          if (
+            locked.transaction_type !== row.transaction_type ||
+            locked.asset_id !== row.asset_id
+          ) {
+            throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutChanged);
           }
         },
         record: async (client, before, after) => {
+          const bankNow = bank ? bankFacts(await repo.bankAccountOf(client, id)) : null;
           await audit.record(client, {
             actorId: actor.id,
             action: 'withdrawal.complete',
             targetType: 'transaction',
             targetId: id,
             targetUserId: after.user_id,
-            before: auditView(before),
-            after: auditView(after),
+            before: auditView(before, bankNow),
+            after: auditView(after, bankNow),
             reason: null,
             ip: actor.ip,
           });
@@ -452,8 +667,8 @@ export function createAdminTransactionsService(s: Services) {
             targetType: 'transaction',
             targetId: id,
             targetUserId: after.user_id,
-            before: auditView(before),
-            after: auditView(after),
+            before: await audited(client, before),
+            after: await audited(client, after),
             reason,
             ip: actor.ip,
           });

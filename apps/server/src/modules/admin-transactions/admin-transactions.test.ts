@@ -1,4 +1,11 @@
-import { ADMIN_TX_MSG, ASSETS, fromMinor, parseAmount, type TAnyAssetId } from '@coffer/shared';
+import {
+  ADMIN_TX_MSG,
+  ASSETS,
+  fromMinor,
+  parseAmount,
+  REFERENCE_MSG,
+  type TAnyAssetId,
+} from '@coffer/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import {
@@ -20,6 +27,7 @@ import {
   setSetting,
 } from '../../../test/money-helpers';
 import { createPool } from '../../db/client';
+import { withTransaction } from '../../db/tx';
 import { seedLoad } from '../../seed-load';
 import { adminTransactionsRepository, type ListFilters } from './admin-transactions.repository';
 
@@ -27,6 +35,7 @@ let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
 let adminA: SignedInUser;
 let adminB: SignedInUser;
+let adminC: SignedInUser;
 
 beforeAll(async () => {
   feeds = await startFakeFeeds();
@@ -35,6 +44,7 @@ beforeAll(async () => {
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
   adminA = await verifiedAdmin(t);
   adminB = await verifiedAdmin(t);
+  adminC = await verifiedAdmin(t);
 });
 afterAll(async () => {
   await t.close();
@@ -447,9 +457,10 @@ describe('withdrawal processing', () => {
     const selfComplete = await withoutChange(t, () =>
       edit(adminA, id, editBody(tx, { status: 'completed' })),
     );
+    // A payout's status moves only through Complete and Reject.
     expect(errorOf(selfComplete)).toEqual({
       error: 'CONFLICT',
-      message: ADMIN_TX_MSG.payoutPending,
+      message: ADMIN_TX_MSG.payoutStatusByEdit,
     });
 
     const adjusted = await edit(adminA, id, editBody(tx, { cryptoAmount: '0.5' }));
@@ -564,14 +575,659 @@ describe('withdrawal processing', () => {
 
     const noRef = await withoutChange(t, () => complete(adminB, bank.id, ''));
     expect(errorOf(noRef).message).toBe(ADMIN_TX_MSG.bankReferenceRequired);
-    expect((await complete(adminA, bank.id, 'REF-1')).statusCode).toBe(403);
-    const done = await complete(adminB, bank.id, 'REF-1');
+    expect((await complete(adminA, bank.id, 'WBC 2025/0001')).statusCode).toBe(403);
+    const done = await complete(adminB, bank.id, '  WBC   2025/0001 ');
     expect(done.json().transaction).toMatchObject({
       status: 'completed',
-      transactionHash: 'REF-1',
+      transactionHash: 'WBC 2025/0001',
     });
     expect(mailsTo(t, customer.email).at(-1)).toContain('Your bank transfer has been sent');
     await expectReconciled(t);
+  });
+});
+
+/** The admin view of a transaction, as the Edit dialog opens it. */
+async function opened(id: string) {
+  const res = await call(t, { url: `/api/admin/transactions/${id}`, cookie: adminA.cookie });
+  expect(res.statusCode).toBe(200);
+  return res.json().transaction;
+}
+
+/** A customer with 2 ETH who asked to withdraw 1 ETH (pending, 1.002 held). */
+async function pendingEthWithdrawal() {
+  const customer = await verifiedCustomer(t);
+  await fund(t, customer.userId, 'ETH', '2');
+  const req = await requestWithdrawal(t, customer, {
+    assetId: 'ETH',
+    amount: '1',
+    address: GOOD_ADDRESS.ETH,
+  });
+  expect(req.statusCode).toBe(200);
+  return { customer, id: req.json().transaction.id as string };
+}
+
+const ETH_HASH = `0x${'5e'.repeat(32)}`;
+
+/** A customer's 0.1 ETH withdrawal, paid out by admin B. */
+async function completedEthWithdrawal() {
+  const customer = await verifiedCustomer(t);
+  await fund(t, customer.userId, 'ETH', '2');
+  const req = await requestWithdrawal(t, customer, {
+    assetId: 'ETH',
+    amount: '0.1',
+    address: GOOD_ADDRESS.ETH,
+  });
+  const id: string = req.json().transaction.id;
+  expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
+  // 0.1 and its 0.002 fee left.
+  expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.898', held: '0' });
+  return { customer, id };
+}
+
+const BANK = { accountName: 'Jane Citizen', accountNumber: '12345678', bsbNumber: '062000' };
+
+/** A bank transfer admin A recorded, pending. */
+async function pendingBankTransfer(userId: string) {
+  const res = await create(adminA, {
+    userId,
+    type: 'bank_transfer',
+    usdAmount: '100.00',
+    status: 'pending',
+    transactionDate: NOW,
+    bank: BANK,
+    reason: 'Customer asked by phone, ticket 7',
+  });
+  expect(res.statusCode).toBe(200);
+  return res.json().transaction;
+}
+
+/** The bank transfer's edit form, as the Edit dialog sends it. */
+function bankEditBody(tx: Record<string, unknown>, over: Body = {}): Body {
+  return {
+    type: 'bank_transfer',
+    usdAmount: tx.usdAmount,
+    audAmount: tx.audAmount ?? '',
+    status: tx.status,
+    transactionDate: tx.date,
+    transactionHash: tx.transactionHash ?? '',
+    bank: BANK,
+    reason: 'Correction, ticket 44',
+    ...over,
+  };
+}
+
+describe('four eyes nobody can sidestep', () => {
+  it('A edits, B edits: neither may complete, even after the other edited last; C may', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const first = await edit(adminA, id, editBody(await opened(id), { cryptoAmount: '0.9' }));
+    expect(first.statusCode).toBe(200);
+    const second = await edit(adminB, id, editBody(await opened(id), { cryptoAmount: '0.8' }));
+    expect(second.statusCode).toBe(200);
+    expect(second.json().transaction).toMatchObject({
+      amount: '0.8',
+      status: 'pending',
+      updatedBy: adminB.userId,
+      editorIds: [adminA.userId, adminB.userId],
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0.802' });
+
+    // A is no longer the last editor, yet edited it: refused.
+    const byA = await withoutChange(t, () => complete(adminA, id, ETH_HASH));
+    expect(byA.statusCode).toBe(403);
+    expect(errorOf(byA)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    const byB = await withoutChange(t, () => complete(adminB, id, ETH_HASH));
+    expect(byB.statusCode).toBe(403);
+    expect(errorOf(byB)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    await expectReconciled(t);
+
+    const byC = await complete(adminC, id, ETH_HASH);
+    expect(byC.statusCode).toBe(200);
+    expect(byC.json().transaction).toMatchObject({
+      status: 'completed',
+      processedBy: adminC.userId,
+      transactionHash: ETH_HASH,
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.198', held: '0' });
+    await expectReconciled(t);
+  });
+
+  it('the admin who recorded a withdrawal cannot complete it after another admin edited it', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const recorded = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'withdrawal',
+        cryptoAmount: '0.3',
+        status: 'pending',
+        withdrawalAddress: GOOD_ADDRESS.BTC,
+      }),
+    );
+    const tx = recorded.json().transaction;
+    expect((await edit(adminB, tx.id, editBody(tx, { cryptoAmount: '0.2' }))).statusCode).toBe(200);
+    const byCreator = await withoutChange(t, () => complete(adminA, tx.id, 'ab'.repeat(32)));
+    expect(errorOf(byCreator)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    expect((await complete(adminC, tx.id, 'ab'.repeat(32))).statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.8', held: '0' });
+  });
+});
+
+describe('history that cannot be rewritten', () => {
+  it('refuses to edit a completed withdrawal (0.1 → 0.9 ETH, new address), by anyone', async () => {
+    const { customer, id } = await completedEthWithdrawal();
+    const tx = await opened(id);
+    const rewrite = editBody(tx, {
+      cryptoAmount: '0.9',
+      withdrawalAddress: GOOD_ADDRESS['USDT-ERC20'],
+    });
+    for (const admin of [adminA, adminB, adminC]) {
+      const res = await withoutChange(t, () => edit(admin, id, rewrite));
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res)).toEqual({
+        error: 'CONFLICT',
+        message: ADMIN_TX_MSG.payoutCompletedFinal,
+      });
+    }
+    // Nor a change of type or status, nor a "harmless" edit of the date.
+    for (const over of [
+      { type: 'sell' },
+      { status: 'pending' },
+      { status: 'failed' },
+      { transactionDate: '2025-01-01T00:00:00.000Z' },
+    ]) {
+      const res = await withoutChange(t, () => edit(adminC, id, editBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res).message]).toEqual([
+        over,
+        409,
+        ADMIN_TX_MSG.payoutCompletedFinal,
+      ]);
+    }
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.898', held: '0' });
+    expect(await opened(id)).toMatchObject({
+      amount: '0.1',
+      withdrawalAddress: GOOD_ADDRESS.ETH,
+      processedBy: adminB.userId,
+      transactionHash: ETH_HASH,
+    });
+  });
+
+  it('refuses to edit a completed bank transfer, its amount or its account', async () => {
+    const customer = await verifiedCustomer(t);
+    const bank = await pendingBankTransfer(customer.userId);
+    expect((await complete(adminB, bank.id, 'WBC-20250801-77')).statusCode).toBe(200);
+    const tx = await opened(bank.id);
+    for (const over of [
+      { usdAmount: '900.00' },
+      { bank: { ...BANK, accountNumber: '87654321', bsbNumber: '012003' } },
+      { status: 'pending' },
+    ]) {
+      const res = await withoutChange(t, () => edit(adminC, bank.id, bankEditBody(tx, over)));
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res)).toEqual({
+        error: 'CONFLICT',
+        message: ADMIN_TX_MSG.payoutCompletedFinal,
+      });
+    }
+    const del = await withoutChange(t, () => remove(adminC, bank.id, 'Duplicate'));
+    expect(errorOf(del)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutCompletedFinal });
+    expect((await opened(bank.id)).bankTransfer).toMatchObject(BANK);
+  });
+
+  it('refuses to edit or delete a rejected payout', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const req = await requestWithdrawal(t, customer, {
+      assetId: 'BTC',
+      amount: '0.5',
+      address: GOOD_ADDRESS.BTC,
+    });
+    const id: string = req.json().transaction.id;
+    expect((await reject(adminB, id, 'Address on a sanctions list')).statusCode).toBe(200);
+    const tx = await opened(id);
+    for (const over of [{ status: 'pending' }, { status: 'completed' }, { cryptoAmount: '0.1' }]) {
+      const res = await withoutChange(t, () => edit(adminC, id, editBody(tx, over)));
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res)).toEqual({
+        error: 'CONFLICT',
+        message: ADMIN_TX_MSG.payoutRejectedFinal,
+      });
+    }
+    const del = await withoutChange(t, () => remove(adminC, id, 'Tidy up'));
+    expect(errorOf(del)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutRejectedFinal });
+    // Completing it now is refused too, whatever the reference.
+    const late = await withoutChange(t, () => complete(adminC, id, 'ab'.repeat(32)));
+    expect(late.statusCode).toBe(409);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+  });
+
+  it('refuses to delete a completed withdrawal: the customer is not credited back', async () => {
+    const { customer, id } = await completedEthWithdrawal();
+    const res = await withoutChange(t, () => remove(adminC, id, 'Paid twice?'));
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutCompletedFinal });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.898', held: '0' });
+  });
+
+  it('an adjustment is never edited or deleted: it is corrected by a reversing adjustment', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const { rows } = await t.services.pool.query<{ id: string }>(
+      "SELECT id FROM user_wallets WHERE user_id = $1 AND asset_id = 'BTC'",
+      [customer.userId],
+    );
+    const setBalance = (newBalance: string, reason: string) =>
+      call(t, {
+        method: 'POST',
+        url: `/api/admin/wallets/${rows[0]?.id}/balance`,
+        cookie: adminA.cookie,
+        body: { newBalance, reason },
+      });
+    const adjusted = await setBalance('1.5', 'Goodwill credit, ticket 9');
+    expect(adjusted.statusCode).toBe(200);
+    const adjustment = await opened(adjusted.json().transaction.id);
+    expect(adjustment).toMatchObject({ type: 'adjustment', amount: '0.5' });
+
+    const del = await withoutChange(t, () => remove(adminB, adjustment.id, 'Entered by mistake'));
+    expect(del.statusCode).toBe(409);
+    expect(errorOf(del)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.adjustmentFinal });
+    const changed = await withoutChange(t, () =>
+      edit(adminB, adjustment.id, editBody(adjustment, { type: 'deposit', cryptoAmount: '5' })),
+    );
+    expect(errorOf(changed)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.adjustmentFinal });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.5', held: '0' });
+
+    // The correction the message points to: a reversing adjustment, both kept.
+    expect((await setBalance('1', 'Reverses the goodwill credit, ticket 9')).statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    const { rows: adjustments } = await t.services.pool.query(
+      "SELECT direction, deleted_at FROM transactions WHERE user_id = $1 AND transaction_type = 'adjustment' ORDER BY direction",
+      [customer.userId],
+    );
+    expect(adjustments).toEqual([
+      { direction: 'credit', deleted_at: null },
+      { direction: 'debit', deleted_at: null },
+    ]);
+  });
+
+  it('a staking reward is not edited either', async () => {
+    const customer = await verifiedCustomer(t);
+    const reward = await withTransaction(t.services.pool, (client) =>
+      t.services.ledger.post(client, {
+        userId: customer.userId,
+        assetId: 'ETH',
+        type: 'staking_reward',
+        direction: 'credit',
+        amount: 1_000_000_000n,
+        status: 'completed',
+        createdBy: null,
+      }),
+    );
+    const tx = await opened(reward.id);
+    const res = await withoutChange(t, () =>
+      edit(adminA, reward.id, editBody(tx, { type: 'deposit', usdAmount: '1.00' })),
+    );
+    expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.stakingRewardNoEdit });
+  });
+});
+
+describe('a payout stays a payout; its status moves only through Complete and Reject', () => {
+  it('refuses a pending withdrawal turned into a completed sell, or any other type', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const tx = await opened(id);
+    for (const over of [
+      { type: 'sell', status: 'completed' },
+      { type: 'sell' },
+      { type: 'deposit' },
+      {
+        type: 'bank_transfer',
+        assetId: '',
+        cryptoAmount: '',
+        bank: BANK,
+      },
+    ]) {
+      const res = await withoutChange(t, () => edit(adminA, id, editBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res).message]).toEqual([
+        over,
+        409,
+        ADMIN_TX_MSG.payoutTypeLocked,
+      ]);
+    }
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
+  });
+
+  it('refuses to turn another transaction into a withdrawal or a bank transfer', async () => {
+    const customer = await verifiedCustomer(t);
+    const credit = (await create(adminA, deposit(customer.userId))).json().transaction;
+    for (const over of [
+      { type: 'withdrawal', status: 'pending', withdrawalAddress: GOOD_ADDRESS.BTC },
+      { type: 'bank_transfer', assetId: '', cryptoAmount: '', status: 'pending', bank: BANK },
+    ]) {
+      const res = await withoutChange(t, () => edit(adminB, credit.id, editBody(credit, over)));
+      expect([res.statusCode, errorOf(res).message]).toEqual([409, ADMIN_TX_MSG.payoutTypeLocked]);
+    }
+    const bank = await pendingBankTransfer(customer.userId);
+    const toDeposit = await withoutChange(t, () =>
+      edit(
+        adminB,
+        bank.id,
+        editBody(bank, { type: 'deposit', assetId: 'BTC', cryptoAmount: '1', bank: undefined }),
+      ),
+    );
+    expect(errorOf(toDeposit)).toEqual({
+      error: 'CONFLICT',
+      message: ADMIN_TX_MSG.payoutTypeLocked,
+    });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+  });
+
+  it("refuses a payout's status change by Edit, for withdrawals and bank transfers", async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const tx = await opened(id);
+    for (const status of ['completed', 'failed']) {
+      const res = await withoutChange(t, () => edit(adminC, id, editBody(tx, { status })));
+      expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutStatusByEdit });
+    }
+    const bank = await pendingBankTransfer(customer.userId);
+    for (const status of ['completed', 'failed']) {
+      const res = await withoutChange(t, () =>
+        edit(adminC, bank.id, bankEditBody(bank, { status })),
+      );
+      expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutStatusByEdit });
+    }
+    // Add cannot record one as completed either.
+    const direct = await withoutChange(t, () =>
+      create(adminA, {
+        userId: customer.userId,
+        type: 'bank_transfer',
+        usdAmount: '100.00',
+        status: 'completed',
+        transactionDate: NOW,
+        bank: BANK,
+        reason: 'Paid already',
+      }),
+    );
+    expect(errorOf(direct)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.payoutPending });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
+  });
+
+  it('a pending bank transfer may still be corrected by Edit; its editor then cannot complete it', async () => {
+    const customer = await verifiedCustomer(t);
+    const bank = await pendingBankTransfer(customer.userId);
+    const fixed = await edit(
+      adminB,
+      bank.id,
+      bankEditBody(bank, { bank: { ...BANK, accountNumber: '11112222' } }),
+    );
+    expect(fixed.statusCode).toBe(200);
+    expect(fixed.json().transaction.bankTransfer).toMatchObject({ accountNumber: '11112222' });
+    const audits = await auditRows(bank.id);
+    expect(audits.at(-1)).toMatchObject({
+      action: 'transaction.update',
+      before: { accountNumber: '12345678', accountName: 'Jane Citizen', bsbNumber: '062000' },
+      after: { accountNumber: '11112222', editorIds: [adminB.userId] },
+    });
+    const byEditor = await withoutChange(t, () => complete(adminB, bank.id, 'WBC-20250801-78'));
+    expect(errorOf(byEditor)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    expect((await complete(adminC, bank.id, 'WBC-20250801-78')).statusCode).toBe(200);
+  });
+});
+
+describe('references that prove a payout left', () => {
+  it('refuses "hello" as a chain hash, changing nothing; stores an upper-case 0x hash lower-case', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const hello = await withoutChange(t, () => complete(adminB, id, 'hello'));
+    expect(hello.statusCode).toBe(400);
+    expect(errorOf(hello)).toEqual({ error: 'VALIDATION_FAILED', message: REFERENCE_MSG.evmHash });
+    // Two hex digits short of a hash.
+    const bare = await withoutChange(t, () => complete(adminB, id, `${'ab'.repeat(31)}`));
+    expect(errorOf(bare).message).toBe(REFERENCE_MSG.evmHash);
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
+
+    const done = await complete(adminB, id, `0x${'AB'.repeat(32)}`);
+    expect(done.statusCode).toBe(200);
+    expect(done.json().transaction.transactionHash).toBe(`0x${'ab'.repeat(32)}`);
+    expect(mailsTo(t, customer.email).at(-1)).toContain(`0x${'ab'.repeat(32)}`);
+  });
+
+  it('stores a Bitcoin hash bare and lower-case, and a bank reference tidied; refuses a bad one', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const req = await requestWithdrawal(t, customer, {
+      assetId: 'BTC',
+      amount: '0.1',
+      address: GOOD_ADDRESS.BTC,
+    });
+    const id: string = req.json().transaction.id;
+    const done = await complete(adminB, id, `0x${'CD'.repeat(32)}`);
+    expect(done.json().transaction.transactionHash).toBe('cd'.repeat(32));
+
+    const bank = await pendingBankTransfer(customer.userId);
+    for (const ref of ['hello', 'REF-1', '12345', 'ABCDEFG']) {
+      const res = await withoutChange(t, () => complete(adminB, bank.id, ref));
+      expect([ref, res.statusCode, errorOf(res).message]).toEqual([
+        ref,
+        400,
+        REFERENCE_MSG.bankReference,
+      ]);
+    }
+  });
+
+  it('the audit row of a completion names the account, the reference and who paid it', async () => {
+    const customer = await verifiedCustomer(t);
+    const bank = await pendingBankTransfer(customer.userId);
+    expect((await complete(adminB, bank.id, 'WBC-20250801-79')).statusCode).toBe(200);
+    const row = (await auditRows(bank.id)).find((a) => a.action === 'withdrawal.complete');
+    expect(row?.before).toMatchObject({
+      status: 'pending',
+      transactionHash: null,
+      processedBy: null,
+      accountName: 'Jane Citizen',
+      accountNumber: '12345678',
+      bsbNumber: '062000',
+    });
+    expect(row?.after).toMatchObject({
+      status: 'completed',
+      transactionHash: 'WBC-20250801-79',
+      processedBy: adminB.userId,
+      accountName: 'Jane Citizen',
+      accountNumber: '12345678',
+      bsbNumber: '062000',
+      amountFiat: '152.00',
+      usdAmount: '100.00',
+      editorIds: [],
+    });
+    // The creation's audit row has the account too.
+    expect((await auditRows(bank.id))[0]?.after).toMatchObject({
+      accountNumber: '12345678',
+      bsbNumber: '062000',
+    });
+  });
+
+  it('the audit rows of a withdrawal carry amount, fee, address, memo, reference and editors', async () => {
+    const { id } = await pendingEthWithdrawal();
+    const tx = await opened(id);
+    expect((await edit(adminA, id, editBody(tx, { cryptoAmount: '0.7' }))).statusCode).toBe(200);
+    expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
+    const [update, completion] = await auditRows(id);
+    expect(update?.before).toMatchObject({
+      amount: '1',
+      fee: '0.002',
+      assetId: 'ETH',
+      withdrawalAddress: GOOD_ADDRESS.ETH,
+      memo: null,
+      editorIds: [],
+    });
+    expect(update?.after).toMatchObject({ amount: '0.7', editorIds: [adminA.userId] });
+    expect(completion?.after).toMatchObject({
+      amount: '0.7',
+      status: 'completed',
+      transactionHash: ETH_HASH,
+      processedBy: adminB.userId,
+      editorIds: [adminA.userId],
+      accountNumber: null,
+    });
+  });
+
+  it('an Edit with an empty hash keeps the stored one; a typed one is normalised or refused', async () => {
+    const customer = await verifiedCustomer(t);
+    const h = 'e1'.repeat(32);
+    const credit = await create(
+      adminA,
+      deposit(customer.userId, { assetId: 'ETH', cryptoAmount: '1', transactionHash: h }),
+    );
+    expect(credit.json().transaction.transactionHash).toBe(`0x${h}`);
+    const tx = credit.json().transaction;
+    const kept = await edit(
+      adminB,
+      tx.id,
+      editBody(tx, { cryptoAmount: '2', transactionHash: '' }),
+    );
+    expect(kept.statusCode).toBe(200);
+    expect(kept.json().transaction).toMatchObject({ amount: '2', transactionHash: `0x${h}` });
+
+    const bad = await withoutChange(t, () =>
+      edit(adminB, tx.id, editBody(tx, { transactionHash: 'hello' })),
+    );
+    expect(errorOf(bad)).toEqual({ error: 'VALIDATION_FAILED', message: REFERENCE_MSG.evmHash });
+    const badAdd = await withoutChange(t, () =>
+      create(adminA, deposit(customer.userId, { transactionHash: 'hello' })),
+    );
+    expect(errorOf(badAdd)).toEqual({ error: 'VALIDATION_FAILED', message: REFERENCE_MSG.hexHash });
+    // An empty hash stays allowed on Add.
+    expect(
+      (await create(adminA, deposit(customer.userId, { transactionHash: '' }))).statusCode,
+    ).toBe(200);
+  });
+
+  it('credits one chain deposit once, written with or without 0x or in upper case', async () => {
+    const customer = await verifiedCustomer(t);
+    const h = '7f'.repeat(32);
+    const first = await create(
+      adminA,
+      deposit(customer.userId, { assetId: 'ETH', cryptoAmount: '1', transactionHash: `0x${h}` }),
+    );
+    expect(first.statusCode).toBe(200);
+    for (const variant of [h, `0x${h.toUpperCase()}`, h.toUpperCase(), `0X${h}`]) {
+      const res = await withoutChange(t, () =>
+        create(
+          adminA,
+          deposit(customer.userId, { assetId: 'ETH', cryptoAmount: '1', transactionHash: variant }),
+        ),
+      );
+      expect([variant, res.statusCode]).toEqual([variant, 409]);
+    }
+    // A deposit stored with its hash bare (as rows written before hashes were normalised
+    // have it) is the same chain transaction as the 0x form.
+    const bare = 'a9'.repeat(32);
+    await withTransaction(t.services.pool, (client) =>
+      t.services.ledger.post(client, {
+        userId: customer.userId,
+        assetId: 'ETH',
+        type: 'deposit',
+        direction: 'credit',
+        amount: 10n ** 18n,
+        status: 'completed',
+        transactionHash: bare,
+        createdBy: null,
+      }),
+    );
+    const again = await withoutChange(t, () =>
+      create(
+        adminA,
+        deposit(customer.userId, {
+          assetId: 'ETH',
+          cryptoAmount: '1',
+          transactionHash: `0x${bare.toUpperCase()}`,
+        }),
+      ),
+    );
+    expect(errorOf(again)).toEqual({
+      error: 'CONFLICT',
+      message: 'This chain transaction was already credited as a deposit.',
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0' });
+  });
+});
+
+describe('dates and amounts staff may type', () => {
+  it.each([
+    ['30 February', '2024-02-30T00:00:00.000Z', ADMIN_TX_MSG.dateInvalid],
+    ['31 April', '2025-04-31T12:00:00Z', ADMIN_TX_MSG.dateInvalid],
+    ['29 February of a common year', '2025-02-29T12:00:00Z', ADMIN_TX_MSG.dateInvalid],
+    ['hour 24', '2025-08-01T24:00:00Z', ADMIN_TX_MSG.dateInvalid],
+    ['an extended year', '+275760-09-13T00:00:00.000Z', ADMIN_TX_MSG.dateInvalid],
+    ['a year BC', '-000001-01-01T00:00:00.000Z', ADMIN_TX_MSG.dateInvalid],
+    ['no time zone', '2025-08-01T10:30:00', ADMIN_TX_MSG.dateInvalid],
+    ['words', 'yesterday', ADMIN_TX_MSG.dateInvalid],
+    ['before the first Bitcoin block', '2009-01-02T23:59:59Z', ADMIN_TX_MSG.dateOutOfRange],
+    ['the year 1', '0001-01-01T00:00:00Z', ADMIN_TX_MSG.dateOutOfRange],
+    [
+      'two days ahead',
+      new Date(Date.now() + 2 * 86_400_000).toISOString(),
+      ADMIN_TX_MSG.dateOutOfRange,
+    ],
+  ])('refuses %s as a date, on Add and Edit, changing nothing', async (_what, date, message) => {
+    const customer = await verifiedCustomer(t);
+    const added = await withoutChange(t, () =>
+      create(adminA, deposit(customer.userId, { transactionDate: date })),
+    );
+    expect(added.statusCode).toBe(400);
+    expect(errorOf(added)).toEqual({ error: 'VALIDATION_FAILED', message });
+    const tx = (await create(adminA, deposit(customer.userId))).json().transaction;
+    const edited = await withoutChange(t, () =>
+      edit(adminB, tx.id, editBody(tx, { transactionDate: date })),
+    );
+    expect(errorOf(edited)).toEqual({ error: 'VALIDATION_FAILED', message });
+  });
+
+  it('keeps a real date as typed: 29 February of a leap year, the genesis day, an offset', async () => {
+    const customer = await verifiedCustomer(t);
+    for (const [typed, stored] of [
+      ['2024-02-29T12:00:00.000Z', '2024-02-29T12:00:00.000Z'],
+      ['2009-01-03T00:00:00Z', '2009-01-03T00:00:00.000Z'],
+      ['2025-08-01T10:30:00+10:00', '2025-08-01T00:30:00.000Z'],
+    ]) {
+      const res = await create(adminA, deposit(customer.userId, { transactionDate: typed }));
+      expect([typed, res.statusCode, res.json().transaction?.date]).toEqual([typed, 200, stored]);
+    }
+  });
+
+  it('refuses amounts a wallet cannot hold, before anything is written', async () => {
+    const customer = await verifiedCustomer(t);
+    const cases: Array<[Body, string]> = [
+      [
+        { assetId: 'USDT-ERC20', cryptoAmount: '99999999999999999999', usdAmount: '100.00' },
+        ADMIN_TX_MSG.cryptoTooLarge,
+      ],
+      [{ cryptoAmount: '1000000000000000' }, ADMIN_TX_MSG.cryptoTooLarge],
+      [{ usdAmount: '1234567890123456.00' }, ADMIN_TX_MSG.usdTooLarge],
+      [{ audAmount: '99999999999999999999' }, ADMIN_TX_MSG.audTooLarge],
+    ];
+    for (const [over, message] of cases) {
+      const res = await withoutChange(t, () => create(adminA, deposit(customer.userId, over)));
+      expect([over, res.statusCode, errorOf(res).message]).toEqual([over, 400, message]);
+    }
+    const tx = (await create(adminA, deposit(customer.userId))).json().transaction;
+    const bigger = await withoutChange(t, () =>
+      edit(adminB, tx.id, editBody(tx, { cryptoAmount: '99999999999999999999' })),
+    );
+    expect(errorOf(bigger).message).toBe(ADMIN_TX_MSG.cryptoTooLarge);
+
+    // The largest amount staff may type still leaves room for later credits.
+    const most = await create(
+      adminA,
+      deposit(customer.userId, {
+        assetId: 'USDT-ERC20',
+        cryptoAmount: '999999999999999.999999',
+        usdAmount: '999999999999999.99',
+      }),
+    );
+    expect(most.statusCode).toBe(200);
+    await fund(t, customer.userId, 'USDT-ERC20', '12345');
+    expect(await wallet(customer.userId, 'USDT-ERC20')).toEqual({
+      balance: '1000000000012344.999999',
+      held: '0',
+    });
   });
 });
 
@@ -582,6 +1238,8 @@ describe('the list', () => {
       "UPDATE user_profiles SET full_name = 'Zebulon Quartermaine', username = 'zq_trader' WHERE id = $1",
       [customer.userId],
     );
+    // Newer than any other row of this file (dates may be up to a day ahead of now).
+    const hoursAhead = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
     const made: string[] = [];
     for (let i = 0; i < 3; i++) {
       const res = await create(
@@ -589,7 +1247,7 @@ describe('the list', () => {
         deposit(customer.userId, {
           assetId: i === 2 ? 'USDC' : 'BTC',
           cryptoAmount: '1',
-          transactionDate: `2031-01-0${i + 1}T00:00:00.000Z`,
+          transactionDate: hoursAhead(2 + 2 * i),
         }),
       );
       made.push(res.json().transaction.id);
@@ -633,7 +1291,7 @@ describe('the list', () => {
     );
     const theirs = await create(
       adminA,
-      deposit(relative.userId, { cryptoAmount: '1', transactionDate: '2031-01-02T12:00:00.000Z' }),
+      deposit(relative.userId, { cryptoAmount: '1', transactionDate: hoursAhead(5) }),
     );
     const ids = (page: { items: Array<{ id: string }> }) => page.items.map((i) => i.id);
     expect(ids(await list('q=quartermaine&pageSize=2'))).toEqual([

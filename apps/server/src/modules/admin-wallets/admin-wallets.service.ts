@@ -1,5 +1,6 @@
 import {
   ADMIN_ADDRESS_LIST_LIMIT,
+  ADMIN_MAX_WHOLE_DIGITS,
   ADMIN_WALLET_MSG,
   AmountError,
   amountMessages,
@@ -145,14 +146,31 @@ export function createAdminWalletsService(deps: Deps) {
       INVALID: ADMIN_WALLET_MSG.invalidBalance,
       NEGATIVE: ADMIN_WALLET_MSG.invalidBalance,
       TOO_MANY_DECIMALS: `${asset.symbol} balances can have at most ${asset.decimals} decimal places.`,
-      TOO_LARGE: 'That balance is too large.',
+      TOO_LARGE: ADMIN_WALLET_MSG.balanceTooLarge,
     };
+    let minor: bigint;
     try {
-      return parseAmount(value, asset.decimals, messages);
+      minor = parseAmount(value, asset.decimals, messages);
     } catch (err) {
       if (err instanceof AmountError) throw new AppError('VALIDATION_FAILED', err.message);
       throw err;
     }
+    // The column holds 20 whole digits (numeric(38, 18)); a balance near that leaves no room
+    // for the next credit, so staff may set 15 at most, as an admin transaction may record.
+    if (minor >= 10n ** BigInt(ADMIN_MAX_WHOLE_DIGITS + asset.decimals)) {
+      throw new AppError('VALIDATION_FAILED', ADMIN_WALLET_MSG.balanceTooLarge);
+    }
+    return minor;
+  }
+
+  /** The adjustment's USD value, refused when it would not fit a fiat column. */
+  function usdValueOf(amount: bigint, asset: TAsset): string {
+    const usd = mulPrice(amount, asset.decimals, deps.prices.current().quotes[asset.id].priceUsd);
+    const whole = usd.split('.')[0] ?? '';
+    if (whole.length > ADMIN_MAX_WHOLE_DIGITS) {
+      throw new AppError('VALIDATION_FAILED', ADMIN_WALLET_MSG.balanceValueTooLarge);
+    }
+    return usd;
   }
 
   return {
@@ -222,11 +240,7 @@ export function createAdminWalletsService(deps: Deps) {
             direction: difference > 0n ? 'credit' : 'debit',
             amount,
             status: 'completed',
-            usdAmount: mulPrice(
-              amount,
-              asset.decimals,
-              deps.prices.current().quotes[asset.id].priceUsd,
-            ),
+            usdAmount: usdValueOf(amount, asset),
             reason: body.reason,
             createdBy: actor.adminId,
           });

@@ -252,6 +252,10 @@ describe('editing a balance', () => {
         'BTC balances can have at most 8 decimal places.',
       ],
       [{ newBalance: '1.00000000', reason: 'x' }, ADMIN_WALLET_MSG.balanceUnchanged],
+      // The column holds 20 whole digits; a balance that fills it leaves no room to credit.
+      [{ newBalance: '99999999999999999999', reason: 'x' }, ADMIN_WALLET_MSG.balanceTooLarge],
+      [{ newBalance: '1000000000000000', reason: 'x' }, ADMIN_WALLET_MSG.balanceTooLarge],
+      [{ newBalance: '999999999999999', reason: 'x' }, ADMIN_WALLET_MSG.balanceValueTooLarge],
       [{ newBalance: '2' }, ADMIN_WALLET_MSG.reasonRequired],
       [{ newBalance: '2', reason: '   ' }, ADMIN_WALLET_MSG.reasonRequired],
     ];
