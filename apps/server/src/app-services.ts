@@ -115,7 +115,7 @@ export function createServices(infra: Infra) {
     outbox,
     publicUrl: config.publicUrl,
   });
-  const bank = createBankService({ pool, secrets, prices, controls: moneyControls });
+  const bank = createBankService({ pool, ledger, secrets, prices, controls: moneyControls });
   const history = createHistoryService({ pool });
   const audit = createAuditLog();
   // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).

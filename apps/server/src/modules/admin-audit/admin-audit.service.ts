@@ -7,8 +7,8 @@ import {
   type TAuditVerifyResponse,
 } from '@coffer/shared';
 import type pg from 'pg';
-import type { AuditLog } from '../audit/audit.service';
-import { csvLine } from '../history/csv';
+import type { AuditLog } from '../audit';
+import { csvLine } from '../history';
 import { type AuditListRow, adminAuditRepository as repo } from './admin-audit.repository';
 
 const present = (r: AuditListRow): TAuditEntry => ({

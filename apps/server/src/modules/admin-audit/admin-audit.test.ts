@@ -10,7 +10,7 @@ import {
   verifiedCustomer,
 } from '../../../test/helpers';
 import { withTransaction } from '../../db/tx';
-import type { AuditEntry } from '../audit/audit.service';
+import type { AuditEntry } from '../audit';
 
 let t: TestApp;
 let alice: SignedInUser;

@@ -10,10 +10,9 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import type { AuditLog } from '../audit/audit.service';
-import type { PriceBook } from '../prices/price-book';
-import { SETTING_DEFAULTS } from '../settings/settings.defaults';
-import { type SettingRow, settingsWrites } from '../settings/settings.writes';
+import type { AuditLog } from '../audit';
+import type { PriceBook } from '../prices';
+import { SETTING_DEFAULTS, type SettingRow, settingsWrites } from '../settings';
 import { adminSettingsRepository as repo } from './admin-settings.repository';
 
 /** Who is acting, for the audit row. */

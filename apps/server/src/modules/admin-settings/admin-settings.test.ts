@@ -17,7 +17,7 @@ import { buildApp } from '../../app';
 import { createServices } from '../../app-services';
 import { createDb, createPool } from '../../db/client';
 import { createLogger } from '../../infra';
-import { SETTING_DEFAULTS } from '../settings/settings.defaults';
+import { SETTING_DEFAULTS } from '../settings';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

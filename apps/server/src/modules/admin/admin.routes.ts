@@ -1,13 +1,13 @@
 import { ZAdminOverview } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
-import { adminAuditRoutes } from '../admin-audit/admin-audit.routes';
-import { adminSettingsRoutes } from '../admin-settings/admin-settings.routes';
-import { adminTransactionsRoutes } from '../admin-transactions/admin-transactions.routes';
-import { adminUsersRoutes, createAdminUsersService } from '../admin-users/admin-users.routes';
-import { adminWalletsRoutes } from '../admin-wallets/admin-wallets.routes';
-import { adminChatRoutes } from '../chat/chat.routes';
-import { adminKycRoutes } from '../kyc/kyc.routes';
+import { adminAuditRoutes } from '../admin-audit';
+import { adminSettingsRoutes } from '../admin-settings';
+import { adminTransactionsRoutes } from '../admin-transactions';
+import { adminUsersRoutes, createAdminUsersService } from '../admin-users';
+import { adminWalletsRoutes } from '../admin-wallets';
+import { adminChatRoutes } from '../chat';
+import { adminKycRoutes } from '../kyc';
 
 /** The admin tree: every route here is `access: 'admin'` (STYLE habit 12). */
 export function adminRoutes(s: Services): FastifyPluginAsyncZod {

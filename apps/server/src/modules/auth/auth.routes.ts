@@ -9,9 +9,9 @@ import {
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
 import { presentSession } from '../sessions/present-session';
-import { clientOf } from './client-of';
 
 export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
   return async (app) => {

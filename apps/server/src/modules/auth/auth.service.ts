@@ -2,6 +2,7 @@ import { MSG } from '@coffer/shared';
 import type pg from 'pg';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import type { Outbox } from '../outbox';
@@ -30,7 +31,7 @@ type AuthTx = ReturnType<typeof authRepositoriesOn> & { client: TxClient };
 
 const VERIFICATION_TTL_MS = 24 * 3600 * 1000;
 
-export type Client = { ip: string; userAgent: string | undefined };
+export type { Client };
 
 export function createAuthService(d: Deps) {
   /**

@@ -6,7 +6,7 @@ import {
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/require-session';
-import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls/money-http';
+import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { BankService } from './bank.service';
 
 export function bankRoutes(bank: BankService): FastifyPluginAsyncZod {

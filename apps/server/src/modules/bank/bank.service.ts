@@ -16,8 +16,8 @@ import {
   requestHash,
   runOnce,
 } from '../ledger';
-import type { MoneyControls } from '../money-controls/money-controls.service';
-import type { PriceService } from '../prices/price-book';
+import type { MoneyControls } from '../money-controls';
+import type { PriceService } from '../prices';
 import { bankRepository as repo } from './bank.repository';
 
 const CREATE_ROUTE = 'POST /api/bank-transfers';

@@ -1,7 +1,7 @@
 import { ZDepositAddressesResponse } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/require-session';
-import { CUSTOMER_ERRORS } from '../money-controls/money-http';
+import { CUSTOMER_ERRORS } from '../money-controls';
 import type { DepositsService } from './deposits.service';
 
 export function depositsRoutes(deposits: DepositsService): FastifyPluginAsyncZod {

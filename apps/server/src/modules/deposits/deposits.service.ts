@@ -10,8 +10,8 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import type { Ledger } from '../ledger';
-import { MONEY_MSG, type MoneyControls } from '../money-controls/money-controls.service';
-import type { PriceService } from '../prices/price-book';
+import { MONEY_MSG, type MoneyControls } from '../money-controls';
+import type { PriceService } from '../prices';
 import { depositsRepository as repo } from './deposits.repository';
 
 /** Which customer wallet an address pays into, by the symbol and network staff entered. */

@@ -1,7 +1,7 @@
 import { formatAmount, MONEY_MSG, parseAmount, type TMoneyStatus } from '@coffer/shared';
 import type pg from 'pg';
 import { AppError } from '../../lib/app-error';
-import { SETTING_DEFAULTS } from '../settings/settings.defaults';
+import { SETTING_DEFAULTS } from '../settings';
 import { moneyControlsRepository as repo } from './money-controls.repository';
 
 // The texts live in shared, so the screens that know beforehand say the same.

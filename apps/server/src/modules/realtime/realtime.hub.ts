@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import type { PgListener } from '../../lib/pg-listener';
 import { needsTwoFactor } from '../../plugins/gate';
-import type { SessionContext, SessionsRepository } from '../sessions/sessions.repository';
+import type { SessionContext, SessionsRepository } from '../sessions';
 import { createPresence } from './presence';
 
 /** The one PostgreSQL channel every realtime event travels on. */

@@ -8,8 +8,8 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
 import { AppError } from '../../lib/app-error';
+import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
-import { clientOf } from '../auth/client-of';
 
 /** How long the phrase stays readable after the password was re-entered. */
 const UNLOCK_SECONDS = 10 * 60;

@@ -10,9 +10,9 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
-import { clientOf } from '../auth/client-of';
 import { presentSession } from '../sessions/present-session';
 
 export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {

@@ -5,7 +5,7 @@ import {
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/require-session';
-import { CUSTOMER_ERRORS } from '../money-controls/money-http';
+import { CUSTOMER_ERRORS } from '../money-controls';
 import type { WalletsService } from './wallets.service';
 
 export function walletsRoutes(wallets: WalletsService): FastifyPluginAsyncZod {

@@ -13,8 +13,8 @@ import {
   type TWalletsResponse,
 } from '@coffer/shared';
 import type pg from 'pg';
-import type { PriceBook, PriceQuote, PriceService } from '../prices/price-book';
-import { STALE_PRICES_MESSAGE } from '../prices/prices.routes';
+import type { PriceBook, PriceQuote, PriceService } from '../prices';
+import { STALE_PRICES_MESSAGE } from '../prices';
 import { walletsRepository as repo, type WalletBalanceRow } from './wallets.repository';
 
 /** Prices are compared at 18 decimals: exact for every price the feeds and snapshots hold. */

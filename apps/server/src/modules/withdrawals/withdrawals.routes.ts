@@ -1,7 +1,7 @@
 import { ZCreateWithdrawalRequest, ZTransactionResponse } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/require-session';
-import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls/money-http';
+import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { WithdrawalsService } from './withdrawals.service';
 
 export function withdrawalsRoutes(withdrawals: WithdrawalsService): FastifyPluginAsyncZod {

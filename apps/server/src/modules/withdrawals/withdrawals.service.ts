@@ -24,9 +24,9 @@ import {
   runOnce,
   trimDecimal,
 } from '../ledger';
-import type { MoneyControls } from '../money-controls/money-controls.service';
+import type { MoneyControls } from '../money-controls';
 import type { Outbox } from '../outbox';
-import type { PriceService } from '../prices/price-book';
+import type { PriceService } from '../prices';
 import { withdrawalsRepository as repo } from './withdrawals.repository';
 
 const CREATE_ROUTE = 'POST /api/withdrawals';

@@ -1,0 +1,2 @@
+/** The audit log screen's front door (see ../README.md). */
+export { adminAuditRoutes } from './admin-audit.routes';

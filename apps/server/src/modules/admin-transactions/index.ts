@@ -1,0 +1,2 @@
+/** The admin transactions screen's front door (see ../README.md). */
+export { adminTransactionsRoutes } from './admin-transactions.routes';

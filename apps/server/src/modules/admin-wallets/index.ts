@@ -1,0 +1,2 @@
+/** The wallets and deposit addresses screens' front door (see ../README.md). */
+export { adminWalletsRoutes } from './admin-wallets.routes';

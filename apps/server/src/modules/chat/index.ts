@@ -1,0 +1,2 @@
+/** Support chat's front door (see ../README.md). */
+export { adminChatRoutes, chatRoutes } from './chat.routes';

@@ -1,0 +1,2 @@
+/** Identity verification's front door (see ../README.md). */
+export { adminKycRoutes, kycRoutes } from './kyc.routes';
