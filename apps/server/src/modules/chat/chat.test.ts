@@ -448,6 +448,63 @@ describe('deleting a conversation', () => {
   });
 });
 
+describe('deleting a conversation that fails', () => {
+  it('removes no file when its transaction rolls back, and every file once it commits', async () => {
+    const fay = await verifiedCustomer(t);
+    const room = (
+      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: fay.cookie, body: {} })
+    ).json().room as TChatRoom;
+    await upload(fay.cookie, `/api/chat/rooms/${room.id}/attachments`, 'see', [
+      file('a.png', realPng()),
+      file('b.txt', 'b'),
+    ]);
+    const files = storedFiles().filter((f) => f.includes(room.id));
+    expect(files).toHaveLength(2);
+
+    // The database refuses the room row's removal, after its files were queued for removal
+    // and its messages removed in the same transaction.
+    await t.services.pool.query(`
+      CREATE FUNCTION test_refuse_room_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'room removal refused for this test'; END $$;
+      CREATE TRIGGER test_refuse_room_delete_room BEFORE DELETE ON chat_rooms
+        FOR EACH ROW WHEN (OLD.id = '${room.id}') EXECUTE FUNCTION test_refuse_room_delete();`);
+    try {
+      const refused = await call(t, {
+        method: 'DELETE',
+        url: `/api/admin/chat/rooms/${room.id}`,
+        cookie: admin.cookie,
+        body: {},
+      });
+      expect(refused.statusCode).toBe(500);
+    } finally {
+      await t.services.pool.query(`
+        DROP TRIGGER test_refuse_room_delete_room ON chat_rooms;
+        DROP FUNCTION test_refuse_room_delete();`);
+    }
+    // Nothing queued survived the rollback: a later delivery removes nothing either.
+    await t.services.outbox.deliver();
+    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual(files);
+    const messages = await call(t, {
+      url: `/api/admin/chat/rooms/${room.id}/messages`,
+      cookie: admin.cookie,
+    });
+    expect(messages.json().messages).toHaveLength(3);
+    const own = (messages.json().messages as TChatMessage[]).find((m) => m.file?.name === 'b.txt');
+    expect((await call(t, { url: `/api/chat/files/${own?.id}`, cookie: fay.cookie })).body).toBe(
+      'b',
+    );
+
+    const res = await call(t, {
+      method: 'DELETE',
+      url: `/api/admin/chat/rooms/${room.id}`,
+      cookie: admin.cookie,
+      body: {},
+    });
+    expect(res.statusCode).toBe(200);
+    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual([]);
+  });
+});
+
 describe('two server instances', () => {
   it('deliver a chat message sent through one to a socket on the other, and only to its room', async () => {
     const a = server;
