@@ -16,7 +16,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
-import { idempotencyKeyOf } from '../money-controls/money-http';
+import { idempotencyKeyOf } from '../money-controls';
 import { type Actor, createAdminTransactionsService } from './admin-transactions.service';
 
 const actorOf = (request: FastifyRequest): Actor => ({

@@ -972,6 +972,80 @@ describe('a payout stays a payout; its status moves only through Complete and Re
   });
 });
 
+describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", () => {
+  it('keeps its hold through an Edit of the account, refuses an Edit of its amounts, and is final once paid', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'ETH', '1');
+    const asked = await call(t, {
+      method: 'POST',
+      url: '/api/bank-transfers',
+      cookie: customer.cookie,
+      body: { ...BANK, amountAud: '250.5', assetId: 'ETH' },
+    });
+    expect(asked.statusCode).toBe(200);
+    const id: string = asked.json().transaction.id;
+    const tx = await opened(id);
+    expect(tx).toMatchObject({ type: 'bank_transfer', direction: 'debit', assetId: 'ETH' });
+    const held = await wallet(customer.userId, 'ETH');
+    expect(held?.held).toBe(tx.amount);
+
+    for (const over of [{ usdAmount: '1.00' }, { audAmount: '999.00' }]) {
+      const res = await withoutChange(t, () => edit(adminA, id, bankEditBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res).message]).toEqual([
+        over,
+        409,
+        ADMIN_TX_MSG.fundedPayoutAmounts,
+      ]);
+    }
+    const moved = await edit(
+      adminA,
+      id,
+      bankEditBody(tx, { bank: { ...BANK, accountNumber: '55556666' } }),
+    );
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json().transaction).toMatchObject({
+      direction: 'debit',
+      assetId: 'ETH',
+      amount: tx.amount,
+      usdAmount: tx.usdAmount,
+      audAmount: tx.audAmount,
+      bankTransfer: { accountNumber: '55556666', amountFiat: tx.bankTransfer.amountFiat },
+      editorIds: [adminA.userId],
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual(held);
+    await expectReconciled(t);
+
+    const byEditor = await withoutChange(t, () => complete(adminA, id, 'NAB-20250801-5'));
+    expect(errorOf(byEditor)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    const crypto = await withoutChange(t, () => complete(adminB, id, ETH_HASH));
+    expect(errorOf(crypto).message).toBe(REFERENCE_MSG.bankReference);
+    expect((await complete(adminB, id, 'NAB-20250801-5')).statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'ETH')).toEqual({
+      balance: fromMinor('ETH', 10n ** 18n - parseAmount(tx.amount, 18)),
+      held: '0',
+    });
+    const completion = (await auditRows(id)).find((a) => a.action === 'withdrawal.complete');
+    expect(completion?.after).toMatchObject({
+      accountNumber: '55556666',
+      transactionHash: 'NAB-20250801-5',
+      processedBy: adminB.userId,
+      amount: tx.amount,
+      assetId: 'ETH',
+    });
+
+    const paid = await opened(id);
+    const rewrite = await withoutChange(t, () =>
+      edit(adminC, id, bankEditBody(paid, { bank: { ...BANK, accountNumber: '99990000' } })),
+    );
+    expect(errorOf(rewrite)).toEqual({
+      error: 'CONFLICT',
+      message: ADMIN_TX_MSG.payoutCompletedFinal,
+    });
+    const del = await withoutChange(t, () => remove(adminC, id, 'Refund'));
+    expect(errorOf(del).message).toBe(ADMIN_TX_MSG.payoutCompletedFinal);
+  });
+});
+
 describe('references that prove a payout left', () => {
   it('refuses "hello" as a chain hash, changing nothing; stores an upper-case 0x hash lower-case', async () => {
     const { customer, id } = await pendingEthWithdrawal();
