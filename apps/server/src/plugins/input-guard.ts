@@ -21,6 +21,10 @@ import { IDEMPOTENCY_HEADER } from '../modules/ledger';
  * JSON body, dot-separated (`bank.accountName`, `items.0.note`), `*` standing for any one
  * segment (`values.*`); a query parameter, route parameter or multipart text field is
  * named by its own name.
+ *
+ * The realtime socket's upgrade is an ordinary GET and passes through here too; the only
+ * message a client sends on the socket is `{ type: 'subscribe' }`, checked as a literal by
+ * the hub, so no client text travels that way.
  */
 declare module 'fastify' {
   interface FastifyContextConfig {
