@@ -480,6 +480,43 @@ describe('reviewing KYC and resubmitting', () => {
     });
   });
 
+  it('keeps the rejected documents when a resubmission fails at its commit, and stores no new file', async () => {
+    const user = await verifiedCustomer(t);
+    expect((await submit(user.cookie, FIELDS, [front(jpegWithGps()), back(PDF)])).statusCode).toBe(
+      200,
+    );
+    const first = await kycRow(user.userId);
+    expect((await review(first.id, { decision: 'rejected', notes: 'Blurry.' })).statusCode).toBe(
+      200,
+    );
+    const rejected = await kycRow(user.userId);
+    const filesBefore = storedKeys();
+
+    // The commit itself fails (a deferred check), after the row was updated and the old
+    // documents were queued for removal in the same transaction.
+    await t.services.pool.query(`
+      CREATE FUNCTION test_refuse_kyc_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'commit refused for this test'; END $$;
+      CREATE CONSTRAINT TRIGGER test_refuse_kyc_commit AFTER UPDATE ON kyc_submissions
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+        WHEN (NEW.user_id = '${user.userId}') EXECUTE FUNCTION test_refuse_kyc_commit();`);
+    try {
+      const failed = await submit(user.cookie, FIELDS, [front(realPng(), 'new-front.png')]);
+      expect(failed.statusCode).toBe(500);
+    } finally {
+      await t.services.pool.query(`
+        DROP TRIGGER test_refuse_kyc_commit ON kyc_submissions;
+        DROP FUNCTION test_refuse_kyc_commit();`);
+    }
+    await t.services.outbox.deliver();
+    expect(storedKeys()).toEqual(filesBefore);
+    expect(await kycRow(user.userId)).toEqual(rejected);
+    for (const side of ['front', 'back']) {
+      const doc = await call(t, { url: `/api/kyc/documents/${side}`, cookie: user.cookie });
+      expect(doc.statusCode).toBe(200);
+    }
+  });
+
   it('answers unknown submissions, sides and bad decisions plainly, changing nothing', async () => {
     const missing = '00000000-0000-4000-8000-000000000001';
     expect(
