@@ -106,7 +106,7 @@ test('saved details are really saved, and fill the bank transfer form', async ()
   await page.getByRole('button', { name: 'Use saved details' }).click();
   await expect(page.getByLabel('Account name')).toHaveValue('Jane Citizen');
   await expect(page.getByLabel('Account number')).toHaveValue('12345678');
-  await expect(page.getByLabel('BSB number / sort code')).toHaveValue('062000');
+  await expect(page.getByLabel('BSB number / sort code')).toHaveValue('062-000');
   await expectAccessible(page);
   await scrollToTop(page);
   await snap(page, 'bank-transfer-saved-details');

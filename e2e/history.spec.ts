@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
-import { type Account, createCustomer, sidebar, toasts } from './support/flows';
+import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
 import { snap } from './support/shots';
 
-// One customer: a new one with no history, then with two deposits and a withdrawal.
+// One customer: a new one with no history, then with two deposits and a withdrawal, which
+// an admin finally rejects.
 test.describe.configure({ mode: 'serial' });
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const WITHDRAWAL_REASON = 'The destination address is on a sanctions list.';
 const btcHash = uniqueTxHash();
 const ethHash = uniqueTxHash();
 
@@ -105,8 +107,53 @@ test('Export downloads the history as CSV', async () => {
   expect(lines[1]).toMatch(
     new RegExp(`^[^,]+,withdrawal,BTC,0\\.1,0\\.0001,6500\\.00,pending,,${BTC_ADDRESS},$`),
   );
-  expect(lines[2]).toMatch(new RegExp(`^[^,]+,deposit,ETH,2,0,6000\\.00,completed,${ethHash},,$`));
+  // An Ethereum hash is kept in its one form, 0x and lower case.
+  expect(lines[2]).toMatch(
+    new RegExp(`^[^,]+,deposit,ETH,2,0,6000\\.00,completed,0x${ethHash},,$`),
+  );
   expect(lines[3]).toMatch(
     new RegExp(`^[^,]+,deposit,BTC,0\\.5,0,32500\\.00,completed,${btcHash},,$`),
   );
+});
+
+test('a withdrawal staff reject reads Rejected with the reason, and its hold is back', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  try {
+    const admin = await context.newPage();
+    await signInNewAdmin(admin, 'history-admin');
+    await admin.goto('/dashboard/admin/transactions');
+    await admin.getByRole('tab', { name: 'Pending withdrawals' }).click();
+    const row = admin
+      .getByRole('main')
+      .getByRole('row')
+      .filter({ hasText: account.email })
+      .filter({ hasText: '0.100000 BTC' });
+    await row.getByRole('button', { name: 'Reject' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Reject request' });
+    await dialog.getByLabel('Reason (shown to the customer)').fill(WITHDRAWAL_REASON);
+    await dialog.getByRole('button', { name: 'Reject' }).click();
+    await expect(toasts(admin).getByText('Request rejected')).toBeVisible();
+  } finally {
+    await context.close();
+  }
+
+  await openHistory();
+  const withdrawal = page.getByRole('article', { name: /^Withdrawal, / });
+  await expect(withdrawal.getByText('rejected', { exact: true })).toBeVisible();
+  await expect(withdrawal.getByText('failed', { exact: true })).toHaveCount(0);
+  await expect(withdrawal).toContainText(`Rejected because:${WITHDRAWAL_REASON}`);
+  await expect(withdrawal).toContainText(
+    'Not sent: the 0.10 BTC held for it, with its fee, was returned to your balance.',
+  );
+  // Struck through, without the minus sign of money that left.
+  await expect(withdrawal.locator('s')).toHaveText('0.10 BTC');
+  await expect(withdrawal).not.toContainText('−0.10 BTC');
+  await expectAccessible(page);
+
+  await page.goto('/dashboard');
+  const bitcoin = page.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ });
+  await expect(bitcoin).toContainText('0.50000000 BTC');
+  await expect(bitcoin).not.toContainText('on hold');
 });

@@ -77,5 +77,10 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
   await expect(page.getByRole('heading', { level: 1, name: 'Deposit' })).toBeVisible();
   await goByMenu(page, 'Bank Transfer');
   await expect(page.getByRole('heading', { level: 1, name: 'Bank Transfer' })).toBeVisible();
+  // Paid from the BTC balance: the option and what it would take fit the narrow screen.
+  await page.getByLabel('Amount (AUD)').fill('100');
+  await page.getByRole('radio', { name: /^BTC · Bitcoin/ }).check();
+  await expect(page.getByText('Held from your BTC: 0.00100662 BTC', { exact: true })).toBeVisible();
   await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
 });

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
+import { normalizeTxHash } from '@coffer/shared';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
 import { totpAt } from '../../apps/server/test/totp-reference';
 import { E2E_DATA_DIR, E2E_PG_PORT } from './ports';
@@ -94,7 +95,11 @@ export function creditDeposit(
     '--tx-hash',
     txHash,
   ]);
-  expect(out, 'credit-deposit output').toContain(`to ${email} (chain transaction ${txHash})`);
+  // The server keeps a hash in its network's one form (0x… on Ethereum), and says so.
+  const stored = normalizeTxHash(asset, txHash);
+  if (!stored.ok)
+    throw new Error(`${txHash} is not a ${asset} transaction hash: ${stored.message}`);
+  expect(out, 'credit-deposit output').toContain(`to ${email} (chain transaction ${stored.value})`);
   return out;
 }
 

@@ -5,6 +5,7 @@ import { settled, showTheme } from './app';
 
 const SIZES = {
   desktop: { width: 1440, height: 900 },
+  laptop: { width: 1280, height: 800 },
   mobile: { width: 375, height: 812 },
 } as const;
 
@@ -12,7 +13,8 @@ type Size = keyof typeof SIZES;
 
 /**
  * Screenshots for a visual review, only when SHOTS_DIR is set (never in CI): the current
- * screen at 1440x900 and 375x812, light and dark, as `<name>-<width>x<height>-<theme>.png`.
+ * screen at the sizes asked (default 1440x900 and 375x812), light and dark, as
+ * `<name>-<width>x<height>-<theme>.png`.
  * Viewport and theme are put back afterwards, so the test goes on as before.
  */
 export async function snap(

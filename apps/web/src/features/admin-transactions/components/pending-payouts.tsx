@@ -52,9 +52,10 @@ function Amount({ tx }: { tx: TAdminTransaction }) {
   return (
     <span className="min-w-0">
       <span className="block font-medium">{fiat}</span>
-      <span className="block">
-        <HeldAmount tx={tx} /> · {usdText(tx)}
+      <span className="block whitespace-nowrap">
+        <HeldAmount tx={tx} />
       </span>
+      <span className="block">≈ {usdText(tx)}</span>
       <span className="block text-xs text-muted">
         {[
           tx.audUsdRate ? audRateText(tx.audUsdRate) : null,

@@ -59,7 +59,7 @@ function Details({ tx }: { tx: TAdminTransaction }) {
       <Row label={funded ? 'Paid from' : 'Asset'}>
         {tx.direction === 'none' ? tx.currency : assetText(tx)}
       </Row>
-      <Row label={funded ? 'Held crypto amount' : 'Crypto amount'}>
+      <Row label="Crypto amount">
         <HeldAmount tx={tx} />
       </Row>
       {tx.fee !== '0' ? <Row label="Network fee">{tx.fee}</Row> : null}

@@ -74,7 +74,8 @@ function cryptoText(amount: string, assetId: string, symbol: string): string {
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="flex min-w-0 gap-1">
+    // Wraps: on a phone a long value (a reason, the rates) starts on a line of its own.
+    <div className="flex min-w-0 flex-wrap gap-x-1">
       <dt className="shrink-0 text-muted">{label}:</dt>
       <dd className="min-w-0 wrap-anywhere text-fg">{children}</dd>
     </div>
@@ -202,7 +203,8 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
               <time dateTime={tx.date}>{formatDate(tx.date)}</time>
             </p>
           </div>
-          <div className="text-right">
+          {/* Right-aligned beside the title; under it, when the row wraps on a phone, left. */}
+          <div className="sm:text-right">
             <p
               className={cn(
                 'wrap-anywhere font-semibold tabular-nums',
