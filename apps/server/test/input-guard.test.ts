@@ -170,6 +170,48 @@ describe('a NUL byte on every route', () => {
   });
 });
 
+describe('multi-line fields', () => {
+  /** A body with `value` at a field's path, `*` standing for any key. */
+  function bodyAt(field: string, value: string): Record<string, unknown> {
+    const keys = field.split('.').map((k) => (k === '*' ? 'any' : k));
+    return keys.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<
+      string,
+      unknown
+    >;
+  }
+
+  it('let TAB, LF and CR through where a route names them, and nothing else below a space', async () => {
+    const declared = allRoutes().flatMap((r) =>
+      (
+        t.app.guardedRoutes().find((g) => g.method === r.method && g.url === r.url)
+          ?.multilineFields ?? []
+      ).map((field) => ({ ...r, field })),
+    );
+    // The fields people type on several lines: chat text (JSON and multipart), reasons,
+    // notes, the KYC address, recovery phrases, JSON settings.
+    expect(declared.length).toBeGreaterThanOrEqual(12);
+    const failures: string[] = [];
+    for (const route of declared) {
+      if (!isMethod(route.method)) continue;
+      const url = fill(route.url, A_UUID);
+      const method = route.method;
+      const name = `${method} ${route.url} ${route.field}`;
+      const lines = await withoutChange(t, () =>
+        send(method, url, route.access, bodyAt(route.field, 'one\r\n\ttwo')),
+      );
+      if (errorOf(lines).message?.startsWith(CONTROL_CHARACTERS_MESSAGE))
+        failures.push(`${name}: line breaks refused`);
+      const bell = await withoutChange(t, () =>
+        send(method, url, route.access, bodyAt(route.field, 'one\u0007')),
+      );
+      const field = route.field.replace('*', 'any');
+      if (JSON.stringify(errorOf(bell)) !== JSON.stringify(refusedIn(field)))
+        failures.push(`${name}: a bell got ${bell.statusCode} ${bell.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe('control characters from the issue', () => {
   it('refuses %00 in the admin transaction search', async () => {
     const res = await withoutChange(t, () =>

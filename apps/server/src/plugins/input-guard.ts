@@ -31,12 +31,17 @@ declare module 'fastify' {
     multilineFields?: readonly string[];
   }
   interface FastifyInstance {
-    /** Every route with its body schema, so a test can send each one a real field. */
+    /** Every route with its body schema and multi-line fields, so a test can walk them. */
     guardedRoutes(): GuardedRoute[];
   }
 }
 
-export type GuardedRoute = { method: string; url: string; body: unknown };
+export type GuardedRoute = {
+  method: string;
+  url: string;
+  body: unknown;
+  multilineFields: readonly string[];
+};
 
 const TAB = 0x09;
 const LF = 0x0a;
@@ -141,7 +146,12 @@ export function registerInputGuard(app: FastifyInstance): void {
   });
   app.decorate('guardedRoutes', () =>
     routes.flatMap((r) =>
-      [r.method].flat().map((method) => ({ method, url: r.url, body: r.schema?.body })),
+      [r.method].flat().map((method) => ({
+        method,
+        url: r.url,
+        body: r.schema?.body,
+        multilineFields: r.config?.multilineFields ?? [],
+      })),
     ),
   );
   app.addHook('preValidation', async (request) => {

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ZTransactionsCsv, ZTransactionsQuery, ZTransactionsResponse } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { signedIn } from '../../plugins/require-session';
-import { CUSTOMER_ERRORS } from '../money-controls/money-http';
+import { CUSTOMER_ERRORS } from '../money-controls';
 import type { HistoryService } from './history.service';
 
 export function historyRoutes(history: HistoryService): FastifyPluginAsyncZod {
