@@ -51,7 +51,6 @@ export const ADMIN_TX_MSG = {
     "A payout's status is not changed by Edit: Complete or Reject it in Pending withdrawals, which tells the customer and checks four eyes.",
   finalRow:
     'This transaction is final and cannot be changed. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
-  payoutChanged: 'This payout changed while you were completing it. Open it again and check it.',
   fundedPayoutAmounts:
     "This bank payout is funded from the customer's crypto, which is held for it: its amounts cannot be edited. Reject it and ask the customer for a new request.",
 } as const;

@@ -597,29 +597,10 @@ export function createAdminTransactionsService(s: Services) {
      * recorded the request nor anyone who ever edited it may complete it.
      */
     async complete(actor: Actor, id: string, reference: string): Promise<TAdminTransaction> {
-      const row = await repo.findById(pool, id);
-      if (!row || !PAYOUT_TYPES.has(row.transaction_type)) {
-        throw new AppError('NOT_FOUND', 'Withdrawal not found.');
-      }
-      const bank = row.transaction_type === 'bank_transfer';
-      let checked = reference.trim();
-      // A payout already completed or rejected is refused by the completion itself, with
-      // its own message, whatever reference came with the request.
-      if (row.status === 'pending') {
-        if (checked === '') {
-          throw new AppError(
-            'VALIDATION_FAILED',
-            bank ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
-          );
-        }
-        const result = bank
-          ? normalizeBankReference(checked)
-          : normalizeTxHash(row.asset_id, checked);
-        if (!result.ok) throw new AppError('VALIDATION_FAILED', result.message);
-        checked = result.value;
-      }
+      // withdrawals.complete checks the reference's form against the locked row: the
+      // network's transaction hash, or a bank's reference for a bank payout.
       await withdrawals.complete(id, {
-        transactionHash: checked,
+        transactionHash: reference,
         processedBy: actor.id,
         guard: (locked) => {
           if (
@@ -629,16 +610,12 @@ export function createAdminTransactionsService(s: Services) {
           ) {
             throw new AppError('FORBIDDEN', ADMIN_TX_MSG.fourEyes);
           }
-          // The reference was checked against the row as it was read before the lock.
-          if (
-            locked.transaction_type !== row.transaction_type ||
-            locked.asset_id !== row.asset_id
-          ) {
-            throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutChanged);
-          }
         },
         record: async (client, before, after) => {
-          const bankNow = bank ? bankFacts(await repo.bankAccountOf(client, id)) : null;
+          const bankNow =
+            after.transaction_type === 'bank_transfer'
+              ? bankFacts(await repo.bankAccountOf(client, id))
+              : null;
           await audit.record(client, {
             actorId: actor.id,
             action: 'withdrawal.complete',

@@ -1,4 +1,5 @@
 import {
+  ADMIN_TX_MSG,
   ASSETS,
   assetById,
   formatAmount,
@@ -254,6 +255,12 @@ export function createWithdrawalsService(deps: Deps) {
         const before = await lockPending(client, transactionId, input.guard);
         // The proof that the money left, in its one form: a bank's reference for a bank
         // payout, the chain transaction of the asset's network for a withdrawal.
+        if (input.transactionHash.trim() === '') {
+          throw new AppError(
+            'VALIDATION_FAILED',
+            isBank(before) ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
+          );
+        }
         const reference = isBank(before)
           ? normalizeBankReference(input.transactionHash)
           : normalizeTxHash(before.asset_id, input.transactionHash);

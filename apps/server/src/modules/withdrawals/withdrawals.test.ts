@@ -391,16 +391,18 @@ describe('staff processing a withdrawal', () => {
 
   it('requires a hash of the network to complete and a reason to reject', async () => {
     const { id } = await pendingWithdrawal();
-    for (const transactionHash of ['  ', 'hello', `0x${'a1'.repeat(31)}`, 'g'.repeat(64)]) {
+    for (const [transactionHash, message] of [
+      ['  ', 'Enter the transaction hash of the payout.'],
+      ['hello', 'Enter the transaction hash: 64 hexadecimal characters.'],
+      [`0x${'a1'.repeat(31)}`, 'Enter the transaction hash: 64 hexadecimal characters.'],
+      ['g'.repeat(64), 'Enter the transaction hash: 64 hexadecimal characters.'],
+    ]) {
       const noHash = await withoutChange(t, () =>
         t.services.withdrawals
-          .complete(id, { transactionHash, processedBy: admin.userId })
+          .complete(id, { transactionHash: transactionHash ?? '', processedBy: admin.userId })
           .catch((e: unknown) => e),
       );
-      expect(noHash).toMatchObject({
-        code: 'VALIDATION_FAILED',
-        message: 'Enter the transaction hash: 64 hexadecimal characters.',
-      });
+      expect(noHash).toMatchObject({ code: 'VALIDATION_FAILED', message });
     }
     const noReason = await withoutChange(t, () =>
       t.services.withdrawals
