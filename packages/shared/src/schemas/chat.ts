@@ -63,8 +63,9 @@ export type TAdminChatRoomsResponse = z.infer<typeof ZAdminChatRoomsResponse>;
 export type TChatRoomResponse = z.infer<typeof ZChatRoomResponse>;
 export type TChatMessagesResponse = z.infer<typeof ZChatMessagesResponse>;
 
-export const ZChatRoomParams = z.object({ roomId: z.string() });
-export const ZChatFileParams = z.object({ messageId: z.string() });
+/** Ids in an address: anything but a uuid names no room or file, and never reaches a query. */
+export const ZChatRoomParams = z.object({ roomId: z.uuid({ error: CHAT_MSG.roomNotFound }) });
+export const ZChatFileParams = z.object({ messageId: z.uuid({ error: CHAT_MSG.fileNotFound }) });
 
 /** A text message; attachments go as `multipart/form-data` (`text` and `files`). */
 export const ZSendChatMessageRequest = z.object({ text: z.string().max(CHAT_MAX_TEXT * 2) });
