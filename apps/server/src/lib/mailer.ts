@@ -83,16 +83,9 @@ export function createMailer(opts: {
       });
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, emlFileName(identity));
-      // Written beside its final name and renamed: a crash mid-write leaves no half mail
-      // under a .eml name, and a re-send replaces the file whole.
-      const temp = path.join(outbox, `.${randomBytes(6).toString('hex')}.tmp`);
-      try {
-        await fs.writeFile(temp, info.message as Buffer, { mode: 0o600, flag: 'wx' });
-        await fs.rename(temp, file);
-      } catch (err) {
-        await fs.rm(temp, { force: true });
-        throw err;
-      }
+      // Written in place (readers list this folder, so no temporary file beside it): a crash
+      // mid-write leaves its row undelivered, and the re-send replaces the file whole.
+      await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
       // The link is what the operator needs to pass on; it is logged only in outbox mode.
       opts.log.info({ file, link: mail.link, subject: mail.subject }, 'mail written to outbox');
     },

@@ -22,8 +22,8 @@ import {
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import type { PriceBook } from '../prices/price-book';
-import type { Limit } from '../rate-limit/rate-limiter';
+import type { PriceBook } from '../prices';
+import type { Limit } from '../rate-limit';
 import {
   type DirectoryRow,
   adminUsersRepository as directoryRepo,

@@ -6,9 +6,9 @@ import type { Client } from '../../lib/client-of';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
 import type { Outbox } from '../outbox';
-import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
-import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
-import type { SessionsRepository } from '../sessions/sessions.repository';
+import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { RecoveryPhraseService } from '../recovery-phrase';
+import type { SessionsRepository } from '../sessions';
 import {
   authRepositoriesOn,
   type createUsersRepository,

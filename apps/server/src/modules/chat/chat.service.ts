@@ -14,10 +14,10 @@ import { IMAGE_TYPES, type SniffedType, sniff } from '../../lib/file-sniff';
 import type { FileStore } from '../../lib/file-store';
 import type { PrivateFile } from '../../lib/private-file-reply';
 import type { UploadedFile } from '../../plugins/uploads';
-import type { AuditLog } from '../audit/audit.service';
+import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
-import type { RateLimiter } from '../rate-limit/rate-limiter';
-import type { RealtimeHub } from '../realtime/realtime.hub';
+import type { RateLimiter } from '../rate-limit';
+import type { RealtimeHub } from '../realtime';
 import {
   type AdminRoomRow,
   type MessageRow,

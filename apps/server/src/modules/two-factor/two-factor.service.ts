@@ -12,11 +12,11 @@ import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { requiresTwoFactor } from '../../plugins/gate';
-import type { Client } from '../auth/auth.service';
+import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
-import { LIMITS, type RateLimiter } from '../rate-limit/rate-limiter';
-import type { RecoveryPhraseService } from '../recovery-phrase/recovery-phrase.service';
-import type { SessionContext, SessionsRepository } from '../sessions/sessions.repository';
+import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { RecoveryPhraseService } from '../recovery-phrase';
+import type { SessionContext, SessionsRepository } from '../sessions';
 import type { TwoFactorRepository } from './two-factor.repository';
 
 type Deps = {
