@@ -134,6 +134,8 @@ test('a customer with nothing to pay from is told so on the form and cannot subm
   await f.aud().press('Enter');
   await expect(empty).toHaveURL(/\/bank-transfer$/);
   await expectAccessible(empty);
+  await scrollToTop(empty);
+  await snap(empty, 'bank-transfer-nothing', ['laptop', 'mobile']);
 
   // The message leads to a deposit.
   await nothing.getByRole('link', { name: 'Make a Deposit' }).click();
