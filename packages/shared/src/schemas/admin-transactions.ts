@@ -51,6 +51,8 @@ export const ADMIN_TX_MSG = {
     "A payout's status is not changed by Edit: Complete or Reject it in Pending withdrawals, which tells the customer and checks four eyes.",
   finalRow:
     'This transaction is final and cannot be changed. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  customerPayoutNoDelete:
+    "A customer's own payout request is not deleted: Reject it in Pending withdrawals, which releases the hold and tells the customer why.",
   fundedPayoutAmounts:
     "This bank payout is funded from the customer's crypto, which is held for it: its amounts cannot be edited. Reject it and ask the customer for a new request.",
 } as const;

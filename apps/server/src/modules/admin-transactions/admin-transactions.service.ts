@@ -570,6 +570,13 @@ export function createAdminTransactionsService(s: Services) {
           if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
           const final = finalRowMessage(current);
           if (final) throw new AppError('CONFLICT', final);
+          // A request the customer made is answered, not erased: Reject tells them why.
+          if (
+            PAYOUT_TYPES.has(current.transaction_type) &&
+            current.created_by === current.user_id
+          ) {
+            throw new AppError('CONFLICT', ADMIN_TX_MSG.customerPayoutNoDelete);
+          }
           const bank = bankFacts(current);
           const change = await ledger.remove(client, id, actor.id);
           await audit.record(client, {
