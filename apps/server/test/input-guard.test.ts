@@ -288,6 +288,8 @@ describe('control characters from the issue', () => {
 
   it('names a nested field, an array item and a bad key, and checks the Idempotency-Key', async () => {
     const cases: Array<[unknown, string]> = [
+      // The first bad field in the body's order.
+      [{ values: { a: 'ok', b: 'bad\u0000', c: 'bad\u0000' } }, 'values.b'],
       [{ values: { support_chat_url: 'https://x\u0000' } }, 'values.support_chat_url'],
       [{ values: { list: ['ok', 'bad\u0001'] } }, 'values.list.1'],
       [{ values: { 'bad\u0000key': 'x' } }, 'a field name in values'],
@@ -630,6 +632,21 @@ describe('hostile strings', () => {
         sent += 1;
         if (res.statusCode >= 500)
           failures.push(`${name} with ${JSON.stringify(value.slice(0, 80))}: ${res.statusCode}`);
+      }
+    }
+    // Bodies nested deeper than any call stack, with a NUL or a prototype key at the bottom.
+    const deepArray = `${'['.repeat(200_000)}"\u0000"${']'.repeat(200_000)}`;
+    const deepObject = `${'{"a":'.repeat(100_000)}{"__proto__":{"x":1}}${'}'.repeat(100_000)}`;
+    for (const payload of [deepArray, deepObject]) {
+      for (const url of ['/api/auth/sign-in', '/api/withdrawals']) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url,
+          headers: { origin: t.origin, cookie: user.cookie, 'content-type': 'application/json' },
+          payload,
+        });
+        sent += 1;
+        if (res.statusCode >= 500) failures.push(`${url} with a deep body: ${res.statusCode}`);
       }
     }
     expect(sent).toBeGreaterThanOrEqual(400);

@@ -108,15 +108,17 @@ export function checkValue(
     const { value, path } = next;
     if (typeof value === 'string') {
       checkText(config, path === '' ? rootName : path, value);
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => {
-        stack.push({ value: item, path: path === '' ? String(i) : `${path}.${i}` });
-      });
     } else if (value !== null && typeof value === 'object') {
-      for (const [key, item] of Object.entries(value)) {
+      const entries = Array.isArray(value)
+        ? value.map((item, i): [string, unknown] => [String(i), item])
+        : Object.entries(value);
+      for (const [key] of entries) {
         if (hasControl(key, false)) {
           throw refusal(path === '' ? 'in a field name' : `in a field name in ${shown(path)}`);
         }
+      }
+      // Pushed last to first, so the message names the first bad field in the body's order.
+      for (const [key, item] of entries.reverse()) {
         stack.push({ value: item, path: path === '' ? key : `${path}.${key}` });
       }
     }
