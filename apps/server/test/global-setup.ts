@@ -11,6 +11,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A server URL without a database name; each test file creates its own database. */
     pgServerUrl: string;
+    /** Where each test file's database reports its last reconciliation (one JSON line each). */
+    reconciliationLog: string;
   }
 }
 
@@ -64,5 +66,29 @@ export default async function setup(project: TestProject) {
   await runMigrations(createDb(pool));
   await pool.end();
   project.provide('pgServerUrl', serverUrl);
-  return stop;
+  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-ledger-')), 'log');
+  fs.writeFileSync(log, '');
+  project.provide('reconciliationLog', log);
+  return async () => {
+    reportReconciliation(log);
+    fs.rmSync(path.dirname(log), { recursive: true, force: true });
+    await stop();
+  };
+}
+
+/**
+ * Every test file's database is reconciled before it is dropped (helpers.ts, close()):
+ * the run ends with the total, so "the ledger held after the whole suite" is a figure.
+ */
+function reportReconciliation(log: string) {
+  const lines = fs
+    .readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as { wallets: number; rows: number; mismatches: number });
+  if (lines.length === 0) return;
+  const sum = (k: 'wallets' | 'rows' | 'mismatches') => lines.reduce((n, l) => n + l[k], 0);
+  console.log(
+    `Ledger reconciliation after the suite: ${lines.length} test databases, ${sum('wallets')} wallets, ${sum('rows')} ledger rows, ${sum('mismatches')} wallets out of balance`,
+  );
 }

@@ -74,6 +74,19 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
             .map((f) => fs.readFileSync(path.join(outbox, f), 'utf8'))
         : [],
     async close() {
+      // Whatever the file did, its ledger must still balance: counted for the run's
+      // summary (global-setup.ts) and a failure of the file if it does not.
+      const mismatches = await services.ledger.reconcile(pool);
+      const { rows } = await pool.query<{ wallets: number; rows: number }>(
+        'SELECT (SELECT count(*) FROM user_wallets)::int AS wallets, (SELECT count(*) FROM transactions)::int AS rows',
+      );
+      fs.appendFileSync(
+        inject('reconciliationLog'),
+        `${JSON.stringify({ ...rows[0], mismatches: mismatches.length })}\n`,
+      );
+      if (mismatches.length > 0) {
+        throw new Error(`ledger out of balance in ${dbName}: ${JSON.stringify(mismatches)}`);
+      }
       await app.close();
       await pool.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
