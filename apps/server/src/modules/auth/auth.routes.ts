@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
-import { presentSession } from '../sessions/present-session';
+import { presentSession } from '../sessions';
 
 export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
   return async (app) => {

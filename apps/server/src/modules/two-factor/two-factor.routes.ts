@@ -13,7 +13,7 @@ import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
-import { presentSession } from '../sessions/present-session';
+import { presentSession } from '../sessions';
 
 export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
   /** After a passed second factor the browser gets the rotated token and the new state. */
