@@ -101,18 +101,20 @@ test('Export downloads the history as CSV', async () => {
     .readFileSync(await file.path(), 'utf8')
     .split('\r\n')
     .filter((line) => line !== '');
-  expect(lines[0]).toBe('Date,Type,Asset,Amount,Fee,USD,Status,Transaction hash,Address,Reason');
+  expect(lines[0]).toBe(
+    'Date,Type,Asset,Amount,Fee,USD,AUD,USD per AUD,Asset price (USD),Status,Transaction hash,Address,Reason',
+  );
   // This customer's three rows and nobody else's, newest first.
   expect(lines).toHaveLength(4);
   expect(lines[1]).toMatch(
-    new RegExp(`^[^,]+,withdrawal,BTC,0\\.1,0\\.0001,6500\\.00,pending,,${BTC_ADDRESS},$`),
+    new RegExp(`^[^,]+,withdrawal,BTC,0\\.1,0\\.0001,6500\\.00,,,,pending,,${BTC_ADDRESS},$`),
   );
   // An Ethereum hash is kept in its one form, 0x and lower case.
   expect(lines[2]).toMatch(
-    new RegExp(`^[^,]+,deposit,ETH,2,0,6000\\.00,completed,0x${ethHash},,$`),
+    new RegExp(`^[^,]+,deposit,ETH,2,0,6000\\.00,,,,completed,0x${ethHash},,$`),
   );
   expect(lines[3]).toMatch(
-    new RegExp(`^[^,]+,deposit,BTC,0\\.5,0,32500\\.00,completed,${btcHash},,$`),
+    new RegExp(`^[^,]+,deposit,BTC,0\\.5,0,32500\\.00,,,,completed,${btcHash},,$`),
   );
 });
 

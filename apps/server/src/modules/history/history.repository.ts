@@ -15,6 +15,7 @@ export type ExportRow = {
   usd_amount: string | null;
   aud_amount: string | null;
   exchange_rate: string | null;
+  price_usd: string | null;
   status: string;
   transaction_hash: string | null;
   withdrawal_address: string | null;
@@ -85,7 +86,7 @@ export const historyRepository = {
       `SELECT id, (extract(epoch FROM transaction_date) * 1000000)::bigint::text AS date_us,
               to_char(transaction_date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS date,
               transaction_type, asset_id, crypto_amount::text, fee::text, usd_amount::text,
-              aud_amount::text, exchange_rate::text, status, transaction_hash, withdrawal_address, reason
+              aud_amount::text, exchange_rate::text, price_usd::text, status, transaction_hash, withdrawal_address, reason
          FROM transactions
         WHERE user_id = $1 AND deleted_at IS NULL ${from}
         ORDER BY transaction_date DESC NULLS LAST, id DESC NULLS LAST LIMIT $2`,

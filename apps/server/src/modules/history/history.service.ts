@@ -23,6 +23,10 @@ export const CSV_HEADER = [
   'Amount',
   'Fee',
   'USD',
+  // A bank payout's AUD amount and the rates it was converted at (decision 0010).
+  'AUD',
+  'USD per AUD',
+  'Asset price (USD)',
   'Status',
   'Transaction hash',
   'Address',
@@ -90,6 +94,11 @@ export function createHistoryService(deps: { pool: pg.Pool }) {
             trimDecimal(row.crypto_amount),
             trimDecimal(row.fee),
             usdShown(row),
+            row.aud_amount,
+            row.transaction_type === 'bank_transfer' && row.exchange_rate
+              ? trimDecimal(row.exchange_rate)
+              : null,
+            row.price_usd ? trimDecimal(row.price_usd) : null,
             row.status,
             row.transaction_hash,
             row.withdrawal_address,

@@ -263,17 +263,21 @@ describe('GET /api/transactions/export.csv', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="coffer-history.csv"');
     const lines = res.body.split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('Date,Type,Asset,Amount,Fee,USD,Status,Transaction hash,Address,Reason');
+    expect(lines[0]).toBe(
+      'Date,Type,Asset,Amount,Fee,USD,AUD,USD per AUD,Asset price (USD),Status,Transaction hash,Address,Reason',
+    );
     expect(lines).toHaveLength(5);
     const [bank, withdrawal, deposit] = lines.slice(1);
     // A bank payout holds the asset it is funded from (decision 0010).
-    expect(bank).toMatch(/^[^,]+,bank_transfer,BTC,0\.00156886,0,66\.00,pending,,,$/);
+    expect(bank).toMatch(
+      /^[^,]+,bank_transfer,BTC,0\.00156886,0,66\.00,100\.00,0\.66,42069,pending,,,$/,
+    );
     expect(withdrawal).toMatch(
       new RegExp(
-        `^[^,]+,withdrawal,BTC,0\\.5,0\\.0001,21034\\.50,failed,,${GOOD_ADDRESS.BTC},"'=HYPERLINK\\(""http://evil\\.example"",""click""\\), sorry"$`,
+        `^[^,]+,withdrawal,BTC,0\\.5,0\\.0001,21034\\.50,,,,failed,,${GOOD_ADDRESS.BTC},"'=HYPERLINK\\(""http://evil\\.example"",""click""\\), sorry"$`,
       ),
     );
-    expect(deposit).toMatch(/^[^,]+,deposit,BTC,1,0,42069\.00,completed,'@SUM\(A1:A9\),,$/);
+    expect(deposit).toMatch(/^[^,]+,deposit,BTC,1,0,42069\.00,,,,completed,'@SUM\(A1:A9\),,$/);
     await expectReconciled(t);
   });
 
