@@ -35,21 +35,38 @@ export async function setSetting(t: TestApp, key: string, value: string): Promis
   ]);
 }
 
-/** POST /api/withdrawals as the customer's browser sends it. */
-export function requestWithdrawal(
+/** A money-moving POST as the customer's browser sends it, with its Idempotency-Key if any. */
+function postMoney(
   t: TestApp,
+  url: string,
   user: SignedInUser,
   body: Record<string, unknown>,
   idempotencyKey?: string,
 ) {
   return call(t, {
     method: 'POST',
-    url: '/api/withdrawals',
+    url,
     cookie: user.cookie,
     body,
     ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
   });
 }
+
+/** POST /api/withdrawals as the customer's browser sends it. */
+export const requestWithdrawal = (
+  t: TestApp,
+  user: SignedInUser,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+) => postMoney(t, '/api/withdrawals', user, body, idempotencyKey);
+
+/** POST /api/bank-transfers (a bank payout) as the customer's browser sends it. */
+export const requestBankTransfer = (
+  t: TestApp,
+  user: SignedInUser,
+  body: Record<string, unknown>,
+  idempotencyKey?: string,
+) => postMoney(t, '/api/bank-transfers', user, body, idempotencyKey);
 
 /** A wallet's stored balance and hold, normalized ('1.5', not '1.500000000000000000'). */
 export async function walletOf(t: TestApp, userId: string, assetId: TAssetId) {

@@ -810,20 +810,13 @@ describe('history that cannot be rewritten', () => {
   });
 
   it("does not delete a customer's pending payout request: it is rejected, with a reason", async () => {
-    const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'BTC', '1');
-    const req = await requestWithdrawal(t, customer, {
-      assetId: 'BTC',
-      amount: '0.5',
-      address: GOOD_ADDRESS.BTC,
-    });
-    const id: string = req.json().transaction.id;
+    const { customer, id } = await pendingEthWithdrawal();
     const del = await withoutChange(t, () => remove(adminC, id, 'Looks odd'));
     expect(errorOf(del)).toEqual({
       error: 'CONFLICT',
       message: ADMIN_TX_MSG.customerPayoutNoDelete,
     });
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.5001' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
   });
 
   it('refuses to delete a completed withdrawal: the customer is not credited back', async () => {

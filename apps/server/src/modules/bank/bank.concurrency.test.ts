@@ -13,6 +13,7 @@ import {
   expectReconciled,
   fund,
   GOOD_ADDRESS,
+  requestBankTransfer,
   requestWithdrawal,
   setSetting,
   transactionCount,
@@ -37,14 +38,8 @@ afterEach(async () => {
 
 const ACCOUNT = { accountName: 'Ines Moreau', accountNumber: '12345678', bsbNumber: '062000' };
 
-function payout(user: SignedInUser, assetId: string, amountAud: string) {
-  return call(t, {
-    method: 'POST',
-    url: '/api/bank-transfers',
-    cookie: user.cookie,
-    body: { ...ACCOUNT, assetId, amountAud },
-  });
-}
+const payout = (user: SignedInUser, assetId: string, amountAud: string) =>
+  requestBankTransfer(t, user, { ...ACCOUNT, assetId, amountAud });
 
 /** The USD the customer's payouts in the last 24 hours count for, as the limit counts it. */
 async function countedUsd(user: SignedInUser): Promise<string> {

@@ -17,6 +17,7 @@ import {
   expectReconciled,
   fund,
   GOOD_ADDRESS,
+  requestBankTransfer,
   requestWithdrawal,
   setSetting,
   walletOf,
@@ -56,15 +57,8 @@ async function refusedCustomer(): Promise<SignedInUser> {
   return refused;
 }
 
-function transfer(user: SignedInUser, body: Record<string, unknown>, idempotencyKey?: string) {
-  return call(t, {
-    method: 'POST',
-    url: '/api/bank-transfers',
-    cookie: user.cookie,
-    body,
-    ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
-  });
-}
+const transfer = (user: SignedInUser, body: Record<string, unknown>, idempotencyKey?: string) =>
+  requestBankTransfer(t, user, body, idempotencyKey);
 
 function staff(admin: SignedInUser, id: string, action: 'complete' | 'reject', body: object) {
   return call(t, {

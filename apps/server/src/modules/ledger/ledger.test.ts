@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { type TAnyAssetId, toMinor } from '@coffer/shared';
+import { type TAnyAssetId, type TAssetId, toMinor } from '@coffer/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { expectReconciled, walletOf } from '../../../test/money-helpers';
+import { expectReconciled, fund, walletOf } from '../../../test/money-helpers';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { PostInput, Revision, TransactionRow } from '.';
@@ -43,16 +43,9 @@ function post(input: Omit<PostInput, 'createdBy'> & { createdBy?: string | null 
   );
 }
 
-const credit = (userId: string, assetId: TAnyAssetId, amount: string) =>
-  post({
-    userId,
-    assetId,
-    type: 'deposit',
-    direction: 'credit',
-    amount: toMinor(assetId, amount),
-    status: 'completed',
-    transactionHash: assetId === 'BTC' ? btcHash() : null,
-  });
+/** A completed deposit, as the chain watcher posts one. */
+const credit = (userId: string, assetId: TAssetId, amount: string) =>
+  fund(t, userId, assetId, amount);
 
 const withdrawal = (userId: string, amount: string, fee = '0.0001') =>
   post({

@@ -1,17 +1,16 @@
 import { type TBankDetails, ZBankDetails } from '@coffer/shared';
-import { RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { Alert } from '../../../components/ui/alert';
 import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { firstErrorByField } from '../../../lib/field-errors';
 import { useBankDetails } from '../api/get-bank-details';
 import { useUpdateBankDetails } from '../api/update-bank-details';
@@ -144,22 +143,13 @@ export default function BankDetailsPage() {
           ) : (
             <>
               {details.isError ? (
-                <Alert
+                <LoadFailedAlert
                   variant="warning"
-                  role="alert"
                   title="Your saved details could not be loaded"
-                >
-                  <p>{errorMessage(details.error, 'Failed to load bank details')}</p>
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    className="mt-2"
-                    onClick={() => void details.refetch()}
-                  >
-                    <RefreshCw className="h-4 w-4" aria-hidden />
-                    Try again
-                  </Button>
-                </Alert>
+                  error={details.error}
+                  fallback="Failed to load bank details"
+                  onRetry={() => void details.refetch()}
+                />
               ) : null}
               {/* Remounts with the saved details once they arrive (after a retry, say). */}
               <BankDetailsForm

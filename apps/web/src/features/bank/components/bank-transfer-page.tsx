@@ -5,7 +5,7 @@ import {
   type TCreateBankTransferRequest,
   ZCreateBankTransferRequest,
 } from '@coffer/shared';
-import { BookUser, RefreshCw } from 'lucide-react';
+import { BookUser } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -16,7 +16,8 @@ import { Card, CardContent, CardDescription, CardHeader } from '../../../compone
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { ApiError, errorMessage } from '../../../lib/api-client';
+import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
+import { ApiError } from '../../../lib/api-client';
 import { firstErrorByField } from '../../../lib/field-errors';
 import { formatUsd, roundDecimal } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
@@ -281,18 +282,12 @@ export default function BankTransferPage() {
             </Alert>
           ) : null}
           {wallets.isError && !wallets.data ? (
-            <Alert variant="danger" role="alert" title="Your balances could not be loaded">
-              <p>{errorMessage(wallets.error, 'Failed to load wallet data')}</p>
-              <Button
-                variant="outline"
-                size="sm"
-                className="mt-2"
-                onClick={() => void wallets.refetch()}
-              >
-                <RefreshCw className="h-4 w-4" aria-hidden />
-                Try again
-              </Button>
-            </Alert>
+            <LoadFailedAlert
+              title="Your balances could not be loaded"
+              error={wallets.error}
+              fallback="Failed to load wallet data"
+              onRetry={() => void wallets.refetch()}
+            />
           ) : null}
 
           <div className="flex flex-col gap-3 rounded-lg border border-border bg-surface-2 p-4 sm:flex-row sm:items-center sm:justify-between">

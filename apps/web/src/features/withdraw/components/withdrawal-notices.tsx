@@ -1,7 +1,5 @@
-import { RefreshCw } from 'lucide-react';
 import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api-client';
+import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
 import type { useWithdrawal } from './use-withdrawal';
 
 /** Why withdrawals are closed, and a failed balance load with a retry: both withdraw pages show them. */
@@ -22,18 +20,12 @@ export function WithdrawalNotices({
         </Alert>
       ) : null}
       {withdrawal.wallets.isError && !withdrawal.wallets.data ? (
-        <Alert variant="danger" role="alert" title={loadErrorTitle}>
-          <p>{errorMessage(withdrawal.wallets.error, 'Failed to load wallet data')}</p>
-          <Button
-            variant="outline"
-            size="sm"
-            className="mt-2"
-            onClick={() => void withdrawal.wallets.refetch()}
-          >
-            <RefreshCw className="h-4 w-4" aria-hidden />
-            Try again
-          </Button>
-        </Alert>
+        <LoadFailedAlert
+          title={loadErrorTitle}
+          error={withdrawal.wallets.error}
+          fallback="Failed to load wallet data"
+          onRetry={() => void withdrawal.wallets.refetch()}
+        />
       ) : null}
     </>
   );
