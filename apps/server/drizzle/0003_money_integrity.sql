@@ -14,6 +14,19 @@ DROP INDEX "transactions_user_withdrawals_idx";--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "editor_ids" uuid[] DEFAULT '{}'::uuid[] NOT NULL;--> statement-breakpoint
 ALTER TABLE "transactions" ADD COLUMN "price_usd" numeric(20, 10);--> statement-breakpoint
 CREATE INDEX "outbox_due_idx" ON "outbox" USING btree ("next_attempt_at") WHERE "outbox"."done_at" IS NULL;--> statement-breakpoint
+-- A chain transaction credited twice before this change (once written with 0x, once
+-- without) would stop the index below from being built and the app from starting. The
+-- money stays as it is: the later credit is marked in its hash as a duplicate of the first,
+-- for the operator to find and correct (delete the duplicate deposit, which reverses it).
+UPDATE "transactions" t
+   SET "transaction_hash" = t."transaction_hash" || ' (duplicate of ' || d.first_id || ')'
+  FROM (SELECT "id", first_value("id") OVER (
+                 PARTITION BY "asset_id", lower(regexp_replace("transaction_hash", '^0[xX]', ''))
+                 ORDER BY "transaction_date", "id") AS first_id
+          FROM "transactions"
+         WHERE "transaction_type" = 'deposit' AND "deleted_at" IS NULL
+           AND "transaction_hash" IS NOT NULL) d
+ WHERE t."id" = d."id" AND d."id" <> d.first_id;--> statement-breakpoint
 CREATE UNIQUE INDEX "transactions_deposit_chain_hash_key" ON "transactions" USING btree ("asset_id",lower(regexp_replace("transaction_hash", '^0[xX]', ''))) WHERE "transactions"."transaction_type" = 'deposit' AND "transactions"."deleted_at" IS NULL AND "transactions"."transaction_hash" IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "transactions_user_payouts_idx" ON "transactions" USING btree ("user_id","transaction_date") WHERE "transactions"."transaction_type" IN ('withdrawal', 'bank_transfer') AND "transactions"."deleted_at" IS NULL;--> statement-breakpoint
 -- Every editor so far: before this change only the last one was kept.
