@@ -51,6 +51,8 @@ export const ADMIN_TX_MSG = {
     "A payout's status is not changed by Edit: Complete or Reject it in Pending withdrawals, which tells the customer and checks four eyes.",
   finalRow:
     'This transaction is final and cannot be changed. Record a correction as a new adjustment with a reason (Wallet Management, edit the balance).',
+  unfundedPayout:
+    "This bank transfer was requested before payouts were funded and holds nothing from the customer's balance, so it cannot be paid out. Reject it with a reason: the customer can request it again, paid from a balance.",
   customerPayoutNoDelete:
     "A customer's own payout request is not deleted: Reject it in Pending withdrawals, which releases the hold and tells the customer why.",
   fundedPayoutAmounts:

@@ -1,4 +1,4 @@
-import { MONEY_MSG, PAYOUT_MSG } from '@coffer/shared';
+import { ADMIN_TX_MSG, MONEY_MSG, PAYOUT_MSG } from '@coffer/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import {
@@ -181,6 +181,27 @@ describe('POST /api/bank-transfers: a withdrawal in AUD (DEVIATIONS M11)', () =>
       staff(admin, transaction.id, 'reject', { reason: 'Changed my mind' }),
     );
     expect(again.statusCode).toBe(409);
+  });
+
+  it('a request from before payouts were funded holds nothing and can only be rejected', async () => {
+    const user = await verifiedCustomer(t);
+    // The shape the release before wrote: AUD, no wallet, nothing held.
+    const { rows } = await t.services.pool.query<{ id: string }>(
+      `INSERT INTO transactions (user_id, transaction_type, direction, asset_id, crypto_amount, usd_amount,
+         aud_amount, currency, exchange_rate, status, created_by)
+       VALUES ($1, 'bank_transfer', 'none', 'AUD', 0, 50000, 50000, 'AUD', 0.6543, 'pending', $1)
+       RETURNING id`,
+      [user.userId],
+    );
+    const id = rows[0]?.id ?? '';
+    const admin = await verifiedAdmin(t);
+    const paid = await withoutChange(t, () =>
+      staff(admin, id, 'complete', { reference: 'WBC 20261124-0042' }),
+    );
+    expect(paid.statusCode).toBe(409);
+    expect(errorOf(paid)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.unfundedPayout });
+    const rejected = await staff(admin, id, 'reject', { reason: 'Please request it again' });
+    expect(rejected.statusCode).toBe(200);
   });
 
   it('rejecting it releases the hold and tells the customer it was rejected, and why', async () => {

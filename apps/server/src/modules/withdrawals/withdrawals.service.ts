@@ -253,6 +253,11 @@ export function createWithdrawalsService(deps: Deps) {
     ): Promise<TTransaction> {
       const row = await withTransaction(deps.pool, async (client) => {
         const before = await lockPending(client, transactionId, input.guard);
+        // A customer's bank transfer from before payouts were funded holds nothing: paying
+        // it out would be money leaving the books (decision 0010). It can only be rejected.
+        if (isBank(before) && before.wallet_id === null && before.created_by === before.user_id) {
+          throw new AppError('CONFLICT', ADMIN_TX_MSG.unfundedPayout);
+        }
         // The proof that the money left, in its one form: a bank's reference for a bank
         // payout, the chain transaction of the asset's network for a withdrawal.
         if (input.transactionHash.trim() === '') {
