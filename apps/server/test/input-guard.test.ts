@@ -77,8 +77,9 @@ function fill(url: string, first: string): string {
   return url.replace(/:[^/]+|\*/g, () => (n++ === 0 ? first : A_UUID));
 }
 
+/** A route's parameters as the guard names them: the catch-all's is the address itself. */
 const paramNames = (url: string) =>
-  [...url.matchAll(/:([^/]+)|\*/g)].map((m) => (m[1] === undefined ? '*' : m[1]));
+  [...url.matchAll(/:([^/]+)|\*/g)].map((m) => (m[1] === undefined ? 'the address' : m[1]));
 
 /** Every route once: the HEAD twin of a GET runs the same hooks and handler. */
 function allRoutes(): Array<GatedRoute & { body: unknown }> {

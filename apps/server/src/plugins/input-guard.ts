@@ -61,8 +61,12 @@ function hasControl(value: string, lines: boolean): boolean {
 /** The start of every refusal of this guard, so a client (and a test) can recognise one. */
 export const CONTROL_CHARACTERS_MESSAGE = 'Text cannot contain control characters';
 
-/** A field's name as the message shows it: bounded, as a key is client text too. */
+/**
+ * A field's name as the message shows it: bounded, as a key is client text too. The
+ * catch-all route's parameter ('*') is the address itself.
+ */
 function shown(field: string): string {
+  if (field === '*') return 'the address';
   return field.length > 80 ? `${field.slice(0, 80)}…` : field;
 }
 
