@@ -450,14 +450,7 @@ describe('withdrawal processing', () => {
   });
 
   it('an admin who edited a customer request cannot complete it; Add and Edit cannot complete a payout', async () => {
-    const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'ETH', '2');
-    const req = await requestWithdrawal(t, customer, {
-      assetId: 'ETH',
-      amount: '1',
-      address: GOOD_ADDRESS.ETH,
-    });
-    const id = req.json().transaction.id;
+    const { customer, id } = await customerWithdrawal('ETH', '2', '1');
     const tx = (
       await call(t, { url: `/api/admin/transactions/${id}`, cookie: adminA.cookie })
     ).json().transaction;
@@ -498,14 +491,7 @@ describe('withdrawal processing', () => {
   });
 
   it('rejects with a reason the customer sees; the hold is released', async () => {
-    const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'BTC', '1');
-    const req = await requestWithdrawal(t, customer, {
-      assetId: 'BTC',
-      amount: '0.5',
-      address: GOOD_ADDRESS.BTC,
-    });
-    const id = req.json().transaction.id;
+    const { customer, id } = await customerWithdrawal('BTC', '1', '0.5');
     const noReason = await withoutChange(t, () => reject(adminA, id, ''));
     expect(errorOf(noReason)).toEqual({
       error: 'VALIDATION_FAILED',
@@ -602,31 +588,29 @@ async function opened(id: string) {
   return res.json().transaction;
 }
 
-/** A customer with 2 ETH who asked to withdraw 1 ETH (pending, 1.002 held). */
-async function pendingEthWithdrawal() {
+/** A customer funded with `funded` of an asset who asked to withdraw `amount` of it (pending). */
+async function customerWithdrawal(assetId: 'BTC' | 'ETH', funded: string, amount: string) {
   const customer = await verifiedCustomer(t);
-  await fund(t, customer.userId, 'ETH', '2');
+  await fund(t, customer.userId, assetId, funded);
   const req = await requestWithdrawal(t, customer, {
-    assetId: 'ETH',
-    amount: '1',
-    address: GOOD_ADDRESS.ETH,
+    assetId,
+    amount,
+    address: GOOD_ADDRESS[assetId],
   });
   expect(req.statusCode).toBe(200);
   return { customer, id: req.json().transaction.id as string };
+}
+
+/** A customer with 2 ETH who asked to withdraw 1 ETH (pending, 1.002 held). */
+function pendingEthWithdrawal() {
+  return customerWithdrawal('ETH', '2', '1');
 }
 
 const ETH_HASH = `0x${'5e'.repeat(32)}`;
 
 /** A customer's 0.1 ETH withdrawal, paid out by admin B. */
 async function completedEthWithdrawal() {
-  const customer = await verifiedCustomer(t);
-  await fund(t, customer.userId, 'ETH', '2');
-  const req = await requestWithdrawal(t, customer, {
-    assetId: 'ETH',
-    amount: '0.1',
-    address: GOOD_ADDRESS.ETH,
-  });
-  const id: string = req.json().transaction.id;
+  const { customer, id } = await customerWithdrawal('ETH', '2', '0.1');
   expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
   // 0.1 and its 0.002 fee left.
   expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.898', held: '0' });
@@ -783,14 +767,7 @@ describe('history that cannot be rewritten', () => {
   });
 
   it('refuses to edit or delete a rejected payout', async () => {
-    const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'BTC', '1');
-    const req = await requestWithdrawal(t, customer, {
-      assetId: 'BTC',
-      amount: '0.5',
-      address: GOOD_ADDRESS.BTC,
-    });
-    const id: string = req.json().transaction.id;
+    const { customer, id } = await customerWithdrawal('BTC', '1', '0.5');
     expect((await reject(adminB, id, 'Address on a sanctions list')).statusCode).toBe(200);
     const tx = await opened(id);
     for (const over of [{ status: 'pending' }, { status: 'completed' }, { cryptoAmount: '0.1' }]) {
@@ -1083,14 +1060,7 @@ describe('references that prove a payout left', () => {
   });
 
   it('stores a Bitcoin hash bare and lower-case, and a bank reference tidied; refuses a bad one', async () => {
-    const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'BTC', '1');
-    const req = await requestWithdrawal(t, customer, {
-      assetId: 'BTC',
-      amount: '0.1',
-      address: GOOD_ADDRESS.BTC,
-    });
-    const id: string = req.json().transaction.id;
+    const { customer, id } = await customerWithdrawal('BTC', '1', '0.1');
     const done = await complete(adminB, id, `0x${'CD'.repeat(32)}`);
     expect(done.json().transaction.transactionHash).toBe('cd'.repeat(32));
 
