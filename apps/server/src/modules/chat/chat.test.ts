@@ -403,16 +403,22 @@ describe('who may use which chat route', () => {
   });
 });
 
+/** A customer's conversation holding two attachments, an image and a text file. */
+async function roomWithTwoFiles() {
+  const customer = await verifiedCustomer(t);
+  const room = (
+    await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: customer.cookie, body: {} })
+  ).json().room as TChatRoom;
+  await upload(customer.cookie, `/api/chat/rooms/${room.id}/attachments`, 'see', [
+    file('a.png', realPng()),
+    file('b.txt', 'b'),
+  ]);
+  return { customer, room };
+}
+
 describe('deleting a conversation', () => {
   it('removes the files, the messages and the room, with an audit row', async () => {
-    const erin = await verifiedCustomer(t);
-    const room = (
-      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: erin.cookie, body: {} })
-    ).json().room as TChatRoom;
-    await upload(erin.cookie, `/api/chat/rooms/${room.id}/attachments`, 'see', [
-      file('a.png', realPng()),
-      file('b.txt', 'b'),
-    ]);
+    const { customer: erin, room } = await roomWithTwoFiles();
     expect(storedFiles().filter((f) => f.includes(room.id))).toHaveLength(2);
 
     const res = await call(t, {
@@ -450,14 +456,7 @@ describe('deleting a conversation', () => {
 
 describe('deleting a conversation that fails', () => {
   it('removes no file when its transaction rolls back, and every file once it commits', async () => {
-    const fay = await verifiedCustomer(t);
-    const room = (
-      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: fay.cookie, body: {} })
-    ).json().room as TChatRoom;
-    await upload(fay.cookie, `/api/chat/rooms/${room.id}/attachments`, 'see', [
-      file('a.png', realPng()),
-      file('b.txt', 'b'),
-    ]);
+    const { customer: fay, room } = await roomWithTwoFiles();
     const files = storedFiles().filter((f) => f.includes(room.id));
     expect(files).toHaveLength(2);
 
