@@ -60,7 +60,13 @@ describe('npm run cli -- create-admin', () => {
       'a short password',
       'short@example.com',
       'Ab1',
-      'Password must be at least 6 characters long.',
+      'Password must be at least 8 characters long.',
+    ],
+    [
+      'a common password',
+      'common@example.com',
+      'Password1',
+      'This is a commonly used password. Add more words that are less common.',
     ],
     [
       'an e-mail that is not one',

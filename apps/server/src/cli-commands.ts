@@ -4,6 +4,8 @@ import {
   ASSETS,
   CUSTOMER_ASSET_IDS,
   formatAmount,
+  passwordUserInputs,
+  passwordWeakness,
   toMinor,
   ZAssetId,
   ZEmail,
@@ -32,6 +34,8 @@ export const COMMANDS: Record<string, CliCommand> = {
       const password = ZNewPassword.safeParse(values.password ?? '');
       if (!password.success)
         throw new CliError(password.error.issues[0]?.message ?? 'Invalid password.');
+      const weakness = await passwordWeakness(password.data, passwordUserInputs(email.data));
+      if (weakness) throw new CliError(weakness);
       const created = await s.db.transaction(async (tx) => {
         const user = await s.users.create(
           { email: email.data, passwordHash: await hashPassword(password.data), verified: true },

@@ -6,7 +6,7 @@ export const MSG = {
   emailAndPasswordRequired: 'Email and password are required',
   passwordRule:
     'Password must contain at least one lowercase letter, one uppercase letter, and one number.',
-  passwordTooShort: 'Password must be at least 6 characters long.',
+  passwordTooShort: 'Password must be at least 8 characters long.',
   passwordsDoNotMatch: 'Passwords do not match.',
   invalidEmail: 'Please enter a valid email address.',
   invalidCredentials: 'Invalid email or password.',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './password';
+import { legacyPasswordHash } from '../../test/legacy-password';
+import { hashPassword, needsRehash, verifyPassword } from './password';
 
 const PASSWORD = 'Correct-Horse-9';
 
@@ -25,5 +26,22 @@ describe('password hashing', () => {
   it('refuses against a stored value that is not one of its hashes', async () => {
     expect(await verifyPassword(PASSWORD, PASSWORD)).toBe(false);
     expect(await verifyPassword(PASSWORD, 'bcrypt$1$2$3$c2FsdA==$aGFzaA==')).toBe(false);
+    // Parameters scrypt would refuse, or that would take the server minutes, are not ours.
+    expect(await verifyPassword(PASSWORD, 'scrypt$1000$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+    expect(await verifyPassword(PASSWORD, 'scrypt$1048576$8$1$c2FsdA==$aGFzaA==')).toBe(false);
+  });
+
+  it('hashes with N=2^17, r=8, p=1, and records them in the hash', async () => {
+    const stored = await hashPassword(PASSWORD);
+    expect(stored.split('$').slice(0, 4)).toEqual(['scrypt', '131072', '8', '1']);
+    expect(needsRehash(stored)).toBe(false);
+  });
+
+  it('still verifies a hash made with the old N=2^15, and marks it for an upgrade', async () => {
+    const old = legacyPasswordHash(PASSWORD);
+    expect(old.split('$')[1]).toBe('32768');
+    expect(await verifyPassword(PASSWORD, old)).toBe(true);
+    expect(await verifyPassword('Correct-Horse-8', old)).toBe(false);
+    expect(needsRehash(old)).toBe(true);
   });
 });

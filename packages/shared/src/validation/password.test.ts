@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ZNewPassword, ZPassword } from './password';
+import {
+  PASSWORD_MIN_LENGTH,
+  passwordUserInputs,
+  passwordWeakness,
+  ZNewPassword,
+  ZPassword,
+} from './password';
 
 /** The message a new password is refused with, or null when it is accepted. */
 function refusal(password: string): string | null {
@@ -9,24 +15,27 @@ function refusal(password: string): string | null {
 
 const RULE =
   'Password must contain at least one lowercase letter, one uppercase letter, and one number.';
-const TOO_SHORT = 'Password must be at least 6 characters long.';
+const TOO_SHORT = 'Password must be at least 8 characters long.';
 
-describe('new password rule (customer.md §5)', () => {
+describe('new password rule (customer.md §5, at least 8 characters: DEVIATIONS S9)', () => {
   it('accepts a password with a lowercase letter, an uppercase letter and a digit', () => {
-    expect(refusal('Abcde1')).toBeNull();
+    expect(refusal('Abcdefg1')).toBeNull();
     expect(refusal('Coffer-Test-1')).toBeNull();
   });
 
-  it('refuses fewer than 6 characters with the length message', () => {
+  it('refuses fewer than 8 characters with the length message', () => {
+    expect(PASSWORD_MIN_LENGTH).toBe(8);
     expect(refusal('')).toBe(TOO_SHORT);
-    expect(refusal('Ab1de')).toBe(TOO_SHORT);
+    // The spec's 6 is no longer enough.
+    expect(refusal('Abc123')).toBe(TOO_SHORT);
+    expect(refusal('Abcde1x')).toBe(TOO_SHORT);
   });
 
   it.each([
-    ['no uppercase letter', 'abcdef1'],
-    ['no lowercase letter', 'ABCDEF1'],
-    ['no digit', 'Abcdefg'],
-    ['only digits', '1234567'],
+    ['no uppercase letter', 'abcdefg1'],
+    ['no lowercase letter', 'ABCDEFG1'],
+    ['no digit', 'Abcdefgh'],
+    ['only digits', '12345678'],
   ])('refuses a password with %s with the rule message, word for word', (_why, password) => {
     expect(refusal(password)).toBe(RULE);
   });
@@ -42,5 +51,60 @@ describe('existing password', () => {
     expect(ZPassword.safeParse('').error?.issues[0]?.message).toBe(
       'Please enter your account password to continue.',
     );
+  });
+});
+
+describe('guessable passwords (zxcvbn score 3 or more, DEVIATIONS S9)', () => {
+  it.each([
+    ['Password1', 'This is a commonly used password.'],
+    ['Qwerty123', 'This is a commonly used password.'],
+    ['Abcdefg1', 'This is a commonly used password.'],
+    ['P@ssw0rd1', 'This is similar to a commonly used password.'],
+  ])('refuses %s and says why', async (password, warning) => {
+    // Well-formed, so only the guessability check stands in the way.
+    expect(refusal(password)).toBeNull();
+    expect(await passwordWeakness(password)).toBe(
+      `${warning} Add more words that are less common.`,
+    );
+  });
+
+  it('refuses a password with no clear warning with a general reason and a suggestion', async () => {
+    expect(await passwordWeakness('Summer2024')).toBe(
+      'This password is too easy to guess. Add more words that are less common.',
+    );
+  });
+
+  it('refuses a password made of the e-mail address, saying so', async () => {
+    const inputs = passwordUserInputs('Jane.Doe@Example.com');
+    expect(inputs).toEqual(['jane.doe@example.com', 'jane.doe', 'jane', 'doe']);
+    for (const password of ['Jane.doe42', 'Jane.Doe@Example.com1']) {
+      expect(refusal(password)).toBeNull();
+      expect(await passwordWeakness(password, inputs)).toMatch(
+        /^Passwords that contain your e-mail address or name are easy to guess\. /,
+      );
+    }
+    // The same password is fine for somebody else.
+    expect(
+      await passwordWeakness('Jane.Doe@Example.com1', passwordUserInputs('ops@coffer.test')),
+    ).toBeNull();
+  });
+
+  it.each(['Coffer-Test-1', 'Coffer-e2e-Pass1', 'Correct-Horse-9', 'Brand-New-Pass-7'])(
+    'accepts %s, a password nobody would guess',
+    async (password) => {
+      expect(refusal(password)).toBeNull();
+      expect(
+        await passwordWeakness(password, passwordUserInputs('customer@example.com')),
+      ).toBeNull();
+    },
+  );
+
+  it('checks the longest password allowed quickly enough to run on every sign-up', async () => {
+    await passwordWeakness('warm-up');
+    const started = performance.now();
+    expect(
+      await passwordWeakness(`Aa1-${'correct horse battery staple '.repeat(9)}`.slice(0, 256)),
+    ).toBeNull();
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });

@@ -62,6 +62,17 @@ export function createUsersRepository(db: DbOrTx) {
       await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
     },
 
+    /**
+     * Replaces a hash made with weaker parameters by a new one of the same password; does
+     * nothing if the password changed since it was read (a reset in between wins).
+     */
+    async upgradePasswordHash(userId: string, oldHash: string, newHash: string) {
+      await db
+        .update(users)
+        .set({ passwordHash: newHash })
+        .where(and(eq(users.id, userId), eq(users.passwordHash, oldHash)));
+    },
+
     /** Signs the user out everywhere, in the same transaction as the change that asks for it. */
     async revokeAllSessions(userId: string) {
       await db.delete(sessions).where(eq(sessions.userId, userId));
@@ -100,6 +111,15 @@ export function createVerificationTokensRepository(db: DbOrTx) {
   return {
     async create(userId: string, tokenHash: string, expiresAt: Date) {
       await db.insert(emailVerificationTokens).values({ userId, tokenHash, expiresAt });
+    },
+
+    /** Voids every unused link of the user: only the newest mailed one may verify. */
+    async revokeUnused(userId: string) {
+      await db
+        .delete(emailVerificationTokens)
+        .where(
+          and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)),
+        );
     },
 
     /** Marks an unused, unexpired token used and returns its user; null otherwise. */

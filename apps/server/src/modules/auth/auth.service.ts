@@ -1,10 +1,10 @@
-import { MSG } from '@coffer/shared';
+import { MSG, passwordUserInputs, passwordWeakness } from '@coffer/shared';
 import type pg from 'pg';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from '../../lib/password';
+import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
@@ -46,8 +46,12 @@ export function createAuthService(d: Deps) {
     return result;
   }
 
-  /** A new verification token and its mail, in the caller's transaction. */
+  /**
+   * A new verification token and its mail, in the caller's transaction; the links mailed
+   * before stop working, so only the newest mail can verify the account.
+   */
   async function queueVerification(tx: AuthTx, userId: string, email: string) {
+    await tx.tokens.revokeUnused(userId);
     const token = randomToken();
     await tx.tokens.create(userId, sha256Hex(token), new Date(Date.now() + VERIFICATION_TTL_MS));
     const link = `${d.publicUrl}/verify-email?token=${token}`;
@@ -59,6 +63,12 @@ export function createAuthService(d: Deps) {
     });
   }
 
+  /** Refuses a new password that is too easy to guess (DEVIATIONS S9), saying why. */
+  async function assertStrongPassword(password: string, email: string): Promise<void> {
+    const weakness = await passwordWeakness(password, passwordUserInputs(email));
+    if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+  }
+
   return {
     /**
      * Creates an unverified account and mails its link. An address that already has an
@@ -68,6 +78,7 @@ export function createAuthService(d: Deps) {
     async signUp(email: string, password: string, client: Client): Promise<void> {
       await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
       await d.limiter.hit(LIMITS.mail(email, client.ip));
+      await assertStrongPassword(password, email);
       const passwordHash = await hashPassword(password);
       await committed(async (tx) => {
         const created = await tx.users.create({ email, passwordHash, verified: false }, tx.db);
@@ -111,6 +122,10 @@ export function createAuthService(d: Deps) {
         throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
       }
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
+      // A hash from before scrypt's cost went up is redone now that the password is at hand.
+      if (needsRehash(user.passwordHash)) {
+        await d.users.upgradePasswordHash(user.id, user.passwordHash, await hashPassword(password));
+      }
       await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
       await d.users.recordLogin(user.id);
       return d.sessions.create({
@@ -142,6 +157,7 @@ export function createAuthService(d: Deps) {
         await d.limiter.hit(limits);
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
+      await assertStrongPassword(newPassword, user.email);
       const passwordHash = await hashPassword(newPassword);
       // The new password, the sign-out everywhere and the notice commit together.
       await committed(async (tx) => {

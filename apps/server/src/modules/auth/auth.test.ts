@@ -19,6 +19,7 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
+import { legacyPasswordHash } from '../../../test/legacy-password';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,7 +47,9 @@ describe('sign-up and e-mail verification', () => {
     const token = verificationToken(t, email);
     expect((await verifyEmail(token)).statusCode).toBe(200);
     // A link works once.
-    expect((await verifyEmail(token)).statusCode).toBe(404);
+    const again = await withoutChange(t, () => verifyEmail(token));
+    expect(again.statusCode).toBe(404);
+    expect(errorOf(again)).toEqual({ error: 'NOT_FOUND', message: MSG.verificationLinkInvalid });
 
     const res = await signIn(t, email, STRONG_PASSWORD);
     expect(res.statusCode).toBe(200);
@@ -59,10 +62,33 @@ describe('sign-up and e-mail verification', () => {
   });
 
   it('refuses a weak password with the spec message and creates nothing', async () => {
-    const res = await withoutChange(t, () => signUp(t, 'weak@example.com', 'abcdef'));
+    const res = await withoutChange(t, () => signUp(t, 'weak@example.com', 'abcdefg1'));
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe(MSG.passwordRule);
   });
+
+  it.each([
+    ['shorter than 8 characters', 'Abc123', 'Password must be at least 8 characters long.'],
+    [
+      'a very common password',
+      'Password1',
+      'This is a commonly used password. Add more words that are less common.',
+    ],
+    [
+      'made of the e-mail address',
+      'Guessable.Person@example.com1',
+      'Passwords that contain your e-mail address or name are easy to guess. Add more words that are less common.',
+    ],
+  ])(
+    'refuses a new password %s, says why, and creates nothing',
+    async (_why, password, message) => {
+      const email = 'guessable.person@example.com';
+      const res = await withoutChange(t, () => signUp(t, email, password));
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message });
+      expect(mailsTo(t, email)).toHaveLength(0);
+    },
+  );
 
   it('answers a sign-up with a taken address exactly as a new one, mails the owner, and creates nothing', async () => {
     const email = freshEmail();
@@ -103,6 +129,11 @@ describe('sign-up and e-mail verification', () => {
     expect((await resend(email)).statusCode).toBe(200);
     const secondToken = verificationToken(t, email);
     expect(secondToken).not.toBe(firstToken);
+    // The link of the earlier mail no longer works: only the newest one does.
+    const stale = await withoutChange(t, () => verifyEmail(firstToken));
+    expect(stale.statusCode).toBe(404);
+    expect(errorOf(stale)).toEqual({ error: 'NOT_FOUND', message: MSG.verificationLinkInvalid });
+    expect((await signIn(t, email, STRONG_PASSWORD)).json().error).toBe('EMAIL_NOT_VERIFIED');
     expect((await verifyEmail(secondToken)).statusCode).toBe(200);
     expect((await signIn(t, email, STRONG_PASSWORD)).statusCode).toBe(200);
 
@@ -219,6 +250,58 @@ describe('password reset with the recovery phrase', () => {
     );
     const weak = await withoutChange(t, () => resetPassword(phrase, 'abc'));
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().message).toBe('Password must be at least 6 characters long.');
+    expect(weak.json().message).toBe('Password must be at least 8 characters long.');
+  });
+
+  it('refuses a guessable new password, saying why, and keeps the old one', async () => {
+    const user = await verifiedCustomer(t, 'reset.person@example.com');
+    const phrase = user.seedPhrase ?? '';
+    for (const [password, message] of [
+      ['Password1', 'This is a commonly used password. Add more words that are less common.'],
+      [
+        'Reset.Person2024',
+        'Passwords that contain your e-mail address or name are easy to guess. Add more words that are less common.',
+      ],
+    ] as const) {
+      const res = await withoutChange(t, () => resetPassword(phrase, password));
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message });
+    }
+    expect(await sessionWorks(t, user.cookie)).toBe(true);
+    expect((await signIn(t, user.email, STRONG_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('password hashes from before scrypt N=2^17', () => {
+  const storedHash = async (userId: string): Promise<string> => {
+    const { rows } = await t.services.pool.query<{ password_hash: string }>(
+      'SELECT password_hash FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.password_hash ?? '';
+  };
+
+  it('keep working, and are rewritten with N=2^17 at the next successful sign-in only', async () => {
+    const user = await signUpAndSignIn(t, freshEmail());
+    const old = legacyPasswordHash(STRONG_PASSWORD);
+    await t.services.pool.query('UPDATE users SET password_hash = $1 WHERE id = $2', [
+      old,
+      user.userId,
+    ]);
+
+    // A wrong password leaves the old hash as it is.
+    const wrong = await withoutChange(t, () => signIn(t, user.email, 'Wrong-Password-1'));
+    expect(wrong.statusCode).toBe(401);
+    expect(await storedHash(user.userId)).toBe(old);
+
+    expect((await signIn(t, user.email, STRONG_PASSWORD)).statusCode).toBe(200);
+    const upgraded = await storedHash(user.userId);
+    expect(upgraded).not.toBe(old);
+    expect(upgraded.split('$').slice(0, 4)).toEqual(['scrypt', '131072', '8', '1']);
+
+    // The same password opens the account with the new hash, which stays as it is.
+    expect((await signIn(t, user.email, STRONG_PASSWORD)).statusCode).toBe(200);
+    expect(await storedHash(user.userId)).toBe(upgraded);
+    expect((await signIn(t, user.email, 'Wrong-Password-1')).statusCode).toBe(401);
   });
 });
