@@ -27,7 +27,7 @@ import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerGate } from './plugins/gate';
 import { answerRouterError, registerInputGuard } from './plugins/input-guard';
-import { registerSecurityHeaders } from './plugins/security-headers';
+import { registerSecurityHeaders, withSecurityHeaders } from './plugins/security-headers';
 import { registerSession, sessionCookies } from './plugins/session';
 import { registerWebApp } from './plugins/web-app';
 
@@ -46,7 +46,7 @@ export async function buildApp(
     loggerInstance,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
-    frameworkErrors: answerRouterError,
+    frameworkErrors: withSecurityHeaders(config.publicUrl, answerRouterError),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

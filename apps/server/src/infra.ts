@@ -1,9 +1,10 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { createServices, type Services } from './app-services';
 import type { Config } from './config';
 import { createDb, createPool } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
+import { serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
 import { loadSecretKey } from './lib/secret-key';
 
@@ -18,10 +19,21 @@ export const LOG_REDACT = [
   '*.recoveryPhrase',
   '*.secret',
   '*.token',
+  '*.code',
+  '*.phrase',
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: LOG_REDACT, censor: '[redacted]' } });
+/**
+ * The app's logger. Its `req` serializer replaces Fastify's (which logs the URL as it came),
+ * so no request line shows a verification token or any other secret query parameter.
+ */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
+    level,
+    redact: { paths: LOG_REDACT, censor: '[redacted]' },
+    serializers: { req: serializeRequest },
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** Connects to the database, migrates it, and wires every service. */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
+import type { Logger } from 'pino';
 import { expect, inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { createServices, type Services } from '../src/app-services';
@@ -31,8 +32,14 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-/** A fresh database copied from the migrated template, and the real app on top of it. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/**
+ * A fresh database copied from the migrated template, and the real app on top of it; silent
+ * unless given a logger (a test that reads the log lines passes one).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  logger?: Logger,
+): Promise<TestApp> {
   const serverUrl = inject('pgServerUrl');
   const dbName = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
@@ -47,7 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
   const databaseUrl = `${serverUrl}/${dbName}`;
   const pool = createPool(databaseUrl);
-  const log = createLogger('silent');
+  const log = logger ?? createLogger('silent');
   const services = createServices({
     config,
     pool,
@@ -57,7 +64,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     log,
   });
   await services.settings.ensureDefaults();
-  const app = await buildApp(services, { logger: false, serveWeb: false });
+  const app = await buildApp(services, { logger: logger !== undefined, serveWeb: false });
   await app.ready();
   const outbox = path.join(dataDir, 'outbox');
   return {

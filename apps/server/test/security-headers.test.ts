@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from './helpers';
+import { call, createTestApp, type TestApp, verifiedCustomer } from './helpers';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -36,6 +36,8 @@ describe('security headers', () => {
     expect(scripts).toEqual(["'self'"]);
     expect(policy.get('object-src')).toEqual(["'none'"]);
     expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    // An injected <base> cannot move relative URLs to another site.
+    expect(policy.get('base-uri')).toEqual(["'none'"]);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 
@@ -45,6 +47,34 @@ describe('security headers', () => {
       if (name === 'style-src') continue;
       expect(sources, name).not.toContain("'unsafe-inline'");
       expect(sources, name).not.toContain("'unsafe-eval'");
+    }
+  });
+
+  it('forbid keeping a copy of any API answer: secrets, refusals and unknown routes alike', async () => {
+    const user = await verifiedCustomer(t);
+    await call(t, {
+      method: 'POST',
+      url: '/api/recovery-phrase/unlock',
+      cookie: user.cookie,
+      body: { password: user.password },
+    });
+    const answers = [
+      await call(t, { url: '/api/session', cookie: user.cookie }),
+      await call(t, { url: '/api/recovery-phrase', cookie: user.cookie }),
+      await call(t, { url: '/api/bank-details', cookie: user.cookie }),
+      await call(t, { method: 'POST', url: '/api/2fa/setup', cookie: user.cookie }),
+      await call(t, { url: '/api/bank-details' }),
+      await call(t, { method: 'POST', url: '/api/auth/sign-in', body: { email: 'x' } }),
+      await call(t, { url: '/api/no-such-route' }),
+      await call(t, { url: '/api/%zz' }),
+    ];
+    // What each answer was, so the list above covers a success, a refusal and a 404.
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 409, 401, 400, 404, 400]);
+    expect(answers[1]?.json().phrase.split(' ')).toHaveLength(12);
+    for (const res of answers) {
+      expect(res.headers['cache-control'], res.raw.req.url).toBe('no-store');
+      // The other security headers come with every one of them too.
+      expect(csp(res).get('frame-ancestors'), res.raw.req.url).toEqual(["'none'"]);
     }
   });
 });

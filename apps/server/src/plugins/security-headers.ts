@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * The headers helmet would set, computed once at start-up and assigned in one step per
@@ -15,7 +15,8 @@ export function securityHeaders(https: boolean): Record<string, string> {
     "connect-src 'self'",
     "font-src 'self'",
     "object-src 'none'",
-    "base-uri 'self'",
+    // No <base> element at all: an injected one could point every relative URL elsewhere.
+    "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
     ...(https ? ['upgrade-insecure-requests'] : []),
@@ -36,9 +37,41 @@ export function securityHeaders(https: boolean): Record<string, string> {
   };
 }
 
+/**
+ * API answers carry secrets (2FA setup, the recovery phrase, bank details, the session), so
+ * no browser or proxy may keep a copy of any of them, errors included (ASVS 14.3.2).
+ */
+const API_HEADERS = { 'cache-control': 'no-store' };
+
+function isApi(url: string): boolean {
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+}
+
+function setHeaders(request: FastifyRequest, reply: FastifyReply, headers: Record<string, string>) {
+  reply.headers(headers);
+  if (isApi(request.url)) reply.headers(API_HEADERS);
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string): void {
   const headers = securityHeaders(publicUrl.startsWith('https://'));
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(headers);
+  app.addHook('onRequest', async (request, reply) => {
+    setHeaders(request, reply, headers);
   });
+}
+
+type RouterErrorHandler = (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * Fastify answers a URL its router cannot read (`frameworkErrors`) without running any hook,
+ * so that answer gets the same headers here.
+ */
+export function withSecurityHeaders(
+  publicUrl: string,
+  handler: RouterErrorHandler,
+): RouterErrorHandler {
+  const headers = securityHeaders(publicUrl.startsWith('https://'));
+  return (err, request, reply) => {
+    setHeaders(request, reply, headers);
+    handler(err, request, reply);
+  };
 }
