@@ -46,3 +46,20 @@ CREATE TRIGGER transactions_final BEFORE UPDATE ON transactions
   WHEN ((OLD.transaction_type IN ('withdrawal', 'bank_transfer') AND OLD.status IN ('completed', 'failed'))
         OR OLD.transaction_type = 'adjustment')
   EXECUTE FUNCTION transactions_refuse_final_change();
+--> statement-breakpoint
+-- A session that ends (signed out, revoked, expired, deleted with its user) is announced on
+-- coffer_sessions with its user's id, once per user and statement, when the deleting
+-- transaction commits: every instance then checks that user's sockets at once instead of
+-- at its next periodic re-check.
+CREATE FUNCTION sessions_announce_end() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  ended uuid;
+BEGIN
+  FOR ended IN SELECT DISTINCT user_id FROM ended_sessions LOOP
+    PERFORM pg_notify('coffer_sessions', ended::text);
+  END LOOP;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER sessions_announce_end AFTER DELETE ON sessions
+  REFERENCING OLD TABLE AS ended_sessions FOR EACH STATEMENT EXECUTE FUNCTION sessions_announce_end();

@@ -59,8 +59,11 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
   }
 
   return {
-    /** A socket of this user opened on this instance. */
-    join(userId: string): void {
+    /**
+     * A socket of this user opened on this instance. Resolves once every instance can see
+     * it (the lock is held), so a socket told it is ready is counted as online everywhere.
+     */
+    join(userId: string): Promise<void> {
       const n = (counts.get(userId) ?? 0) + 1;
       counts.set(userId, n);
       if (n === 1) {
@@ -68,6 +71,7 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
           c.query('SELECT pg_advisory_lock_shared($1, $2)', [PRESENCE_NAMESPACE, userKey(userId)]),
         );
       }
+      return queue;
     },
 
     /** A socket of this user closed on this instance. */

@@ -16,6 +16,11 @@ import { createPresence } from './presence';
 
 /** The one PostgreSQL channel every realtime event travels on. */
 export const REALTIME_CHANNEL = 'coffer_events';
+/**
+ * Where the database announces ended sessions (a trigger on `sessions`, migration 0003):
+ * the payload is the user's id, and that user's sockets are checked again at once.
+ */
+export const SESSIONS_CHANNEL = 'coffer_sessions';
 
 /** Anything that can run a query: the pool, or a client inside a transaction. */
 type Queryable = Pick<pg.PoolClient, 'query'>;
@@ -80,6 +85,10 @@ export function createRealtimeHub(deps: {
   }
 
   deps.listener.on(REALTIME_CHANNEL, deliver);
+  // A signed-out or revoked session loses its sockets now, not at the next re-check.
+  deps.listener.on(SESSIONS_CHANNEL, (userId) => {
+    for (const conn of all) if (conn.userId === userId) void stillAdmitted(conn);
+  });
   // Events sent while the listener was down are lost to this instance: close every socket so
   // each browser reconnects (once the listener is back) and refetches what it missed.
   deps.listener.onDisconnect(() => {
@@ -94,8 +103,9 @@ export function createRealtimeHub(deps: {
       set.add(conn);
       byUser.set(conn.userId, set);
     }
-    presence.join(conn.userId);
-    send(conn, JSON.stringify({ type: 'ready' } satisfies TRealtimeServerMessage));
+    void presence.join(conn.userId).then(() => {
+      send(conn, JSON.stringify({ type: 'ready' } satisfies TRealtimeServerMessage));
+    });
   }
 
   function forget(conn: Connection) {

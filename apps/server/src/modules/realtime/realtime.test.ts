@@ -1,6 +1,7 @@
 import { REALTIME_CLOSE, type TRealtimeEvent } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  call,
   createTestApp,
   newSession,
   type SignedInUser,
@@ -141,16 +142,29 @@ describe('the upgrade', () => {
     }
   });
 
-  it('closes a socket whose session was signed out', async () => {
+  it('closes the sockets of a signed-out session within a second, on every instance', async () => {
     const carol = await verifiedCustomer(t);
-    a.services.realtime.timing.recheckMs = 100;
-    try {
-      const socket = await subscribed(a.url, carol.cookie);
-      await t.services.pool.query('DELETE FROM sessions WHERE user_id = $1', [carol.userId]);
-      expect(await socket.closed).toBe(REALTIME_CLOSE.unauthorized);
-    } finally {
-      a.services.realtime.timing.recheckMs = 30_000;
-    }
+    // The periodic re-check stays at its 30 s: the database announces the ended session.
+    const onA = await subscribed(a.url, carol.cookie);
+    const onB = await subscribed(b.url, carol.cookie);
+    const other = await subscribed(a.url, alice.cookie);
+    const started = Date.now();
+    const out = await call(t, { method: 'POST', url: '/api/auth/sign-out', cookie: carol.cookie });
+    expect(out.statusCode).toBe(200);
+    expect(await onA.closed).toBe(REALTIME_CLOSE.unauthorized);
+    expect(await onB.closed).toBe(REALTIME_CLOSE.unauthorized);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    // Another customer's socket is not touched.
+    await a.services.realtime.publish(a.services.pool, ledgerOf(alice.userId));
+    expect(await other.next((e) => e.type === 'ledger.changed')).toEqual(ledgerOf(alice.userId));
+    other.close();
+  });
+
+  it('closes the sockets of sessions revoked in the database, whatever revoked them', async () => {
+    const dave = await verifiedCustomer(t);
+    const socket = await subscribed(b.url, dave.cookie);
+    await t.services.pool.query('DELETE FROM sessions WHERE user_id = $1', [dave.userId]);
+    expect(await socket.closed).toBe(REALTIME_CLOSE.unauthorized);
   });
 
   it('closes a socket that sends something other than subscribe', async () => {
