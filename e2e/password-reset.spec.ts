@@ -51,6 +51,21 @@ test('a customer resets a forgotten password with the recovery phrase', async ({
   await fillResetForm(page, account.phrase.join(' '), NEW_PASSWORD, `${NEW_PASSWORD}x`);
   await expect(formAlert(page, 'Passwords do not match.')).toBeVisible();
 
+  // A common password: refused in the form, with the reason (DEVIATIONS S9).
+  await fillResetForm(page, account.phrase.join(' '), 'Password1', 'Password1');
+  await expect(
+    formAlert(page, 'This is a commonly used password. Add more words that are less common.'),
+  ).toBeVisible();
+  await expect(page.getByText(/not a common or easily guessed password/)).toBeVisible();
+
+  // The account's own e-mail as the password: only the server knows whose phrase this is,
+  // and the form shows its reason.
+  const fromEmail = `${account.email[0]?.toUpperCase()}${account.email.slice(1)}1`;
+  await fillResetForm(page, account.phrase.join(' '), fromEmail, fromEmail);
+  await expect(
+    formAlert(page, 'Passwords that contain your e-mail address or name are easy to guess.'),
+  ).toBeVisible();
+
   // A well-formed phrase of nobody's account.
   await fillResetForm(page, FOREIGN_PHRASE, NEW_PASSWORD, NEW_PASSWORD);
   await expect(

@@ -31,6 +31,20 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   await expectAccessible(page);
   await snap(page, 'auth-sign-up');
   await emailField(page).fill(email);
+  // Well-formed but common, then too short: refused with the reason (DEVIATIONS S9).
+  await passwordField(page).fill('Password1');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(
+    page.getByRole('alert').filter({
+      hasText: 'This is a commonly used password. Add more words that are less common.',
+    }),
+  ).toBeVisible();
+  await passwordField(page).fill('Abc123');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Password must be at least 8 characters long.' }),
+  ).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Account' })).toBeVisible();
   await passwordField(page).fill(PASSWORD);
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(page.getByText('Account created!', { exact: true })).toBeVisible();

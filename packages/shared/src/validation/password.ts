@@ -73,6 +73,14 @@ function loadEstimator(): Promise<ZxcvbnFactory> {
   return estimator;
 }
 
+/**
+ * Starts loading the dictionaries (a form calls it when the new-password field gets focus,
+ * so the check is ready by the time the form is sent); a failure is retried by the check.
+ */
+export function preloadPasswordCheck(): void {
+  loadEstimator().catch(() => {});
+}
+
 /** zxcvbn's own warning for a user input match is vague; this one says what to avoid. */
 const PERSONAL_WARNING = 'Passwords that contain your e-mail address or name are easy to guess.';
 const DEFAULT_WARNING = 'This password is too easy to guess.';

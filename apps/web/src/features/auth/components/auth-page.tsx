@@ -1,4 +1,4 @@
-import { MSG, PASSWORD_MIN_LENGTH, ZSignUpRequest } from '@coffer/shared';
+import { MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck, ZSignUpRequest } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, MailCheck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
@@ -16,6 +16,7 @@ import { sessionQueryOptions } from '../../../lib/session';
 import { useResendVerification } from '../api/resend-verification';
 import { useSignIn } from '../api/sign-in';
 import { useSignUp } from '../api/sign-up';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from './new-password';
 
 type Mode = 'signin' | 'signup';
 
@@ -34,13 +35,14 @@ export default function AuthPage() {
   const [error, setError] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
 
   const emailId = useId();
   const passwordId = useId();
   const passwordHintId = useId();
   const errorId = useId();
 
-  const busy = signIn.isPending || signUp.isPending;
+  const busy = checking || signIn.isPending || signUp.isPending;
 
   /** The same page in the other mode, keeping `next`. */
   function searchFor(target: Mode): string {
@@ -73,14 +75,22 @@ export default function AuthPage() {
       setError(MSG.emailAndPasswordRequired);
       return;
     }
-    if (mode === 'signup') submitSignUp();
+    if (mode === 'signup') void submitSignUp();
     else submitSignIn();
   }
 
-  function submitSignUp() {
+  async function submitSignUp() {
     const parsed = ZSignUpRequest.safeParse({ email, password });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? 'Authentication failed');
+      return;
+    }
+    // The server runs the same check with the same message; this one saves a round trip.
+    setChecking(true);
+    const weak = await newPasswordProblem(parsed.data.password, parsed.data.email);
+    setChecking(false);
+    if (weak) {
+      setError(weak);
       return;
     }
     signUp.mutate(parsed.data, {
@@ -215,7 +225,9 @@ export default function AuthPage() {
                   id={passwordId}
                   name="password"
                   autoComplete={signingUp ? 'new-password' : 'current-password'}
-                  minLength={PASSWORD_MIN_LENGTH}
+                  // Only a new password has a minimum: older ones keep working (DEVIATIONS S9).
+                  minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
+                  onFocus={signingUp ? preloadPasswordCheck : undefined}
                   value={password}
                   onChange={(e) => setPassword(e.target.value)}
                   aria-invalid={error ? true : undefined}
@@ -223,8 +235,7 @@ export default function AuthPage() {
                 />
                 {signingUp ? (
                   <p id={passwordHintId} className="text-xs text-muted">
-                    At least {PASSWORD_MIN_LENGTH} characters, with a lowercase letter, an uppercase
-                    letter and a number.
+                    {NEW_PASSWORD_HINT}
                   </p>
                 ) : null}
               </div>

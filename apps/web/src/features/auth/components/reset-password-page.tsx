@@ -3,8 +3,8 @@ import {
   MSG,
   normalizePhrase,
   PASSWORD_MIN_LENGTH,
+  preloadPasswordCheck,
   RECOVERY_PHRASE_WORDS,
-  ZNewPassword,
 } from '@coffer/shared';
 import { ArrowLeft, CheckCircle2, ShieldAlert } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
@@ -19,25 +19,28 @@ import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError } from '../../../lib/api-client';
 import { useResetPassword } from '../api/reset-password';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from './new-password';
 
 const REDIRECT_MS = 3000;
 
 type Problem = { field: 'phrase' | 'password' | 'form'; message: string };
 
-/** The rules of customer.md §5, in their order; null when the form may be sent. */
-function validate(phrase: string, password: string, confirm: string): Problem | null {
+/**
+ * The rules of customer.md §5 (8 characters: DEVIATIONS S9), in their order, then whether
+ * the password is guessable; null when the form may be sent. The account's e-mail is not
+ * known here, so the server checks the password against it and its message is shown.
+ */
+async function validate(
+  phrase: string,
+  password: string,
+  confirm: string,
+): Promise<Problem | null> {
   if (countWords(phrase) !== RECOVERY_PHRASE_WORDS) {
     return { field: 'phrase', message: MSG.phraseTwelveWords };
   }
   if (password !== confirm) return { field: 'password', message: MSG.passwordsDoNotMatch };
-  if (password.length < PASSWORD_MIN_LENGTH) {
-    return { field: 'password', message: MSG.passwordTooShort };
-  }
-  const rule = ZNewPassword.safeParse(password);
-  if (!rule.success) {
-    return { field: 'password', message: rule.error.issues[0]?.message ?? MSG.passwordRule };
-  }
-  return null;
+  const weak = await newPasswordProblem(password);
+  return weak ? { field: 'password', message: weak } : null;
 }
 
 /**
@@ -62,6 +65,7 @@ export default function ResetPasswordPage() {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [problem, setProblem] = useState<Problem | null>(null);
+  const [checking, setChecking] = useState(false);
 
   const phraseId = useId();
   const phraseHintId = useId();
@@ -76,10 +80,12 @@ export default function ResetPasswordPage() {
     return () => clearTimeout(timer);
   }, [reset.isSuccess, navigate]);
 
-  function submit(e: FormEvent<HTMLFormElement>) {
+  async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
-    if (reset.isPending || reset.isSuccess) return;
-    const found = validate(phrase, password, confirm);
+    if (checking || reset.isPending || reset.isSuccess) return;
+    setChecking(true);
+    const found = await validate(phrase, password, confirm);
+    setChecking(false);
     setProblem(found);
     if (found) return;
     reset.mutate(
@@ -143,7 +149,7 @@ export default function ResetPasswordPage() {
                 </Button>
               </div>
             ) : (
-              <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+              <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-5">
                 <div className="flex flex-col gap-2">
                   <Label htmlFor={phraseId}>Recovery phrase</Label>
                   <Textarea
@@ -176,6 +182,7 @@ export default function ResetPasswordPage() {
                     name="newPassword"
                     autoComplete="new-password"
                     minLength={PASSWORD_MIN_LENGTH}
+                    onFocus={preloadPasswordCheck}
                     value={password}
                     onChange={(e) => setPassword(e.target.value)}
                     aria-invalid={invalid('password')}
@@ -195,10 +202,7 @@ export default function ResetPasswordPage() {
                     aria-invalid={invalid('password')}
                     aria-describedby={describe('password')}
                   />
-                  <p className="text-xs text-muted">
-                    At least {PASSWORD_MIN_LENGTH} characters, with a lowercase letter, an uppercase
-                    letter and a number.
-                  </p>
+                  <p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>
                 </div>
 
                 <FieldError id={errorId} message={problem?.message} />
@@ -222,7 +226,7 @@ export default function ResetPasswordPage() {
                 <Button
                   type="submit"
                   className="w-full"
-                  disabled={reset.isPending}
+                  disabled={checking || reset.isPending}
                   aria-describedby={noticeId}
                 >
                   {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
