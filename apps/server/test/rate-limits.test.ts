@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -5,13 +7,19 @@ import {
   codeFor,
   createTestApp,
   gateRefusal,
+  mailsTo,
   newSession,
+  type SignedInUser,
   signIn,
+  signUp,
   signUpAndSignIn,
   type TestApp,
+  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from './helpers';
+import { realPng } from './image-fixtures';
+import { type FilePart, multipart } from './multipart';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -21,20 +29,29 @@ afterAll(async () => {
   await t.close();
 });
 
+/**
+ * Each password checked or hashed is a deliberately slow scrypt: tests that check dozens
+ * get time for it, also when other suites share the machine.
+ */
+const SLOW_HASHING = 90_000;
 const WRONG_PASSWORD = 'Wrong-Guess-1';
 const WRONG_PHRASE =
   'abandon ability able about above absent absorb abstract absurd abuse access accident';
-// Each test attacks from addresses of its own (RFC 5737 documentation ranges).
-let lastOctet = 0;
-const address = () => `203.0.113.${++lastOctet}`;
+// Each test attacks from addresses of its own (the IPv6 documentation range, RFC 3849):
+// the bursts below need more of them than an IPv4 documentation range holds.
+let lastAddress = 0;
+const address = () => `2001:db8::${(++lastAddress).toString(16)}`;
 
-/** A refusal for too many attempts that tells the person how long to wait, in words and in a header. */
-function expectRateLimited(res: LightMyRequestResponse): void {
+/**
+ * A refusal for too many attempts that tells the person how long to wait, in words and in a
+ * header: never longer than the limit's window.
+ */
+function expectRateLimited(res: LightMyRequestResponse, windowSeconds = 15 * 60): void {
   expect(res.statusCode).toBe(429);
   const body: { error: string; message: string; retryAfter: number } = res.json();
   expect(body.error).toBe('RATE_LIMITED');
   expect(body.retryAfter).toBeGreaterThan(0);
-  expect(body.retryAfter).toBeLessThanOrEqual(15 * 60);
+  expect(body.retryAfter).toBeLessThanOrEqual(windowSeconds);
   expect(res.headers['retry-after']).toBe(String(body.retryAfter));
   const minutes = Math.ceil(body.retryAfter / 60);
   expect(body.message).toBe(
@@ -54,7 +71,7 @@ async function failSignIns(emails: string[], ip: string): Promise<void> {
     expect((await signIn(t, email, WRONG_PASSWORD, ip)).statusCode).toBe(401);
 }
 
-describe('sign-in attempts', () => {
+describe('sign-in attempts', { timeout: SLOW_HASHING }, () => {
   it('locks an account after 10 wrong passwords, even against the right one, but not its neighbours', async () => {
     const victim = await signUpAndSignIn(t);
     const neighbour = await signUpAndSignIn(t);
@@ -121,6 +138,25 @@ describe('second-factor attempts', () => {
   });
 });
 
+describe('what counts', () => {
+  it('counts wrong passwords only: the right one, typed again and again, never locks', async () => {
+    const user = await verifiedCustomer(t);
+    const from = address();
+    const unlock = (password: string) =>
+      call(t, {
+        method: 'POST',
+        url: '/api/recovery-phrase/unlock',
+        cookie: user.cookie,
+        ip: from,
+        body: { password },
+      });
+    // More right answers than the limit of 10: each is counted while checked, then taken off.
+    for (let i = 0; i < 12; i++) expect((await unlock(user.password)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await unlock(WRONG_PASSWORD)).statusCode).toBe(401);
+    expectRateLimited(await withoutChange(t, () => unlock(user.password)));
+  });
+});
+
 describe('password reset attempts', () => {
   it('gives one address 10 wrong phrases, then refuses even the right one from it', async () => {
     const user = await verifiedCustomer(t);
@@ -136,5 +172,285 @@ describe('password reset attempts', () => {
     for (let i = 0; i < 10; i++) expect((await reset(WRONG_PHRASE, attacker)).statusCode).toBe(400);
     expectRateLimited(await withoutChange(t, () => reset(user.seedPhrase ?? '', attacker)));
     expect((await reset(user.seedPhrase ?? '', address())).statusCode).toBe(200);
+  });
+});
+
+/**
+ * The same attempt fired `n` times at once, as a script would: every limit must hold when
+ * the attempts race each other, not only when they arrive one by one.
+ */
+function atOnce(
+  n: number,
+  attempt: (i: number) => Promise<LightMyRequestResponse>,
+): Promise<LightMyRequestResponse[]> {
+  return Promise.all(Array.from({ length: n }, (_, i) => attempt(i)));
+}
+
+/**
+ * Sorts a burst's answers: each refusal for too many attempts must say how long to wait;
+ * the others are the attempts that were let through to be checked.
+ */
+function sortOut(responses: LightMyRequestResponse[], windowSeconds = 15 * 60) {
+  const limited = responses.filter((r) => r.statusCode === 429);
+  for (const r of limited) expectRateLimited(r, windowSeconds);
+  const checked = responses.filter((r) => r.statusCode !== 429);
+  return { limited: limited.length, checked, errors: checked.map((r) => r.json().error) };
+}
+
+/** A code for `user` that is none of the codes the server would accept right now. */
+function wrongCode(user: SignedInUser): string {
+  const near = [-1, 0, 1, 2].map((steps) => codeFor(user, steps));
+  return ['000000', '111111', '222222', '333333', '444444'].find((c) => !near.includes(c)) ?? '';
+}
+
+const BURST = 50;
+const HOUR = 3600;
+const TEN_MINUTES = 600;
+
+describe('attempts fired at once', () => {
+  it(
+    'checks at most 10 passwords of one account, however many arrive together',
+    async () => {
+      const victim = await signUpAndSignIn(t);
+      const burst = await withoutChange(t, () =>
+        atOnce(BURST, () => signIn(t, victim.email, WRONG_PASSWORD, address())),
+      );
+      const { limited, errors } = sortOut(burst);
+      expect(errors).toEqual(Array(10).fill('INVALID_CREDENTIALS'));
+      expect(limited).toBe(BURST - 10);
+      expectRateLimited(await signIn(t, victim.email, victim.password, address()));
+    },
+    SLOW_HASHING,
+  );
+
+  it(
+    'checks at most 30 passwords from one address, however many arrive together',
+    async () => {
+      const customer = await signUpAndSignIn(t);
+      const attacker = address();
+      const burst = await withoutChange(t, () =>
+        atOnce(BURST, (i) => signIn(t, `burst-${i}@example.com`, WRONG_PASSWORD, attacker)),
+      );
+      const { limited, errors } = sortOut(burst);
+      expect(errors).toEqual(Array(30).fill('INVALID_CREDENTIALS'));
+      expect(limited).toBe(BURST - 30);
+      expectRateLimited(await signIn(t, customer.email, customer.password, attacker));
+    },
+    SLOW_HASHING,
+  );
+
+  it('compares at most 5 authenticator codes of a password-only session', async () => {
+    const user = await verifiedCustomer(t);
+    const device = await newSession(t, user);
+    const guess = wrongCode(user);
+    const burst = await withoutChange(t, () =>
+      atOnce(BURST, () =>
+        call(t, {
+          method: 'POST',
+          url: '/api/2fa/verify',
+          cookie: device,
+          ip: address(),
+          body: { code: guess },
+        }),
+      ),
+    );
+    const { limited, errors } = sortOut(burst);
+    expect(errors).toEqual(Array(5).fill('INVALID_CODE'));
+    expect(limited).toBe(BURST - 5);
+    expect(await gateRefusal(t, device)).toBe('TWO_FACTOR_REQUIRED');
+  });
+
+  it('compares at most 5 backup codes of a password-only session', async () => {
+    const user = await verifiedCustomer(t);
+    const device = await newSession(t, user);
+    const guesses = Array.from({ length: BURST }, (_, i) => `WRNG${String(i).padStart(4, '2')}`);
+    const burst = await withoutChange(t, () =>
+      atOnce(BURST, (i) =>
+        call(t, {
+          method: 'POST',
+          url: '/api/2fa/verify',
+          cookie: device,
+          ip: address(),
+          body: { backupCode: guesses[i] },
+        }),
+      ),
+    );
+    const { limited, errors } = sortOut(burst);
+    expect(errors).toEqual(Array(5).fill('INVALID_CODE'));
+    expect(limited).toBe(BURST - 5);
+    expect(await gateRefusal(t, device)).toBe('TWO_FACTOR_REQUIRED');
+  });
+
+  it('checks at most 10 phrases from one address at the password reset', async () => {
+    const user = await verifiedCustomer(t);
+    const attacker = address();
+    const reset = (recoveryPhrase: string) =>
+      call(t, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        ip: attacker,
+        body: { recoveryPhrase, newPassword: 'Taken-Over-9' },
+      });
+    const burst = await withoutChange(t, () => atOnce(BURST, () => reset(WRONG_PHRASE)));
+    const { limited, errors } = sortOut(burst);
+    expect(errors).toEqual(Array(10).fill('INVALID_RECOVERY_PHRASE'));
+    expect(limited).toBe(BURST - 10);
+    expectRateLimited(await withoutChange(t, () => reset(user.seedPhrase ?? '')));
+  });
+
+  it('checks at most 5 phrases of one account at the 2FA reset', async () => {
+    const user = await verifiedCustomer(t);
+    const device = await newSession(t, user);
+    const burst = await withoutChange(t, () =>
+      atOnce(BURST, () =>
+        call(t, {
+          method: 'POST',
+          url: '/api/2fa/reset-with-phrase',
+          cookie: device,
+          ip: address(),
+          body: { seedPhrase: WRONG_PHRASE },
+        }),
+      ),
+    );
+    const { limited, errors } = sortOut(burst);
+    expect(errors).toEqual(Array(5).fill('INVALID_RECOVERY_PHRASE'));
+    expect(limited).toBe(BURST - 5);
+  });
+
+  it("checks at most 5 phrases staff type for one customer's 2FA reset", async () => {
+    const admin = await verifiedAdmin(t);
+    const customer = await verifiedCustomer(t);
+    const burst = await withoutChange(t, () =>
+      atOnce(BURST, () =>
+        call(t, {
+          method: 'POST',
+          url: `/api/admin/users/${customer.userId}/two-factor/reset`,
+          cookie: admin.cookie,
+          body: { recoveryPhrase: WRONG_PHRASE },
+        }),
+      ),
+    );
+    const { limited, errors } = sortOut(burst);
+    expect(errors).toEqual(Array(5).fill('INVALID_RECOVERY_PHRASE'));
+    expect(limited).toBe(BURST - 5);
+  });
+
+  it('sends at most 5 mails an hour to one address, however many resends arrive together', async () => {
+    const email = `resend-burst-${lastAddress}@example.com`;
+    expect((await signUp(t, email)).statusCode).toBe(200);
+    const burst = await atOnce(BURST, () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/auth/resend-verification',
+        ip: address(),
+        body: { email },
+      }),
+    );
+    const { limited, checked } = sortOut(burst, HOUR);
+    // The sign-up's own mail is the first of the five.
+    expect(checked.map((r) => r.statusCode)).toEqual(Array(4).fill(200));
+    expect(limited).toBe(BURST - 4);
+    expect(mailsTo(t, email)).toHaveLength(5);
+  });
+
+  it(
+    'sends at most 5 mails an hour to one address, however many sign-ups name it together',
+    async () => {
+      const email = `sign-up-burst-${lastAddress}@example.com`;
+      const burst = await atOnce(BURST, () => signUp(t, email, 'Burst-Pass-1', address()));
+      const { limited, checked } = sortOut(burst, HOUR);
+      expect(checked.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+      expect(limited).toBe(BURST - 5);
+      expect(mailsTo(t, email)).toHaveLength(5);
+      const { rows } = await t.services.pool.query('SELECT 1 FROM users WHERE email = $1', [email]);
+      expect(rows).toHaveLength(1);
+    },
+    SLOW_HASHING,
+  );
+});
+
+describe('uploads', () => {
+  /** Every file in the private store, relative to it. */
+  function storedFiles(): string[] {
+    const root = path.join(t.dataDir, 'files');
+    if (!fs.existsSync(root)) return [];
+    return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) =>
+      fs.statSync(path.join(root, p)).isFile(),
+    );
+  }
+
+  function upload(cookie: string, url: string, fields: Record<string, string>, files: FilePart[]) {
+    const body = multipart(fields, files);
+    return t.app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie, origin: t.origin, 'content-type': body.contentType },
+      payload: body.payload,
+    });
+  }
+
+  it('takes at most 30 chat attachments from one customer in 10 minutes, however many arrive together', async () => {
+    const customer = await verifiedCustomer(t);
+    const room = (
+      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: customer.cookie, body: {} })
+    ).json().room;
+    const url = `/api/chat/rooms/${room.id}/attachments`;
+    const picture = (i: number): FilePart => ({
+      field: 'files',
+      filename: `shot-${i}.png`,
+      bytes: realPng(),
+      type: 'image/png',
+    });
+    const filesBefore = storedFiles().length;
+
+    const burst = await atOnce(BURST, (i) => upload(customer.cookie, url, {}, [picture(i)]));
+    const { limited, checked } = sortOut(burst, TEN_MINUTES);
+    expect(checked.map((r) => r.statusCode)).toEqual(Array(30).fill(200));
+    expect(limited).toBe(BURST - 30);
+    // The refused uploads left nothing behind: one message and one file per accepted one.
+    const { rows } = await t.services.pool.query(
+      'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
+      [room.id],
+    );
+    expect(rows[0].n).toBe(30);
+    expect(storedFiles().length - filesBefore).toBe(30);
+
+    expectRateLimited(
+      await withoutChange(t, () => upload(customer.cookie, url, {}, [picture(BURST)])),
+      TEN_MINUTES,
+    );
+    // Plain text is no upload: the customer can still write.
+    const text = await call(t, {
+      method: 'POST',
+      url: `/api/chat/rooms/${room.id}/messages`,
+      cookie: customer.cookie,
+      body: { text: 'still here' },
+    });
+    expect(text.statusCode).toBe(200);
+  });
+
+  it('takes at most 30 identity documents from one customer in 10 minutes, however many arrive together', async () => {
+    const customer = await verifiedCustomer(t);
+    const fields = {
+      fullName: 'Ada Lovelace',
+      phoneNumber: '+61 400 000 000',
+      address: '1 Main St',
+    };
+    const document: FilePart = {
+      field: 'front',
+      filename: 'front.png',
+      bytes: realPng(),
+      type: 'image/png',
+    };
+    const filesBefore = storedFiles().length;
+
+    const burst = await atOnce(BURST, () =>
+      upload(customer.cookie, '/api/kyc', fields, [document]),
+    );
+    const { limited, checked } = sortOut(burst, TEN_MINUTES);
+    // One submission is taken; the other checked ones find it already there.
+    expect(checked.map((r) => r.statusCode).sort()).toEqual([200, ...Array(29).fill(409)]);
+    expect(limited).toBe(BURST - 30);
+    expect(storedFiles().length - filesBefore).toBe(1);
   });
 });

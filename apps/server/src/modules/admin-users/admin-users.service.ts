@@ -249,13 +249,13 @@ export function createAdminUsersService(s: Services) {
       const trimmed = phrase.trim();
       if (trimmed === '') throw new AppError('VALIDATION_FAILED', ADMIN_RESET_PHRASE_MISSING);
       const limits = resetLimits(userId, actor.adminId);
-      await s.limiter.assertAllowed(limits);
       const exists = await pool.query('SELECT 1 FROM user_profiles WHERE id = $1', [userId]);
       if (exists.rowCount === 0) throw new AppError('NOT_FOUND', 'User not found');
+      const attempt = await s.limiter.consume(limits);
       if (!(await s.phrases.matches(userId, trimmed))) {
-        await s.limiter.hit(limits);
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
+      await attempt.release();
       const result = await withTransaction(pool, async (client) => {
         const before = await lockEnabled(client, userId);
         await repo.removeTwoFactor(client, userId);

@@ -76,8 +76,7 @@ export function createAuthService(d: Deps) {
      * used to find out who is a customer.
      */
     async signUp(email: string, password: string, client: Client): Promise<void> {
-      await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
-      await d.limiter.hit(LIMITS.mail(email, client.ip));
+      await d.limiter.consume(LIMITS.mail(email, client.ip));
       await assertStrongPassword(password, email);
       const passwordHash = await hashPassword(password);
       await committed(async (tx) => {
@@ -102,8 +101,7 @@ export function createAuthService(d: Deps) {
     },
 
     async resendVerification(email: string, client: Client): Promise<void> {
-      await d.limiter.assertAllowed(LIMITS.mail(email, client.ip));
-      await d.limiter.hit(LIMITS.mail(email, client.ip));
+      await d.limiter.consume(LIMITS.mail(email, client.ip));
       const user = await d.users.findByEmail(email);
       if (user && !user.emailVerifiedAt) {
         await committed((tx) => queueVerification(tx, user.id, email));
@@ -113,14 +111,12 @@ export function createAuthService(d: Deps) {
     /** Checks the password and opens a new session; returns its token. */
     async signIn(email: string, password: string, client: Client): Promise<string> {
       const limits = LIMITS.signIn(email, client.ip);
-      await d.limiter.assertAllowed(limits);
+      const attempt = await d.limiter.consume(limits);
       const user = await d.users.findByEmail(email);
       // Hash even for an unknown address, so the answer takes as long either way.
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !ok) {
-        await d.limiter.hit(limits);
-        throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
-      }
+      if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
+      await attempt.release();
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
       // A hash from before scrypt's cost went up is redone now that the password is at hand.
       if (needsRehash(user.passwordHash)) {
@@ -138,25 +134,21 @@ export function createAuthService(d: Deps) {
 
     /** The real password only, every time (DEVIATIONS S3). */
     async checkPassword(userId: string, password: string, client: Client): Promise<void> {
-      const limits = LIMITS.password(userId, client.ip);
-      await d.limiter.assertAllowed(limits);
+      const attempt = await d.limiter.consume(LIMITS.password(userId, client.ip));
       const user = await d.users.findById(userId);
       if (!user || !(await verifyPassword(password, user.passwordHash))) {
-        await d.limiter.hit(limits);
         throw new AppError('INVALID_CREDENTIALS', MSG.passwordIncorrect);
       }
+      await attempt.release();
     },
 
     /** Password reset with the recovery phrase: every session of the account ends. */
     async resetPassword(phrase: string, newPassword: string, client: Client): Promise<void> {
-      const limits = LIMITS.passwordReset(client.ip);
-      await d.limiter.assertAllowed(limits);
+      const attempt = await d.limiter.consume(LIMITS.passwordReset(client.ip));
       const userId = await d.phrases.findUserByPhrase(phrase);
       const user = userId ? await d.users.findById(userId) : null;
-      if (!user) {
-        await d.limiter.hit(limits);
-        throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
-      }
+      if (!user) throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
+      await attempt.release();
       await assertStrongPassword(newPassword, user.email);
       const passwordHash = await hashPassword(newPassword);
       // The new password, the sign-out everywhere and the notice commit together.

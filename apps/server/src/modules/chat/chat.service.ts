@@ -16,7 +16,7 @@ import type { PrivateFile } from '../../lib/private-file-reply';
 import type { UploadedFile } from '../../plugins/uploads';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
-import type { RateLimiter } from '../rate-limit';
+import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RealtimeHub } from '../realtime';
 import {
   type AdminRoomRow,
@@ -148,7 +148,9 @@ export function createChatService(deps: {
     ];
     try {
       if (await deps.realtime.isOnline(room.user_id)) return;
-      await deps.limiter.assertAllowed(limit);
+      // Counted on its own connection: a reply rolled back after this only leaves the
+      // room without a mail for the rest of the window.
+      await deps.limiter.consume(limit);
     } catch (err) {
       // A customer already told in this window is not told again; a failed check sends none.
       if (!(err instanceof AppError)) {
@@ -156,9 +158,6 @@ export function createChatService(deps: {
       }
       return;
     }
-    // The window is counted on its own connection: a reply rolled back after this only
-    // leaves the room without a mail for the rest of the window.
-    await deps.limiter.hit(limit);
     const to = await repo.emailOf(client, room.user_id);
     if (!to) return;
     const link = `${deps.publicUrl}/dashboard/chat`;
@@ -250,6 +249,13 @@ export function createChatService(deps: {
       input: { text?: string; files?: UploadedFile[] },
     ): Promise<TChatMessage[]> {
       const room = await roomFor(actor, roomId);
+      if (actor.role === 'user') {
+        // Counted before the files are even looked at; staff replies are audited instead.
+        const sent = (input.files ?? []).filter(
+          (f) => !(f.filename === '' && f.bytes.length === 0),
+        );
+        await deps.limiter.consume(LIMITS.upload(actor.userId), sent.length);
+      }
       const text = checkText(input.text);
       const files = checkFiles(input.files ?? []);
       if (text === '' && files.length === 0) {

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import {
   KYC_LIMITS,
   KYC_MSG,
@@ -14,6 +15,7 @@ import { type SniffedType, sniff } from '../../lib/file-sniff';
 import type { PrivateFile } from '../../lib/private-file-reply';
 import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
 import type { UploadedFile } from '../../plugins/uploads';
+import { LIMITS } from '../rate-limit';
 import {
   type AdminKycRow,
   type KycDocuments,
@@ -26,7 +28,10 @@ import {
 const KYC_TYPES: readonly SniffedType[] = ['image/jpeg', 'image/png', 'application/pdf'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Deps = Pick<Services, 'pool' | 'files' | 'audit' | 'realtime' | 'outbox' | 'log' | 'config'>;
+type Deps = Pick<
+  Services,
+  'pool' | 'files' | 'audit' | 'realtime' | 'outbox' | 'log' | 'config' | 'limiter'
+>;
 
 /** Who acted and from where, for the audit row. */
 export type KycActor = { adminId: string; ip: string | null };
@@ -237,6 +242,9 @@ export function createKycService(deps: Deps) {
      * transaction: only once it commits, and even if the server stops right after.
      */
     async submit(userId: string, input: KycSubmissionInput): Promise<TKycSubmission> {
+      // Every file sent counts, before anything is checked or stored.
+      const sent = input.files.filter((f) => !(f.filename === '' && f.bytes.length === 0));
+      await deps.limiter.consume(LIMITS.upload(userId), sent.length);
       const fields = checkFields(input.fields, input.files);
       const frontFile = fileOf(input.files, 'front') as UploadedFile;
       const backFile = fileOf(input.files, 'back');
@@ -244,7 +252,9 @@ export function createKycService(deps: Deps) {
       const back = backFile ? checkFile(backFile) : null;
       if (!mayResubmit(await repo.findByUser(deps.pool, userId))) throw alreadySubmitted();
 
-      const stamp = Date.now();
+      // Random digits after the time: two submissions in the same millisecond must never
+      // share a key, or the one that loses would remove the winner's document.
+      const stamp = `${Date.now()}${randomInt(1e9).toString().padStart(9, '0')}`;
       const keyOf = (side: TKycSide, file: CheckedFile) =>
         `kyc-documents/${userId}/${side}-${stamp}-${safeKeyName(file.name)}`;
       const docs: KycDocuments = {

@@ -1,2 +1,8 @@
 /** Rate limits: their front door (see ../README.md). */
-export { createRateLimiter, LIMITS, type Limit, type RateLimiter } from './rate-limiter';
+export {
+  type Attempt,
+  createRateLimiter,
+  LIMITS,
+  type Limit,
+  type RateLimiter,
+} from './rate-limiter';

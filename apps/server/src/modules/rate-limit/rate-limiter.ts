@@ -3,49 +3,97 @@ import { AppError } from '../../lib/app-error';
 
 export type Limit = { key: string; max: number; windowSeconds: number };
 
+/** One attempt that was let through and counted. */
+export type Attempt = {
+  /**
+   * Takes the attempt off its counts again: a right password, code or phrase is no guess.
+   * Only the window it was counted in is touched, and at most once.
+   */
+  release(): Promise<void>;
+};
+
+const NOTHING_COUNTED: Attempt = { release: async () => {} };
+
+type Counted = { key: string; count: number; started: string; retry: number };
+
 /**
- * Failure counters in PostgreSQL, so that every instance sees the same count. A window
- * ends by itself: an attacker elsewhere can delay a customer by minutes, never lock them
- * out for good.
+ * Attempt counters in PostgreSQL, so that every instance sees the same count. An attempt is
+ * counted BEFORE it is checked, in one transaction that holds the row lock of each of its
+ * counters: parallel attempts queue on that lock, so the limit holds however many arrive at
+ * once, and an attempt over the limit is refused without its secret ever being compared. A
+ * window ends by itself: an attacker elsewhere can delay a customer by minutes, never lock
+ * them out for good.
  */
 export function createRateLimiter(pool: pg.Pool) {
-  return {
-    /** Refuses when any of the limits has been reached in its current window. */
-    async assertAllowed(limits: Limit[]): Promise<void> {
-      if (limits.length === 0) return;
-      const { rows } = await pool.query<{ key: string; count: number; retry: number }>(
-        `SELECT key, count, CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => w.secs) - now())))::int AS retry
-           FROM rate_limits r
-           JOIN unnest($1::text[], $2::int[]) AS w(k, secs) ON w.k = r.key
-          WHERE window_start + make_interval(secs => w.secs) > now()`,
-        [limits.map((l) => l.key), limits.map((l) => l.windowSeconds)],
+  async function countAll(client: pg.PoolClient, limits: Limit[], weight: number) {
+    const counted: Counted[] = [];
+    // Always in key order, so two attempts sharing counters can never wait on each other.
+    for (const l of [...limits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+      const { rows } = await client.query<Counted>(
+        // The clock, not the transaction's start: an attempt that queued on the lock must
+        // not see a window that began after it did as longer than the window itself.
+        `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, clock_timestamp(), $3)
+         ON CONFLICT (key) DO UPDATE SET
+           count = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN $3 ELSE r.count + $3 END,
+           window_start = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN clock_timestamp() ELSE r.window_start END
+         RETURNING key, count, window_start::text AS started,
+           CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => $2) - clock_timestamp())))::int AS retry`,
+        [l.key, l.windowSeconds, weight],
       );
-      for (const row of rows) {
-        const limit = limits.find((l) => l.key === row.key);
-        if (limit && row.count >= limit.max) {
-          const minutes = Math.max(1, Math.ceil(row.retry / 60));
-          throw new AppError(
-            'RATE_LIMITED',
-            `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-            row.retry,
-          );
-        }
-      }
-    },
+      const row = rows[0];
+      if (row) counted.push(row);
+    }
+    return counted;
+  }
 
-    /** Counts one attempt against each limit, starting a new window where the old one ended. */
-    async hit(limits: Limit[]): Promise<void> {
-      for (const l of limits) {
-        await pool.query(
-          `INSERT INTO rate_limits (key, window_start, count) VALUES ($1, now(), 1)
-           ON CONFLICT (key) DO UPDATE SET
-             count = CASE WHEN rate_limits.window_start + make_interval(secs => $2) <= now() THEN 1 ELSE rate_limits.count + 1 END,
-             window_start = CASE WHEN rate_limits.window_start + make_interval(secs => $2) <= now() THEN now() ELSE rate_limits.window_start END`,
-          [l.key, l.windowSeconds],
+  return {
+    /**
+     * Counts one attempt (or `weight` of them, e.g. the files of one upload) against every
+     * limit, or refuses it with 429 and the time to wait, counting nothing. Call it before
+     * the secret is checked; `release()` the attempt when it turns out right.
+     */
+    async consume(limits: Limit[], weight = 1): Promise<Attempt> {
+      if (limits.length === 0 || weight <= 0) return NOTHING_COUNTED;
+      const client = await pool.connect();
+      let counted: Counted[];
+      let over: Counted[];
+      try {
+        await client.query('BEGIN');
+        counted = await countAll(client, limits, weight);
+        over = counted.filter((c) => c.count > (limits.find((l) => l.key === c.key)?.max ?? 0));
+        // A refused attempt leaves every counter as it found it.
+        await client.query(over.length > 0 ? 'ROLLBACK' : 'COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw err;
+      } finally {
+        client.release();
+      }
+      if (over.length > 0) {
+        const retry = Math.max(1, ...over.map((c) => c.retry));
+        const minutes = Math.ceil(retry / 60);
+        throw new AppError(
+          'RATE_LIMITED',
+          `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+          retry,
         );
       }
+      let released = false;
+      return {
+        async release() {
+          if (released) return;
+          released = true;
+          await pool.query(
+            `UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
+               FROM unnest($1::text[], $2::timestamptz[]) AS c(key, started)
+              WHERE r.key = c.key AND r.window_start = c.started`,
+            [counted.map((c) => c.key), counted.map((c) => c.started), weight],
+          );
+        },
+      };
     },
 
+    /** Ends the counts of these keys at once (e.g. an account's, after a right answer). */
     async clear(keys: string[]): Promise<void> {
       await pool.query('DELETE FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
     },
@@ -85,5 +133,9 @@ export const LIMITS = {
   mail: (email: string, ip: string): Limit[] => [
     { key: `mail:account:${email}`, max: 5, windowSeconds: 3600 },
     { key: `mail:ip:${ip}`, max: 20, windowSeconds: 3600 },
+  ],
+  /** Files a customer sends (identity documents, chat attachments), each file counted. */
+  upload: (userId: string): Limit[] => [
+    { key: `upload:account:${userId}`, max: 30, windowSeconds: 10 * 60 },
   ],
 };

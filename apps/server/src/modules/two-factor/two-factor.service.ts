@@ -51,12 +51,10 @@ export function createTwoFactorService(d: Deps) {
     message: string,
   ): Promise<T> {
     const limits = LIMITS.twoFactor(s.userId, client.ip);
-    await d.limiter.assertAllowed(limits);
+    const counted = await d.limiter.consume(limits);
     const result = await attempt();
-    if (result === null) {
-      await d.limiter.hit(limits);
-      throw new AppError('INVALID_CODE', message);
-    }
+    if (result === null) throw new AppError('INVALID_CODE', message);
+    await counted.release();
     // A right code ends the account's count, so earlier typos don't lock the next device.
     await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
     return result;
@@ -156,12 +154,11 @@ export function createTwoFactorService(d: Deps) {
      * every other session and tells the user by e-mail. The gate then requires a new setup.
      */
     async resetWithPhrase(s: SessionContext, phrase: string, client: Client): Promise<void> {
-      const limits = LIMITS.phrase(s.userId, client.ip);
-      await d.limiter.assertAllowed(limits);
+      const attempt = await d.limiter.consume(LIMITS.phrase(s.userId, client.ip));
       if (!(await d.phrases.matches(s.userId, phrase))) {
-        await d.limiter.hit(limits);
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
+      await attempt.release();
       // 2FA off, the other devices signed out and the notice: one commit.
       await withTransaction(d.pool, async (client) => {
         const tx = createDbOn(client);
