@@ -292,10 +292,12 @@ export function createAdminUsersService(s: Services) {
         if (!before.two_factor_enabled)
           throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
         await repo.removeTwoFactor(client, userId);
+        // Every device is signed out: a session that passed the old factor must not outlive it.
+        const sessionsEnded = await repo.revokeSessions(client, userId);
         await s.outbox.mail(client, {
           to: before.email,
           subject: 'Coffer support turned off two-factor authentication on your account',
-          text: `Coffer support turned off two-factor authentication on your account.${before.two_factor_required ? ' You will be asked to set it up again when you next use Coffer.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
+          text: `Coffer support turned off two-factor authentication on your account, and signed you out everywhere.${before.two_factor_required ? ' You will be asked to set it up again when you next sign in.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
           link: `${s.config.publicUrl}/auth`,
         });
         await s.audit.record(client, {
@@ -305,7 +307,7 @@ export function createAdminUsersService(s: Services) {
           targetId: userId,
           targetUserId: userId,
           before: { twoFactorEnabled: true },
-          after: { twoFactorEnabled: false },
+          after: { twoFactorEnabled: false, sessionsEnded },
           ip: actor.ip,
         });
         return before;

@@ -414,14 +414,22 @@ describe('POST /api/admin/users/:id/two-factor/disable', () => {
     const customer = await verifiedCustomer(t);
     // A code still works before: the authenticator is really enabled.
     expect(codeFor(customer)).toMatch(/^\d{6}$/);
+    // A second device that signed in with the password only.
+    const otherDevice = await newSession(t, customer);
     const res = await post(`/api/admin/users/${customer.userId}/two-factor/disable`, {});
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ twoFactorEnabled: false });
     expect(await profile(customer.userId)).toMatchObject({ two_factor_enabled: false });
     expect(await auditRows('user.2fa.disable', customer.userId)).toHaveLength(1);
     expect(mailsTo(t, customer.email).at(-1)).toContain('turned off two-factor authentication');
-    // Required and now off: the customer is sent to set it up again.
-    expect(await gateRefusal(t, customer.cookie)).toBe('TWO_FACTOR_REQUIRED');
+    // Every session ends with the factor it passed: the customer signs in and sets it up again.
+    expect(await sessionWorks(t, customer.cookie)).toBe(false);
+    expect(await sessionWorks(t, otherDevice)).toBe(false);
+    expect((await auditRows('user.2fa.disable', customer.userId))[0]?.after).toMatchObject({
+      sessionsEnded: 2,
+    });
+    const back = await newSession(t, customer);
+    expect(await gateRefusal(t, back)).toBe('TWO_FACTOR_REQUIRED');
 
     const again = await withoutChange(t, () =>
       post(`/api/admin/users/${customer.userId}/two-factor/disable`, {}),

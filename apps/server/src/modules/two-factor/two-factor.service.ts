@@ -117,6 +117,9 @@ export function createTwoFactorService(d: Deps) {
         MSG.invalidCode,
       );
       await d.repo.enable(s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
+      // A new authenticator ends every other session: one that was signed in with only the
+      // password (an attacker's, say) must not carry on under the new factor.
+      await d.sessions.revokeAllForUser(s.userId, s.sessionId);
       return d.sessions.rotateAfterTwoFactor(s.sessionId);
     },
 

@@ -208,6 +208,26 @@ describe('turning two-factor authentication off', () => {
   });
 });
 
+describe('turning two-factor authentication on again', () => {
+  it('ends every other session of the account, whoever set the new factor up', async () => {
+    const user = await verifiedCustomer(t);
+    expect((await disable(user.cookie, codeFor(user, 1))).statusCode).toBe(200);
+    // The old device, and a second one that signed in with the password only.
+    const other = await newSession(t, user);
+    const setup = await call(t, { method: 'POST', url: '/api/2fa/setup', cookie: other });
+    const enable = await call(t, {
+      method: 'POST',
+      url: '/api/2fa/enable',
+      cookie: other,
+      body: { code: totpAt(setup.json().secret, Date.now()) },
+    });
+    expect(enable.statusCode).toBe(200);
+    // The device that set up the new factor carries on; the old one must sign in again.
+    expect(await sessionWorks(t, sessionCookie(enable))).toBe(true);
+    expect(await sessionWorks(t, user.cookie)).toBe(false);
+  });
+});
+
 describe('resetting two-factor authentication with the recovery phrase', () => {
   it('refuses a wrong phrase and changes nothing', async () => {
     const user = await verifiedCustomer(t);
