@@ -2,12 +2,19 @@ import { crc32 } from 'node:zlib';
 
 /**
  * Small real images for upload tests: encoded by a browser's canvas (24×16 gradient),
- * the JPEG with the colour-profile segment browsers write.
+ * the JPEG and the WebP with the colour profile browsers write.
  */
 const JPEG_BASE64 =
   '/9j/4AAQSkZJRgABAQAAAQABAAD/4gHYSUNDX1BST0ZJTEUAAQEAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADb/2wBDAAoHBwgHBgoICAgLCgoLDhgQDg0NDh0VFhEYIx8lJCIfIiEmKzcvJik0KSEiMEExNDk7Pj4+JS5ESUM8SDc9Pjv/2wBDAQoLCw4NDhwQEBw7KCIoOzs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozs7Ozv/wAARCAAQABgDASIAAhEBAxEB/8QAFwAAAwEAAAAAAAAAAAAAAAAAAAMFBP/EABYQAQEBAAAAAAAAAAAAAAAAAAMAMf/EABcBAAMBAAAAAAAAAAAAAAAAAAEEBQb/xAAZEQADAQEBAAAAAAAAAAAAAAAAAwQiBTH/2gAMAwEAAhEDEQA/AIoHlRA8kgeVEDm+hX6CZI0Di1geRYp9ey6tOT//2Q==';
 const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAABgAAAAQCAYAAAAMJL+VAAACY0lEQVR4AVxTPWtVQRDdd+/uH7GzsbOys7ERRQkEMYgfSETxAxKQoEgUgk2qVNqkERstBAsbOxsrK3/OzmNyzszs3X0pHsPsnDkfu/dNF27+14u3/+mlrb96efuPXrnzW6/u/NJr937ojQffdOvhF737+FTv737S3acn+vzZse69+KgHrw71cO+NHu3v6/Hrl3py8EQ/v32kp+929Ov7bf3+4Zb+PLquU54kzfgV/PKqpjyt04xaUPNKopdUbC7o8VvmFefrxL0S+F6Bm2oygX44gFMNMgEJTJiYgEzQuwmaySApc+sl5oFfrdNUzJmTbTjHEhP4XEAqy3J3zL01EgvmNCdmaoYZ30MCNubEDgnmEoDWhxMzIUbS8dV6F5NBXHAuJsRkS4LCOwSR1SAfE2TMPCGW8QYZeIo1fLa5ODn2vUcCJwnnHGC5BJigNt+odn1MwITV3PqcvaD36yowgUd2cjYEZRy6MwApaGI1nNWUQe5JOgn3CnC9AoeeuMnvEGD7Gkhag0xQcQ6REqIUz/i6vK8pg8T3wznEXaTv4Q3YEMwknZTLdNAqSUnmCUZc7M2ChyYPxepibnISiJgzDgGE4/NOSN5EyuC84eaEPXz3S4+3pLlIgCHi9buvFp/ixcTY02ldnGWcj/hCUV4zzrsZSfEGENi467GvEENCOCpYpmgm2QYec5z1OXrDU8CWBM7E7rAA2GJ2JxVzLslQZcC3ea85eJFAsCT2d88DuTsFKWPb9VUkEZDKgMd8ScI5+4p5q5LwBrIsuXP2I4h3L7EkJjLePU3RTIFjJs6oPqeIpDMAAAD//wV1qJYAAAAGSURBVAMA7iCj3yvJO+oAAAAASUVORK5CYII=';
+
+const WEBP_BASE64 =
+  'UklGRj4CAABXRUJQVlA4WAoAAAAgAAAAFwAADwAASUNDUMgBAAAAAAHIAAAAAAQwAABtbnRyUkdCIFhZWiAH4AABAAEAAAAAAABhY3NwAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAQAA9tYAAQAAAADTLQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAlkZXNjAAAA8AAAACRyWFlaAAABFAAAABRnWFlaAAABKAAAABRiWFlaAAABPAAAABR3dHB0AAABUAAAABRyVFJDAAABZAAAAChnVFJDAAABZAAAAChiVFJDAAABZAAAAChjcHJ0AAABjAAAADxtbHVjAAAAAAAAAAEAAAAMZW5VUwAAAAgAAAAcAHMAUgBHAEJYWVogAAAAAAAAb6IAADj1AAADkFhZWiAAAAAAAABimQAAt4UAABjaWFlaIAAAAAAAACSgAAAPhAAAts9YWVogAAAAAAAA9tYAAQAAAADTLXBhcmEAAAAAAAQAAAACZmYAAPKnAAANWQAAE9AAAApbAAAAAAAAAABtbHVjAAAAAAAAAAEAAAAMZW5VUwAAACAAAAAcAEcAbwBvAGcAbABlACAASQBuAGMALgAgADIAMAAxADZWUDggUAAAABAEAJ0BKhgAEAA+bSyRRaQioZgEAEAGxLUATplCOBvIPxJ4QHcAAhI2AP7vhEU0H6p/a1cl99/+ewy62BEP56cCt5//zCd7JS0NdWrEYAAA';
+
+export function realWebp(): Buffer {
+  return Buffer.from(WEBP_BASE64, 'base64');
+}
 
 export function realJpeg(): Buffer {
   return Buffer.from(JPEG_BASE64, 'base64');
@@ -146,4 +153,69 @@ export function pngChunks(bytes: Buffer): string[] {
     i += 12 + bytes.readUInt32BE(i);
   }
   return types;
+}
+
+function riffChunk(fourcc: string, data: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.write(fourcc, 0, 'latin1');
+  head.writeUInt32LE(data.length, 4);
+  return Buffer.concat([head, data, Buffer.alloc(data.length % 2)]);
+}
+
+/** XMP as cameras write it, with the place the photo was taken. */
+export const XMP_PACKET = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:exif="http://ns.adobe.com/exif/1.0/" exif:GPSLatitude="33,51.9S" exif:GPSLongitude="151,12.6E" exif:Make="${GPS_MARKERS.make}"/></rdf:RDF></x:xmpmeta>`;
+
+/** The real WebP with EXIF (make + GPS) and XMP chunks appended, flagged in VP8X. */
+export function webpWithMetadata(): Buffer {
+  const webp = realWebp();
+  const exif = exifGpsSegment().subarray(4 + 6);
+  const body = Buffer.concat([
+    webp.subarray(12),
+    riffChunk('EXIF', exif),
+    riffChunk('XMP ', Buffer.from(XMP_PACKET, 'utf8')),
+  ]);
+  const header = Buffer.alloc(12);
+  header.write('RIFF', 0, 'latin1');
+  header.writeUInt32LE(body.length + 4, 4);
+  header.write('WEBP', 8, 'latin1');
+  const out = Buffer.concat([header, body]);
+  out[20] = (out[20] as number) | 0x0c; // VP8X flags: EXIF and XMP present
+  return out;
+}
+
+/** A WebP's chunk types in order. */
+export function webpChunks(bytes: Buffer): string[] {
+  const types: string[] = [];
+  let i = 12;
+  while (i + 8 <= bytes.length) {
+    types.push(bytes.subarray(i, i + 4).toString('latin1'));
+    const size = bytes.readUInt32LE(i + 4);
+    i += 8 + size + (size % 2);
+  }
+  return types;
+}
+
+/**
+ * The real image with the size its header claims changed (the pixels are not: nothing may
+ * decode them before the size is checked): a picture of `width` × `height`.
+ */
+export function claimingSize(kind: 'jpeg' | 'png' | 'webp', width: number, height: number): Buffer {
+  if (kind === 'png') {
+    const png = Buffer.from(realPng());
+    png.writeUInt32BE(width, 16);
+    png.writeUInt32BE(height, 20);
+    png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+    return png;
+  }
+  if (kind === 'webp') {
+    const webp = Buffer.from(realWebp());
+    webp.writeUIntLE(width - 1, 24, 3);
+    webp.writeUIntLE(height - 1, 27, 3);
+    return webp;
+  }
+  const jpeg = Buffer.from(realJpeg());
+  const sof = jpeg.indexOf(Buffer.from([0xff, 0xc0]));
+  jpeg.writeUInt16BE(height, sof + 5);
+  jpeg.writeUInt16BE(width, sof + 7);
+  return jpeg;
 }

@@ -179,3 +179,68 @@ export function pngUp(b: Part, columns: number): Buffer {
   }
   return Buffer.concat(rows);
 }
+
+/** A document whose object 3, inside object stream 4, is a script; `filter` encodes it. */
+export function scriptInObjectStream(filter: string, encode: (b: Buffer) => Buffer): Buffer {
+  const { body, n, first } = objectStreamBody([[3, OPEN_ACTION_SCRIPT]]);
+  return pdfOf([
+    ...CATALOG,
+    streamObj(4, `/Type /ObjStm /N ${n} /First ${first} ${filter}`, encode(body)),
+  ]);
+}
+
+/**
+ * PDFs that got past the old check, each hiding a script or refusing to be read, with the
+ * refusal expected: what an upload route must answer for each.
+ */
+export function hostilePdfs(): [
+  string,
+  Buffer,
+  'active_content' | 'pdf_unreadable' | 'pdf_too_complex' | 'pdf_encrypted',
+][] {
+  const { body, n, first } = objectStreamBody([[3, OPEN_ACTION_SCRIPT]]);
+  return [
+    [
+      'a script in an ASCIIHex object stream',
+      scriptInObjectStream('/Filter /ASCIIHexDecode', asciiHex),
+      'active_content',
+    ],
+    [
+      'a script behind ASCII85 then Flate',
+      scriptInObjectStream('/Filter [/ASCII85Decode /FlateDecode]', (b) => ascii85(flate(b))),
+      'active_content',
+    ],
+    [
+      'a script in an LZW object stream',
+      scriptInObjectStream('/Filter /LZWDecode', lzw),
+      'active_content',
+    ],
+    [
+      'a script behind a key that contains "stream"',
+      scriptInObjectStream('/Upstream true /Filter /FlateDecode', flate),
+      'active_content',
+    ],
+    [
+      'an object stream behind an image filter',
+      pdfOf([
+        ...CATALOG,
+        streamObj(4, `/Type /ObjStm /N ${n} /First ${first} /Filter /DCTDecode`, body),
+      ]),
+      'pdf_unreadable',
+    ],
+    [
+      'a filter no reader knows',
+      pdfOf([...CATALOG, streamObj(4, '/Filter /SecretDecode', body)]),
+      'pdf_unreadable',
+    ],
+    ['an encrypted file', pdfOf(CATALOG, '/Root 1 0 R /Encrypt 5 0 R'), 'pdf_encrypted'],
+    [
+      'a deflate bomb',
+      pdfOf([
+        ...CATALOG,
+        streamObj(3, '/Filter /FlateDecode', deflateSync(Buffer.alloc(70 * 1024 * 1024))),
+      ]),
+      'pdf_too_complex',
+    ],
+  ];
+}

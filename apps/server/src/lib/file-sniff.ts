@@ -1,12 +1,18 @@
-import { inflateSync, constants as zlibConstants } from 'node:zlib';
+import { fileTypeFromBuffer } from 'file-type';
+import { checkPdf, type PdfCheckVerdict } from './pdf-check';
 
 /**
  * Decides what an uploaded file really is from its bytes, never from its name or the
- * type the browser claimed (DEVIATIONS S5). Anything a browser could run as a page
- * (HTML, SVG, XML) is refused whatever it is called.
+ * type the browser claimed (DEVIATIONS S5). Binary formats are recognised by the
+ * `file-type` library; what it does not recognise may still be UTF-8 text. Anything a
+ * browser could run as a page (HTML, SVG, XML) is refused whatever it is called; PDFs are
+ * checked for scripts and actions in a worker thread (pdf-check.ts, decision 0012); images
+ * larger than MAX_IMAGE_PIXELS are refused before anything decodes them.
  */
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** 40 megapixels: above any phone camera or A4 scan at 600 dpi, below decompression bombs. */
+export const MAX_IMAGE_PIXELS = 40_000_000;
 
 export type SniffedType =
   | 'image/jpeg'
@@ -17,7 +23,17 @@ export type SniffedType =
   | 'text/plain'
   | 'application/json';
 
-export type SniffReason = 'empty' | 'too_large' | 'type' | 'active_content';
+export type SniffReason =
+  | 'empty'
+  | 'too_large'
+  | 'type'
+  | 'active_content'
+  | 'pdf_encrypted'
+  | 'pdf_unreadable'
+  | 'pdf_too_complex'
+  | 'busy'
+  | 'too_many_pixels'
+  | 'damaged_image';
 
 export type SniffResult =
   | { ok: true; mime: SniffedType }
@@ -30,102 +46,109 @@ export const IMAGE_TYPES: readonly SniffedType[] = [
   'image/webp',
 ];
 
-const MESSAGES: Record<SniffReason, string> = {
+/** The refusal messages, exported for the routes' tests. */
+export const SNIFF_MESSAGES: Record<SniffReason, string> = {
   empty: 'The file is empty.',
   too_large: 'Please upload files smaller than 10MB.',
   type: 'This type of file is not accepted.',
   active_content: 'This PDF contains scripts or automatic actions and cannot be accepted.',
+  pdf_encrypted: 'This PDF is password-protected or encrypted. Please upload an unprotected copy.',
+  pdf_unreadable:
+    'This PDF could not be read to the end, so it cannot be accepted. Please save it again as a plain PDF.',
+  pdf_too_complex:
+    'This PDF is too large or complex to check. Please save it again as a plain PDF or upload a photo.',
+  busy: 'Too many files are being checked right now. Please try again in a minute.',
+  too_many_pixels: 'Images larger than 40 megapixels cannot be accepted.',
+  damaged_image: 'The image file is damaged or not a valid image.',
 };
 
 function refuse(reason: SniffReason): SniffResult {
-  return { ok: false, reason, message: MESSAGES[reason] };
+  return { ok: false, reason, message: SNIFF_MESSAGES[reason] };
 }
 
-function startsWith(bytes: Buffer, signature: number[], offset = 0): boolean {
-  if (bytes.length < offset + signature.length) return false;
-  return signature.every((b, i) => bytes[offset + i] === b);
-}
+/** What `file-type` reports, as one of ours; APNG is a PNG to everything that shows it. */
+const BINARY_TYPES: Record<string, SniffedType> = {
+  'image/jpeg': 'image/jpeg',
+  'image/png': 'image/png',
+  'image/apng': 'image/png',
+  'image/gif': 'image/gif',
+  'image/webp': 'image/webp',
+  'application/pdf': 'application/pdf',
+};
 
-function isJpeg(b: Buffer): boolean {
-  return startsWith(b, [0xff, 0xd8, 0xff]);
-}
-function isPng(b: Buffer): boolean {
-  return startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-}
-function isGif(b: Buffer): boolean {
-  const head = b.subarray(0, 6).toString('latin1');
-  return head === 'GIF87a' || head === 'GIF89a';
-}
-function isWebp(b: Buffer): boolean {
-  return (
-    b.subarray(0, 4).toString('latin1') === 'RIFF' &&
-    b.subarray(8, 12).toString('latin1') === 'WEBP'
-  );
-}
-function isPdf(b: Buffer): boolean {
-  // The header may legally follow a little junk; readers look within the first 1024 bytes.
-  return b.subarray(0, 1024).includes('%PDF-');
-}
-
-/**
- * PDF names that run code or act without the reader asking: scripts, actions on open or
- * on events, launching programs, embedded files. Names may be written with `#xx` escapes
- * (`/J#61vaScript`), so they are decoded before matching.
- *
- * Rejecting such a PDF is safer than trying to sanitise it here: cleaning a PDF means
- * parsing and rewriting its object graph (compressed object streams, incremental
- * updates, broken cross-reference tables), and a sanitiser that misses one hiding place
- * would hand a live script to a reviewer's PDF reader. Identity documents and support
- * attachments have no need for any of these features, so refusing costs a customer
- * nothing but a re-export.
- */
-const ACTIVE_PDF_NAMES =
-  /\/(JavaScript|JS|OpenAction|AA|Launch|EmbeddedFile|EmbeddedFiles|RichMedia|XFA|SubmitForm|ImportData|GoToR|GoToE)(?![A-Za-z0-9])/;
-
-function decodePdfNames(text: string): string {
-  return text.replace(/#([0-9A-Fa-f]{2})/g, (_m, hex: string) =>
-    String.fromCharCode(Number.parseInt(hex, 16)),
-  );
-}
-
-/** Upper bound on what inflating a PDF's compressed streams may produce (zip bombs). */
-const MAX_INFLATED_BYTES = 64 * 1024 * 1024;
-
-/**
- * The PDF's text plus its Flate-compressed streams inflated: object streams (`/ObjStm`)
- * keep dictionaries compressed, so a script could hide there from a plain byte scan.
- */
-function pdfTexts(b: Buffer): string[] {
-  const texts = [b.toString('latin1')];
-  let budget = MAX_INFLATED_BYTES;
-  let from = 0;
-  while (budget > 0) {
-    const start = b.indexOf('stream', from, 'latin1');
-    if (start < 0) break;
-    let dataStart = start + 'stream'.length;
-    if (b[dataStart] === 0x0d) dataStart++;
-    if (b[dataStart] === 0x0a) dataStart++;
-    const end = b.indexOf('endstream', dataStart, 'latin1');
-    if (end < 0) break;
-    from = end + 'endstream'.length;
-    if (b.subarray(start - 3, start).toString('latin1') === 'end') continue;
-    try {
-      const inflated = inflateSync(b.subarray(dataStart, end), {
-        maxOutputLength: budget,
-        finishFlush: zlibConstants.Z_SYNC_FLUSH,
-      });
-      budget -= inflated.length;
-      texts.push(inflated.toString('latin1'));
-    } catch {
-      // Not Flate data (images, other filters) or truncated: nothing to read there.
-    }
+/** Width and height from the image's header, or null when the header cannot be read. */
+export function imageDimensions(
+  b: Buffer,
+  mime: SniffedType,
+): { width: number; height: number } | null {
+  if (mime === 'image/png') {
+    if (b.length < 24 || b.subarray(12, 16).toString('latin1') !== 'IHDR') return null;
+    return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
   }
-  return texts;
+  if (mime === 'image/gif') {
+    if (b.length < 10) return null;
+    return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  }
+  if (mime === 'image/webp') return webpDimensions(b);
+  if (mime === 'image/jpeg') return jpegDimensions(b);
+  return null;
 }
 
-function pdfHasActiveContent(b: Buffer): boolean {
-  return pdfTexts(b).some((text) => ACTIVE_PDF_NAMES.test(decodePdfNames(text)));
+/** The first start-of-frame segment (SOF0–SOF15 but DHT, JPG and DAC) holds the size. */
+function jpegDimensions(b: Buffer): { width: number; height: number } | null {
+  let i = 2;
+  while (i + 4 <= b.length) {
+    if (b[i] !== 0xff) return null;
+    const marker = b[i + 1] as number;
+    if (marker === 0xff) {
+      i++;
+      continue;
+    }
+    if ((marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      i += 2;
+      continue;
+    }
+    const length = b.readUInt16BE(i + 2);
+    const isFrame =
+      marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (isFrame) {
+      if (i + 9 > b.length) return null;
+      return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
+    }
+    if (marker === 0xda || length < 2) return null;
+    i += 2 + length;
+  }
+  return null;
 }
+
+function webpDimensions(b: Buffer): { width: number; height: number } | null {
+  if (b.length < 30) return null;
+  const chunk = b.subarray(12, 16).toString('latin1');
+  if (chunk === 'VP8X') {
+    return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
+  }
+  if (chunk === 'VP8 ') {
+    if (b[23] !== 0x9d || b[24] !== 0x01 || b[25] !== 0x2a) return null;
+    return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+  }
+  if (chunk === 'VP8L') {
+    if (b[20] !== 0x2f) return null;
+    const bits = b.readUInt32LE(21);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+  }
+  return null;
+}
+
+const PDF_REFUSALS: Record<Exclude<PdfCheckVerdict, { ok: true }>['reason'], SniffReason> = {
+  active: 'active_content',
+  encrypted: 'pdf_encrypted',
+  undecodable: 'pdf_unreadable',
+  unreadable: 'pdf_unreadable',
+  crashed: 'pdf_unreadable',
+  too_large: 'pdf_too_complex',
+  timeout: 'pdf_too_complex',
+  busy: 'busy',
+};
 
 /** Text a browser might render as a page or an image with scripts: HTML, SVG, XML. */
 function looksLikeMarkup(text: string): boolean {
@@ -142,16 +165,11 @@ function decodeUtf8Strict(b: Buffer): string | null {
   }
 }
 
-function detect(b: Buffer): SniffedType | 'markup' | null {
-  if (isJpeg(b)) return 'image/jpeg';
-  if (isPng(b)) return 'image/png';
-  if (isGif(b)) return 'image/gif';
-  if (isWebp(b)) return 'image/webp';
-  if (isPdf(b)) return 'application/pdf';
+/** UTF-8 text without NUL and without markup: JSON when it parses as JSON. */
+function textType(b: Buffer): SniffedType | null {
   if (b.includes(0)) return null;
   const text = decodeUtf8Strict(b);
-  if (text === null) return null;
-  if (looksLikeMarkup(text)) return 'markup';
+  if (text === null || looksLikeMarkup(text)) return null;
   try {
     JSON.parse(text.replace(/^\uFEFF/, ''));
     return 'application/json';
@@ -163,17 +181,36 @@ function detect(b: Buffer): SniffedType | 'markup' | null {
 /**
  * What `bytes` really are, if that is one of `allowed`. Text that parses as JSON is
  * `application/json`; JSON is also accepted where only `text/plain` is allowed (it is
- * text), and is then reported as `text/plain`.
+ * text), and is then reported as `text/plain`. A file `file-type` names as something else
+ * (a text note that happens to start with "BM" is a bitmap to it) is still text when it is
+ * valid UTF-8 without markup: it is only ever served as text. `typeOnly` stops after the
+ * type (for a file cut at the size limit, which is refused for its size anyway).
  */
-export function sniff(bytes: Buffer, allowed: readonly SniffedType[]): SniffResult {
+export async function sniff(
+  bytes: Buffer,
+  allowed: readonly SniffedType[],
+  options: { typeOnly?: boolean } = {},
+): Promise<SniffResult> {
   if (bytes.length === 0) return refuse('empty');
   if (bytes.length > MAX_UPLOAD_BYTES) return refuse('too_large');
-  const found = detect(bytes);
-  if (found === null || found === 'markup') return refuse('type');
-  if (found === 'application/pdf' && pdfHasActiveContent(bytes)) return refuse('active_content');
-  if (allowed.includes(found)) return { ok: true, mime: found };
-  if (found === 'application/json' && allowed.includes('text/plain')) {
-    return { ok: true, mime: 'text/plain' };
+  const detected = await fileTypeFromBuffer(bytes);
+  let found: SniffedType | null = detected ? (BINARY_TYPES[detected.mime] ?? null) : null;
+  if (found === null || !allowed.includes(found)) {
+    const text = textType(bytes);
+    if (text === null) return refuse('type');
+    found = text;
   }
-  return refuse('type');
+  if (found === 'application/json' && !allowed.includes(found)) found = 'text/plain';
+  if (!allowed.includes(found)) return refuse('type');
+  if (options.typeOnly) return { ok: true, mime: found };
+  if (found === 'application/pdf') {
+    const verdict = await checkPdf(bytes);
+    if (!verdict.ok) return refuse(PDF_REFUSALS[verdict.reason]);
+  }
+  if (IMAGE_TYPES.includes(found)) {
+    const size = imageDimensions(bytes, found);
+    if (!size || size.width === 0 || size.height === 0) return refuse('damaged_image');
+    if (size.width * size.height > MAX_IMAGE_PIXELS) return refuse('too_many_pixels');
+  }
+  return { ok: true, mime: found };
 }

@@ -7,6 +7,10 @@ import {
   pngWithMetadata,
   realJpeg,
   realPng,
+  realWebp,
+  webpChunks,
+  webpWithMetadata,
+  XMP_PACKET,
 } from '../../test/image-fixtures';
 import { InvalidImageError, stripImageMetadata } from './strip-image-metadata';
 
@@ -56,6 +60,19 @@ describe('image metadata stripping', () => {
     expect(stripped).toEqual(realPng());
     expect(stripped.includes(GPS_MARKERS.make)).toBe(false);
     expect(stripped.includes(GPS_MARKERS.comment)).toBe(false);
+  });
+
+  it('removes EXIF and XMP chunks from a WebP and clears their flags, keeping the picture', () => {
+    const withMeta = webpWithMetadata();
+    expect(webpChunks(withMeta)).toEqual(['VP8X', 'ICCP', 'VP8 ', 'EXIF', 'XMP ']);
+    expect(withMeta.includes(XMP_PACKET)).toBe(true);
+    expect((withMeta[20] as number) & 0x0c).toBe(0x0c);
+    const stripped = stripImageMetadata(withMeta, 'image/webp');
+    expect(webpChunks(stripped)).toEqual(['VP8X', 'ICCP', 'VP8 ']);
+    expect(stripped.includes(GPS_MARKERS.make)).toBe(false);
+    expect(stripped.includes('GPSLatitude')).toBe(false);
+    // Byte for byte the browser's original: same frame, same RIFF size, flags as before.
+    expect(stripped).toEqual(realWebp());
   });
 
   it('refuses a damaged image instead of storing it with its metadata', () => {

@@ -12,7 +12,8 @@ import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { IMAGE_TYPES, type SniffedType, sniff } from '../../lib/file-sniff';
 import type { FileStore } from '../../lib/file-store';
-import type { PrivateFile } from '../../lib/private-file-reply';
+import { type PrivateFile, withoutInvisibleCharacters } from '../../lib/private-file-reply';
+import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
 import type { UploadedFile } from '../../plugins/uploads';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
@@ -94,19 +95,44 @@ export function safeKeyName(name: string): string {
 
 type Checked = { name: string; type: SniffedType; bytes: Buffer };
 
-/** Every file is checked before any is stored: one bad file refuses the whole message. */
-function checkFiles(files: UploadedFile[]): Checked[] {
-  return files
+/**
+ * Every file is checked before any is stored: one bad file refuses the whole message.
+ * Images lose their metadata (EXIF with GPS, XMP, comments) exactly as KYC documents do.
+ * The checks run together: PDFs queue for the worker pool (lib/pdf-check.ts), not here.
+ */
+async function checkFiles(files: UploadedFile[]): Promise<Checked[]> {
+  const checks = files
     .filter((f) => !(f.filename === '' && f.bytes.length === 0))
-    .map((f) => {
-      const name = f.filename.trim() || 'file';
+    .map(async (f): Promise<Checked> => {
+      const name = withoutInvisibleCharacters(f.filename).trim() || 'file';
       if (f.tooLarge) {
         throw new AppError('VALIDATION_FAILED', `${name}: Please upload files smaller than 10MB.`);
       }
-      const result = sniff(f.bytes, CHAT_FILE_TYPES);
-      if (!result.ok) throw new AppError('VALIDATION_FAILED', `${name}: ${result.message}`);
-      return { name: name.slice(0, 200), type: result.mime, bytes: f.bytes };
+      const result = await sniff(f.bytes, CHAT_FILE_TYPES);
+      if (!result.ok) {
+        const code = result.reason === 'busy' ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
+        throw new AppError(
+          code,
+          `${name}: ${result.message}`,
+          code === 'RATE_LIMITED' ? 30 : undefined,
+        );
+      }
+      try {
+        const bytes = stripImageMetadata(f.bytes, result.mime);
+        return { name: [...name].slice(0, 200).join(''), type: result.mime, bytes };
+      } catch (err) {
+        if (err instanceof InvalidImageError) {
+          throw new AppError('VALIDATION_FAILED', `${name}: ${err.message}`);
+        }
+        throw err;
+      }
     });
+  // Every check settles before the first refusal is reported, so no check is left
+  // running for a request that has already been answered.
+  const settled = await Promise.allSettled(checks);
+  const refused = settled.find((s) => s.status === 'rejected');
+  if (refused) throw refused.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Checked>).value);
 }
 
 function checkText(raw: string | undefined): string {
@@ -257,7 +283,7 @@ export function createChatService(deps: {
         await deps.limiter.consume(LIMITS.upload(actor.userId), sent.length);
       }
       const text = checkText(input.text);
-      const files = checkFiles(input.files ?? []);
+      const files = await checkFiles(input.files ?? []);
       if (text === '' && files.length === 0) {
         throw new AppError('VALIDATION_FAILED', CHAT_MSG.emptyMessage);
       }

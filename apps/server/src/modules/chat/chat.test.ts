@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import { deflateSync } from 'node:zlib';
 import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,9 +15,22 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { realPng } from '../../../test/image-fixtures';
+import {
+  claimingSize,
+  GPS_MARKERS,
+  jpegWithGps,
+  pngWithMetadata,
+  realJpeg,
+  realPng,
+  realWebp,
+  webpWithMetadata,
+  XMP_PACKET,
+} from '../../../test/image-fixtures';
 import { type FilePart, multipart } from '../../../test/multipart';
+import { CATALOG, hostilePdfs, obj, pdfOf, streamObj } from '../../../test/pdf-fixtures';
 import { type Instance, secondInstance, serve, subscribed } from '../../../test/realtime-support';
+import { MAX_UPLOAD_BYTES, SNIFF_MESSAGES } from '../../lib/file-sniff';
+import { pdfChecksInFlight } from '../../lib/pdf-check';
 
 let t: TestApp;
 let alice: SignedInUser;
@@ -319,6 +334,181 @@ describe('attachments', () => {
     );
     expect(res.statusCode).toBe(403);
   });
+});
+
+/** A new customer with a room of their own: each test below stays within the upload limit. */
+async function customerWithRoom(): Promise<{ user: SignedInUser; roomId: string }> {
+  const user = await verifiedCustomer(t);
+  const res = await call(t, {
+    method: 'POST',
+    url: '/api/chat/rooms',
+    cookie: user.cookie,
+    body: {},
+  });
+  return { user, roomId: res.json().room.id };
+}
+
+/** Everything from a JPEG's start-of-scan marker on: the compressed picture itself. */
+const entropyData = (jpeg: Buffer) => jpeg.subarray(jpeg.indexOf(Buffer.from([0xff, 0xda])));
+
+describe('attachments that could be turned against staff or the server', () => {
+  it('drops photo metadata exactly as KYC does, leaving the pictures untouched', async () => {
+    const { user, roomId } = await customerWithRoom();
+    const res = await upload(user.cookie, `/api/chat/rooms/${roomId}/attachments`, '', [
+      file('holiday.jpg', jpegWithGps()),
+      file('screen.png', pngWithMetadata()),
+      file('sticker.webp', webpWithMetadata()),
+    ]);
+    expect(res.statusCode).toBe(200);
+    const [jpeg, png, webp] = await Promise.all(
+      (res.json().messages as TChatMessage[]).map(async (m) => {
+        const got = await call(t, { url: `/api/chat/files/${m.id}`, cookie: user.cookie });
+        expect(got.statusCode).toBe(200);
+        return got.rawPayload;
+      }),
+    );
+    for (const bytes of [jpeg, png, webp] as Buffer[]) {
+      expect(bytes.includes(GPS_MARKERS.make)).toBe(false);
+      expect(bytes.includes(GPS_MARKERS.comment)).toBe(false);
+    }
+    expect((jpeg as Buffer).includes('Exif')).toBe(false);
+    expect(entropyData(jpeg as Buffer)).toEqual(entropyData(realJpeg()));
+    expect(png).toEqual(realPng());
+    expect((webp as Buffer).includes(XMP_PACKET)).toBe(false);
+    expect(webp).toEqual(realWebp());
+  });
+
+  it('refuses PDFs that hide scripts or cannot be read, and huge pictures, storing nothing', async () => {
+    const { user, roomId } = await customerWithRoom();
+    const cases: [string, FilePart, string][] = [
+      ...hostilePdfs().map(([what, bytes, reason]): [string, FilePart, string] => [
+        what,
+        file('statement.pdf', bytes),
+        SNIFF_MESSAGES[reason],
+      ]),
+      [
+        'a WebP of 9000 × 9000 pixels',
+        file('big.webp', claimingSize('webp', 9000, 9000)),
+        'Images larger than 40 megapixels cannot be accepted.',
+      ],
+    ];
+    const filesBefore = storedFiles();
+    for (const [what, bad, message] of cases) {
+      const res = await withoutChange(t, () =>
+        upload(user.cookie, `/api/chat/rooms/${roomId}/attachments`, 'see attached', [
+          file('ok.txt', 'fine'),
+          bad,
+        ]),
+      );
+      expect(res.statusCode, what).toBe(400);
+      expect(errorOf(res), what).toEqual({
+        error: 'VALIDATION_FAILED',
+        message: `${bad.filename}: ${message}`,
+      });
+    }
+    expect(storedFiles()).toEqual(filesBefore);
+  });
+
+  it('serves text attachments as .txt whatever they were called, without bidi overrides', async () => {
+    const { user, roomId } = await customerWithRoom();
+    const names = ['run.bat', 'update.hta', 'wallet.js', 'invoice\u202Efdp.exe'];
+    const res = await upload(
+      user.cookie,
+      `/api/chat/rooms/${roomId}/attachments`,
+      '',
+      names.map((n) => file(n, '@echo off')),
+    );
+    expect(res.statusCode).toBe(200);
+    const sent = res.json().messages as TChatMessage[];
+    expect(sent.map((m) => m.file?.name)).toEqual([
+      'run.bat',
+      'update.hta',
+      'wallet.js',
+      'invoicefdp.exe',
+    ]);
+    const served = await Promise.all(
+      sent.map((m) => call(t, { url: `/api/admin/chat/files/${m.id}`, cookie: admin.cookie })),
+    );
+    expect(served.map((r) => r.headers['content-disposition'])).toEqual([
+      'attachment; filename=run.txt',
+      'attachment; filename=update.txt',
+      'attachment; filename=wallet.txt',
+      'attachment; filename=invoicefdp.txt',
+    ]);
+    for (const r of served) expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
+  it('keeps answering while ten hostile PDFs are checked at once', async () => {
+    const { user, roomId } = await customerWithRoom();
+    const base = server.url.replace(/^ws/, 'http');
+    // Five files of nearly 10 MB that are mostly small tokens (a second of parsing each, with a
+    // script at the very end) and five bombs: 70 MB of zeros behind three Flate layers.
+    const tokens = Array.from(
+      { length: 185_000 },
+      (_, i) => `${i + 10} 0 obj [1 2 3 4 5 6] endobj`,
+    );
+    const heavy = pdfOf([...CATALOG, ...tokens, obj(3, '<< /S /JavaScript /JS (x) >>')]);
+    const bomb = pdfOf([
+      ...CATALOG,
+      streamObj(
+        3,
+        '/Filter [/FlateDecode /FlateDecode /FlateDecode]',
+        deflateSync(deflateSync(deflateSync(Buffer.alloc(70 * 1024 * 1024)))),
+      ),
+    ]);
+    expect(heavy.length).toBeGreaterThan(9 * 1024 * 1024);
+    expect(heavy.length).toBeLessThanOrEqual(MAX_UPLOAD_BYTES);
+    const files = [...Array(5).fill(heavy), ...Array(5).fill(bomb)].map((bytes, i) =>
+      file(`hostile-${i}.pdf`, bytes),
+    );
+    const body = multipart({ text: '' }, files);
+
+    const health = async () => {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/health`);
+      expect(res.status).toBe(200);
+      return performance.now() - started;
+    };
+    // Measured in the same run, on the same machine, before anything heavy starts (after
+    // one request that opens the connection).
+    await health();
+    const baseline = Math.max(await health(), await health(), await health());
+
+    // Two measures. The event loop's own delay, over the whole request (receiving 60 MB
+    // included): it holds on a busy two-core machine, since a blocked loop can only be this
+    // process's doing. And the health request's time while the checks run (from the moment
+    // the files are queued for the workers until the answer), allowed the baseline on top
+    // of 100 ms so that a slow machine does not fail the test where the code is not at fault.
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const checking = fetch(`${base}/api/chat/rooms/${roomId}/attachments`, {
+      method: 'POST',
+      headers: { cookie: user.cookie, origin: t.origin, 'content-type': body.contentType },
+      body: body.payload,
+    });
+    let finished = false;
+    void checking.finally(() => {
+      finished = true;
+    });
+    while (!finished && pdfChecksInFlight() === 0) await new Promise((r) => setTimeout(r, 5));
+    const queued = pdfChecksInFlight();
+    const latencies: number[] = [];
+    while (!finished) {
+      latencies.push(await health());
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    loop.disable();
+    const res = await checking;
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toBe(
+      `hostile-0.pdf: ${SNIFF_MESSAGES.active_content}`,
+    );
+    expect(queued).toBeGreaterThan(1);
+    // Several health checks ran while the files were being checked, and none waited.
+    expect(latencies.length).toBeGreaterThan(3);
+    expect(loop.max / 1e6).toBeLessThan(100);
+    expect(Math.max(...latencies)).toBeLessThan(100 + baseline);
+  }, 60_000);
 });
 
 describe('who may use which chat route', () => {

@@ -11,8 +11,8 @@ import {
 import type { Services } from '../../app-services';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { type SniffedType, sniff } from '../../lib/file-sniff';
-import type { PrivateFile } from '../../lib/private-file-reply';
+import { type SniffedType, type SniffReason, sniff } from '../../lib/file-sniff';
+import { type PrivateFile, withoutInvisibleCharacters } from '../../lib/private-file-reply';
 import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
 import type { UploadedFile } from '../../plugins/uploads';
 import { LIMITS } from '../rate-limit';
@@ -52,11 +52,13 @@ export function safeKeyName(name: string): string {
   return cleaned === '' ? 'document' : cleaned;
 }
 
-/** A name to show: the customer's, trimmed and without folders or control characters. */
+/**
+ * A name to show: the customer's, trimmed and without folders, control characters or
+ * invisible ones that reorder what staff read (a right-to-left override).
+ */
 function displayName(name: string): string {
-  const base = (name.split(/[\\/]/).pop() ?? '').trim();
-  const printable = [...base].filter((ch) => (ch.codePointAt(0) ?? 0) >= 0x20).join('');
-  return printable.slice(0, 200) || 'document';
+  const base = withoutInvisibleCharacters(name.split(/[\\/]/).pop() ?? '').trim();
+  return [...base].slice(0, 200).join('') || 'document';
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -151,17 +153,25 @@ function fileOf(files: UploadedFile[], field: TKycSide): UploadedFile | undefine
   return files.find((f) => f.field === field && !(f.filename === '' && f.bytes.length === 0));
 }
 
+/** The form's own texts for the refusals it names; the checker's message for the rest. */
+const KYC_REFUSALS: Partial<Record<SniffReason, string>> = {
+  empty: KYC_MSG.emptyFile,
+  active_content: KYC_MSG.activePdf,
+  too_large: KYC_MSG.tooLarge,
+  type: KYC_MSG.invalidType,
+  damaged_image: KYC_MSG.damagedImage,
+};
+
 /**
- * Type by content first, then size (the form's order); images lose their metadata here,
- * before anything is stored.
+ * Type by content first, then size (the form's order), then what is inside (a PDF's
+ * scripts, an image's size in pixels); images lose their metadata here, before anything
+ * is stored. A file cut at the size limit is only typed, never parsed.
  */
-function checkFile(file: UploadedFile): CheckedFile {
-  const found = sniff(file.bytes, KYC_TYPES);
+async function checkFile(file: UploadedFile): Promise<CheckedFile> {
+  const found = await sniff(file.bytes, KYC_TYPES, { typeOnly: file.tooLarge });
   if (!found.ok) {
-    if (found.reason === 'empty') throw invalid(KYC_MSG.emptyFile);
-    if (found.reason === 'active_content') throw invalid(KYC_MSG.activePdf);
-    if (found.reason === 'too_large') throw invalid(KYC_MSG.tooLarge);
-    throw invalid(KYC_MSG.invalidType);
+    if (found.reason === 'busy') throw new AppError('RATE_LIMITED', found.message, 30);
+    throw invalid(KYC_REFUSALS[found.reason] ?? found.message);
   }
   if (file.tooLarge) throw invalid(KYC_MSG.tooLarge);
   let bytes = file.bytes;
@@ -248,8 +258,8 @@ export function createKycService(deps: Deps) {
       const fields = checkFields(input.fields, input.files);
       const frontFile = fileOf(input.files, 'front') as UploadedFile;
       const backFile = fileOf(input.files, 'back');
-      const front = checkFile(frontFile);
-      const back = backFile ? checkFile(backFile) : null;
+      const front = await checkFile(frontFile);
+      const back = backFile ? await checkFile(backFile) : null;
       if (!mayResubmit(await repo.findByUser(deps.pool, userId))) throw alreadySubmitted();
 
       // Random digits after the time: two submissions in the same millisecond must never

@@ -15,8 +15,16 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { GPS_MARKERS, jpegMarkers, jpegWithGps, realPng } from '../../../test/image-fixtures';
+import {
+  claimingSize,
+  GPS_MARKERS,
+  jpegMarkers,
+  jpegWithGps,
+  realPng,
+} from '../../../test/image-fixtures';
 import { type FilePart, multipart } from '../../../test/multipart';
+import { hostilePdfs } from '../../../test/pdf-fixtures';
+import { SNIFF_MESSAGES } from '../../lib/file-sniff';
 
 let t: TestApp;
 let admin: SignedInUser;
@@ -278,6 +286,44 @@ describe('submitting KYC', () => {
     const atLimit = Buffer.concat([pngHeader, Buffer.alloc(tenMb - pngHeader.length)]);
     const ok = await submit(user.cookie, FIELDS, [front(atLimit, 'limit.png')]);
     expect(ok.statusCode).toBe(200);
+  });
+
+  it('refuses PDFs that hide scripts or cannot be read to the end, and huge pictures, storing nothing', async () => {
+    const user = await verifiedCustomer(t);
+    const cases: [string, FilePart[], string][] = [
+      ...hostilePdfs().map(([what, bytes, reason]): [string, FilePart[], string] => [
+        what,
+        [front(jpegWithGps()), back(bytes)],
+        reason === 'active_content' ? KYC_MSG.activePdf : SNIFF_MESSAGES[reason],
+      ]),
+      [
+        'a JPEG of 8000 × 8000 pixels',
+        [front(claimingSize('jpeg', 8000, 8000))],
+        'Images larger than 40 megapixels cannot be accepted.',
+      ],
+      [
+        'a PNG of 10000 × 4001 pixels',
+        [front(claimingSize('png', 10_000, 4001), 'scan.png')],
+        'Images larger than 40 megapixels cannot be accepted.',
+      ],
+    ];
+    for (const [what, parts, message] of cases) {
+      const res = await withoutChange(t, () => submit(user.cookie, FIELDS, parts));
+      expect(res.statusCode, what).toBe(400);
+      expect(errorOf(res), what).toEqual({ error: 'VALIDATION_FAILED', message });
+    }
+    expect(await kycRow(user.userId)).toBeNull();
+    expect(storedKeys().filter((k) => k.includes(user.userId))).toEqual([]);
+  });
+
+  it('keeps no invisible bidi override in a document name, shown or downloaded', async () => {
+    const user = await verifiedCustomer(t);
+    // U+202E shows "licence\u202Egpj.exe" to staff as "licenceexe.jpg".
+    const res = await submit(user.cookie, FIELDS, [front(jpegWithGps(), 'licence\u202Egpj.exe')]);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().submission.front).toEqual({ name: 'licencegpj.exe', type: 'image/jpeg' });
+    const own = await call(t, { url: '/api/kyc/documents/front', cookie: user.cookie });
+    expect(own.headers['content-disposition']).toBe('inline; filename=licencegpj.jpg');
   });
 
   it('stores the documents privately, with the photo metadata (EXIF, GPS) removed', async () => {

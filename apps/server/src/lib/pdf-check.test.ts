@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOG, obj, pdfOf } from '../../test/pdf-fixtures';
+import { checkPdf } from './pdf-check';
+
+describe('the PDF check pool', () => {
+  it('answers from a worker thread, and a check that runs over is stopped and refused', async () => {
+    const clean = pdfOf(CATALOG);
+    expect(await checkPdf(clean)).toEqual({ ok: true });
+    // 3 MB of small tokens keeps a worker busy far longer than 1 ms.
+    const slow = pdfOf([...CATALOG, obj(3, `[${'1 '.repeat(1_500_000)}]`)]);
+    expect(await checkPdf(slow, { timeoutMs: 1 })).toMatchObject({ ok: false, reason: 'timeout' });
+    // The terminated worker is replaced: the next files are checked as usual.
+    const [again, active] = await Promise.all([
+      checkPdf(clean),
+      checkPdf(pdfOf([...CATALOG, obj(3, '<< /S /Launch /F (cmd.exe) >>')])),
+    ]);
+    expect(again).toEqual({ ok: true });
+    expect(active).toMatchObject({ ok: false, reason: 'active', detail: '/Launch' });
+  });
+});
