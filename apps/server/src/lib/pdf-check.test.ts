@@ -17,4 +17,14 @@ describe('the PDF check pool', () => {
     expect(again).toEqual({ ok: true });
     expect(active).toMatchObject({ ok: false, reason: 'active', detail: '/Launch' });
   });
+
+  it('queues at most 40 files and refuses the rest at once as busy', async () => {
+    // Big enough to keep a worker busy for a while, so the queue fills before it drains.
+    const slow = pdfOf([...CATALOG, obj(3, `[${'1 '.repeat(300_000)}]`)]);
+    const verdicts = await Promise.all(Array.from({ length: 50 }, () => checkPdf(slow)));
+    const busy = verdicts.filter((v) => !v.ok && v.reason === 'busy');
+    // At most two taken by workers and 40 waiting: the other eight (or more) are refused.
+    expect(busy.length).toBeGreaterThanOrEqual(8);
+    expect(verdicts.filter((v) => v.ok)).toHaveLength(50 - busy.length);
+  }, 60_000);
 });
