@@ -7,6 +7,10 @@ import type { Secrets } from './lib/crypto';
 import { createFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
 import { createPgListener } from './lib/pg-listener';
+import {
+  createAccountSecurityRepository,
+  createAccountSecurityService,
+} from './modules/account-security';
 import { createAuditLog } from './modules/audit/audit.service';
 import {
   createUsersRepository,
@@ -83,6 +87,14 @@ export function createServices(infra: Infra) {
     outbox,
     publicUrl: config.publicUrl,
   });
+  const accountSecurity = createAccountSecurityService({
+    pool,
+    repo: createAccountSecurityRepository(pool),
+    limiter,
+    secrets,
+    outbox,
+    publicUrl: config.publicUrl,
+  });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking
   // credits its rewards through the ledger: each holds the other.
   // Every change is announced on the realtime hub, so the customer's screens refresh live.
@@ -136,6 +148,7 @@ export function createServices(infra: Infra) {
     phrases,
     auth,
     twoFactor,
+    accountSecurity,
     ledger,
     ledgerCheck,
     prices,

@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Services } from './app-services';
+import { accountSecurityRoutes } from './modules/account-security';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bankRoutes } from './modules/bank/bank.routes';
@@ -62,6 +63,7 @@ export async function buildApp(
   const cookies = sessionCookies(config.publicUrl);
   await app.register(authRoutes(services, cookies));
   await app.register(twoFactorRoutes(services, cookies));
+  await app.register(accountSecurityRoutes(services.accountSecurity, cookies));
   await app.register(recoveryPhraseRoutes(services));
   await app.register(publicRoutes(services));
   await app.register(pricesRoutes(services.prices));

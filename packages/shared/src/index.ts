@@ -3,6 +3,7 @@ export * from './errors';
 export * from './messages';
 export * from './money';
 export * from './percent';
+export * from './schemas/account-security';
 export * from './schemas/admin';
 export * from './schemas/admin-audit';
 export * from './schemas/admin-settings';

@@ -1,6 +1,7 @@
 export * from './app-settings';
 export * from './audit';
 export * from './chat';
+export * from './known-devices';
 export * from './kyc';
 export * from './outbox';
 export * from './prices';

@@ -70,6 +70,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
         if (request.session) await s.sessions.revoke(request.session.sessionId);
         cookies.set(reply, request, token);
         const session = await s.sessions.findByToken(token);
+        if (session) await s.accountSecurity.noticeSignIn(session, clientOf(request));
         return { session: session ? presentSession(session) : null };
       },
     );

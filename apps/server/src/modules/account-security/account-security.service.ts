@@ -1,0 +1,178 @@
+import {
+  BACKUP_CODE_LENGTH,
+  cleanBackupCodeInput,
+  MSG_SECURITY,
+  passwordUserInputs,
+  passwordWeakness,
+  type TActiveSession,
+  type TChangePasswordRequest,
+} from '@coffer/shared';
+import type pg from 'pg';
+import { withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
+import type { Secrets } from '../../lib/crypto';
+import { hashPassword, verifyPassword } from '../../lib/password';
+import { matchTotpStep } from '../../lib/totp';
+import type { Outbox } from '../outbox';
+import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { SessionContext } from '../sessions';
+import type { AccountSecurityRepository } from './account-security.repository';
+import { deviceLabel } from './device-label';
+
+type Deps = {
+  pool: pg.Pool;
+  repo: AccountSecurityRepository;
+  limiter: RateLimiter;
+  secrets: Secrets;
+  outbox: Outbox;
+  publicUrl: string;
+};
+
+/** "24 Nov 2026, 08:44 UTC": one zone for everyone, as a mail cannot know the reader's. */
+function mailTime(at: Date): string {
+  const day = at.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+  const time = at.toLocaleTimeString('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: 'UTC',
+  });
+  return `${day}, ${time} UTC`;
+}
+
+export function createAccountSecurityService(d: Deps) {
+  const settingsUrl = `${d.publicUrl}/dashboard/settings`;
+  const ifNotYou = `If this was not you, change your password at once in Settings, Security (${settingsUrl}), sign out every device you do not recognise there, and contact support. If you can no longer sign in, reset your password with your recovery phrase at ${d.publicUrl}/reset-password.`;
+
+  /** Same key as the two-factor module's backup codes, so the same codes match. */
+  const backupHash = (userId: string, code: string) =>
+    d.secrets.keyedHash('backup-code', `${userId}:${code}`);
+
+  /**
+   * Uses up a second factor on `client` (the change's own transaction, so a refused change
+   * leaves the code unused): a current authenticator code later than the last one accepted
+   * (the sign-in's code cannot be replayed), or an unused backup code.
+   */
+  async function acceptSecondFactor(userId: string, code: string, client: pg.PoolClient) {
+    if (/^\d{6}$/.test(code)) {
+      const secret = await d.repo.twoFactorSecret(userId, client);
+      const step = secret ? matchTotpStep(d.secrets.decrypt(secret), code) : null;
+      return step !== null && (await d.repo.claimTotpStep(userId, step, client));
+    }
+    const backup = cleanBackupCodeInput(code);
+    if (backup.length !== BACKUP_CODE_LENGTH) return false;
+    return d.repo.useBackupCode(userId, backupHash(userId, backup), client);
+  }
+
+  return {
+    async list(s: SessionContext): Promise<TActiveSession[]> {
+      const rows = await d.repo.listSessions(s.userId);
+      return rows.map((r) => ({
+        id: r.id,
+        device: deviceLabel(r.userAgent),
+        ip: r.ip,
+        signedInAt: r.createdAt.toISOString(),
+        lastSeenAt: r.lastSeenAt.toISOString(),
+        current: r.id === s.sessionId,
+      }));
+    },
+
+    /** Ends one of the user's own sessions; another user's id is as unknown as a made-up one. */
+    async signOut(s: SessionContext, sessionId: string): Promise<void> {
+      if (!(await d.repo.deleteSession(s.userId, sessionId))) {
+        throw new AppError('NOT_FOUND', 'This session has already ended.');
+      }
+    },
+
+    async signOutOthers(s: SessionContext): Promise<number> {
+      return d.repo.deleteOtherSessions(s.userId, s.sessionId);
+    },
+
+    /**
+     * The current password, a fresh second factor and an unguessable new password; then the
+     * new hash, the other devices signed out and the notice, in one transaction.
+     */
+    async changePassword(
+      s: SessionContext,
+      input: TChangePasswordRequest,
+      client: Client,
+    ): Promise<void> {
+      const passwordLimits = LIMITS.password(s.userId, client.ip);
+      const attempt = await d.limiter.consume(passwordLimits);
+      const oldHash = await d.repo.passwordHash(s.userId);
+      if (!oldHash || !(await verifyPassword(input.currentPassword, oldHash))) {
+        throw new AppError('VALIDATION_FAILED', MSG_SECURITY.currentPasswordIncorrect);
+      }
+      await attempt.release();
+      const weakness = await passwordWeakness(input.newPassword, passwordUserInputs(s.email));
+      if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+      const code = input.code ?? '';
+      if (s.twoFactorEnabled && code === '') {
+        throw new AppError('VALIDATION_FAILED', MSG_SECURITY.codeRequired);
+      }
+      const codeLimits = LIMITS.twoFactor(s.userId, client.ip);
+      const codeAttempt = s.twoFactorEnabled ? await d.limiter.consume(codeLimits) : null;
+      const newHash = await hashPassword(input.newPassword);
+      const at = new Date();
+      await withTransaction(d.pool, async (tx) => {
+        if (s.twoFactorEnabled && !(await acceptSecondFactor(s.userId, code, tx))) {
+          throw new AppError('INVALID_CODE', MSG_SECURITY.codeInvalid);
+        }
+        if (!(await d.repo.replacePasswordHash(s.userId, oldHash, newHash, tx))) {
+          throw new AppError('CONFLICT', 'Your password was changed meanwhile. Please try again.');
+        }
+        const ended = await d.repo.deleteOtherSessions(s.userId, s.sessionId, tx);
+        await d.outbox.mail(tx, {
+          to: s.email,
+          subject: 'Your Coffer password was changed',
+          text: `The password of your Coffer account was changed${ended > 0 ? ', and every other signed-in device was signed out' : ''}.\n\nTime: ${mailTime(at)}\nDevice: ${deviceLabel(client.userAgent)}\nAddress: ${client.ip}\n\nIf this was you, there is nothing to do.\n\n${ifNotYou}\n`,
+          link: settingsUrl,
+        });
+      });
+      if (codeAttempt) {
+        await codeAttempt.release();
+        // As at sign-in: a right answer ends the account's count of earlier typos.
+        await d.limiter.clear(codeLimits.slice(0, 1).map((l) => l.key));
+      }
+      await d.limiter.clear(passwordLimits.slice(0, 1).map((l) => l.key));
+      await d.outbox.deliver();
+    },
+
+    /**
+     * After a sign-in: a mail when it came from a device (browser and system) and address
+     * the account has not been seen on. The account's very first sign-in is not news to
+     * its owner, so it is only recorded.
+     */
+    async noticeSignIn(s: SessionContext, client: Client): Promise<void> {
+      const device = deviceLabel(client.userAgent);
+      const hash = d.secrets.keyedHash('known-device', `${s.userId}\0${device}\0${client.ip}`);
+      const at = new Date();
+      const mailed = await withTransaction(d.pool, async (tx) => {
+        const knownBefore = await d.repo.hasKnownDevices(s.userId, tx);
+        const others = (await d.repo.listSessions(s.userId, tx)).filter(
+          (r) => r.id !== s.sessionId,
+        );
+        const isNew = await d.repo.recordDevice(s.userId, hash, tx);
+        const seenInSessions = others.some(
+          (r) => r.ip === client.ip && deviceLabel(r.userAgent) === device,
+        );
+        if (!isNew || seenInSessions || (!knownBefore && others.length === 0)) return false;
+        await d.outbox.mail(tx, {
+          to: s.email,
+          subject: 'New sign-in to your Coffer account',
+          text: `Your Coffer account was just signed in to from a device or address it has not been used from before.\n\nTime: ${mailTime(at)}\nDevice: ${device}\nAddress: ${client.ip}\n\nIf this was you, there is nothing to do.\n\n${ifNotYou}\n`,
+          link: settingsUrl,
+        });
+        return true;
+      });
+      if (mailed) await d.outbox.deliver();
+    },
+  };
+}
+
+export type AccountSecurityService = ReturnType<typeof createAccountSecurityService>;
