@@ -79,10 +79,16 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await expect(row).toContainText('2FA Enabled');
   await expect(row.getByRole('button', { name: /Disable 2FA/ })).toBeVisible();
 
-  // 2FA Required: off, then on again, each with its toast.
+  // 2FA Required: off (confirmed, with a reason), then on again, each with its toast.
   const required = row.getByRole('switch', { name: /2FA required for/ });
   await expect(required).toBeChecked();
   await required.click();
+  const waive = admin.getByRole('dialog', { name: 'Stop requiring 2FA?' });
+  await expect(waive.getByRole('button', { name: 'Stop requiring 2FA' })).toBeDisabled();
+  await waive.getByLabel('Reason').fill('No phone; identity checked on a video call');
+  await expectAccessible(admin);
+  await waive.getByRole('button', { name: 'Stop requiring 2FA' }).click();
+  await expect(waive).toBeHidden();
   await expect(toasts(admin)).toContainText('2FA Not Required');
   await expect(required).not.toBeChecked();
   await admin.reload();

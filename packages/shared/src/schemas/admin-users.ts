@@ -106,7 +106,23 @@ export type TAdminUserFiguresResponse = z.infer<typeof ZAdminUserFiguresResponse
 /** A customer id in an address; anything else names no user (the service's own text). */
 export const ZAdminUserIdParams = z.object({ id: z.uuid({ error: 'User not found' }) });
 
-export const ZAdminTwoFactorRequiredRequest = z.object({ required: z.boolean() });
+export const WAIVE_TWO_FACTOR_REASON_MISSING =
+  'Enter why two-factor authentication is no longer required for this customer.';
+
+/**
+ * Requiring 2FA is one click; waiving it weakens the account, so it needs a reason, which
+ * the audit log keeps (the customer is told by e-mail).
+ */
+export const ZAdminTwoFactorRequiredRequest = z
+  .object({
+    required: z.boolean(),
+    reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (!v.required && !v.reason) {
+      ctx.addIssue({ code: 'custom', path: ['reason'], message: WAIVE_TWO_FACTOR_REASON_MISSING });
+    }
+  });
 export type TAdminTwoFactorRequiredRequest = z.infer<typeof ZAdminTwoFactorRequiredRequest>;
 
 export const ADMIN_RESET_PHRASE_MISSING = "Please enter the user's 12-word recovery phrase";

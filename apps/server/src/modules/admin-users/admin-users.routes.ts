@@ -74,6 +74,7 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/two-factor/required',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorRequiredRequest,
@@ -81,7 +82,12 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        users.setRequired(actorOf(request), request.params.id, request.body.required),
+        users.setRequired(
+          actorOf(request),
+          request.params.id,
+          request.body.required,
+          request.body.reason ?? null,
+        ),
     );
 
     app.post(

@@ -215,14 +215,27 @@ export function createAdminUsersService(s: Services) {
       return figuresFor(await repo.figures(pool, ids));
     },
 
+    /**
+     * admin.md §2.1 '2FA Required'. Waiving it weakens the account: it takes a reason (the
+     * schema asks for one), kept in the audit row, and the customer is told by e-mail.
+     */
     async setRequired(
       actor: Actor,
       userId: string,
       required: boolean,
+      reason: string | null,
     ): Promise<TAdminTwoFactorState> {
-      return withTransaction(pool, async (client) => {
+      const state = await withTransaction(pool, async (client) => {
         const before = await lockEnabled(client, userId);
         await repo.setRequired(client, userId, required);
+        if (!required && before.two_factor_required) {
+          await s.outbox.mail(client, {
+            to: before.email,
+            subject: 'Two-factor authentication is no longer required on your Coffer account',
+            text: `Coffer support no longer requires two-factor authentication on your account: signing in now needs only your password.\n\nWe recommend keeping two-factor authentication on. If you did not ask for this, contact support at once.\n\n${s.config.publicUrl}/dashboard/settings\n`,
+            link: `${s.config.publicUrl}/dashboard/settings`,
+          });
+        }
         await s.audit.record(client, {
           actorId: actor.adminId,
           action: 'user.2fa.require',
@@ -231,6 +244,7 @@ export function createAdminUsersService(s: Services) {
           targetUserId: userId,
           before: { twoFactorRequired: before.two_factor_required },
           after: { twoFactorRequired: required },
+          reason,
           ip: actor.ip,
         });
         return {
@@ -239,6 +253,8 @@ export function createAdminUsersService(s: Services) {
           twoFactorEnabled: before.two_factor_enabled,
         };
       });
+      await s.outbox.deliver();
+      return state;
     },
 
     /**

@@ -1,4 +1,4 @@
-import type { TAdminUserRow } from '@coffer/shared';
+import { type TAdminUserRow, WAIVE_TWO_FACTOR_REASON_MISSING } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import {
@@ -51,9 +51,10 @@ async function auditRows(action: string, targetId: string) {
     actor_id: string;
     before: unknown;
     after: unknown;
+    reason: string | null;
     ip: string | null;
   }>(
-    'SELECT actor_id, before, after, ip FROM audit_log WHERE action = $1 AND target_id = $2 ORDER BY id',
+    'SELECT actor_id, before, after, reason, ip FROM audit_log WHERE action = $1 AND target_id = $2 ORDER BY id',
     [action, targetId],
   );
   return rows;
@@ -253,10 +254,22 @@ describe('POST /api/admin/users/:id/two-factor/required', () => {
     const customer = await signUpAndSignIn(t);
     expect(await gateRefusal(t, customer.cookie)).toBe('TWO_FACTOR_REQUIRED');
 
+    // Waiving it needs a reason; without one nothing changes.
+    const noReason = await withoutChange(t, () =>
+      post(`/api/admin/users/${customer.userId}/two-factor/required`, { required: false }),
+    );
+    expect(errorOf(noReason)).toEqual({
+      error: 'VALIDATION_FAILED',
+      message: WAIVE_TWO_FACTOR_REASON_MISSING,
+    });
     const res = await post(`/api/admin/users/${customer.userId}/two-factor/required`, {
       required: false,
+      reason: 'Customer has no phone; identity checked on a video call, ticket 4411',
     });
     expect(res.statusCode).toBe(200);
+    expect(mailsTo(t, customer.email).at(-1)).toContain(
+      'Coffer support no longer requires two-factor authentication',
+    );
     expect(res.json()).toEqual({
       id: customer.userId,
       twoFactorRequired: false,
@@ -271,10 +284,12 @@ describe('POST /api/admin/users/:id/two-factor/required', () => {
         actor_id: admin.userId,
         before: { twoFactorRequired: true },
         after: { twoFactorRequired: false },
+        reason: 'Customer has no phone; identity checked on a video call, ticket 4411',
         ip: '127.0.0.1',
       },
     ]);
 
+    // Requiring it again is one click, without a reason.
     await post(`/api/admin/users/${customer.userId}/two-factor/required`, { required: true });
     expect(await gateRefusal(t, customer.cookie)).toBe('TWO_FACTOR_REQUIRED');
     expect(await auditRows('user.2fa.require', customer.userId)).toHaveLength(2);
@@ -289,11 +304,12 @@ describe('POST /api/admin/users/:id/two-factor/required', () => {
       expect(bad.statusCode).toBe(400);
       const unknown = await post(
         '/api/admin/users/00000000-0000-4000-8000-000000000000/two-factor/required',
-        { required: false },
+        { required: false, reason: 'test' },
       );
       expect(unknown.statusCode).toBe(404);
       const staff = await post(`/api/admin/users/${admin.userId}/two-factor/required`, {
         required: false,
+        reason: 'test',
       });
       expect(staff.statusCode).toBe(404);
       expect((await post('/api/admin/users/nope/two-factor/required', {})).statusCode).toBe(400);
@@ -352,6 +368,7 @@ describe('POST /api/admin/users/:id/two-factor/reset', () => {
         actor_id: admin.userId,
         before: { twoFactorEnabled: true },
         after: { twoFactorEnabled: false, sessionsEnded: 2 },
+        reason: 'Recovery phrase checked',
         ip: '127.0.0.1',
       },
     ]);

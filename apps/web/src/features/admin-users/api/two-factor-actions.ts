@@ -4,8 +4,12 @@ import { api } from '../../../lib/api-client';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/two-factor`;
 
-export function setTwoFactorRequired(userId: string, required: boolean) {
-  return api.post<TAdminTwoFactorState>(`${base(userId)}/required`, { required });
+/** Requiring 2FA needs nothing more; waiving it needs a reason (the server checks). */
+export function setTwoFactorRequired(userId: string, required: boolean, reason?: string) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/required`, {
+    required,
+    ...(reason ? { reason } : {}),
+  });
 }
 
 export function resetTwoFactor(userId: string, recoveryPhrase: string) {
@@ -25,8 +29,8 @@ function useInvalidateUsers() {
 export function useSetTwoFactorRequired() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (v: { userId: string; required: boolean }) =>
-      setTwoFactorRequired(v.userId, v.required),
+    mutationFn: (v: { userId: string; required: boolean; reason?: string }) =>
+      setTwoFactorRequired(v.userId, v.required, v.reason),
     onSettled: invalidate,
   });
 }

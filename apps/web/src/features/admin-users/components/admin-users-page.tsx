@@ -22,6 +22,7 @@ import {
 import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { StakingTime } from './staking-time';
+import { WaiveTwoFactorDialog } from './waive-two-factor-dialog';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -64,10 +65,16 @@ function UsersManagement() {
     return map;
   }, [figures.data]);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
+  const [waiving, setWaiving] = useState<{ id: string; name: string } | null>(null);
   const setRequired = useSetTwoFactorRequired();
   const disable = useDisableTwoFactor();
 
   function toggleRequired(user: TAdminUserRow, required: boolean) {
+    // Waiving 2FA is confirmed with a reason; requiring it again is one click.
+    if (!required) {
+      setWaiving({ id: user.id, name: displayName(user) });
+      return;
+    }
     setRequired.mutate(
       { userId: user.id, required },
       {
@@ -328,6 +335,7 @@ function UsersManagement() {
       </Card>
 
       <ResetTwoFactorDialog user={resetting} onOpenChange={(open) => !open && setResetting(null)} />
+      <WaiveTwoFactorDialog user={waiving} onOpenChange={(open) => !open && setWaiving(null)} />
     </div>
   );
 }
