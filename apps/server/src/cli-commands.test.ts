@@ -3,7 +3,16 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, signIn, type TestApp, withoutChange } from '../test/helpers';
+import {
+  createTestApp,
+  mailsTo,
+  sessionWorks,
+  signIn,
+  type TestApp,
+  verifiedAdmin,
+  verifiedCustomer,
+  withoutChange,
+} from '../test/helpers';
 import { CliError, COMMANDS } from './cli-commands';
 
 let t: TestApp;
@@ -122,5 +131,56 @@ describe('npm run cli -- create-admin', () => {
       code: 2,
       stderr: expect.stringContaining('create-admin --email E --password P'),
     });
+  });
+});
+
+describe('npm run cli -- reset-admin-2fa', () => {
+  const reset = (args: string[]) => {
+    const command = COMMANDS['reset-admin-2fa'];
+    if (!command) throw new Error('no reset-admin-2fa command');
+    return command.run(t.services, args);
+  };
+
+  it("removes a locked-out admin's factor, ends their sessions, mails them and writes the audit log", async () => {
+    const admin = await verifiedAdmin(t);
+    const said = await reset(['--email', admin.email, '--reason', 'Lost phone, identity checked']);
+    expect(said).toBe(
+      `Two-factor authentication of ${admin.email} was reset and 1 session(s) ended; written to the audit log. They set up a new authenticator at their next sign-in.`,
+    );
+    expect(await sessionWorks(t, admin.cookie)).toBe(false);
+    const again = await signIn(t, admin.email, admin.password);
+    expect(again.json().session.twoFactor).toMatchObject({ enabled: false, verified: false });
+    expect(mailsTo(t, admin.email).at(-1)).toContain('reset two-factor authentication');
+    const { rows } = await t.services.pool.query(
+      "SELECT actor_id, reason, after FROM audit_log WHERE action = 'admin.2fa.reset' AND target_id = $1",
+      [admin.userId],
+    );
+    expect(rows).toEqual([
+      {
+        actor_id: null,
+        reason: 'Lost phone, identity checked',
+        after: { twoFactorEnabled: false, sessionsEnded: 1 },
+      },
+    ]);
+    expect(await t.services.audit.verify(t.services.pool)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a customer, an unknown address and a missing reason, changing nothing', async () => {
+    const customer = await verifiedCustomer(t);
+    for (const [args, message] of [
+      [
+        ['--email', customer.email, '--reason', 'x'],
+        `No admin with the e-mail ${customer.email}. Nothing changed.`,
+      ],
+      [
+        ['--email', 'nobody@example.com', '--reason', 'x'],
+        'No admin with the e-mail nobody@example.com. Nothing changed.',
+      ],
+      [['--email', customer.email], 'Say why (--reason): it goes to the audit log.'],
+    ] as const) {
+      const err = await withoutChange(t, () => rejection(reset([...args])));
+      expect(err).toBeInstanceOf(CliError);
+      expect((err as Error).message).toBe(message);
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   ZNewPassword,
 } from '@coffer/shared';
 import type { Services } from './app-services';
+import { withTransaction } from './db/tx';
 import { hashPassword } from './lib/password';
 import { seedLoad } from './seed-load';
 
@@ -109,6 +110,56 @@ export const COMMANDS: Record<string, CliCommand> = {
         case 'credited':
           return `Credited ${shown} to ${email.data} (chain transaction ${result.transactionHash}). New balance: ${result.balance} ${symbol}.`;
       }
+    },
+  },
+  'reset-admin-2fa': {
+    usage: 'reset-admin-2fa --email E --reason R',
+    /**
+     * For an admin locked out of their second factor when no other admin can help: the
+     * factor removed, every session ended, the admin told by e-mail, and an audit row (its
+     * actor empty: the operator at the server's console) in the same transaction.
+     */
+    async run(s, args) {
+      let values: { email?: string; reason?: string };
+      try {
+        ({ values } = parseArgs({
+          args,
+          options: { email: { type: 'string' }, reason: { type: 'string' } },
+        }));
+      } catch (err) {
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      }
+      const email = ZEmail.safeParse(values.email ?? '');
+      if (!email.success) throw new CliError(email.error.issues[0]?.message ?? 'Invalid e-mail.');
+      const reason = (values.reason ?? '').trim();
+      if (reason === '') throw new CliError('Say why (--reason): it goes to the audit log.');
+      const user = await s.users.findByEmail(email.data);
+      if (!user || !(await s.users.isAdmin(user.id))) {
+        throw new CliError(`No admin with the e-mail ${email.data}. Nothing changed.`);
+      }
+      const ended = await withTransaction(s.pool, async (client) => {
+        const sessionsEnded = await s.twoFactor.resetForOperator(client, user.id);
+        await s.outbox.mail(client, {
+          to: user.email,
+          subject: 'Two-factor authentication was reset on your Coffer staff account',
+          text: `The operator of this Coffer installation reset two-factor authentication on your staff account from the server's console, and signed you out everywhere. Sign in and set up a new authenticator.\n\nIf you did not ask for this, tell the operator at once.\n\n${s.config.publicUrl}/auth\n`,
+          link: `${s.config.publicUrl}/auth`,
+        });
+        await s.audit.record(client, {
+          actorId: null,
+          action: 'admin.2fa.reset',
+          targetType: 'user',
+          targetId: user.id,
+          targetUserId: user.id,
+          before: { twoFactorEnabled: true },
+          after: { twoFactorEnabled: false, sessionsEnded },
+          reason,
+          ip: null,
+        });
+        return sessionsEnded;
+      });
+      await s.outbox.deliver();
+      return `Two-factor authentication of ${email.data} was reset and ${ended} session(s) ended; written to the audit log. They set up a new authenticator at their next sign-in.`;
     },
   },
   'audit-verify': {

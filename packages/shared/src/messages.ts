@@ -19,6 +19,8 @@ export const MSG = {
   enterRecoveryPhrase: 'Please enter your secret recovery phrase',
   phraseTwelveWords: 'Recovery phrase must contain exactly 12 words separated by spaces.',
   invalidRecoveryPhrase: 'Invalid recovery phrase. Please check your 12-word phrase and try again.',
+  staffNoPhraseRecovery:
+    'Staff accounts cannot be recovered with a recovery phrase. Ask another admin to restore your access.',
   passwordResetDone:
     'Password has been reset successfully! You can now sign in with your new password.',
   passwordRequired: 'Please enter your account password to continue.',

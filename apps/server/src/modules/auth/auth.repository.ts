@@ -54,6 +54,14 @@ export function createUsersRepository(db: DbOrTx) {
       return createUser(tx, input);
     },
 
+    async isAdmin(userId: string): Promise<boolean> {
+      const rows = await db
+        .select({ userId: adminUsers.userId })
+        .from(adminUsers)
+        .where(eq(adminUsers.userId, userId));
+      return rows.length > 0;
+    },
+
     async makeAdmin(userId: string, tx: DbOrTx = db) {
       await tx.insert(adminUsers).values({ userId }).onConflictDoNothing();
     },

@@ -149,6 +149,10 @@ export function createAuthService(d: Deps) {
       const user = userId ? await d.users.findById(userId) : null;
       if (!user) throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       await attempt.release();
+      // Staff are never restored by a phrase alone: another admin does it, audited.
+      if (await d.users.isAdmin(user.id)) {
+        throw new AppError('FORBIDDEN', MSG.staffNoPhraseRecovery);
+      }
       await assertStrongPassword(newPassword, user.email);
       const passwordHash = await hashPassword(newPassword);
       // The new password, the sign-out everywhere and the notice commit together.

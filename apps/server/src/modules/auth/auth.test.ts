@@ -16,6 +16,7 @@ import {
   signUpAndSignIn,
   type TestApp,
   verificationToken,
+  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
@@ -269,6 +270,23 @@ describe('password reset with the recovery phrase', () => {
     }
     expect(await sessionWorks(t, user.cookie)).toBe(true);
     expect((await signIn(t, user.email, STRONG_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('staff and the recovery phrase', () => {
+  it("refuses an admin's phrase at password reset, changing nothing", async () => {
+    const admin = await verifiedAdmin(t);
+    const res = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/auth/reset-password',
+        body: { recoveryPhrase: admin.seedPhrase, newPassword: 'Brand-New-Pass-7' },
+      }),
+    );
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res)).toEqual({ error: 'FORBIDDEN', message: MSG.staffNoPhraseRecovery });
+    expect(await sessionWorks(t, admin.cookie)).toBe(true);
+    expect((await signIn(t, admin.email, STRONG_PASSWORD)).statusCode).toBe(200);
   });
 });
 

@@ -64,6 +64,15 @@ export function createTwoFactorRepository(db: Db) {
       else await db.transaction((t) => removeTwoFactor(t, userId));
     },
 
+    /** Signs out every session of the user, on `tx`; how many ended. */
+    async revokeAllSessions(tx: DbOrTx, userId: string): Promise<number> {
+      const ended = await tx
+        .delete(sessions)
+        .where(eq(sessions.userId, userId))
+        .returning({ id: sessions.id });
+      return ended.length;
+    },
+
     /** Signs out every other session of the user, on `tx`. */
     async revokeOtherSessions(tx: DbOrTx, userId: string, keepSessionId: string) {
       await tx

@@ -7,7 +7,7 @@ import {
 } from '@coffer/shared';
 import type pg from 'pg';
 import { createDbOn } from '../../db/client';
-import { withTransaction } from '../../db/tx';
+import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
@@ -153,10 +153,24 @@ export function createTwoFactorService(d: Deps) {
     },
 
     /**
+     * The operator's `reset-admin-2fa`, for an admin locked out with no other admin to help:
+     * the factor removed and every session ended, on the caller's transaction (which writes
+     * the audit row and the mail with it). How many sessions ended.
+     */
+    async resetForOperator(client: TxClient, userId: string): Promise<number> {
+      const tx = createDbOn(client);
+      await d.repo.disable(userId, tx);
+      return d.repo.revokeAllSessions(tx, userId);
+    },
+
+    /**
      * Turns 2FA off with the recovery phrase (for a user who lost the authenticator), ends
      * every other session and tells the user by e-mail. The gate then requires a new setup.
      */
     async resetWithPhrase(s: SessionContext, phrase: string, client: Client): Promise<void> {
+      // Staff are never restored by a phrase alone: another admin (or the operator's
+      // reset-admin-2fa) does it, audited. Refused before the phrase is even looked at.
+      if (s.isAdmin) throw new AppError('FORBIDDEN', MSG.staffNoPhraseRecovery);
       const attempt = await d.limiter.consume(LIMITS.phrase(s.userId, client.ip));
       if (!(await d.phrases.matches(s.userId, phrase))) {
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);

@@ -1,3 +1,4 @@
+import { MSG } from '@coffer/shared';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +15,7 @@ import {
   sessionWorks,
   signUpAndSignIn,
   type TestApp,
+  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
@@ -225,6 +227,16 @@ describe('turning two-factor authentication on again', () => {
     // The device that set up the new factor carries on; the old one must sign in again.
     expect(await sessionWorks(t, sessionCookie(enable))).toBe(true);
     expect(await sessionWorks(t, user.cookie)).toBe(false);
+  });
+});
+
+describe('staff and the recovery phrase', () => {
+  it("refuses to reset an admin's 2FA with a phrase, before looking at it", async () => {
+    const admin = await verifiedAdmin(t);
+    const res = await withoutChange(t, () => resetWithPhrase(admin.cookie, admin.seedPhrase ?? ''));
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'FORBIDDEN', message: MSG.staffNoPhraseRecovery });
+    expect(await sessionWorks(t, admin.cookie)).toBe(true);
   });
 });
 
