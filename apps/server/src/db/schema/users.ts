@@ -28,6 +28,14 @@ export const userProfiles = pgTable(
     lastLogin: timestamp('last_login', { withTimezone: true }),
     twoFactorRequired: boolean('two_factor_required').notNull().default(true),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
+    /**
+     * A security hold (DEVIATIONS S10): set when the recovery phrase is used or staff take
+     * the second factor away. Payouts, bank details and 2FA changes wait until this time,
+     * and, while the phrase that was used is burnt, until a new one exists.
+     */
+    securityHoldUntil: timestamp('security_hold_until', { withTimezone: true }),
+    /** Set by the customer's "This wasn't me" link: nothing moves until staff review it. */
+    frozenAt: timestamp('frozen_at', { withTimezone: true }),
   },
   // Newest first, as the admin users screen lists customers.
   (t) => [index('user_profiles_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
@@ -43,6 +51,16 @@ export const adminUsers = pgTable('admin_users', {
 
 export const emailVerificationTokens = pgTable('email_verification_tokens', {
   /** SHA-256 of the token in the link; the token itself is never stored. */
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** The one-click "This wasn't me" links of security-hold mails; the token itself is never stored. */
+export const accountFreezeTokens = pgTable('account_freeze_tokens', {
   tokenHash: text('token_hash').primaryKey(),
   userId: uuid('user_id')
     .notNull()
