@@ -4,6 +4,7 @@ export * from './chat';
 export * from './known-devices';
 export * from './kyc';
 export * from './outbox';
+export * from './passkeys';
 export * from './prices';
 export * from './rate-limits';
 export * from './seed-phrases';
