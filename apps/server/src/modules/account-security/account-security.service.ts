@@ -72,7 +72,12 @@ export function createAccountSecurityService(d: Deps) {
   return {
     async list(s: SessionContext): Promise<TActiveSession[]> {
       const rows = await d.repo.listSessions(s.userId);
-      return rows.map((r) => ({
+      // This device first, then the others by when they were last used.
+      const ordered = [
+        ...rows.filter((r) => r.id === s.sessionId),
+        ...rows.filter((r) => r.id !== s.sessionId),
+      ];
+      return ordered.map((r) => ({
         id: r.id,
         device: deviceLabel(r.userAgent),
         ip: r.ip,

@@ -1,3 +1,5 @@
+import { ChangePasswordCard } from '../../features/account-security/components/change-password-card';
+import { SessionsCard } from '../../features/account-security/components/sessions-card';
 import { AppearanceCard } from '../../features/settings/components/appearance-card';
 import { LanguageRegionCard } from '../../features/settings/components/language-region-card';
 import { NotificationsCard } from '../../features/settings/components/notifications-card';
@@ -21,6 +23,11 @@ export default function SettingsPage() {
       <AppearanceCard theme={theme} onThemeChange={setTheme} />
       <ProfileCard email={email} />
       <TwoFactorSettingsCard />
+      <ChangePasswordCard
+        email={email}
+        twoFactorEnabled={session.data?.twoFactor.enabled ?? false}
+      />
+      <SessionsCard />
       <NotificationsCard />
       <LanguageRegionCard />
     </div>

@@ -12,11 +12,11 @@ import { Label } from '../../../components/ui/label';
 import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
 import { sessionQueryOptions } from '../../../lib/session';
 import { useResendVerification } from '../api/resend-verification';
 import { useSignIn } from '../api/sign-in';
 import { useSignUp } from '../api/sign-up';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from './new-password';
 
 type Mode = 'signin' | 'signup';
 

@@ -18,8 +18,8 @@ import { Label } from '../../../components/ui/label';
 import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError } from '../../../lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
 import { useResetPassword } from '../api/reset-password';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from './new-password';
 
 const REDIRECT_MS = 3000;
 
