@@ -58,11 +58,12 @@ export function createServices(infra: Infra) {
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });
   const fileSweep = createFileSweep({ pool, files, log: infra.log });
   const users = createUsersRepository(db);
-  const sessions = createSessionsRepository(pool);
   const limiter = createRateLimiter(pool);
   // Not started here: the server starts it (main.ts); without it nothing is cached.
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
   const settings = withSettingsCache(createSettingsRepository(db), listener);
+  // Session timeouts are app settings, read from the cache at every look-up.
+  const sessions = createSessionsRepository(pool, settings);
   const phrases = createRecoveryPhraseService({
     phrases: createSeedPhrasesRepository(db),
     secrets,

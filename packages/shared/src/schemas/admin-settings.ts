@@ -23,6 +23,26 @@ export const API_PROVIDERS = ['coingecko', 'coinmarketcap'] as const;
  */
 export const MAX_STAKING_DAILY_RATE = '0.01';
 
+/**
+ * Session timeouts (docs/decisions/0013): idle minutes per kind of account and the
+ * absolute lifetime in hours. Below the floors a person is signed out while reading a
+ * page; above the ceilings a stolen or forgotten session lives for days.
+ */
+export const SESSION_TIMEOUT_DEFAULTS = {
+  session_idle_minutes_customer: 30,
+  session_idle_minutes_admin: 15,
+  session_absolute_hours: 12,
+} as const;
+export const SESSION_IDLE_MINUTES = { min: 5, max: 1440 } as const;
+export const SESSION_ABSOLUTE_HOURS = { min: 1, max: 168 } as const;
+
+/** A whole number within [min, max] written plainly (no sign, no leading zero), or null. */
+export function wholeNumberIn(value: string, range: { min: number; max: number }): number | null {
+  if (!/^[1-9]\d{0,5}$/.test(value)) return null;
+  const n = Number(value);
+  return n >= range.min && n <= range.max ? n : null;
+}
+
 /** How each known setting is labelled and where the settings screen shows it. */
 export const SETTING_META: Record<string, { label: string; section: TSettingSection }> = {
   deposits_enabled: { label: 'Deposits enabled', section: 'Feature Controls' },
@@ -32,6 +52,16 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   api_provider: { label: 'Price data provider', section: 'API Configuration' },
   support_chat_url: { label: 'Support chat link', section: 'API Configuration' },
   max_daily_withdrawal: { label: 'Maximum daily withdrawal (USD)', section: 'Limits & Security' },
+  admins_require_passkey: { label: 'Admins require a passkey', section: 'Limits & Security' },
+  session_idle_minutes_customer: {
+    label: 'Customer idle timeout (minutes)',
+    section: 'Limits & Security',
+  },
+  session_idle_minutes_admin: {
+    label: 'Admin idle timeout (minutes)',
+    section: 'Limits & Security',
+  },
+  session_absolute_hours: { label: 'Session lifetime (hours)', section: 'Limits & Security' },
   staking_daily_rate: { label: 'Staking daily rate', section: 'Other Settings' },
   staking_program_start: { label: 'Staking program start', section: 'Other Settings' },
   bank_statement_descriptor: { label: 'Bank statement descriptor', section: 'Other Settings' },
@@ -83,6 +113,15 @@ export function settingValueError(key: string, type: TSettingType, value: string
       return USD_AMOUNT.test(value)
         ? null
         : `${label} must be an amount in US dollars of 0 or more, with at most 2 decimals (e.g. 10000).`;
+    case 'session_idle_minutes_customer':
+    case 'session_idle_minutes_admin':
+      return wholeNumberIn(value, SESSION_IDLE_MINUTES) === null
+        ? `${label} must be a whole number of minutes from ${SESSION_IDLE_MINUTES.min} to ${SESSION_IDLE_MINUTES.max}.`
+        : null;
+    case 'session_absolute_hours':
+      return wholeNumberIn(value, SESSION_ABSOLUTE_HOURS) === null
+        ? `${label} must be a whole number of hours from ${SESSION_ABSOLUTE_HOURS.min} to ${SESSION_ABSOLUTE_HOURS.max}.`
+        : null;
     case 'staking_daily_rate':
       return RATE.test(value) && compareDecimal(value, MAX_STAKING_DAILY_RATE) <= 0
         ? null

@@ -39,8 +39,26 @@ export const ZSession = z.object({
     verified: z.boolean(),
   }),
   hasRecoveryPhrase: z.boolean(),
+  /**
+   * When the session ends unless it is used (idle; never later than the absolute end) and
+   * when it ends regardless. `secondsLeft` is the idle deadline counted by the server, for
+   * timers that must not depend on the browser's clock (docs/decisions/0013).
+   */
+  expiry: z.object({
+    idleMinutes: z.number().int(),
+    idleExpiresAt: z.string(),
+    absoluteExpiresAt: z.string(),
+    secondsLeft: z.number().int(),
+  }),
 });
 export type TSession = z.infer<typeof ZSession>;
+
+/**
+ * On every response to a request that carried a live session: the seconds until it ends
+ * unless used again. A request with SESSION_BACKGROUND_HEADER: 1 does not slide it.
+ */
+export const SESSION_EXPIRES_HEADER = 'x-session-expires-in';
+export const SESSION_BACKGROUND_HEADER = 'x-coffer-background';
 
 export const ZSessionResponse = z.object({ session: ZSession.nullable() });
 export type TSessionResponse = z.infer<typeof ZSessionResponse>;

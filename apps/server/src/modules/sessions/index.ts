@@ -1,9 +1,9 @@
 /** Server sessions: their front door (see ../README.md). */
 export { presentSession } from './present-session';
+export { limitsOf, type SessionLimits } from './session-limits';
 export {
-  ABSOLUTE_TIMEOUT_SECONDS,
   createSessionsRepository,
-  IDLE_TIMEOUT_SECONDS,
   type SessionContext,
+  type SessionExpiry,
   type SessionsRepository,
 } from './sessions.repository';

@@ -16,5 +16,11 @@ export function presentSession(s: SessionContext): TSession {
       verified: !needsTwoFactor(s),
     },
     hasRecoveryPhrase: s.hasRecoveryPhrase,
+    expiry: {
+      idleMinutes: s.expiry.idleMinutes,
+      idleExpiresAt: s.expiry.idleExpiresAt.toISOString(),
+      absoluteExpiresAt: s.expiry.absoluteExpiresAt.toISOString(),
+      secondsLeft: s.expiry.secondsLeft,
+    },
   };
 }

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { randomToken, sha256Hex } from '../../lib/crypto';
+import { limitsOf, type SessionLimits } from './session-limits';
 
 /** What one request knows about its session, read with a single indexed query. */
 export type SessionContext = {
@@ -15,6 +16,17 @@ export type SessionContext = {
   hasRecoveryPhrase: boolean;
   lastSeenAt: Date;
   createdAt: Date;
+  /** The limits in force for this session as read now, and when it ends under them. */
+  expiry: SessionExpiry;
+};
+
+export type SessionExpiry = {
+  idleMinutes: number;
+  /** The idle deadline, never later than the absolute one. */
+  idleExpiresAt: Date;
+  absoluteExpiresAt: Date;
+  /** Until idleExpiresAt, counted by the database's clock. */
+  secondsLeft: number;
 };
 
 type Row = {
@@ -30,6 +42,9 @@ type Row = {
   has_recovery_phrase: boolean;
   last_seen_at: Date;
   created_at: Date;
+  idle_seconds: number;
+  idle_left: number;
+  absolute_left: number;
 };
 
 // A named statement: PostgreSQL parses and plans it once per connection, which keeps the
@@ -40,23 +55,61 @@ export const SESSION_LOOKUP = {
        p.registration_date AS registered_at, p.two_factor_required, p.two_factor_enabled,
        s.two_factor_verified_at, s.phrase_unlocked_until,
        EXISTS (SELECT 1 FROM user_seed_phrases sp WHERE sp.user_id = s.user_id) AS has_recovery_phrase,
-       s.last_seen_at, s.created_at
+       s.last_seen_at, s.created_at, l.idle_seconds,
+       EXTRACT(EPOCH FROM LEAST(s.expires_at, s.last_seen_at + make_interval(secs => l.idle_seconds),
+         s.created_at + make_interval(secs => $4)) - now())::float8 AS idle_left,
+       EXTRACT(EPOCH FROM s.created_at + make_interval(secs => $4) - now())::float8 AS absolute_left
   FROM sessions s
   JOIN users u ON u.id = s.user_id
   JOIN user_profiles p ON p.id = s.user_id
   LEFT JOIN admin_users a ON a.user_id = s.user_id
- WHERE s.token_hash = $1 AND s.expires_at > now()`,
+  CROSS JOIN LATERAL (SELECT CASE WHEN a.user_id IS NULL THEN $2::int ELSE $3::int END AS idle_seconds) l
+ WHERE s.token_hash = $1`,
 };
 
-export const IDLE_TIMEOUT_SECONDS = 7 * 24 * 3600;
-export const ABSOLUTE_TIMEOUT_SECONDS = 30 * 24 * 3600;
+/** The session rows past the limits in force, whatever their stored expires_at says. */
+const DELETE_EXPIRED = `DELETE FROM sessions s
+  WHERE s.expires_at <= now()
+     OR s.created_at + make_interval(secs => $3) <= now()
+     OR s.last_seen_at + make_interval(secs => CASE
+          WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = s.user_id) THEN $2::int
+          ELSE $1::int END) <= now()`;
 
-export function createSessionsRepository(pool: pg.Pool) {
+/**
+ * Sessions end after `idle` seconds without a user-initiated request (customers and admins
+ * each have their own setting) and `absolute` seconds after sign-in whatever happens
+ * (docs/decisions/0013). The limits are read from the cached settings at every look-up and
+ * compared with last_seen_at and created_at, so a changed setting applies at once to
+ * sessions that already exist; the stored expires_at is only ever an earlier bound.
+ */
+export function createSessionsRepository(
+  pool: pg.Pool,
+  settings: { all(): Promise<Map<string, string>> },
+) {
+  const limits = async (): Promise<SessionLimits> => limitsOf(await settings.all());
+
+  async function revoke(sessionId: string): Promise<void> {
+    await pool.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
+  }
+
   return {
+    /**
+     * The session the token opens, or null. A session past its limits is deleted here,
+     * when it is presented: its row's trigger then closes its sockets.
+     */
     async findByToken(token: string): Promise<SessionContext | null> {
-      const { rows } = await pool.query<Row>({ ...SESSION_LOOKUP, values: [sha256Hex(token)] });
+      const l = await limits();
+      const { rows } = await pool.query<Row>({
+        ...SESSION_LOOKUP,
+        values: [sha256Hex(token), l.idleSecondsCustomer, l.idleSecondsAdmin, l.absoluteSeconds],
+      });
       const r = rows[0];
       if (!r) return null;
+      if (r.idle_left <= 0 || r.absolute_left <= 0) {
+        await revoke(r.session_id);
+        return null;
+      }
+      const now = Date.now();
       return {
         sessionId: r.session_id,
         userId: r.user_id,
@@ -70,6 +123,12 @@ export function createSessionsRepository(pool: pg.Pool) {
         hasRecoveryPhrase: r.has_recovery_phrase,
         lastSeenAt: r.last_seen_at,
         createdAt: r.created_at,
+        expiry: {
+          idleMinutes: Math.round(r.idle_seconds / 60),
+          idleExpiresAt: new Date(now + r.idle_left * 1000),
+          absoluteExpiresAt: new Date(now + r.absolute_left * 1000),
+          secondsLeft: Math.floor(r.idle_left),
+        },
       };
     },
 
@@ -81,13 +140,17 @@ export function createSessionsRepository(pool: pg.Pool) {
       userAgent: string | undefined;
     }) {
       const token = randomToken();
+      const l = await limits();
+      // expires_at under the limits of this moment (the admin's, the shorter, for anyone:
+      // the look-up applies the right one). It is a bound for the clean-up job and for
+      // lists of sessions; the look-up compares last_seen_at and created_at itself.
       await pool.query(
         `INSERT INTO sessions (token_hash, user_id, expires_at, two_factor_verified_at, ip, user_agent)
          VALUES ($1, $2, now() + make_interval(secs => $3), CASE WHEN $4 THEN now() END, $5, $6)`,
         [
           sha256Hex(token),
           input.userId,
-          IDLE_TIMEOUT_SECONDS,
+          Math.min(Math.max(l.idleSecondsCustomer, l.idleSecondsAdmin), l.absoluteSeconds),
           input.twoFactorVerified,
           input.ip,
           input.userAgent?.slice(0, 300) ?? null,
@@ -96,14 +159,30 @@ export function createSessionsRepository(pool: pg.Pool) {
       return token;
     },
 
-    /** Slides the idle expiry forward, never past the absolute lifetime. */
-    async touch(sessionId: string): Promise<void> {
-      await pool.query(
+    /**
+     * Slides the idle expiry forward, never past the absolute lifetime, and returns the
+     * session with its new deadline. Only user-initiated requests call it (plugins/session.ts).
+     */
+    async touch(session: SessionContext): Promise<SessionContext> {
+      const idleSeconds = session.expiry.idleMinutes * 60;
+      const { rows } = await pool.query<{ last_seen_at: Date; idle_left: number }>(
         `UPDATE sessions SET last_seen_at = now(),
            expires_at = LEAST(now() + make_interval(secs => $2), created_at + make_interval(secs => $3))
-         WHERE id = $1`,
-        [sessionId, IDLE_TIMEOUT_SECONDS, ABSOLUTE_TIMEOUT_SECONDS],
+         WHERE id = $1
+         RETURNING last_seen_at, EXTRACT(EPOCH FROM expires_at - now())::float8 AS idle_left`,
+        [session.sessionId, idleSeconds, (await limits()).absoluteSeconds],
       );
+      const r = rows[0];
+      if (!r) return session;
+      return {
+        ...session,
+        lastSeenAt: r.last_seen_at,
+        expiry: {
+          ...session.expiry,
+          idleExpiresAt: new Date(Date.now() + r.idle_left * 1000),
+          secondsLeft: Math.floor(r.idle_left),
+        },
+      };
     },
 
     /** Gives the session a new token (a new session id for the browser) and marks 2FA passed. */
@@ -123,9 +202,7 @@ export function createSessionsRepository(pool: pg.Pool) {
       );
     },
 
-    async revoke(sessionId: string): Promise<void> {
-      await pool.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
-    },
+    revoke,
 
     async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
       await pool.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [
@@ -135,7 +212,12 @@ export function createSessionsRepository(pool: pg.Pool) {
     },
 
     async deleteExpired(): Promise<number> {
-      const res = await pool.query('DELETE FROM sessions WHERE expires_at <= now()');
+      const l = await limits();
+      const res = await pool.query(DELETE_EXPIRED, [
+        l.idleSecondsCustomer,
+        l.idleSecondsAdmin,
+        l.absoluteSeconds,
+      ]);
       return res.rowCount ?? 0;
     },
   };

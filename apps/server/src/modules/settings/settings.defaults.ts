@@ -1,4 +1,8 @@
-import { DEFAULT_STAKING_DAILY_RATE, DEFAULT_STAKING_PROGRAM_START } from '@coffer/shared';
+import {
+  DEFAULT_STAKING_DAILY_RATE,
+  DEFAULT_STAKING_PROGRAM_START,
+  SESSION_TIMEOUT_DEFAULTS,
+} from '@coffer/shared';
 
 export type SettingType = 'boolean' | 'number' | 'json' | 'text';
 export type SettingDefault = { key: string; value: string; type: SettingType; description: string };
@@ -64,5 +68,23 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     value: 'true',
     type: 'boolean',
     description: 'Show live figures on the public pages',
+  },
+  {
+    key: 'session_idle_minutes_customer',
+    value: String(SESSION_TIMEOUT_DEFAULTS.session_idle_minutes_customer),
+    type: 'number',
+    description: 'A customer is signed out after this many minutes without activity (5 to 1440)',
+  },
+  {
+    key: 'session_idle_minutes_admin',
+    value: String(SESSION_TIMEOUT_DEFAULTS.session_idle_minutes_admin),
+    type: 'number',
+    description: 'An admin is signed out after this many minutes without activity (5 to 1440)',
+  },
+  {
+    key: 'session_absolute_hours',
+    value: String(SESSION_TIMEOUT_DEFAULTS.session_absolute_hours),
+    type: 'number',
+    description: 'Every session ends this many hours after sign-in, active or not (1 to 168)',
   },
 ];
