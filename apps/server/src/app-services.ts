@@ -23,6 +23,7 @@ import { createHistoryService } from './modules/history/history.service';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createFileSweep, createOutbox } from './modules/outbox';
+import { createPasskeysRepository, createPasskeysService } from './modules/passkeys';
 import { createPriceService } from './modules/prices/prices.service';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
@@ -86,6 +87,18 @@ export function createServices(infra: Infra) {
     limiter,
     secrets,
     outbox,
+    // Admins may be held to passkeys (decision 0014); `passkeys` is made below.
+    totpRefusal: (session) => passkeys.totpRefusal(session),
+    publicUrl: config.publicUrl,
+  });
+  const passkeys = createPasskeysService({
+    pool,
+    repo: createPasskeysRepository(pool),
+    sessions,
+    limiter,
+    secrets,
+    outbox,
+    settings,
     publicUrl: config.publicUrl,
   });
   const accountSecurity = createAccountSecurityService({
@@ -149,6 +162,7 @@ export function createServices(infra: Infra) {
     phrases,
     auth,
     twoFactor,
+    passkeys,
     accountSecurity,
     ledger,
     ledgerCheck,

@@ -15,6 +15,7 @@ import { depositsRoutes } from './modules/deposits/deposits.routes';
 import { historyRoutes } from './modules/history/history.routes';
 import { kycRoutes } from './modules/kyc/kyc.routes';
 import { moneyControlsRoutes } from './modules/money-controls/money-controls.routes';
+import { passkeysRoutes } from './modules/passkeys';
 import { pricesRoutes } from './modules/prices/prices.routes';
 import { publicRoutes } from './modules/public/public.routes';
 import { registerRealtime } from './modules/realtime/realtime.routes';
@@ -63,6 +64,7 @@ export async function buildApp(
   const cookies = sessionCookies(config.publicUrl);
   await app.register(authRoutes(services, cookies));
   await app.register(twoFactorRoutes(services, cookies));
+  await app.register(passkeysRoutes(services.passkeys, services.sessions, cookies));
   await app.register(accountSecurityRoutes(services.accountSecurity, cookies));
   await app.register(recoveryPhraseRoutes(services));
   await app.register(publicRoutes(services));

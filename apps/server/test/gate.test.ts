@@ -32,11 +32,14 @@ const PUBLIC = [
 ];
 const SIGNED_IN = [
   'GET /api/2fa/status',
+  'GET /api/passkeys/sign-in',
   'POST /api/2fa/enable',
   'POST /api/2fa/reset-with-phrase',
   'POST /api/2fa/setup',
   'POST /api/2fa/verify',
   'POST /api/auth/sign-out',
+  'POST /api/passkeys/assert/options',
+  'POST /api/passkeys/sign-in',
 ];
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

@@ -70,6 +70,12 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     description: 'Show live figures on the public pages',
   },
   {
+    key: 'admins_require_passkey',
+    value: 'false',
+    type: 'boolean',
+    description: 'Admins pass 2FA with a passkey only (authenticator codes refused)',
+  },
+  {
     key: 'session_idle_minutes_customer',
     value: String(SESSION_TIMEOUT_DEFAULTS.session_idle_minutes_customer),
     type: 'number',

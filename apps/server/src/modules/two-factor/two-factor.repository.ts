@@ -1,9 +1,19 @@
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import { backupCodes, sessions, userProfiles, userTwoFactor } from '../../db/schema/index';
+import {
+  backupCodes,
+  passkeys,
+  sessions,
+  userProfiles,
+  userTwoFactor,
+} from '../../db/schema/index';
 
-/** 2FA off: the secret, the backup codes and the profile flag together, on `tx`. */
+/**
+ * 2FA off: the secret, the backup codes, the passkeys (a second factor only beside it,
+ * decision 0014) and the profile flag together, on `tx`.
+ */
 async function removeTwoFactor(tx: DbOrTx, userId: string) {
+  await tx.delete(passkeys).where(eq(passkeys.userId, userId));
   await tx.delete(userTwoFactor).where(eq(userTwoFactor.userId, userId));
   await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
   await tx.update(userProfiles).set({ twoFactorEnabled: false }).where(eq(userProfiles.id, userId));

@@ -28,6 +28,8 @@ type Deps = {
   secrets: Secrets;
   outbox: Outbox;
   publicUrl: string;
+  /** Why an authenticator code may not verify this session (admins held to passkeys), or null. */
+  totpRefusal?: (s: SessionContext) => Promise<string | null>;
 };
 
 // No 0/O or 1/I: codes are read off paper.
@@ -131,6 +133,9 @@ export function createTwoFactorService(d: Deps) {
     ): Promise<string> {
       if (!s.twoFactorEnabled)
         throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+      // Before the count: a refusal by policy is no guess and changes nothing.
+      const refusal = (await d.totpRefusal?.(s)) ?? null;
+      if (refusal) throw new AppError('FORBIDDEN', refusal);
       await limited(
         s,
         client,

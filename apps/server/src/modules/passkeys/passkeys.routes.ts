@@ -1,0 +1,111 @@
+import {
+  ZOk,
+  ZPasskeyIdParams,
+  ZPasskeyListResponse,
+  ZPasskeyOptionsResponse,
+  ZPasskeyRegisterRequest,
+  ZPasskeyRemoveRequest,
+  ZPasskeyRenameRequest,
+  ZPasskeyResponse,
+  ZPasskeySignInRequest,
+  ZPasskeySignInStatusResponse,
+  ZSessionResponse,
+} from '@coffer/shared';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientOf } from '../../lib/client-of';
+import { signedIn } from '../../plugins/require-session';
+import type { SessionCookies } from '../../plugins/session';
+import { presentSession, type SessionsRepository } from '../sessions';
+import type { PasskeysService } from './passkeys.service';
+
+/**
+ * Managing passkeys is the gate's default, `customer` (a session that passed 2FA). The
+ * sign-in routes are `signed-in`, like /api/2fa/verify: they are how a password-only
+ * session passes its second factor.
+ */
+export function passkeysRoutes(
+  service: PasskeysService,
+  sessions: SessionsRepository,
+  cookies: SessionCookies,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/passkeys',
+      { schema: { response: { 200: ZPasskeyListResponse } } },
+      async (request) => ({ passkeys: await service.list(signedIn(request)) }),
+    );
+
+    app.post(
+      '/api/passkeys/register/options',
+      { schema: { response: { 200: ZPasskeyOptionsResponse } } },
+      async (request) => ({ options: await service.registrationOptions(signedIn(request)) }),
+    );
+
+    app.post(
+      '/api/passkeys/register',
+      { schema: { body: ZPasskeyRegisterRequest, response: { 200: ZPasskeyResponse } } },
+      async (request) => ({
+        passkey: await service.register(signedIn(request), request.body, clientOf(request)),
+      }),
+    );
+
+    app.patch(
+      '/api/passkeys/:id',
+      {
+        schema: {
+          params: ZPasskeyIdParams,
+          body: ZPasskeyRenameRequest,
+          response: { 200: ZPasskeyResponse },
+        },
+      },
+      async (request) => ({
+        passkey: await service.rename(signedIn(request), request.params.id, request.body.name),
+      }),
+    );
+
+    app.post(
+      '/api/passkeys/:id/remove',
+      { schema: { params: ZPasskeyIdParams, body: ZPasskeyRemoveRequest, response: { 200: ZOk } } },
+      async (request) => {
+        await service.remove(signedIn(request), request.params.id, request.body, clientOf(request));
+        return { ok: true as const };
+      },
+    );
+
+    // A challenge to sign with one of the account's passkeys: at sign-in (before 2FA is
+    // passed, hence signed-in) and to confirm a removal.
+    app.post(
+      '/api/passkeys/assert/options',
+      { config: { access: 'signed-in' }, schema: { response: { 200: ZPasskeyOptionsResponse } } },
+      async (request) => ({ options: await service.assertionOptions(signedIn(request)) }),
+    );
+
+    app.get(
+      '/api/passkeys/sign-in',
+      {
+        config: { access: 'signed-in' },
+        schema: { response: { 200: ZPasskeySignInStatusResponse } },
+      },
+      async (request) => service.signInStatus(signedIn(request)),
+    );
+
+    app.post(
+      '/api/passkeys/sign-in',
+      {
+        config: { access: 'signed-in' },
+        schema: { body: ZPasskeySignInRequest, response: { 200: ZSessionResponse } },
+      },
+      async (request, reply) => {
+        const token = await service.verifySignIn(
+          signedIn(request),
+          request.body.assertion,
+          clientOf(request),
+        );
+        // After a passed second factor the browser gets the rotated token and the new state.
+        cookies.set(reply, request, token);
+        const session = await sessions.findByToken(token);
+        return { session: session ? presentSession(session) : null };
+      },
+    );
+  };
+}
