@@ -1,4 +1,10 @@
-import type { TApiError, TErrorCode } from '@coffer/shared';
+import {
+  SESSION_BACKGROUND_HEADER,
+  SESSION_EXPIRES_HEADER,
+  type TApiError,
+  type TErrorCode,
+} from '@coffer/shared';
+import { noteSecondsLeft, userIsActive } from './session-expiry';
 
 /** An API failure as the server described it: `{ error, message }`. */
 export class ApiError extends Error {
@@ -12,7 +18,20 @@ export class ApiError extends Error {
   }
 }
 
-type Options = { body?: unknown; signal?: AbortSignal; headers?: Record<string, string> };
+type Options = {
+  body?: unknown;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  /**
+   * Whether the request is the app's own rather than the user's: such a request does not
+   * keep the session alive. By default, a request is the user's when they pressed a key or
+   * a pointer in the last few seconds (lib/session-expiry.ts).
+   */
+  background?: boolean;
+};
+
+/** Per-request options of `api.get`. */
+export type GetOptions = { signal?: AbortSignal; background?: boolean };
 
 /** Extra request headers, e.g. `{ 'Idempotency-Key': key }` on a money-moving POST. */
 export type RequestHeaders = Record<string, string>;
@@ -29,11 +48,14 @@ function parseBody(text: string): unknown {
 
 async function request<T>(method: string, path: string, opts: Options = {}): Promise<T> {
   let res: Response;
+  const sentAt = Date.now();
+  const background = opts.background ?? !userIsActive();
   try {
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
       headers: {
+        ...(background ? { [SESSION_BACKGROUND_HEADER]: '1' } : {}),
         ...opts.headers,
         ...(opts.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
@@ -46,6 +68,10 @@ async function request<T>(method: string, path: string, opts: Options = {}): Pro
       'NETWORK',
       'Could not reach Coffer. Check your connection and try again.',
     );
+  }
+  const secondsLeft = res.headers.get(SESSION_EXPIRES_HEADER);
+  if (secondsLeft !== null && /^-?\d{1,9}$/.test(secondsLeft)) {
+    noteSecondsLeft(Number(secondsLeft), sentAt);
   }
   const text = await res.text();
   const data = parseBody(text);
@@ -64,7 +90,8 @@ async function request<T>(method: string, path: string, opts: Options = {}): Pro
 }
 
 export const api = {
-  get: <T>(path: string, signal?: AbortSignal) => request<T>('GET', path, { signal }),
+  get: <T>(path: string, signal?: AbortSignal, opts: Omit<GetOptions, 'signal'> = {}) =>
+    request<T>('GET', path, { signal, ...opts }),
   post: <T>(path: string, body: unknown = {}, headers?: RequestHeaders) =>
     request<T>('POST', path, { body, headers }),
   put: <T>(path: string, body: unknown = {}) => request<T>('PUT', path, { body }),

@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
+import { SessionExpiryWarning } from '../../components/session-expiry/session-expiry-warning';
 import { PageSpinner } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 
@@ -53,5 +54,10 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   if (!s.hasRecoveryPhrase && location.pathname !== '/secret-combination') {
     return <Navigate to="/secret-combination" replace />;
   }
-  return <>{children}</>;
+  return (
+    <>
+      <SessionExpiryWarning />
+      {children}
+    </>
+  );
 }
