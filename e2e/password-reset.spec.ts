@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { expectAccessible } from './support/app';
+import { expectAccessible, mailTo } from './support/app';
 import {
   createCustomer,
   expectTwoFactorPrompt,
@@ -97,4 +97,24 @@ test('a customer resets a forgotten password with the recovery phrase', async ({
   await signIn(page, account.email, NEW_PASSWORD);
   await expectTwoFactorPrompt(page);
   await expect(page.getByLabel('Authentication code')).toBeVisible();
+
+  // Using the phrase started a security hold (DEVIATIONS S10): the mail says so, and its
+  // "This wasn't me" link asks before it freezes the account.
+  const mail = await mailTo(account.email);
+  expect(mail).toContain('Subject: Your Coffer password was reset');
+  expect(mail).toContain('on hold until');
+  const link = mail.match(/https?:\/\/\S+\/freeze\?token=\S+/)?.[0];
+  expect(link).toBeTruthy();
+  await page.goto(new URL(link ?? '').pathname + new URL(link ?? '').search);
+  await expect(page.getByRole('heading', { level: 1, name: "This wasn't me" })).toBeVisible();
+  await expectAccessible(page);
+  await snap(page, 'freeze-account');
+  await page.getByRole('button', { name: 'Freeze my account' }).click();
+  await expect(
+    page.getByRole('heading', { level: 1, name: 'Your account is frozen' }),
+  ).toBeVisible();
+  // The link works once.
+  await page.reload();
+  await page.getByRole('button', { name: 'Freeze my account' }).click();
+  await expect(page.getByRole('alert')).toContainText('This link is no longer valid.');
 });

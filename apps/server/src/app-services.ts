@@ -29,6 +29,7 @@ import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
+import { createSecurityHold } from './modules/security-hold';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { withSettingsCache } from './modules/settings/settings.cache';
 import { createSettingsRepository } from './modules/settings/settings.repository';
@@ -65,6 +66,14 @@ export function createServices(infra: Infra) {
   const settings = withSettingsCache(createSettingsRepository(db), listener);
   // Session timeouts are app settings, read from the cache at every look-up.
   const sessions = createSessionsRepository(pool, settings);
+  const audit = createAuditLog();
+  const securityHold = createSecurityHold({
+    pool,
+    settings,
+    outbox,
+    audit,
+    publicUrl: config.publicUrl,
+  });
   const phrases = createRecoveryPhraseService({
     phrases: createSeedPhrasesRepository(db),
     secrets,
@@ -77,6 +86,7 @@ export function createServices(infra: Infra) {
     phrases,
     limiter,
     outbox,
+    securityHold,
     publicUrl: config.publicUrl,
   });
   const twoFactor = createTwoFactorService({
@@ -87,6 +97,7 @@ export function createServices(infra: Infra) {
     limiter,
     secrets,
     outbox,
+    securityHold,
     // Admins may be held to passkeys (decision 0014); `passkeys` is made below.
     totpRefusal: (session) => passkeys.totpRefusal(session),
     publicUrl: config.publicUrl,
@@ -139,11 +150,18 @@ export function createServices(infra: Infra) {
     prices,
     controls: moneyControls,
     outbox,
+    securityHold,
     publicUrl: config.publicUrl,
   });
-  const bank = createBankService({ pool, ledger, secrets, prices, controls: moneyControls });
+  const bank = createBankService({
+    pool,
+    ledger,
+    secrets,
+    prices,
+    controls: moneyControls,
+    securityHold,
+  });
   const history = createHistoryService({ pool });
-  const audit = createAuditLog();
   // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).
   const realtime = createRealtimeHub({
     listener,
@@ -153,6 +171,7 @@ export function createServices(infra: Infra) {
     log: infra.log,
   });
   return {
+    securityHold,
     ...infra,
     listener,
     users,

@@ -29,6 +29,8 @@ const PUBLIC = [
   'POST /api/auth/sign-in',
   'POST /api/auth/sign-up',
   'POST /api/auth/verify-email',
+  // The "This wasn't me" link of a security-hold mail: it must work when locked out.
+  'POST /api/security/freeze',
 ];
 const SIGNED_IN = [
   'GET /api/2fa/status',

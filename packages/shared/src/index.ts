@@ -19,6 +19,7 @@ export * from './schemas/passkeys';
 export * from './schemas/public';
 export * from './schemas/realtime';
 export * from './schemas/recovery-phrase';
+export * from './schemas/security-hold';
 export * from './schemas/two-factor';
 export * from './staking';
 export * from './validation/addresses';

@@ -14,6 +14,7 @@ const NotFoundPage = lazy(() => import('../features/marketing/components/not-fou
 const AuthPage = lazy(() => import('../features/auth/components/auth-page'));
 const VerifyEmailPage = lazy(() => import('../features/auth/components/verify-email-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
+const FreezePage = lazy(() => import('../features/security-hold/components/freeze-page'));
 const PortalLayout = lazy(() => import('./layouts/portal-layout'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AssetDetailPage = lazy(() => import('../features/wallet/components/asset-detail-page'));
@@ -78,6 +79,7 @@ const routes: RouteObject[] = [
   },
   { path: '/verify-email', element: page(<VerifyEmailPage />) },
   { path: '/reset-password', element: page(<ResetPasswordPage />) },
+  { path: '/freeze', element: page(<FreezePage />) },
   // customer.md: /kyc is signed-in only but has no dashboard layout.
   {
     path: '/kyc',

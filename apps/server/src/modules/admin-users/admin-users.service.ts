@@ -276,13 +276,14 @@ export function createAdminUsersService(s: Services) {
         const before = await lockEnabled(client, userId);
         await repo.removeTwoFactor(client, userId);
         const sessionsEnded = await repo.revokeSessions(client, userId);
-        // Queued with the change: the customer is told whenever it commits, even if the
-        // server stops right after.
-        await s.outbox.mail(client, {
-          to: before.email,
-          subject: 'Coffer support reset two-factor authentication on your account',
-          text: `At your request, Coffer support reset two-factor authentication on your account after checking your recovery phrase. Every signed-in device was signed out. You will be asked to set two-factor authentication up again when you next sign in.\n\nIf you did not ask for this, someone has your recovery phrase: contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
-          link: `${s.config.publicUrl}/auth`,
+        // The phrase is burnt and a security hold starts (S10); its mail is queued with the
+        // change, so the customer is told whenever it commits, even if the server stops.
+        await s.phrases.burn(client, userId);
+        await s.securityHold.start(client, {
+          userId,
+          email: before.email,
+          event: 'admin-two-factor-reset',
+          from: null,
         });
         await s.audit.record(client, {
           actorId: actor.adminId,
@@ -310,11 +311,12 @@ export function createAdminUsersService(s: Services) {
         await repo.removeTwoFactor(client, userId);
         // Every device is signed out: a session that passed the old factor must not outlive it.
         const sessionsEnded = await repo.revokeSessions(client, userId);
-        await s.outbox.mail(client, {
-          to: before.email,
-          subject: 'Coffer support turned off two-factor authentication on your account',
-          text: `Coffer support turned off two-factor authentication on your account, and signed you out everywhere.${before.two_factor_required ? ' You will be asked to set it up again when you next sign in.' : ''}\n\nIf you did not ask for this, contact support at once and change your password.\n\n${s.config.publicUrl}/auth\n`,
-          link: `${s.config.publicUrl}/auth`,
+        // Taking a factor away starts a security hold too, with its mail (S10).
+        await s.securityHold.start(client, {
+          userId,
+          email: before.email,
+          event: 'admin-two-factor-disable',
+          from: null,
         });
         await s.audit.record(client, {
           actorId: actor.adminId,

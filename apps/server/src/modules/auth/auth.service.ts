@@ -8,6 +8,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
+import type { SecurityHold } from '../security-hold';
 import type { SessionsRepository } from '../sessions';
 import {
   authRepositoriesOn,
@@ -23,6 +24,7 @@ type Deps = {
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
   outbox: Outbox;
+  securityHold: Pick<SecurityHold, 'start'>;
   publicUrl: string;
 };
 
@@ -159,11 +161,14 @@ export function createAuthService(d: Deps) {
       await committed(async (tx) => {
         await tx.users.setPassword(user.id, passwordHash);
         await tx.users.revokeAllSessions(user.id);
-        await d.outbox.mail(tx.client, {
-          to: user.email,
-          subject: 'Your Coffer password was reset',
-          text: `The password of your Coffer account was reset with your recovery phrase, and every signed-in device was signed out.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
-          link: `${d.publicUrl}/auth`,
+        // The phrase is burnt (a new one must be made) and a security hold starts: its mail
+        // says what happened, from where, and carries the "This wasn't me" link.
+        await d.phrases.burn(tx.client, user.id);
+        await d.securityHold.start(tx.client, {
+          userId: user.id,
+          email: user.email,
+          event: 'password-reset',
+          from: client,
         });
       });
     },

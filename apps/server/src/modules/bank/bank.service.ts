@@ -18,6 +18,7 @@ import {
 } from '../ledger';
 import type { MoneyControls } from '../money-controls';
 import type { PriceService } from '../prices';
+import type { SecurityHold } from '../security-hold';
 import { bankRepository as repo } from './bank.repository';
 
 const CREATE_ROUTE = 'POST /api/bank-transfers';
@@ -30,6 +31,7 @@ type Deps = {
   secrets: Secrets;
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
+  securityHold: Pick<SecurityHold, 'assertClear'>;
 };
 
 export function createBankService(deps: Deps) {
@@ -56,6 +58,7 @@ export function createBankService(deps: Deps) {
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId, key: idempotencyKey, hash }, async () => {
           deps.controls.assertCustomerPayoutsOpen(settings);
+          await deps.securityHold.assertClear(client, userId);
           const asset = ASSETS[body.assetId];
           const audUsdRate = roundDecimal(quote.audUsd.rate, RATE_PLACES);
           const priceUsd = roundDecimal(quote.quotes[asset.id].priceUsd, RATE_PLACES);
@@ -112,6 +115,8 @@ export function createBankService(deps: Deps) {
 
     /** Saves the details (DEVIATIONS M9), encrypted at rest, replacing earlier ones. */
     async saveDetails(userId: string, details: TBankDetails): Promise<TBankDetails> {
+      // Where payouts go is what a takeover would change first: it waits out a hold.
+      await deps.securityHold.assertClear(deps.pool, userId);
       await repo.saveDetails(deps.pool, userId, {
         fullNameEncrypted: deps.secrets.encrypt(details.fullName),
         bsbEncrypted: deps.secrets.encrypt(details.bsb),

@@ -20,6 +20,14 @@ export function createSeedPhrasesRepository(db: DbOrTx) {
       return rows[0]?.userId ?? null;
     },
 
+    /**
+     * Burns the user's phrase once it has been used to recover the account: whoever read
+     * it must not be able to use it again. The customer generates a new one.
+     */
+    async burn(userId: string): Promise<void> {
+      await db.delete(userSeedPhrases).where(eq(userSeedPhrases.userId, userId));
+    },
+
     /** Inserts unless the user already has one; returns whether this call created it. */
     async insertIfAbsent(input: {
       userId: string;

@@ -1,8 +1,10 @@
 import { normalizePhrase } from '@coffer/shared';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { createDbOn } from '../../db/client';
+import type { TxClient } from '../../db/tx';
 import type { Secrets } from '../../lib/crypto';
-import type { createSeedPhrasesRepository } from './recovery-phrase.repository';
+import { createSeedPhrasesRepository } from './recovery-phrase.repository';
 
 type Deps = { phrases: ReturnType<typeof createSeedPhrasesRepository>; secrets: Secrets };
 
@@ -41,6 +43,11 @@ export function createRecoveryPhraseService({ phrases, secrets }: Deps) {
     async matches(userId: string, candidate: string): Promise<boolean> {
       const row = await phrases.findByUser(userId);
       return row !== null && row.phraseHash === hashOf(candidate);
+    },
+
+    /** Burns the user's phrase in the caller's transaction, once it has been used (S10). */
+    async burn(client: TxClient, userId: string): Promise<void> {
+      await createSeedPhrasesRepository(createDbOn(client)).burn(userId);
     },
 
     async findUserByPhrase(candidate: string): Promise<string | null> {

@@ -34,6 +34,13 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     description: 'Price data provider (coingecko or coinmarketcap)',
   },
   {
+    key: 'security_hold_hours',
+    value: '48',
+    type: 'number',
+    description:
+      'Hours payouts, bank details and 2FA changes wait after the recovery phrase is used or staff remove a second factor',
+  },
+  {
     key: 'max_daily_withdrawal',
     value: '10000',
     type: 'number',

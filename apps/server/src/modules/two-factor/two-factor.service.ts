@@ -16,6 +16,7 @@ import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
+import type { SecurityHold } from '../security-hold';
 import type { SessionContext, SessionsRepository } from '../sessions';
 import type { TwoFactorRepository } from './two-factor.repository';
 
@@ -27,6 +28,7 @@ type Deps = {
   limiter: RateLimiter;
   secrets: Secrets;
   outbox: Outbox;
+  securityHold: Pick<SecurityHold, 'start' | 'assertClear'>;
   publicUrl: string;
   /** Why an authenticator code may not verify this session (admins held to passkeys), or null. */
   totpRefusal?: (s: SessionContext) => Promise<string | null>;
@@ -153,6 +155,7 @@ export function createTwoFactorService(d: Deps) {
     async disable(s: SessionContext, code: string, client: Client): Promise<void> {
       if (!s.twoFactorEnabled)
         throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+      await d.securityHold.assertClear(d.pool, s.userId);
       await limited(s, client, () => acceptCode(s.userId, code), MSG.invalidCode);
       await d.repo.disable(s.userId);
     },
@@ -172,11 +175,13 @@ export function createTwoFactorService(d: Deps) {
      * Turns 2FA off with the recovery phrase (for a user who lost the authenticator), ends
      * every other session and tells the user by e-mail. The gate then requires a new setup.
      */
-    async resetWithPhrase(s: SessionContext, phrase: string, client: Client): Promise<void> {
+    async resetWithPhrase(s: SessionContext, phrase: string, client_: Client): Promise<void> {
       // Staff are never restored by a phrase alone: another admin (or the operator's
       // reset-admin-2fa) does it, audited. Refused before the phrase is even looked at.
       if (s.isAdmin) throw new AppError('FORBIDDEN', MSG.staffNoPhraseRecovery);
-      const attempt = await d.limiter.consume(LIMITS.phrase(s.userId, client.ip));
+      // A second reset inside a hold is a factor change like any other: it waits.
+      await d.securityHold.assertClear(d.pool, s.userId);
+      const attempt = await d.limiter.consume(LIMITS.phrase(s.userId, client_.ip));
       if (!(await d.phrases.matches(s.userId, phrase))) {
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
@@ -186,11 +191,13 @@ export function createTwoFactorService(d: Deps) {
         const tx = createDbOn(client);
         await d.repo.disable(s.userId, tx);
         await d.repo.revokeOtherSessions(tx, s.userId, s.sessionId);
-        await d.outbox.mail(client, {
-          to: s.email,
-          subject: 'Two-factor authentication was reset on your Coffer account',
-          text: `Two-factor authentication on your Coffer account was reset with your recovery phrase, and every other signed-in device was signed out. You will be asked to set it up again.\n\nIf this was not you, someone has your recovery phrase: contact support at once.\n\n${d.publicUrl}/auth\n`,
-          link: `${d.publicUrl}/auth`,
+        // The phrase is burnt and a security hold starts, with its mail (S10).
+        await d.phrases.burn(client, s.userId);
+        await d.securityHold.start(client, {
+          userId: s.userId,
+          email: s.email,
+          event: 'two-factor-reset',
+          from: client_,
         });
       });
       await d.outbox.deliver();

@@ -8,6 +8,7 @@ import {
   databaseText,
   errorOf,
   gateRefusal,
+  linkFromMail,
   mailsTo,
   newSession,
   type SignedInUser,
@@ -274,11 +275,21 @@ describe('resetting two-factor authentication with the recovery phrase', () => {
       'Subject: Two-factor authentication was reset on your Coffer account',
     );
 
-    // The new setup keeps the phrase the user already has.
+    // The phrase that was used is burnt: the new setup gives a new one, and the old one
+    // no longer works.
     const again = await setup(lostAuthenticator);
-    expect(again.seedPhrase).toBeNull();
+    expect(again.seedPhrase?.split(' ')).toHaveLength(12);
+    expect(again.seedPhrase).not.toBe(user.seedPhrase);
     const enabled = await enable(lostAuthenticator, totpAt(again.secret, Date.now()));
     expect(enabled.statusCode).toBe(200);
-    expect(await gateRefusal(t, sessionCookie(enabled))).toBeNull();
+    const cookie = sessionCookie(enabled);
+    expect(await gateRefusal(t, cookie)).toBeNull();
+    expect((await resetWithPhrase(cookie, user.seedPhrase ?? '')).statusCode).not.toBe(200);
+    // A security hold is on, and the mail carries the "This wasn't me" link.
+    const hold = await call(t, { url: '/api/security/hold', cookie });
+    expect(hold.json()).toMatchObject({ onHold: true, needsNewPhrase: false, frozen: false });
+    expect(
+      linkFromMail(mailsTo(t, user.email).findLast((m) => m.includes('reset on your')) ?? ''),
+    ).toMatch(/\/freeze\?token=/);
   });
 });

@@ -28,6 +28,7 @@ import {
 import type { MoneyControls } from '../money-controls';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
+import type { SecurityHold } from '../security-hold';
 import { withdrawalsRepository as repo } from './withdrawals.repository';
 
 const CREATE_ROUTE = 'POST /api/withdrawals';
@@ -39,6 +40,7 @@ type Deps = {
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
+  securityHold: Pick<SecurityHold, 'assertClear'>;
   publicUrl: string;
 };
 
@@ -200,6 +202,7 @@ export function createWithdrawalsService(deps: Deps) {
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId, key: idempotencyKey, hash }, async () => {
           deps.controls.assertCustomerPayoutsOpen(settings);
+          await deps.securityHold.assertClear(client, userId);
           const asset = ASSETS[assetOf(body.assetId)];
           const amount = parseAmount(body.amount, asset.decimals);
           const fee = parseAmount(asset.networkFee, asset.decimals);
