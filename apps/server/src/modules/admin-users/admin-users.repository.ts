@@ -169,8 +169,12 @@ export const usersManagementRepository = {
     ]);
   },
 
-  /** Turns 2FA off: the secret, pending setup and backup codes go, the profile says off. */
+  /**
+   * Turns 2FA off: the secret, pending setup, backup codes and passkeys (a second factor
+   * only beside it, decision 0014) go, the profile says off.
+   */
   async removeTwoFactor(client: pg.PoolClient, userId: string): Promise<void> {
+    await client.query('DELETE FROM passkeys WHERE user_id = $1', [userId]);
     await client.query('DELETE FROM user_two_factor WHERE user_id = $1', [userId]);
     await client.query('DELETE FROM backup_codes WHERE user_id = $1', [userId]);
     await client.query('UPDATE user_profiles SET two_factor_enabled = false WHERE id = $1', [

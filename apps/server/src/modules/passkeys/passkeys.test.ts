@@ -280,6 +280,19 @@ describe('renaming and removing', () => {
     expect(res.statusCode).toBe(404);
   });
 
+  it("goes with 2FA when an admin turns the customer's 2FA off", async () => {
+    const { user } = await withPasskey();
+    const admin = await verifiedAdmin(t);
+    const off = await call(t, {
+      method: 'POST',
+      url: `/api/admin/users/${user.userId}/two-factor/disable`,
+      cookie: admin.cookie,
+    });
+    expect(off.statusCode, off.body).toBe(200);
+    const rows = JSON.parse(await tableText(t, 'passkeys')) as { user_id: string }[];
+    expect(rows.some((p) => p.user_id === user.userId)).toBe(false);
+  });
+
   it('goes with 2FA when 2FA is turned off', async () => {
     const { user } = await withPasskey();
     const off = await call(t, {
