@@ -16,6 +16,12 @@ const TwoFactorGateVerify = lazy(() =>
   })),
 );
 
+const UsePasskeyButton = lazy(() =>
+  import('../../features/passkeys/components/use-passkey-button').then((m) => ({
+    default: m.UsePasskeyButton,
+  })),
+);
+
 /**
  * The gate of customer.md §4, in order. It mirrors what the server enforces on every API
  * call (the server is the authority; this only decides what to show). It fails closed:
@@ -47,7 +53,13 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   if (!s.twoFactor.verified) {
     return (
       <Suspense fallback={<PageSpinner />}>
-        <TwoFactorGateVerify />
+        <TwoFactorGateVerify
+          passkey={
+            <Suspense fallback={null}>
+              <UsePasskeyButton />
+            </Suspense>
+          }
+        />
       </Suspense>
     );
   }

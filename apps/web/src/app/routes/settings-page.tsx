@@ -1,5 +1,6 @@
 import { ChangePasswordCard } from '../../features/account-security/components/change-password-card';
 import { SessionsCard } from '../../features/account-security/components/sessions-card';
+import { PasskeysCard } from '../../features/passkeys/components/passkeys-card';
 import { AppearanceCard } from '../../features/settings/components/appearance-card';
 import { LanguageRegionCard } from '../../features/settings/components/language-region-card';
 import { NotificationsCard } from '../../features/settings/components/notifications-card';
@@ -23,6 +24,7 @@ export default function SettingsPage() {
       <AppearanceCard theme={theme} onThemeChange={setTheme} />
       <ProfileCard email={email} />
       <TwoFactorSettingsCard />
+      <PasskeysCard twoFactorEnabled={session.data?.twoFactor.enabled ?? false} />
       <ChangePasswordCard
         email={email}
         twoFactorEnabled={session.data?.twoFactor.enabled ?? false}

@@ -8,7 +8,7 @@ import {
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, KeyRound, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
@@ -38,8 +38,9 @@ function useRecheckSessionOn() {
 /**
  * The second step of signing in: 2FA is on and this session has not passed it yet. On
  * success the session in the cache says so and the gate shows the page that was asked for.
+ * `passkey` is the app's "Use a passkey" button (another feature's, so the app passes it in).
  */
-export function TwoFactorGateVerify() {
+export function TwoFactorGateVerify({ passkey }: { passkey?: ReactNode } = {}) {
   const [screen, setScreen] = useState<Screen>('verify');
   const signOut = useSignOut('/auth');
   const cancel = () => signOut.mutate();
@@ -50,6 +51,7 @@ export function TwoFactorGateVerify() {
         <Logo className="self-center" />
         {screen === 'verify' ? (
           <VerifyForm
+            passkey={passkey}
             onReset={() => setScreen('reset')}
             onCancel={cancel}
             cancelling={signOut.isPending}
@@ -67,10 +69,12 @@ export function TwoFactorGateVerify() {
 }
 
 function VerifyForm({
+  passkey,
   onReset,
   onCancel,
   cancelling,
 }: {
+  passkey?: ReactNode;
   onReset: () => void;
   onCancel: () => void;
   cancelling: boolean;
@@ -212,6 +216,7 @@ function VerifyForm({
           <Button type="submit" className="w-full" disabled={verify.isPending}>
             {verify.isPending ? 'Verifying...' : 'Verify'}
           </Button>
+          {passkey}
 
           <Button variant="link" className="self-center" onClick={switchMode}>
             {mode === 'code' ? 'Use a backup code instead' : 'Use your authenticator app instead'}

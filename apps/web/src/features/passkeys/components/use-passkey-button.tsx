@@ -1,0 +1,38 @@
+import { KeyRound } from 'lucide-react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { usePasskeySignInStatus, useSignInWithPasskey } from '../api/passkey-sign-in';
+import { passkeyErrorMessage } from '../webauthn';
+
+/**
+ * "Use a passkey" on the sign-in verification screen, shown only when the account has one.
+ * On success the session in the cache says 2FA passed and the gate shows the page asked for.
+ */
+export function UsePasskeyButton() {
+  const status = usePasskeySignInStatus();
+  const signIn = useSignInWithPasskey();
+  if (!status.data?.available) return null;
+
+  return (
+    <Button
+      variant="outline"
+      className="w-full"
+      disabled={signIn.isPending}
+      onClick={() =>
+        signIn.mutate(undefined, {
+          onSuccess: () => {
+            toast.success('Welcome back!', { description: 'You have signed in with a passkey.' });
+          },
+          onError: (err) => {
+            toast.error('Verification Failed', {
+              description: passkeyErrorMessage(err, 'Passkey verification failed.'),
+            });
+          },
+        })
+      }
+    >
+      <KeyRound className="h-4 w-4" aria-hidden />
+      {signIn.isPending ? 'Waiting for your passkey...' : 'Use a passkey'}
+    </Button>
+  );
+}
