@@ -21,6 +21,7 @@ export * from './schemas/realtime';
 export * from './schemas/recovery-phrase';
 export * from './schemas/security-hold';
 export * from './schemas/two-factor';
+export * from './session-headers';
 export * from './staking';
 export * from './validation/addresses';
 export * from './validation/codes';

@@ -53,12 +53,5 @@ export const ZSession = z.object({
 });
 export type TSession = z.infer<typeof ZSession>;
 
-/**
- * On every response to a request that carried a live session: the seconds until it ends
- * unless used again. A request with SESSION_BACKGROUND_HEADER: 1 does not slide it.
- */
-export const SESSION_EXPIRES_HEADER = 'x-session-expires-in';
-export const SESSION_BACKGROUND_HEADER = 'x-coffer-background';
-
 export const ZSessionResponse = z.object({ session: ZSession.nullable() });
 export type TSessionResponse = z.infer<typeof ZSessionResponse>;

@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { SessionExpiryWarning } from '../../components/session-expiry/session-expiry-warning';
 import { PageSpinner } from '../../components/ui/spinner';
 import { useSession } from '../../lib/session';
 
@@ -13,6 +12,13 @@ const TwoFactorGateSetup = lazy(() =>
 const TwoFactorGateVerify = lazy(() =>
   import('../../features/two-factor/components/two-factor-gate-verify').then((m) => ({
     default: m.TwoFactorGateVerify,
+  })),
+);
+
+// The idle warning holds a dialog: its own chunk too, so the public pages never carry it.
+const SessionExpiryWarning = lazy(() =>
+  import('../../components/session-expiry/session-expiry-warning').then((m) => ({
+    default: m.SessionExpiryWarning,
   })),
 );
 
@@ -68,7 +74,9 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   }
   return (
     <>
-      <SessionExpiryWarning />
+      <Suspense fallback={null}>
+        <SessionExpiryWarning />
+      </Suspense>
       {children}
     </>
   );
