@@ -110,6 +110,7 @@ export function createServices(infra: Infra) {
     secrets,
     outbox,
     settings,
+    securityHold,
     publicUrl: config.publicUrl,
   });
   const accountSecurity = createAccountSecurityService({

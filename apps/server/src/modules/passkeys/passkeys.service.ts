@@ -19,6 +19,7 @@ import { matchTotpStep } from '../../lib/totp';
 import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { SecurityHold } from '../security-hold';
 import type { SessionContext, SessionsRepository } from '../sessions';
 import type { PasskeyRow, PasskeysRepository } from './passkeys.repository';
 
@@ -30,6 +31,7 @@ type Deps = {
   secrets: Secrets;
   outbox: Outbox;
   settings: { all(): Promise<Map<string, string>> };
+  securityHold: Pick<SecurityHold, 'assertClear'>;
   publicUrl: string;
 };
 
@@ -161,6 +163,8 @@ export function createPasskeysService(d: Deps) {
 
     async registrationOptions(s: SessionContext) {
       requireTwoFactorOn(s);
+      // A factor added inside a security hold would outlast the hold: it waits (S10).
+      await d.securityHold.assertClear(d.pool, s.userId);
       const existing = await d.repo.listForUser(s.userId);
       const options = await generateRegistrationOptions({
         rpName: 'Coffer',
@@ -183,6 +187,7 @@ export function createPasskeysService(d: Deps) {
       client: Client,
     ): Promise<TPasskey> {
       requireTwoFactorOn(s);
+      await d.securityHold.assertClear(d.pool, s.userId);
       const row = await withTransaction(d.pool, async (tx) => {
         const challenge = await d.repo.takeChallenge(tx, s.sessionId, 'register');
         if (!challenge) throw new AppError('CONFLICT', PASSKEY_MSG.staleChallenge);
@@ -273,6 +278,7 @@ export function createPasskeysService(d: Deps) {
     ): Promise<void> {
       const target = await d.repo.findById(s.userId, id);
       if (!target) throw new AppError('NOT_FOUND', PASSKEY_MSG.unknown);
+      await d.securityHold.assertClear(d.pool, s.userId);
       const passkeyOnly = await adminsMustUsePasskey(s);
       if (passkeyOnly && 'code' in input)
         throw new AppError('FORBIDDEN', PASSKEY_MSG.adminsUsePasskey);
