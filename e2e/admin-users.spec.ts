@@ -139,10 +139,11 @@ test('Recovery Phrases shows who has one, and never a phrase', async () => {
   for (const card of ['Total Phrases', 'Generated', 'Custom', 'This Week']) {
     await expect(summary.getByRole('heading', { name: card })).toBeVisible();
   }
-  const row = admin.getByRole('row').filter({ hasText: account.email });
-  await expect(row).toContainText('Generated');
-  await expect(row).toContainText('Already has phrase');
+  // The Reset 2FA above used the customer's phrase, which burnt it (DEVIATIONS S10): they
+  // are now among the users without one, until they make a new one.
+  await expect(admin.getByRole('row').filter({ hasText: account.email })).toHaveCount(0);
   await expect(admin.getByRole('heading', { name: 'Users Without Phrases' })).toBeVisible();
+  await expect(admin.getByRole('listitem').filter({ hasText: account.email })).toBeVisible();
   await expect(admin.getByRole('button', { name: /View|Copy|Generate/ })).toHaveCount(0);
   const text = (await admin.locator('body').innerText()).toLowerCase();
   expect(text).not.toContain(account.phrase.slice(0, 3).join(' '));

@@ -77,6 +77,8 @@ export const ZAdminUserRow = z.object({
   lastLogin: ZIso.nullable(),
   twoFactorRequired: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** Frozen by the customer's "This wasn't me" link until staff review it (S10). */
+  frozen: z.boolean(),
   figures: ZAdminUserFigures,
 });
 export type TAdminUserRow = z.infer<typeof ZAdminUserRow>;

@@ -55,6 +55,7 @@ export type UserRow = DirectoryRow &
     last_login: Date | null;
     two_factor_required: boolean;
     two_factor_enabled: boolean;
+    frozen: boolean;
   };
 
 export type SummaryRow = { total: number; active: number; new_month: number; verified: number };
@@ -74,7 +75,8 @@ const WALLETS = `(SELECT coalesce(json_agg(json_build_array(w.asset_id, w.balanc
      FROM user_wallets w WHERE w.user_id = p.id AND w.balance_crypto > 0) AS wallets`;
 
 const USER_COLUMNS = `u.id, u.email, p.full_name, p.username, p.status, p.created_at,
-  p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled, ${WALLETS}`;
+  p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled,
+  p.frozen_at IS NOT NULL AS frozen, ${WALLETS}`;
 
 export const usersManagementRepository = {
   /** The four summary figures in one pass over the customers. */

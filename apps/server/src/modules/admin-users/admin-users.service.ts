@@ -143,6 +143,7 @@ export function createAdminUsersService(s: Services) {
     lastLogin: r.last_login ? r.last_login.toISOString() : null,
     twoFactorRequired: r.two_factor_required,
     twoFactorEnabled: r.two_factor_enabled,
+    frozen: r.frozen,
     figures,
   });
 

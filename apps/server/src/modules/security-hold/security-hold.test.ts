@@ -229,6 +229,14 @@ describe('the customer\'s "This wasn\'t me" link', () => {
         cookie: admin.cookie,
         body: { reason },
       });
+    // The users screen shows it frozen.
+    const listed = await call(t, {
+      url: `/api/admin/users?q=${encodeURIComponent(user.email)}`,
+      cookie: admin.cookie,
+    });
+    expect(listed.json().users).toEqual([
+      expect.objectContaining({ id: user.userId, frozen: true }),
+    ]);
     expect((await withoutChange(t, () => unfreeze(' '))).statusCode).toBe(400);
     expect((await unfreeze('Called the customer on their number on file')).statusCode).toBe(200);
     expect((await withoutChange(t, () => unfreeze('again'))).statusCode).toBe(409);

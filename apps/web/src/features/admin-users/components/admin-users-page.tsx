@@ -1,4 +1,8 @@
-import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import {
+  type TAdminUserFigures,
+  type TAdminUserRow,
+  WAIVE_TWO_FACTOR_REASON_MISSING,
+} from '@coffer/shared';
 import { MailCheck, RefreshCw, Search, UserCheck, UserPlus, Users } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
@@ -19,10 +23,16 @@ import {
   useAdminUsers,
   useRefreshAdminUsers,
 } from '../api/get-admin-users';
-import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
+import {
+  useDisableTwoFactor,
+  useSetTwoFactorRequired,
+  useUnfreezeAccount,
+} from '../api/two-factor-actions';
+import { ReasonDialog } from './reason-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { StakingTime } from './staking-time';
-import { WaiveTwoFactorDialog } from './waive-two-factor-dialog';
+
+const REQUIRED_FAILED = 'Failed to update 2FA requirement. Please try again.';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
@@ -66,6 +76,8 @@ function UsersManagement() {
   }, [figures.data]);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
   const [waiving, setWaiving] = useState<{ id: string; name: string } | null>(null);
+  const [unfreezing, setUnfreezing] = useState<{ id: string; name: string } | null>(null);
+  const unfreeze = useUnfreezeAccount();
   const setRequired = useSetTwoFactorRequired();
   const disable = useDisableTwoFactor();
 
@@ -79,12 +91,12 @@ function UsersManagement() {
       { userId: user.id, required },
       {
         onSuccess: () =>
-          toast.success(required ? '2FA Required' : '2FA Not Required', {
-            description: `${displayName(user)}: two-factor authentication is ${required ? 'now required' : 'no longer required'}.`,
+          toast.success('2FA Required', {
+            description: `${displayName(user)}: two-factor authentication is now required.`,
           }),
         onError: () =>
           toast.error('Error', {
-            description: 'Failed to update 2FA requirement. Please try again.',
+            description: REQUIRED_FAILED,
           }),
       },
     );
@@ -287,6 +299,19 @@ function UsersManagement() {
                             <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
                               {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
                             </Badge>
+                            {u.frozen ? (
+                              <>
+                                <Badge variant="destructive">Frozen</Badge>
+                                <Button
+                                  size="sm"
+                                  variant="outline"
+                                  onClick={() => setUnfreezing({ id: u.id, name })}
+                                  aria-label={`Unfreeze ${name}`}
+                                >
+                                  Unfreeze
+                                </Button>
+                              </>
+                            ) : null}
                             {u.twoFactorEnabled ? (
                               <Button
                                 size="sm"
@@ -335,7 +360,40 @@ function UsersManagement() {
       </Card>
 
       <ResetTwoFactorDialog user={resetting} onOpenChange={(open) => !open && setResetting(null)} />
-      <WaiveTwoFactorDialog user={waiving} onOpenChange={(open) => !open && setWaiving(null)} />
+      <ReasonDialog
+        open={waiving !== null}
+        onOpenChange={(open) => !open && setWaiving(null)}
+        title="Stop requiring 2FA?"
+        description={`${waiving?.name ?? 'This customer'} will be able to sign in with a password alone. Say why: the reason goes to the audit log, and the customer is told by e-mail.`}
+        confirmLabel="Stop requiring 2FA"
+        pendingLabel="Saving..."
+        missingReason={WAIVE_TWO_FACTOR_REASON_MISSING}
+        failed={REQUIRED_FAILED}
+        onConfirm={async (reason) => {
+          if (!waiving) return;
+          await setRequired.mutateAsync({ userId: waiving.id, required: false, reason });
+          toast.success('2FA Not Required', {
+            description: `${waiving.name}: two-factor authentication is no longer required. They were told by e-mail.`,
+          });
+        }}
+      />
+      <ReasonDialog
+        open={unfreezing !== null}
+        onOpenChange={(open) => !open && setUnfreezing(null)}
+        title="Unfreeze this account?"
+        description={`${unfreezing?.name ?? 'This customer'} froze the account with the link of a security-hold mail. Lift it only after reviewing the account with them; say how: the reason goes to the audit log.`}
+        confirmLabel="Unfreeze"
+        pendingLabel="Unfreezing..."
+        missingReason="Say how the account was reviewed."
+        failed="Failed to unfreeze the account. Please try again."
+        onConfirm={async (reason) => {
+          if (!unfreezing) return;
+          await unfreeze.mutateAsync({ userId: unfreezing.id, reason });
+          toast.success('Account Unfrozen', {
+            description: `${unfreezing.name} can use Coffer again.`,
+          });
+        }}
+      />
     </div>
   );
 }
