@@ -95,7 +95,8 @@ bare.get('/bare', async () => {
   const { rows } = await services.pool.query({
     ...SESSION_LOOKUP,
     name: 'bare_lookup',
-    values: [tokenHash],
+    // The token, then the default idle (customer, admin) and absolute limits in seconds.
+    values: [tokenHash, 30 * 60, 15 * 60, 12 * 3600],
   });
   return rows[0];
 });

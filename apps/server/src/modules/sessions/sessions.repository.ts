@@ -141,19 +141,24 @@ export function createSessionsRepository(
     }) {
       const token = randomToken();
       const l = await limits();
-      // expires_at under the limits of this moment (the admin's, the shorter, for anyone:
-      // the look-up applies the right one). It is a bound for the clean-up job and for
-      // lists of sessions; the look-up compares last_seen_at and created_at itself.
+      // expires_at under the limits of this moment and the user's role: a bound for the
+      // clean-up job and for lists of sessions. The look-up compares last_seen_at and
+      // created_at with the limits in force itself.
       await pool.query(
         `INSERT INTO sessions (token_hash, user_id, expires_at, two_factor_verified_at, ip, user_agent)
-         VALUES ($1, $2, now() + make_interval(secs => $3), CASE WHEN $4 THEN now() END, $5, $6)`,
+         VALUES ($1, $2, now() + make_interval(secs => LEAST($8::int,
+                   CASE WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = $2)
+                        THEN $7::int ELSE $3::int END)),
+                 CASE WHEN $4 THEN now() END, $5, $6)`,
         [
           sha256Hex(token),
           input.userId,
-          Math.min(Math.max(l.idleSecondsCustomer, l.idleSecondsAdmin), l.absoluteSeconds),
+          l.idleSecondsCustomer,
           input.twoFactorVerified,
           input.ip,
           input.userAgent?.slice(0, 300) ?? null,
+          l.idleSecondsAdmin,
+          l.absoluteSeconds,
         ],
       );
       return token;

@@ -4,6 +4,7 @@ import {
   call,
   createTestApp,
   errorOf,
+  newSession,
   type SignedInUser,
   type TestApp,
   verifiedAdmin,
@@ -101,6 +102,22 @@ describe('session timeouts', () => {
     expect(absoluteIn).toBeLessThanOrEqual(12 * 3600_000);
     // An admin's idle timeout is the shorter one.
     expect((await sessionOf(admin)).expiry.idleMinutes).toBe(15);
+  });
+
+  it("stores each new session's expiry under its role, for lists of sessions and the clean-up", async () => {
+    const customer = await verifiedCustomer(t);
+    const adminCookie = await newSession(t, admin);
+    const { rows } = await t.services.pool.query<{ user_id: string; minutes: number }>(
+      `SELECT user_id, round(EXTRACT(EPOCH FROM expires_at - created_at) / 60)::int AS minutes
+         FROM sessions WHERE user_id = ANY($1::uuid[]) ORDER BY created_at DESC`,
+      [[customer.userId, admin.userId]],
+    );
+    expect(rows.find((r) => r.user_id === customer.userId)?.minutes).toBe(30);
+    // The newest admin session is the one just made.
+    expect(rows.find((r) => r.user_id === admin.userId)?.minutes).toBe(15);
+    expect(
+      (await call(t, { url: '/api/session', cookie: adminCookie })).json().session.user.id,
+    ).toBe(admin.userId);
   });
 
   it('refuses a customer idle for 31 minutes and deletes the session', async () => {
