@@ -45,7 +45,7 @@ let watching = false;
 function watchSessionEnd(queryClient: QueryClient): void {
   if (watching) return;
   watching = true;
-  let last: TSession | null = null;
+  let last = queryClient.getQueryData<TSession | null>(sessionQueryOptions().queryKey) ?? null;
   queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.query.queryKey[0] !== 'session') return;
     if (event.query.state.status !== 'success') return;
