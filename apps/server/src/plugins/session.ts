@@ -46,7 +46,7 @@ export function sessionCookies(publicUrl: string): SessionCookies {
  * Only a user-initiated request slides the idle timer: the web app marks the requests it
  * makes on its own (polls, refetches, its own expiry checks) with `X-Coffer-Background: 1`,
  * and those leave last_seen_at alone, so an open tab cannot keep a session alive forever.
- * Realtime sockets never slide it either. Every response to a request with a live session
+ * Realtime sockets never slide it either, not even when they connect. Every response to a request with a live session
  * says how long it has left (`X-Session-Expires-In`, seconds), so the browser can warn.
  */
 export function registerSession(app: FastifyInstance, sessions: SessionsRepository): void {
@@ -56,7 +56,11 @@ export function registerSession(app: FastifyInstance, sessions: SessionsReposito
     if (!token || token.length > 100) return;
     let session = await sessions.findByToken(token);
     if (!session) return;
-    const background = request.headers[SESSION_BACKGROUND_HEADER] === '1';
+    // A realtime socket (re)connects by itself after a network change or a restart, and
+    // a browser cannot add headers to it: its upgrade request never counts as activity.
+    const background =
+      request.headers[SESSION_BACKGROUND_HEADER] === '1' ||
+      request.headers.upgrade?.toLowerCase() === 'websocket';
     if (!background && Date.now() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
       session = await sessions.touch(session);
     }

@@ -1,4 +1,4 @@
-import { SESSION_BACKGROUND_HEADER, SESSION_EXPIRES_HEADER } from '@coffer/shared';
+import { REALTIME_CLOSE, SESSION_BACKGROUND_HEADER, SESSION_EXPIRES_HEADER } from '@coffer/shared';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -11,10 +11,12 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
+import { subscribed } from '../../../test/realtime-support';
 import { SETTING_DEFAULTS } from '../settings';
 
 let t: TestApp;
 let admin: SignedInUser;
+let socketUrl: string;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -22,6 +24,9 @@ beforeAll(async () => {
   // reaches the session look-up only through the announcement every save makes.
   await t.services.listener.start();
   admin = await verifiedAdmin(t);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = t.app.server.address();
+  socketUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 });
 afterAll(async () => {
   await t.services.listener.stop();
@@ -275,5 +280,42 @@ describe('session timeouts', () => {
     expect(await sessionRows(idleCustomer)).toBe(0);
     expect(await sessionRows(idleAdmin)).toBe(0);
     expect(await sessionRows(activeCustomer)).toBe(1);
+  });
+});
+
+describe('realtime sockets and timeouts', () => {
+  it('a socket never keeps its session alive, and closes once the session has timed out', async () => {
+    const customer = await verifiedCustomer(t);
+    await idleFor(customer, 20);
+    const idleSince = await lastSeenAt(customer);
+    const { realtime } = t.services;
+    realtime.timing.recheckMs = 200;
+    try {
+      // Connecting, and the hub's periodic re-checks of the session, are not activity.
+      const socket = await subscribed(socketUrl, customer.cookie);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(await lastSeenAt(customer)).toEqual(idleSince);
+
+      // Past the idle limit, the hub's own re-check ends the session and the socket.
+      await idleFor(customer, 31);
+      expect(await socket.closed).toBe(REALTIME_CLOSE.unauthorized);
+      expect(await sessionRows(customer)).toBe(0);
+    } finally {
+      realtime.timing.recheckMs = 30_000;
+    }
+  });
+
+  it('a timed-out session presented over HTTP is deleted, which closes its socket at once', async () => {
+    const admin2 = await verifiedAdmin(t);
+    const socket = await subscribed(socketUrl, admin2.cookie);
+    await idleFor(admin2, 16);
+    const refused = await call(t, {
+      url: '/api/session',
+      cookie: admin2.cookie,
+      headers: background,
+    });
+    expect(refused.json().session).toBeNull();
+    expect(refused.headers[SESSION_EXPIRES_HEADER]).toBeUndefined();
+    expect(await socket.closed).toBe(REALTIME_CLOSE.unauthorized);
   });
 });
