@@ -21,6 +21,7 @@ export type Actor = { userId: string; ip: string };
 type Deps = {
   pool: pg.Pool;
   audit: AuditLog;
+  settings: { invalidate(): void };
   prices: { current(): PriceBook; refresh(): Promise<PriceBook> };
   log: Logger;
 };
@@ -54,7 +55,7 @@ function isDeadlock(err: unknown): boolean {
  * row says exactly which values moved together. The keys are the row's target id, so a
  * search for a key finds every save that touched it.
  */
-export function createAdminSettingsService({ pool, audit, prices, log }: Deps) {
+export function createAdminSettingsService({ pool, audit, settings, prices, log }: Deps) {
   async function list(): Promise<TAppSetting[]> {
     return (await settingsWrites.list(pool)).map(present);
   }
@@ -73,7 +74,7 @@ export function createAdminSettingsService({ pool, audit, prices, log }: Deps) {
     wanted: Array<{ key: string; value: string }>,
     action: 'settings.update' | 'settings.reset',
   ): Promise<{ settings: TAppSetting[]; changed: string[] }> {
-    return withTransaction(pool, async (client) => {
+    const saved = await withTransaction(pool, async (client) => {
       if (action === 'settings.reset') await settingsWrites.insertMissing(client, SETTING_DEFAULTS);
       const rows = await settingsWrites.lock(
         client,
@@ -119,6 +120,8 @@ export function createAdminSettingsService({ pool, audit, prices, log }: Deps) {
         changed: changes.map((c) => c.key),
       };
     });
+    settings.invalidate();
+    return saved;
   }
 
   async function update(actor: Actor, values: Record<string, string>) {

@@ -25,6 +25,12 @@ export function withSettingsCache(
 
   return {
     ...repo,
+    /**
+     * Drops this instance's cache at once. The announcement does it too, but it arrives
+     * over a connection of its own a moment later: the instance that made a change calls
+     * this after its commit, so its own next request never reads the value before it.
+     */
+    invalidate: forget,
     async all(): Promise<Map<string, string>> {
       if (cache && listener.listening) return cache;
       const seen = version;
