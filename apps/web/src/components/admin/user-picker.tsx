@@ -130,7 +130,8 @@ export function UserPicker({
             setOpen(true);
             if (value) onChange(null);
           }}
-          onFocus={() => setOpen(true)}
+          // Opened by a click or by typing, not by focus: a dialog focuses this field as it
+          // opens, and a list opened then would cover the dialog's own buttons.
           onClick={() => setOpen(true)}
           onBlur={() => setOpen(false)}
           onKeyDown={onKeyDown}
