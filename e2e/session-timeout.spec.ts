@@ -1,27 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
-import pg from 'pg';
-import { DATA_DIR } from './support/app';
+import { query } from './support/db';
 import { createCustomer, toasts } from './support/flows';
-import { E2E_PG_PORT } from './support/ports';
-
-/** One statement on the test server's database, on its own connection. */
-async function query<R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<R[]> {
-  const client = new pg.Client({
-    host: '127.0.0.1',
-    port: E2E_PG_PORT,
-    user: 'coffer',
-    database: 'coffer',
-    password: fs.readFileSync(path.join(DATA_DIR, 'pg.password'), 'utf8').trim(),
-  });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, params)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** The server's notion of the customer's last activity, moved `minutes` back. */
 async function idleFor(email: string, minutes: number): Promise<void> {

@@ -9,9 +9,13 @@ import { E2E_PG_PORT } from './ports';
 
 /**
  * Straight to the test server's database, for what staff do on screens that do not exist
- * yet (app settings, deposit addresses). Each call opens and closes its own connection.
+ * yet (app settings, deposit addresses) and for moving time back (idle sessions). Each
+ * call opens and closes its own connection.
  */
-async function query<R extends pg.QueryResultRow>(text: string, params: unknown[]): Promise<R[]> {
+export async function query<R extends pg.QueryResultRow>(
+  text: string,
+  params: unknown[],
+): Promise<R[]> {
   const client = new pg.Client({
     host: '127.0.0.1',
     port: E2E_PG_PORT,
