@@ -8,23 +8,31 @@ import {
 } from '../../../components/ui/card';
 import { SettingRow } from './setting-row';
 
-/** Notification preferences: shown as they are, not changeable yet. */
+/**
+ * DEVIATIONS S11: only what Coffer really sends. There are no push notifications; these
+ * e-mails always go out, because each tells the customer about their money or their
+ * account's security.
+ */
 export function NotificationsCard() {
   return (
     <Card>
       <CardHeader>
         <CardTitle>Notifications</CardTitle>
         <CardDescription>
-          How Coffer keeps you informed. These cannot be changed yet.
+          Coffer e-mails you about your money and your account's security. These e-mails cannot be
+          turned off.
         </CardDescription>
       </CardHeader>
       <CardContent>
         <dl className="divide-y divide-border">
-          <SettingRow term="Push notifications">
-            <Badge variant="success">Enabled</Badge>
+          <SettingRow term="Withdrawals and bank transfers sent or rejected">
+            <Badge variant="success">E-mail</Badge>
           </SettingRow>
-          <SettingRow term="Email notifications">
-            <Badge variant="secondary">Disabled</Badge>
+          <SettingRow term="New sign-ins, password and security changes, security holds">
+            <Badge variant="success">E-mail</Badge>
+          </SettingRow>
+          <SettingRow term="Identity verification decisions and support replies">
+            <Badge variant="success">E-mail</Badge>
           </SettingRow>
         </dl>
       </CardContent>
