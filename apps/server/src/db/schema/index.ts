@@ -7,6 +7,7 @@ export * from './outbox';
 export * from './passkeys';
 export * from './prices';
 export * from './rate-limits';
+export * from './security-events';
 export * from './seed-phrases';
 export * from './sessions';
 export * from './staking';

@@ -12,4 +12,9 @@ export const userSeedPhrases = pgTable('user_seed_phrases', {
   phraseHash: text('phrase_hash').notNull().unique(),
   isGenerated: boolean('is_generated').notNull().default(true),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  /**
+   * When the customer proved they wrote the phrase down; null while they have not. A phrase
+   * made to replace a burnt one must be confirmed before a security hold can end.
+   */
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
 });
