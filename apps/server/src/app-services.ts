@@ -30,6 +30,7 @@ import { createRealtimeHub } from './modules/realtime/realtime.hub';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSecurityHold } from './modules/security-hold';
+import { createSecurityLog } from './modules/security-log';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { withSettingsCache } from './modules/settings/settings.cache';
 import { createSettingsRepository } from './modules/settings/settings.repository';
@@ -67,6 +68,8 @@ export function createServices(infra: Infra) {
   // Session timeouts are app settings, read from the cache at every look-up.
   const sessions = createSessionsRepository(pool, settings);
   const audit = createAuditLog();
+  // The account's security activity; modules record on their change's own transaction.
+  const securityLog = createSecurityLog({ pool, audit, log: infra.log });
   const securityHold = createSecurityHold({
     pool,
     settings,
@@ -173,6 +176,7 @@ export function createServices(infra: Infra) {
   });
   return {
     securityHold,
+    securityLog,
     ...infra,
     listener,
     users,

@@ -21,6 +21,7 @@ import { publicRoutes } from './modules/public/public.routes';
 import { registerRealtime } from './modules/realtime/realtime.routes';
 import { recoveryPhraseRoutes } from './modules/recovery-phrase/recovery-phrase.routes';
 import { securityHoldRoutes } from './modules/security-hold';
+import { securityLogRoutes } from './modules/security-log';
 import { stakingRoutes } from './modules/staking/staking.routes';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { walletsRoutes } from './modules/wallets/wallets.routes';
@@ -78,6 +79,7 @@ export async function buildApp(
   await app.register(bankRoutes(services.bank));
   await app.register(historyRoutes(services.history));
   await app.register(securityHoldRoutes(services.securityHold));
+  await app.register(securityLogRoutes(services.securityLog));
   await app.register(kycRoutes(services));
   await app.register(chatRoutes(services));
   await app.register(adminRoutes(services));

@@ -1,0 +1,51 @@
+import type pg from 'pg';
+
+/** A pool, or the connection of an open transaction: a record commits with its change. */
+export type Queryable = pg.Pool | pg.PoolClient;
+
+export type SecurityEventRow = {
+  id: string;
+  kind: string;
+  ip: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  created_at: Date;
+};
+
+/** The only code that reads or writes `security_events` (append-only: migration 0007). */
+export const securityLogRepository = {
+  async insert(
+    q: Queryable,
+    row: {
+      userId: string;
+      kind: string;
+      ip: string | null;
+      userAgent: string | null;
+      detail: string | null;
+    },
+  ): Promise<void> {
+    await q.query(
+      `INSERT INTO security_events (user_id, kind, ip, user_agent, detail)
+       VALUES ($1, $2, $3, $4, $5)`,
+      [row.userId, row.kind, row.ip, row.userAgent, row.detail],
+    );
+  },
+
+  /** The user's newest events first; the id breaks ties within one transaction's `now()`. */
+  async newest(q: Queryable, userId: string, limit: number): Promise<SecurityEventRow[]> {
+    const { rows } = await q.query<SecurityEventRow>(
+      `SELECT id::text AS id, kind, ip, user_agent, detail, created_at
+         FROM security_events
+        WHERE user_id = $1
+        ORDER BY created_at DESC, id DESC
+        LIMIT $2`,
+      [userId, limit],
+    );
+    return rows;
+  },
+
+  async userExists(q: Queryable, userId: string): Promise<boolean> {
+    const { rowCount } = await q.query('SELECT 1 FROM users WHERE id = $1', [userId]);
+    return (rowCount ?? 0) > 0;
+  },
+};
