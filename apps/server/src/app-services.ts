@@ -78,8 +78,11 @@ export function createServices(infra: Infra) {
     publicUrl: config.publicUrl,
   });
   const phrases = createRecoveryPhraseService({
+    pool,
     phrases: createSeedPhrasesRepository(db),
     secrets,
+    limiter,
+    securityLog,
   });
   const auth = createAuthService({
     pool,

@@ -1,4 +1,6 @@
 import {
+  ZConfirmPhraseRequest,
+  ZConfirmPhraseResponse,
   ZGeneratePhraseResponse,
   ZOk,
   ZRecoveryPhraseResponse,
@@ -41,7 +43,11 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       { schema: { response: { 200: ZRecoveryPhraseResponse } } },
       async (request) => {
         const found = await s.phrases.read(unlockedSession(request).userId);
-        return { phrase: found?.phrase ?? null, createdAt: found?.createdAt.toISOString() ?? null };
+        return {
+          phrase: found?.phrase ?? null,
+          createdAt: found?.createdAt.toISOString() ?? null,
+          confirmedAt: found?.confirmedAt?.toISOString() ?? null,
+        };
       },
     );
 
@@ -49,12 +55,28 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       '/api/recovery-phrase/generate',
       { schema: { response: { 200: ZGeneratePhraseResponse } } },
       async (request) => {
-        const result = await s.phrases.ensure(unlockedSession(request).userId);
+        const result = await s.phrases.ensure(unlockedSession(request).userId, clientOf(request));
         return {
           phrase: result.phrase,
           createdAt: result.createdAt.toISOString(),
+          confirmedAt: result.confirmedAt?.toISOString() ?? null,
           created: result.created,
         };
+      },
+    );
+
+    // No password unlock needed: the answer is the phrase itself, which only someone who can
+    // read it (behind the password) or wrote it down knows, and every try is counted.
+    app.post(
+      '/api/recovery-phrase/confirm',
+      { schema: { body: ZConfirmPhraseRequest, response: { 200: ZConfirmPhraseResponse } } },
+      async (request) => {
+        const confirmedAt = await s.phrases.confirm(
+          signedIn(request).userId,
+          request.body.phrase,
+          clientOf(request),
+        );
+        return { confirmedAt: confirmedAt.toISOString() };
       },
     );
   };

@@ -5,15 +5,17 @@ type Queryable = pg.Pool | pg.PoolClient;
 export type HoldState = {
   holdUntil: Date | null;
   frozenAt: Date | null;
+  /** Whether a confirmed recovery phrase exists: a burnt one's replacement must be confirmed. */
   hasPhrase: boolean;
 };
 
 export const securityHoldRepository = {
-  /** The customer's hold, freeze and whether a recovery phrase exists now. */
+  /** The customer's hold, freeze and whether a confirmed recovery phrase exists now. */
   async state(db: Queryable, userId: string): Promise<HoldState | null> {
     const { rows } = await db.query<HoldState>(
       `SELECT p.security_hold_until AS "holdUntil", p.frozen_at AS "frozenAt",
-              EXISTS (SELECT 1 FROM user_seed_phrases s WHERE s.user_id = p.id) AS "hasPhrase"
+              EXISTS (SELECT 1 FROM user_seed_phrases s
+                       WHERE s.user_id = p.id AND s.confirmed_at IS NOT NULL) AS "hasPhrase"
          FROM user_profiles p WHERE p.id = $1`,
       [userId],
     );

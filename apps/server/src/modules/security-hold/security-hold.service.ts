@@ -96,7 +96,7 @@ export function createSecurityHold(deps: {
           `When: ${whenText(new Date())}`,
           from,
           '',
-          `For your safety, withdrawals, bank transfers, changes to your bank details and to two-factor authentication are on hold until ${whenText(until)}${input.event === 'password-reset' || input.event === 'two-factor-reset' || input.event === 'admin-two-factor-reset' ? ', and until you create a new recovery phrase (the one that was used no longer works)' : ''}.`,
+          `For your safety, withdrawals, bank transfers, changes to your bank details and to two-factor authentication are on hold until ${whenText(until)}${input.event === 'password-reset' || input.event === 'two-factor-reset' || input.event === 'admin-two-factor-reset' ? ', and until you create a new recovery phrase and confirm it by typing it back (the one that was used no longer works)' : ''}.`,
           '',
           "If this wasn't you, freeze your account now. Nothing can be moved until Coffer support has reviewed it with you:",
           link,
@@ -125,7 +125,7 @@ export function createSecurityHold(deps: {
             : '';
         const phrase = state.hasPhrase
           ? ''
-          : ' Create a new recovery phrase to end it once the time has passed.';
+          : ' Create a new recovery phrase and confirm it (Secret Combination) to end it once the time has passed.';
         throw new AppError(
           'SECURITY_HOLD',
           `Your account is under a security hold${until}: withdrawals, bank transfers, bank details and two-factor changes are paused.${phrase}`,

@@ -111,7 +111,7 @@ describe('a recovery with the phrase', () => {
     expect(await walletOf(t, user.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
   });
 
-  it('burns the phrase: the hold lasts until a new one exists, even after its time', async () => {
+  it('burns the phrase: the hold lasts until a new one is confirmed, even after its time', async () => {
     const user = await afterPhraseReset();
     // The used phrase works no more.
     const again = await withoutChange(t, () =>
@@ -136,7 +136,7 @@ describe('a recovery with the phrase', () => {
     expect(errorOf(still)).toMatchObject({ error: 'SECURITY_HOLD' });
     expect(errorOf(still).message).toContain('Create a new recovery phrase');
 
-    // A new phrase, behind the password as always, ends it.
+    // A new phrase, behind the password as always, and confirmed, ends it.
     await call(t, {
       method: 'POST',
       url: '/api/recovery-phrase/unlock',
@@ -150,6 +150,15 @@ describe('a recovery with the phrase', () => {
     });
     expect(made.json()).toMatchObject({ created: true });
     expect(made.json().phrase).not.toBe(user.seedPhrase);
+    // Made but not yet confirmed: the hold waits for the customer to type it back.
+    expect(await holdOf(user)).toMatchObject({ onHold: true, needsNewPhrase: true });
+    const confirmed = await call(t, {
+      method: 'POST',
+      url: '/api/recovery-phrase/confirm',
+      cookie: user.cookie,
+      body: { phrase: made.json().phrase },
+    });
+    expect(confirmed.statusCode).toBe(200);
     expect(await holdOf(user)).toMatchObject({ onHold: false });
     const paid = await requestWithdrawal(t, user, {
       assetId: 'BTC',
