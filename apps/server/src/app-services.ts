@@ -75,6 +75,7 @@ export function createServices(infra: Infra) {
     settings,
     outbox,
     audit,
+    securityLog,
     publicUrl: config.publicUrl,
   });
   const phrases = createRecoveryPhraseService({
@@ -93,6 +94,7 @@ export function createServices(infra: Infra) {
     limiter,
     outbox,
     securityHold,
+    securityLog,
     publicUrl: config.publicUrl,
   });
   const twoFactor = createTwoFactorService({
@@ -125,6 +127,7 @@ export function createServices(infra: Infra) {
     limiter,
     secrets,
     outbox,
+    securityLog,
     publicUrl: config.publicUrl,
   });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking

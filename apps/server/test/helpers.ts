@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SECURITY_EVENT_FAILURES } from '@coffer/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -297,14 +298,30 @@ export async function databaseText(
 }
 
 /**
+ * The security log without its refused attempts (wrong passwords, codes): what a refusal
+ * leaves as it was.
+ */
+async function securityEventsButFailures(t: TestApp): Promise<string> {
+  const { rows } = await t.services.pool.query<{ json: string }>(
+    `SELECT coalesce(json_agg(e ORDER BY e.id), '[]')::text AS json
+       FROM security_events e WHERE NOT (kind = ANY($1))`,
+    [SECURITY_EVENT_FAILURES],
+  );
+  return rows[0]?.json ?? '[]';
+}
+
+/**
  * Runs a call that must be refused and proves it left the database as it was and sent no
- * mail. Attempt counters are left out: counting a refused attempt is their job.
+ * mail. Attempt counters are left out, and so are the security log's entries of refused
+ * attempts: counting and logging a refused attempt is their job.
  */
 export async function withoutChange<T>(t: TestApp, act: () => Promise<T>): Promise<T> {
-  const before = await databaseText(t, ['rate_limits']);
+  const before = await databaseText(t, ['rate_limits', 'security_events']);
+  const eventsBefore = await securityEventsButFailures(t);
   const mailsBefore = t.mails().length;
   const result = await act();
-  expect(await databaseText(t, ['rate_limits'])).toEqual(before);
+  expect(await databaseText(t, ['rate_limits', 'security_events'])).toEqual(before);
+  expect(await securityEventsButFailures(t)).toEqual(eventsBefore);
   expect(t.mails().length).toBe(mailsBefore);
   return result;
 }

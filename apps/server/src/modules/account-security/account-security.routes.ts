@@ -28,7 +28,7 @@ export function accountSecurityRoutes(
       { schema: { params: ZSessionIdParams, response: { 200: ZOk } } },
       async (request, reply) => {
         const session = signedIn(request);
-        await service.signOut(session, request.params.id);
+        await service.signOut(session, request.params.id, clientOf(request));
         // Ending this very session is signing out: the browser forgets the cookie too.
         if (request.params.id === session.sessionId) cookies.clear(reply);
         return { ok: true as const };
@@ -38,7 +38,9 @@ export function accountSecurityRoutes(
     app.post(
       '/api/sessions/sign-out-others',
       { schema: { response: { 200: ZSignOutOthersResponse } } },
-      async (request) => ({ signedOut: await service.signOutOthers(signedIn(request)) }),
+      async (request) => ({
+        signedOut: await service.signOutOthers(signedIn(request), clientOf(request)),
+      }),
     );
 
     app.post(

@@ -16,6 +16,7 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { matchTotpStep } from '../../lib/totp';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { SecurityLog } from '../security-log';
 import type { SessionContext } from '../sessions';
 import type { AccountSecurityRepository } from './account-security.repository';
 import { deviceLabel } from './device-label';
@@ -26,6 +27,7 @@ type Deps = {
   limiter: RateLimiter;
   secrets: Secrets;
   outbox: Outbox;
+  securityLog: Pick<SecurityLog, 'record'>;
   publicUrl: string;
 };
 
@@ -87,15 +89,44 @@ export function createAccountSecurityService(d: Deps) {
       }));
     },
 
-    /** Ends one of the user's own sessions; another user's id is as unknown as a made-up one. */
-    async signOut(s: SessionContext, sessionId: string): Promise<void> {
-      if (!(await d.repo.deleteSession(s.userId, sessionId))) {
-        throw new AppError('NOT_FOUND', 'This session has already ended.');
-      }
+    /**
+     * Ends one of the user's own sessions; another user's id is as unknown as a made-up one.
+     * The security log names the device that was signed out, in the same commit.
+     */
+    async signOut(s: SessionContext, sessionId: string, client: Client): Promise<void> {
+      await withTransaction(d.pool, async (tx) => {
+        const ended = (await d.repo.listSessions(s.userId, tx)).find((r) => r.id === sessionId);
+        if (!(await d.repo.deleteSession(s.userId, sessionId, tx))) {
+          throw new AppError('NOT_FOUND', 'This session has already ended.');
+        }
+        await d.securityLog.record(tx, {
+          userId: s.userId,
+          kind: 'session-signed-out',
+          client,
+          detail:
+            sessionId === s.sessionId
+              ? 'This device'
+              : ended
+                ? `${deviceLabel(ended.userAgent)}${ended.ip ? `, ${ended.ip}` : ''}`
+                : null,
+        });
+      });
     },
 
-    async signOutOthers(s: SessionContext): Promise<number> {
-      return d.repo.deleteOtherSessions(s.userId, s.sessionId);
+    async signOutOthers(s: SessionContext, client: Client): Promise<number> {
+      return withTransaction(d.pool, async (tx) => {
+        const ended = await d.repo.deleteOtherSessions(s.userId, s.sessionId, tx);
+        // Nothing was signed out, so nothing happened worth a line in the log.
+        if (ended > 0) {
+          await d.securityLog.record(tx, {
+            userId: s.userId,
+            kind: 'other-sessions-signed-out',
+            client,
+            detail: ended === 1 ? '1 device' : `${ended} devices`,
+          });
+        }
+        return ended;
+      });
     },
 
     /**

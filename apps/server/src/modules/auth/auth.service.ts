@@ -9,6 +9,7 @@ import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
+import type { SecurityLog } from '../security-log';
 import type { SessionsRepository } from '../sessions';
 import {
   authRepositoriesOn,
@@ -25,6 +26,7 @@ type Deps = {
   limiter: RateLimiter;
   outbox: Outbox;
   securityHold: Pick<SecurityHold, 'start'>;
+  securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
   publicUrl: string;
 };
 
@@ -117,7 +119,13 @@ export function createAuthService(d: Deps) {
       const user = await d.users.findByEmail(email);
       // Hash even for an unknown address, so the answer takes as long either way.
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      if (!user || !ok) throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
+      if (!user || !ok) {
+        // Only an existing account has a log to tell its owner; the answer is the same.
+        if (user) {
+          await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in-failed', client });
+        }
+        throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
+      }
       await attempt.release();
       if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
       // A hash from before scrypt's cost went up is redone now that the password is at hand.
@@ -126,12 +134,15 @@ export function createAuthService(d: Deps) {
       }
       await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
       await d.users.recordLogin(user.id);
-      return d.sessions.create({
+      const token = await d.sessions.create({
         userId: user.id,
         twoFactorVerified: false,
         ip: client.ip,
         userAgent: client.userAgent,
       });
+      // The session stands without its log entry: a sign-in is never refused for want of one.
+      await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in', client });
+      return token;
     },
 
     /** The real password only, every time (DEVIATIONS S3). */
@@ -164,6 +175,8 @@ export function createAuthService(d: Deps) {
         // The phrase is burnt (a new one must be made) and a security hold starts: its mail
         // says what happened, from where, and carries the "This wasn't me" link.
         await d.phrases.burn(tx.client, user.id);
+        // Logged before the hold it causes, so the newest-first list reads hold, then reset.
+        await d.securityLog.record(tx.client, { userId: user.id, kind: 'password-reset', client });
         await d.securityHold.start(tx.client, {
           userId: user.id,
           email: user.email,

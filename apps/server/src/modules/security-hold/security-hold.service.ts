@@ -6,6 +6,7 @@ import type { Client } from '../../lib/client-of';
 import { sha256Hex } from '../../lib/crypto';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
+import type { SecurityLog } from '../security-log';
 import { SETTING_DEFAULTS } from '../settings';
 import { type HoldState, securityHoldRepository as repo } from './security-hold.repository';
 
@@ -68,6 +69,7 @@ export function createSecurityHold(deps: {
   settings: { all(): Promise<Map<string, string>> };
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   audit: AuditLog;
+  securityLog: Pick<SecurityLog, 'record'>;
   publicUrl: string;
 }) {
   return {
@@ -84,6 +86,12 @@ export function createSecurityHold(deps: {
       await repo.addFreezeToken(client, input.userId, sha256Hex(token), FREEZE_LINK_HOURS);
       const link = `${deps.publicUrl}/freeze?token=${token}`;
       const event = EVENTS[input.event];
+      await deps.securityLog.record(client, {
+        userId: input.userId,
+        kind: 'security-hold-started',
+        client: input.from,
+        detail: `Payouts, bank details and factor changes paused until ${whenText(until)}`,
+      });
       const from = input.from
         ? `From: ${input.from.ip}${input.from.userAgent ? `, ${input.from.userAgent.slice(0, 120)}` : ''}`
         : 'From: Coffer support';
@@ -160,6 +168,12 @@ export function createSecurityHold(deps: {
         const email = await repo.freeze(client, userId);
         if (email === null) return false;
         const sessionsEnded = await repo.revokeSessions(client, userId);
+        await deps.securityLog.record(client, {
+          userId,
+          kind: 'account-frozen',
+          client: { ip, userAgent: undefined },
+          detail: 'With the "This wasn\'t me" link; every device was signed out',
+        });
         await deps.outbox.mail(client, {
           to: email,
           subject: 'Your Coffer account is frozen',
@@ -186,6 +200,8 @@ export function createSecurityHold(deps: {
       await withTransaction(deps.pool, async (client) => {
         const was = await repo.unfreeze(client, userId);
         if (was === null) throw new AppError('CONFLICT', 'This account is not frozen.');
+        // Staff's reason stays in the audit log: it may name what the customer told support.
+        await deps.securityLog.record(client, { userId, kind: 'account-unfrozen' });
         await deps.audit.record(client, {
           actorId: actor.adminId,
           action: 'user.unfreeze',
