@@ -3,15 +3,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatedRoute } from '../src/plugins/gate';
 import {
   call,
+  codeFor,
   createTestApp,
+  errorOf,
   gateError,
   newSession,
   type SignedInUser,
+  sessionCookie,
+  signIn,
   signUpAndSignIn,
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
+  withoutChange,
 } from './helpers';
+import { fund, GOOD_ADDRESS } from './money-helpers';
+import { SoftAuthenticator } from './soft-authenticator';
 
 /**
  * DEVIATIONS S2/S6: the server's gate stands in front of every route. The routes open to
@@ -167,5 +174,144 @@ describe('the gate on every route', () => {
     expect(await mismatches(['admin'], async () => admin.cookie, null)).toEqual([]);
     const cookie = await newSession(t, admin);
     expect(await mismatches(['admin'], async () => cookie, 'TWO_FACTOR_REQUIRED')).toEqual([]);
+  });
+});
+
+/**
+ * Issue 12's "hold" role: a verified customer inside a security hold (DEVIATIONS S10). The
+ * hold was started as the app starts one, by resetting the password with the recovery
+ * phrase; the customer then signed in with the new password and passed 2FA. Before that,
+ * they funded a wallet and added a passkey, so every refusal below is the hold's and not a
+ * missing balance or passkey.
+ */
+describe('the hold role: a verified customer inside a security hold', () => {
+  const NEW_PASSWORD = 'Held-But-Here-9';
+  let held: SignedInUser;
+  let passkeyId: string;
+  let plain: SignedInUser;
+
+  beforeAll(async () => {
+    const user = await verifiedCustomer(t);
+    await fund(t, user.userId, 'BTC', '1');
+    passkeyId = await addPasskey(user);
+    const reset = await call(t, {
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      body: { recoveryPhrase: user.seedPhrase, newPassword: NEW_PASSWORD },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    const cookie = sessionCookie(await signIn(t, user.email, NEW_PASSWORD));
+    const verified = await call(t, {
+      method: 'POST',
+      url: '/api/2fa/verify',
+      cookie,
+      body: { code: codeFor(user, 1) },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    held = { ...user, password: NEW_PASSWORD, cookie: sessionCookie(verified) };
+    const hold = await call(t, { url: '/api/security/hold', cookie: held.cookie });
+    expect(hold.json()).toMatchObject({ onHold: true, frozen: false });
+    // The same customer outside a hold: funded, with a passkey.
+    plain = await verifiedCustomer(t);
+    await fund(t, plain.userId, 'BTC', '1');
+    await addPasskey(plain);
+  });
+
+  /** Adds a passkey on a software authenticator; its id. */
+  async function addPasskey(user: SignedInUser): Promise<string> {
+    const options = await call(t, {
+      method: 'POST',
+      url: '/api/passkeys/register/options',
+      cookie: user.cookie,
+    });
+    const added = await call(t, {
+      method: 'POST',
+      url: '/api/passkeys/register',
+      cookie: user.cookie,
+      body: { name: 'Laptop', credential: new SoftAuthenticator().create(options.json().options) },
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    return added.json().passkey.id;
+  }
+
+  /** The routes of these kinds that answer 2xx to a cookie's placeholder request. */
+  async function passing(kinds: GatedRoute['access'][], cookie: string): Promise<string[]> {
+    const out: string[] = [];
+    // Signing out would end the session the rest of the sweep needs; it is a signed-in
+    // route like any other, checked above.
+    const swept = routes.filter(
+      (r) => kinds.includes(r.access) && nameOf(r) !== 'POST /api/auth/sign-out',
+    );
+    for (const route of swept) {
+      const res = await send(route, cookie);
+      if (res.statusCode >= 200 && res.statusCode < 300) out.push(nameOf(route));
+    }
+    return out;
+  }
+
+  it('is refused every admin route, like any customer', async () => {
+    expect(await mismatches(['admin'], async () => held.cookie, 'FORBIDDEN')).toEqual([]);
+  });
+
+  it('gets no 2xx on any route that a customer outside a hold would not get', async () => {
+    const kinds: GatedRoute['access'][] = ['signed-in', 'customer'];
+    const open = new Set(await passing(kinds, plain.cookie));
+    const heldPasses = await passing(kinds, held.cookie);
+    // The sweep reaches the customer's routes: reads answer the held customer as usual.
+    expect(heldPasses).toContain('GET /api/security/hold');
+    expect(heldPasses.filter((name) => !open.has(name))).toEqual([]);
+    // The sweep left the hold in place.
+    const hold = await call(t, { url: '/api/security/hold', cookie: held.cookie });
+    expect(hold.json()).toMatchObject({ onHold: true });
+  });
+
+  it('answers 403 SECURITY_HOLD on every route a hold stops, and changes nothing', async () => {
+    const stepUp = { code: codeFor(held, 2) };
+    const bank = { fullName: 'Jo Citizen', bsb: '062000', accountNumber: '12345678' };
+    // A well-formed answer to a challenge the hold never hands out: the request is whole,
+    // so only the hold can refuse it.
+    const credential = new SoftAuthenticator().create({
+      challenge: Buffer.from('never issued').toString('base64url'),
+      rp: { id: 'localhost' },
+    });
+    const refused: Array<[string, string, unknown]> = [
+      [
+        'POST',
+        '/api/withdrawals',
+        { assetId: 'BTC', amount: '0.1', address: GOOD_ADDRESS.BTC, stepUp },
+      ],
+      [
+        'POST',
+        '/api/bank-transfers',
+        {
+          accountName: 'Jo Citizen',
+          accountNumber: '12345678',
+          bsbNumber: '062000',
+          amountAud: '50',
+          assetId: 'BTC',
+          stepUp,
+        },
+      ],
+      ['PUT', '/api/bank-details', { ...bank, stepUp }],
+      ['POST', '/api/2fa/disable', { code: codeFor(held, 2) }],
+      ['POST', '/api/2fa/reset-with-phrase', { seedPhrase: held.seedPhrase }],
+      ['POST', '/api/passkeys/register/options', undefined],
+      ['POST', '/api/passkeys/register', { name: 'Phone', credential }],
+      ['POST', `/api/passkeys/${passkeyId}/remove`, { code: codeFor(held, 2) }],
+    ];
+    const answers: string[] = [];
+    for (const [method, url, body] of refused) {
+      const res = await withoutChange(t, () =>
+        call(t, {
+          method: method === 'PUT' ? 'PUT' : 'POST',
+          url,
+          cookie: held.cookie,
+          ...(body === undefined ? {} : { body }),
+        }),
+      );
+      const error = res.statusCode === 403 ? errorOf(res).error : res.body;
+      answers.push(`${method} ${url}: ${res.statusCode} ${error}`);
+    }
+    expect(answers).toEqual(refused.map(([m, u]) => `${m} ${u}: 403 SECURITY_HOLD`));
   });
 });

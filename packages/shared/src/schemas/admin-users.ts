@@ -134,12 +134,45 @@ export const ZAdminTwoFactorResetRequest = z.object({
 });
 export type TAdminTwoFactorResetRequest = z.infer<typeof ZAdminTwoFactorResetRequest>;
 
+export const STAFF_RESET_REASON_MISSING =
+  "Say why this admin's two-factor authentication is reset: the reason goes to the audit log.";
+
+/**
+ * Turning a second factor off. A customer's may be turned off with one click (the reason,
+ * when given, is kept); another admin's only with a reason (the service checks, as it alone
+ * knows whom the id names).
+ */
+export const ZAdminTwoFactorDisableRequest = z
+  .object({
+    reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional(),
+  })
+  // A request without a body (the one-click customer case) is read as null.
+  .nullish();
+export type TAdminTwoFactorDisableRequest = z.infer<typeof ZAdminTwoFactorDisableRequest>;
+
 export const ZAdminTwoFactorState = z.object({
   id: z.string(),
   twoFactorRequired: z.boolean(),
   twoFactorEnabled: z.boolean(),
 });
 export type TAdminTwoFactorState = z.infer<typeof ZAdminTwoFactorState>;
+
+// ---------------------------------------------------------------- staff
+
+/** An admin as the users screen's Staff list shows them: never a secret. */
+export const ZAdminStaffRow = z.object({
+  id: z.string(),
+  email: z.string(),
+  fullName: z.string().nullable(),
+  username: z.string().nullable(),
+  lastLogin: ZIso.nullable(),
+  twoFactorEnabled: z.boolean(),
+  frozen: z.boolean(),
+});
+export type TAdminStaffRow = z.infer<typeof ZAdminStaffRow>;
+
+export const ZAdminStaffList = z.object({ staff: z.array(ZAdminStaffRow) });
+export type TAdminStaffList = z.infer<typeof ZAdminStaffList>;
 
 // ---------------------------------------------------------------- recovery phrases (S1)
 

@@ -65,6 +65,11 @@ export type TwoFactorStateRow = {
   two_factor_required: boolean;
   two_factor_enabled: boolean;
 };
+export type StaffRow = DirectoryRow & {
+  last_login: Date | null;
+  two_factor_enabled: boolean;
+  frozen: boolean;
+};
 export type PhraseSummaryRow = { total: number; generated: number; custom: number; week: number };
 export type PhraseRow = DirectoryRow & { is_generated: boolean; created_at: Date };
 export type VolumeRow = { asset_id: string; usd: string; crypto: string; aud: string };
@@ -162,6 +167,47 @@ export const usersManagementRepository = {
       [userId],
     );
     return rows[0] ?? null;
+  },
+
+  /** Whether an id names a staff member; null when it names no one. */
+  async accountKind(pool: pg.Pool, userId: string): Promise<{ is_admin: boolean } | null> {
+    const { rows } = await pool.query<{ is_admin: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id) AS is_admin
+         FROM user_profiles p WHERE p.id = $1`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /**
+   * Locks any account's profile, customer or staff, for turning its second factor off (the
+   * one change staff may make to another admin); null for an unknown id.
+   */
+  async lockAccount(
+    client: pg.PoolClient,
+    userId: string,
+  ): Promise<(TwoFactorStateRow & { is_admin: boolean }) | null> {
+    const { rows } = await client.query<TwoFactorStateRow & { is_admin: boolean }>(
+      `SELECT p.id, u.email, p.two_factor_required, p.two_factor_enabled,
+              EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id) AS is_admin
+         FROM user_profiles p JOIN users u ON u.id = p.id
+        WHERE p.id = $1
+        FOR UPDATE OF p`,
+      [userId],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Every admin, by e-mail: a back office has a handful. */
+  async staff(pool: pg.Pool): Promise<StaffRow[]> {
+    const { rows } = await pool.query<StaffRow>(
+      `SELECT u.id, u.email, p.full_name, p.username, p.last_login, p.two_factor_enabled,
+              p.frozen_at IS NOT NULL AS frozen
+         FROM admin_users a JOIN users u ON u.id = a.user_id
+         JOIN user_profiles p ON p.id = u.id
+        ORDER BY u.email, u.id`,
+    );
+    return rows;
   },
 
   async setRequired(client: pg.PoolClient, userId: string, required: boolean): Promise<void> {

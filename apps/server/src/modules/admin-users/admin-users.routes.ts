@@ -1,6 +1,8 @@
 import {
   ZAdminRecoveryPhrases,
   ZAdminRecoveryPhrasesQuery,
+  ZAdminStaffList,
+  ZAdminTwoFactorDisableRequest,
   ZAdminTwoFactorRequiredRequest,
   ZAdminTwoFactorResetRequest,
   ZAdminTwoFactorState,
@@ -25,7 +27,7 @@ const actorOf = (request: FastifyRequest): Actor => ({
 });
 
 /**
- * Users management, the customers' 2FA controls, recovery-phrase metadata, the dashboard
+ * Users management, the customers' 2FA controls, the Staff list (an admin restores another), recovery-phrase metadata, the dashboard
  * figures and the user directory every admin picker searches. Registered inside the admin
  * tree, so every route here is `access: 'admin'`.
  */
@@ -107,12 +109,21 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/two-factor/disable',
       {
+        config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
+          body: ZAdminTwoFactorDisableRequest,
           response: { 200: ZAdminTwoFactorState, ...ERROR_RESPONSES },
         },
       },
-      async (request) => users.disable(actorOf(request), request.params.id),
+      async (request) =>
+        users.disable(actorOf(request), request.params.id, request.body?.reason || null),
+    );
+
+    app.get(
+      '/api/admin/staff',
+      { schema: { response: { 200: ZAdminStaffList, ...ERROR_RESPONSES } } },
+      async () => users.staff(),
     );
 
     app.get(

@@ -8,9 +8,11 @@ import {
   MSG,
   mulPrice,
   parseAmount,
+  STAFF_RESET_REASON_MISSING,
   sumUsd,
   type TAdminOverview,
   type TAdminRecoveryPhrases,
+  type TAdminStaffList,
   type TAdminStakingTime,
   type TAdminTwoFactorState,
   type TAdminUserDirectory,
@@ -35,6 +37,11 @@ import {
 
 /** The acting admin and where the request came from, for the audit row. */
 export type Actor = { adminId: string; ip: string };
+
+const STAFF_RESET_SELF =
+  'You cannot turn off your own second factor here: another admin must do it, with a reason.';
+const STAFF_PHRASE_REFUSED =
+  "Staff accounts are never restored with a recovery phrase: reset this admin's 2FA with a reason instead.";
 
 /** A price feed older than this makes the health check say so. */
 export const PRICE_FEED_MAX_AGE_SECONDS = 15 * 60;
@@ -236,6 +243,8 @@ export function createAdminUsersService(s: Services) {
             text: `Coffer support no longer requires two-factor authentication on your account: signing in now needs only your password.\n\nWe recommend keeping two-factor authentication on. If you did not ask for this, contact support at once.\n\n${s.config.publicUrl}/dashboard/settings\n`,
             link: `${s.config.publicUrl}/dashboard/settings`,
           });
+          // The customer's own security activity shows it too, with the change.
+          await s.securityLog.record(client, { userId, kind: 'two-factor-waived-by-staff' });
         }
         await s.audit.record(client, {
           actorId: actor.adminId,
@@ -266,8 +275,10 @@ export function createAdminUsersService(s: Services) {
       const trimmed = phrase.trim();
       if (trimmed === '') throw new AppError('VALIDATION_FAILED', ADMIN_RESET_PHRASE_MISSING);
       const limits = resetLimits(userId, actor.adminId);
-      const exists = await pool.query('SELECT 1 FROM user_profiles WHERE id = $1', [userId]);
-      if (exists.rowCount === 0) throw new AppError('NOT_FOUND', 'User not found');
+      const target = await repo.accountKind(pool, userId);
+      if (!target) throw new AppError('NOT_FOUND', 'User not found');
+      // Staff are never restored with a phrase (issue 12): refused before any guess counts.
+      if (target.is_admin) throw new AppError('FORBIDDEN', STAFF_PHRASE_REFUSED);
       const attempt = await s.limiter.consume(limits);
       if (!(await s.phrases.matches(userId, trimmed))) {
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
@@ -286,6 +297,7 @@ export function createAdminUsersService(s: Services) {
           event: 'admin-two-factor-reset',
           from: null,
         });
+        await s.securityLog.record(client, { userId, kind: 'two-factor-reset-by-staff' });
         await s.audit.record(client, {
           actorId: actor.adminId,
           action: 'user.2fa.reset',
@@ -304,35 +316,74 @@ export function createAdminUsersService(s: Services) {
       return { id: userId, twoFactorRequired: result.required, twoFactorEnabled: false };
     },
 
-    async disable(actor: Actor, userId: string): Promise<TAdminTwoFactorState> {
+    /**
+     * Turns a second factor off: a customer's (one click, DEVIATIONS S7) or another admin's
+     * (issue 12: staff cannot use the phrase, so a locked-out admin is restored by another
+     * one, with a reason). One path for both: the factor and passkeys go, every session
+     * ends, a security hold starts with its mail (S10), and the audit row names who, whom
+     * and why, all in one transaction. Never on oneself: that would be a second factor the
+     * holder can wave away.
+     */
+    async disable(
+      actor: Actor,
+      userId: string,
+      reason: string | null,
+    ): Promise<TAdminTwoFactorState> {
+      if (userId === actor.adminId) throw new AppError('FORBIDDEN', STAFF_RESET_SELF);
       const result = await withTransaction(pool, async (client) => {
-        const before = await lockEnabled(client, userId);
+        const before = await repo.lockAccount(client, userId);
+        if (!before) throw new AppError('NOT_FOUND', 'User not found');
+        const staff = before.is_admin;
+        if (staff && !reason) throw new AppError('VALIDATION_FAILED', STAFF_RESET_REASON_MISSING);
         if (!before.two_factor_enabled)
           throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
         await repo.removeTwoFactor(client, userId);
         // Every device is signed out: a session that passed the old factor must not outlive it.
         const sessionsEnded = await repo.revokeSessions(client, userId);
-        // Taking a factor away starts a security hold too, with its mail (S10).
+        // Taking a factor away starts a security hold too, with its mail (S10). An admin's
+        // factor is always required again, so for staff it is a reset, and its mail says so.
         await s.securityHold.start(client, {
           userId,
           email: before.email,
-          event: 'admin-two-factor-disable',
+          event: staff ? 'staff-two-factor-reset' : 'admin-two-factor-disable',
           from: null,
+        });
+        await s.securityLog.record(client, {
+          userId,
+          kind: staff ? 'two-factor-reset-by-staff' : 'two-factor-disabled-by-staff',
         });
         await s.audit.record(client, {
           actorId: actor.adminId,
-          action: 'user.2fa.disable',
+          // The same action the operator's reset-admin-2fa writes, so one filter finds both.
+          action: staff ? 'admin.2fa.reset' : 'user.2fa.disable',
           targetType: 'user',
           targetId: userId,
           targetUserId: userId,
           before: { twoFactorEnabled: true },
           after: { twoFactorEnabled: false, sessionsEnded },
+          reason,
           ip: actor.ip,
         });
         return before;
       });
       await s.outbox.deliver();
       return { id: userId, twoFactorRequired: result.two_factor_required, twoFactorEnabled: false };
+    },
+
+    /** The Staff list of the users screen: every admin and the state of their second factor. */
+    async staff(): Promise<TAdminStaffList> {
+      const rows = await repo.staff(pool);
+      return {
+        staff: rows.map((r) => ({
+          id: r.id,
+          email: r.email,
+          fullName: r.full_name,
+          username: r.username,
+          lastLogin: r.last_login ? r.last_login.toISOString() : null,
+          twoFactorEnabled: r.two_factor_enabled,
+          frozen: r.frozen,
+        })),
+      };
     },
 
     /** DEVIATIONS S1: who has a phrase, of which type, since when; never the phrase. */

@@ -1,9 +1,14 @@
-import { type TAdminUserRow, WAIVE_TWO_FACTOR_REASON_MISSING } from '@coffer/shared';
+import {
+  STAFF_RESET_REASON_MISSING,
+  type TAdminUserRow,
+  WAIVE_TWO_FACTOR_REASON_MISSING,
+} from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import {
   call,
   codeFor,
+  completeTwoFactor,
   createTestApp,
   errorOf,
   gateRefusal,
@@ -13,6 +18,7 @@ import {
   sessionWorks,
   signUpAndSignIn,
   type TestApp,
+  tableText,
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
@@ -58,6 +64,15 @@ async function auditRows(action: string, targetId: string) {
     [action, targetId],
   );
   return rows;
+}
+
+/** The kinds of the account's security activity log, oldest first. */
+async function securityKinds(userId: string): Promise<string[]> {
+  const { rows } = await t.services.pool.query<{ kind: string }>(
+    'SELECT kind FROM security_events WHERE user_id = $1 ORDER BY created_at, id',
+    [userId],
+  );
+  return rows.map((r) => r.kind);
 }
 
 async function profile(userId: string) {
@@ -279,6 +294,7 @@ describe('POST /api/admin/users/:id/two-factor/required', () => {
     expect(await gateRefusal(t, customer.cookie)).toBeNull();
     const session = await get('/api/session', customer.cookie);
     expect(session.json().session.twoFactor).toMatchObject({ required: false, verified: true });
+    expect(await securityKinds(customer.userId)).toContain('two-factor-waived-by-staff');
     expect(await auditRows('user.2fa.require', customer.userId)).toEqual([
       {
         actor_id: admin.userId,
@@ -362,6 +378,7 @@ describe('POST /api/admin/users/:id/two-factor/reset', () => {
     const mails = mailsTo(t, customer.email);
     expect(mails).toHaveLength(mailsBefore + 1);
     expect(mails.at(-1)).toContain('reset two-factor authentication');
+    expect(await securityKinds(customer.userId)).toContain('two-factor-reset-by-staff');
     const audit = await auditRows('user.2fa.reset', customer.userId);
     expect(audit).toEqual([
       {
@@ -439,6 +456,7 @@ describe('POST /api/admin/users/:id/two-factor/disable', () => {
     expect(await profile(customer.userId)).toMatchObject({ two_factor_enabled: false });
     expect(await auditRows('user.2fa.disable', customer.userId)).toHaveLength(1);
     expect(mailsTo(t, customer.email).at(-1)).toContain('turned off two-factor authentication');
+    expect(await securityKinds(customer.userId)).toContain('two-factor-disabled-by-staff');
     // Every session ends with the factor it passed: the customer signs in and sets it up again.
     expect(await sessionWorks(t, customer.cookie)).toBe(false);
     expect(await sessionWorks(t, otherDevice)).toBe(false);
@@ -452,6 +470,142 @@ describe('POST /api/admin/users/:id/two-factor/disable', () => {
       post(`/api/admin/users/${customer.userId}/two-factor/disable`, {}),
     );
     expect(again.statusCode).toBe(409);
+  });
+});
+
+describe('an admin restores another admin (issue 12)', () => {
+  const REASON = 'Lost phone; identity checked on a video call';
+  /** A mail as the reader sees it: quoted-printable soft line breaks joined. */
+  const lastMail = (email: string) => (mailsTo(t, email).at(-1) ?? '').replace(/=\r?\n/g, '');
+  const disableUrl = (id: string) => `/api/admin/users/${id}/two-factor/disable`;
+
+  it('lists every admin on the Staff list, never a customer, never a secret', async () => {
+    const customer = await verifiedCustomer(t);
+    const other = await verifiedAdmin(t);
+    const res = await get('/api/admin/staff');
+    expect(res.statusCode).toBe(200);
+    const ids = (res.json().staff as { id: string }[]).map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining([admin.userId, other.userId]));
+    expect(ids).not.toContain(customer.userId);
+    expect(res.json().staff.find((r: { id: string }) => r.id === other.userId)).toEqual({
+      id: other.userId,
+      email: other.email,
+      fullName: null,
+      username: null,
+      lastLogin: expect.any(String),
+      twoFactorEnabled: true,
+      frozen: false,
+    });
+    expect(res.body).not.toContain(other.totpSecret ?? 'no secret');
+  });
+
+  it('resets with a reason: every session ended, the admin e-mailed, a hold, an audit row', async () => {
+    const target = await verifiedAdmin(t);
+    const otherDevice = await newSession(t, target);
+    const mailsBefore = mailsTo(t, target.email).length;
+
+    const res = await post(disableUrl(target.userId), { reason: `  ${REASON}  ` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      id: target.userId,
+      twoFactorRequired: true,
+      twoFactorEnabled: false,
+    });
+    expect(await profile(target.userId)).toMatchObject({ two_factor_enabled: false });
+    const secrets = await t.services.pool.query(
+      'SELECT 1 FROM user_two_factor WHERE user_id = $1',
+      [target.userId],
+    );
+    expect(secrets.rowCount).toBe(0);
+    expect(await sessionWorks(t, target.cookie)).toBe(false);
+    expect(await sessionWorks(t, otherDevice)).toBe(false);
+
+    expect(mailsTo(t, target.email)).toHaveLength(mailsBefore + 1);
+    const mail = lastMail(target.email);
+    expect(mail).toContain('Another Coffer admin reset two-factor authentication');
+    expect(mail).toContain('/freeze?token=');
+
+    expect(await auditRows('admin.2fa.reset', target.userId)).toEqual([
+      {
+        actor_id: admin.userId,
+        before: { twoFactorEnabled: true },
+        after: { twoFactorEnabled: false, sessionsEnded: 2 },
+        reason: REASON,
+        ip: '127.0.0.1',
+      },
+    ]);
+
+    expect(await securityKinds(target.userId)).toContain('two-factor-reset-by-staff');
+
+    // The restored admin still needs their own password, then sets a new factor up; the
+    // hold (S10) keeps further factor changes waiting meanwhile.
+    const back = await newSession(t, target);
+    expect(await gateRefusal(t, back)).toBe('TWO_FACTOR_REQUIRED');
+    const restored = await completeTwoFactor(t, { ...target, cookie: back });
+    expect(await sessionWorks(t, restored.cookie)).toBe(true);
+    const hold = await call(t, { url: '/api/security/hold', cookie: restored.cookie });
+    expect(hold.json()).toMatchObject({ onHold: true, frozen: false });
+    const again = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/passkeys/register/options',
+        cookie: restored.cookie,
+        body: {},
+      }),
+    );
+    expect(again.statusCode).toBe(403);
+    expect(errorOf(again).error).toBe('SECURITY_HOLD');
+  });
+
+  it('refuses oneself, a missing reason, a customer, a visitor and an unknown id, changing nothing', async () => {
+    const target = await verifiedAdmin(t);
+    const customer = await verifiedCustomer(t);
+    await withoutChange(t, async () => {
+      const self = await post(disableUrl(admin.userId), { reason: REASON });
+      expect(self.statusCode).toBe(403);
+      expect(errorOf(self).message).toContain('another admin must do it');
+
+      for (const body of [{}, { reason: '   ' }, undefined]) {
+        const none = await call(t, {
+          method: 'POST',
+          url: disableUrl(target.userId),
+          cookie: admin.cookie,
+          ...(body === undefined ? {} : { body }),
+        });
+        expect(none.statusCode, JSON.stringify(body)).toBe(400);
+        expect(errorOf(none).message).toBe(STAFF_RESET_REASON_MISSING);
+      }
+
+      const byCustomer = await post(disableUrl(target.userId), { reason: REASON }, customer.cookie);
+      expect(byCustomer.statusCode).toBe(403);
+      expect(errorOf(byCustomer).error).toBe('FORBIDDEN');
+
+      const anonymous = await call(t, {
+        method: 'POST',
+        url: disableUrl(target.userId),
+        body: { reason: REASON },
+      });
+      expect(anonymous.statusCode).toBe(401);
+
+      const unknown = await post(disableUrl('00000000-0000-4000-8000-000000000000'), {
+        reason: REASON,
+      });
+      expect(unknown.statusCode).toBe(404);
+    });
+    expect(await sessionWorks(t, target.cookie)).toBe(true);
+  });
+
+  it('never restores an admin with a recovery phrase, and counts no guess for it', async () => {
+    const target = await verifiedAdmin(t);
+    const limitsBefore = await tableText(t, 'rate_limits');
+    const res = await withoutChange(t, () =>
+      post(`/api/admin/users/${target.userId}/two-factor/reset`, {
+        recoveryPhrase: target.seedPhrase ?? 'a b c',
+      }),
+    );
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res).message).toContain('never restored with a recovery phrase');
+    expect(await tableText(t, 'rate_limits')).toBe(limitsBefore);
   });
 });
 

@@ -28,6 +28,10 @@ const EVENTS = {
     subject: 'Coffer support turned off two-factor authentication on your account',
     what: 'Coffer support turned off two-factor authentication on your account, and signed you out everywhere. If two-factor authentication is required, you will be asked to set it up again when you next sign in.',
   },
+  'staff-two-factor-reset': {
+    subject: 'Another admin reset two-factor authentication on your Coffer staff account',
+    what: 'Another Coffer admin reset two-factor authentication on your staff account, and signed you out everywhere. Sign in with your password and set up a new second factor.',
+  },
 } as const;
 
 export type HoldEvent = keyof typeof EVENTS;
