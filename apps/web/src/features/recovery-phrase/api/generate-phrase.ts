@@ -18,8 +18,8 @@ export function useGeneratePhrase({ refreshSession }: { refreshSession: () => Pr
   return useMutation({
     mutationFn: generatePhrase,
     gcTime: 0,
-    onSuccess: async ({ phrase, createdAt }) => {
-      queryClient.setQueryData(phraseQueryOptions().queryKey, { phrase, createdAt });
+    onSuccess: async ({ phrase, createdAt, confirmedAt }) => {
+      queryClient.setQueryData(phraseQueryOptions().queryKey, { phrase, createdAt, confirmedAt });
       // The gate redirects here while the session says there is no phrase.
       await refreshSession();
     },

@@ -2,7 +2,7 @@ import { TriangleAlert } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
 
-/** Shown while the user has no phrase yet: it is made once and never changes. */
+/** Shown while the user has no phrase: none yet, or the last one was used and burnt (S10). */
 export function GeneratePhraseNotice({
   onGenerate,
   generating,
@@ -28,8 +28,9 @@ export function GeneratePhraseNotice({
             Important Notice
           </h2>
           <p className="mt-2 text-sm text-fg">
-            Your seed phrase can be generated only once. It cannot be changed or regenerated later,
-            so have a pen and paper ready to write it down as soon as it appears.
+            Have a pen and paper ready: write your seed phrase down as soon as it appears. It cannot
+            be changed later. If it is ever used to recover your account it stops working, and you
+            make a new one here and type it back to confirm it.
           </p>
         </section>
         <Button onClick={onGenerate} disabled={generating} className="w-full sm:w-auto">

@@ -22,8 +22,18 @@ async function copyToClipboard(text: string) {
   }
 }
 
-/** The user's twelve words, numbered, with the rules for keeping them safe. */
-export function PhraseDisplay({ phrase }: { phrase: string }) {
+/**
+ * The user's twelve words, numbered, with the rules for keeping them safe. `onWrittenDown`
+ * is given while the phrase waits to be confirmed (a replacement for a burnt one): the way
+ * on is then to type it back, not the dashboard.
+ */
+export function PhraseDisplay({
+  phrase,
+  onWrittenDown,
+}: {
+  phrase: string;
+  onWrittenDown?: () => void;
+}) {
   const words = phrase
     .trim()
     .split(/\s+/)
@@ -44,6 +54,9 @@ export function PhraseDisplay({ phrase }: { phrase: string }) {
             <p className="font-semibold text-fg">Seed Phrase Generated</p>
             <p className="mt-1 text-sm text-fg">
               Write these 12 words down in order and keep them somewhere safe.
+              {onWrittenDown
+                ? ' Next you will type them back to confirm your copy: until then, your account stays under its security hold.'
+                : ''}
             </p>
           </div>
         </div>
@@ -90,14 +103,20 @@ export function PhraseDisplay({ phrase }: { phrase: string }) {
           </ul>
         </section>
 
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <Button asChild>
-            <Link to="/dashboard">Continue to Dashboard</Link>
-          </Button>
-          <Button asChild variant="outline">
-            <Link to="/dashboard">Back to Dashboard</Link>
-          </Button>
-        </div>
+        {onWrittenDown ? (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button onClick={onWrittenDown}>I have written it down</Button>
+          </div>
+        ) : (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Button asChild>
+              <Link to="/dashboard">Continue to Dashboard</Link>
+            </Button>
+            <Button asChild variant="outline">
+              <Link to="/dashboard">Back to Dashboard</Link>
+            </Button>
+          </div>
+        )}
       </CardContent>
     </Card>
   );

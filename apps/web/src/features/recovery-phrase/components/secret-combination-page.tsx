@@ -1,4 +1,4 @@
-import { MSG } from '@coffer/shared';
+import { MSG, type TRecoveryPhraseResponse } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router';
@@ -9,8 +9,10 @@ import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
 import { useGeneratePhrase } from '../api/generate-phrase';
 import { phraseQueryOptions, usePhrase } from '../api/get-phrase';
+import { ConfirmPhraseStep } from './confirm-phrase-step';
 import { GeneratePhraseNotice } from './generate-phrase-notice';
 import { PasswordGate } from './password-gate';
+import { PhraseConfirmed } from './phrase-confirmed';
 import { PhraseDisplay } from './phrase-display';
 
 /** The part of the portal layout's outlet context this page uses. */
@@ -22,10 +24,15 @@ function needsPassword(err: unknown): boolean {
 
 /**
  * /secret-combination: the password gate on every visit, then the user's phrase (or the
- * one-time generation). The phrase lives only in memory while this page is open.
+ * one-time generation). A phrase that replaces a burnt one is then typed back to confirm it
+ * (DEVIATIONS S10). The phrase lives only in memory while this page is open.
  */
 export default function SecretCombinationPage() {
   const [unlocked, setUnlocked] = useState(false);
+  // Where an unconfirmed phrase's customer is: reading it, or typing it back.
+  const [confirming, setConfirming] = useState(false);
+  // Set when the phrase was confirmed on this visit, to say so instead of showing it again.
+  const [confirmedNow, setConfirmedNow] = useState(false);
   const queryClient = useQueryClient();
   const phrase = usePhrase({ enabled: unlocked });
   const portal = useOutletContext<PortalContext>();
@@ -81,6 +88,14 @@ export default function SecretCombinationPage() {
     });
   }
 
+  // One render: the success card, and the held phrase marked confirmed, arrive together.
+  function onConfirmed(confirmedAt: string) {
+    setConfirmedNow(true);
+    queryClient.setQueryData<TRecoveryPhraseResponse>(phraseQueryOptions().queryKey, (old) =>
+      old ? { ...old, confirmedAt } : old,
+    );
+  }
+
   let content: ReactNode;
   if (!unlocked) {
     content = (
@@ -104,6 +119,14 @@ export default function SecretCombinationPage() {
           </Button>
         </CardContent>
       </Card>
+    );
+  } else if (confirmedNow) {
+    content = <PhraseConfirmed />;
+  } else if (phrase.data.phrase && phrase.data.confirmedAt === null) {
+    content = confirming ? (
+      <ConfirmPhraseStep onBack={() => setConfirming(false)} onConfirmed={onConfirmed} />
+    ) : (
+      <PhraseDisplay phrase={phrase.data.phrase} onWrittenDown={() => setConfirming(true)} />
     );
   } else if (phrase.data.phrase) {
     content = <PhraseDisplay phrase={phrase.data.phrase} />;
