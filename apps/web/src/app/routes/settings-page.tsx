@@ -1,4 +1,5 @@
 import { ChangePasswordCard } from '../../features/account-security/components/change-password-card';
+import { SecurityActivityCard } from '../../features/account-security/components/security-activity-card';
 import { SessionsCard } from '../../features/account-security/components/sessions-card';
 import { PasskeysCard } from '../../features/passkeys/components/passkeys-card';
 import { AppearanceCard } from '../../features/settings/components/appearance-card';
@@ -30,6 +31,7 @@ export default function SettingsPage() {
         twoFactorEnabled={session.data?.twoFactor.enabled ?? false}
       />
       <SessionsCard />
+      <SecurityActivityCard />
       <NotificationsCard />
       <LanguageRegionCard />
     </div>

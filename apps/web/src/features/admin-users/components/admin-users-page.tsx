@@ -30,6 +30,7 @@ import {
 } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
+import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';
 
 const REQUIRED_FAILED = 'Failed to update 2FA requirement. Please try again.';
@@ -296,6 +297,7 @@ function UsersManagement() {
                             >
                               Reset 2FA
                             </Button>
+                            <SecurityActivityButton user={{ id: u.id, name }} />
                             <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
                               {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
                             </Badge>
