@@ -6,6 +6,7 @@ import {
   passwordWeakness,
   type TActiveSession,
   type TChangePasswordRequest,
+  type TSecurityEventKind,
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
@@ -16,7 +17,6 @@ import { hashPassword, verifyPassword } from '../../lib/password';
 import { matchTotpStep } from '../../lib/totp';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
-import type { SecurityLog } from '../security-log';
 import type { SessionContext } from '../sessions';
 import type { AccountSecurityRepository } from './account-security.repository';
 import { deviceLabel } from './device-label';
@@ -27,7 +27,16 @@ type Deps = {
   limiter: RateLimiter;
   secrets: Secrets;
   outbox: Outbox;
-  securityLog: Pick<SecurityLog, 'record'>;
+  /**
+   * The security log's `record`, by its shape: the log names devices with this module's
+   * `deviceLabel`, so importing it back here would make the two front doors a circle.
+   */
+  securityLog: {
+    record(
+      client: pg.PoolClient,
+      event: { userId: string; kind: TSecurityEventKind; client: Client; detail: string | null },
+    ): Promise<void>;
+  };
   publicUrl: string;
 };
 
