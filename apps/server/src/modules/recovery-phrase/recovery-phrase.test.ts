@@ -14,11 +14,18 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
+import { createLogger } from '../../infra';
+
+/** Every line the app logs, whatever its level: a phrase must never be among them. */
+const logLines: string[] = [];
 
 let t: TestApp;
 let user: SignedInUser;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp(
+    {},
+    createLogger('trace', { write: (line: string) => logLines.push(line) }),
+  );
   user = await verifiedCustomer(t);
 });
 afterAll(async () => {
@@ -288,5 +295,23 @@ describe('confirming a new phrase after the old one was burnt (DEVIATIONS S10)',
       call(t, { method: 'POST', url: '/api/recovery-phrase/confirm', body: { phrase: 'a b c' } }),
     );
     expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('the words typed to confirm', () => {
+  it('are never written to the log, right or wrong', async () => {
+    const user = await withReplacementPhrase();
+    const wrong = oneWordWrong(user.phrase, 2);
+    expect((await confirm(user.cookie, wrong)).statusCode).toBe(400);
+    expect((await confirm(user.cookie, user.phrase)).statusCode).toBe(200);
+    expect(logLines.some((l) => l.includes('/api/recovery-phrase/confirm'))).toBe(true);
+    for (const phrase of [user.phrase, wrong]) {
+      const words = phrase.split(' ');
+      // No two of its words side by side anywhere: not the phrase, not a piece of it.
+      for (let i = 1; i < words.length; i++) {
+        const pair = `${words[i - 1]} ${words[i]}`;
+        expect(logLines.filter((l) => l.includes(pair))).toEqual([]);
+      }
+    }
   });
 });
