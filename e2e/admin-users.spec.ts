@@ -1,10 +1,11 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
-import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
+import { creditDeposit, expectAccessible, mailTo, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
   createCustomer,
   expectDashboard,
   sidebar,
+  signIn,
   signInNewAdmin,
   toasts,
 } from './support/flows';
@@ -18,6 +19,7 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
+let adminEmail: string;
 
 /** '$6,100.00' for 6100 — what the screen shows for an exact two-decimal figure. */
 function usd(value: number): string {
@@ -35,7 +37,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdmin(admin, 'users-admin');
+  adminEmail = await signInNewAdmin(admin, 'users-admin');
 });
 
 test.afterAll(async () => {
@@ -129,6 +131,63 @@ test('Reset 2FA needs the customer’s phrase, checked by the server, and signs 
   // Every session of the customer ended.
   await customer.reload();
   await expect(customer).toHaveURL(/\/auth/);
+});
+
+test('an admin resets another admin’s 2FA from the Staff list, with a reason, never their own', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  const other = await context.newPage();
+  const otherEmail = await signInNewAdmin(other, 'users-other-admin');
+
+  await admin.goto('/dashboard/admin/users');
+  const staff = admin.getByRole('table', { name: 'Staff' });
+  const mine = staff.getByRole('row').filter({ hasText: adminEmail });
+  await expect(mine).toContainText('You');
+  await expect(mine.getByRole('button', { name: /Reset 2FA/ })).toHaveCount(0);
+  const row = staff.getByRole('row').filter({ hasText: otherEmail });
+  await expect(row).toContainText('2FA Enabled');
+
+  await row.getByRole('button', { name: `Reset 2FA for ${otherEmail}` }).click();
+  const dialog = admin.getByRole('dialog', { name: "Reset this admin's 2FA?" });
+  const confirm = dialog.getByRole('button', { name: 'Reset 2FA' });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByLabel('Reason').fill('Lost phone; identity checked on a video call');
+  await expectAccessible(admin);
+  await snap(admin, 'admin-users-staff-reset');
+  await confirm.click();
+  await expect(dialog).toBeHidden();
+  await expect(toasts(admin)).toContainText('2FA Reset');
+  await expect(row).toContainText('Not set up');
+  await expect(row.getByRole('button', { name: /Reset 2FA/ })).toHaveCount(0);
+
+  // Told by e-mail, with the hold and its "This wasn't me" link.
+  const mail = await mailTo(otherEmail);
+  expect(mail).toContain('Another Coffer admin reset two-factor authentication');
+  expect(mail).toContain('/freeze?token=');
+
+  // Signed out everywhere; back with their own password, they set up a new factor.
+  await other.reload();
+  await expect(other).toHaveURL(/\/auth/);
+  await signIn(other, otherEmail);
+  // Their recovery phrase is kept (staff never use it), so the setup shows no new one.
+  await expect(
+    other.getByRole('heading', { level: 1, name: 'Set up two-factor authentication' }),
+  ).toBeVisible();
+
+  // The audit log names who did it, to whom, and why.
+  const query = new URLSearchParams({ action: 'admin.2fa.reset', targetUser: otherEmail });
+  const audit = await admin.request.get(`/api/admin/audit?${query}`);
+  expect(audit.ok()).toBe(true);
+  expect((await audit.json()).items).toEqual([
+    expect.objectContaining({
+      actorEmail: adminEmail,
+      targetUserEmail: otherEmail,
+      reason: 'Lost phone; identity checked on a video call',
+    }),
+  ]);
+  await context.close();
 });
 
 test('Recovery Phrases shows who has one, and never a phrase', async () => {

@@ -1,6 +1,7 @@
 import type { TAdminTwoFactorState, TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { staffQueryOptions } from './get-staff';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/two-factor`;
 
@@ -16,8 +17,9 @@ export function resetTwoFactor(userId: string, recoveryPhrase: string) {
   return api.post<TAdminTwoFactorState>(`${base(userId)}/reset`, { recoveryPhrase });
 }
 
-export function disableTwoFactor(userId: string) {
-  return api.post<TAdminTwoFactorState>(`${base(userId)}/disable`, {});
+/** A customer's with one click; another admin's only with a reason (the server checks). */
+export function disableTwoFactor(userId: string, reason?: string) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/disable`, reason ? { reason } : {});
 }
 
 /** After any 2FA change the users list is read again. */
@@ -62,5 +64,17 @@ export function useUnfreezeAccount() {
   return useMutation({
     mutationFn: (v: { userId: string; reason: string }) => unfreezeAccount(v.userId, v.reason),
     onSettled: invalidate,
+  });
+}
+
+/**
+ * Issue 12: an admin resets another admin's 2FA (staff never use the recovery phrase). The
+ * same endpoint as a customer's Disable 2FA, with the reason the audit log keeps.
+ */
+export function useResetStaffTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (v: { userId: string; reason: string }) => disableTwoFactor(v.userId, v.reason),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: staffQueryOptions().queryKey }),
   });
 }

@@ -31,6 +31,7 @@ import {
 import { ReasonDialog } from './reason-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { SecurityActivityButton } from './security-activity-dialog';
+import { StaffList } from './staff-list';
 import { StakingTime } from './staking-time';
 
 const REQUIRED_FAILED = 'Failed to update 2FA requirement. Please try again.';
@@ -360,6 +361,8 @@ function UsersManagement() {
           ) : null}
         </CardContent>
       </Card>
+
+      <StaffList />
 
       <ResetTwoFactorDialog user={resetting} onOpenChange={(open) => !open && setResetting(null)} />
       <ReasonDialog

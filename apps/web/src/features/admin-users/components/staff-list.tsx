@@ -1,0 +1,139 @@
+import { STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '../../../components/ui/card';
+import { Spinner } from '../../../components/ui/spinner';
+import { useSession } from '../../../lib/session';
+import { useStaff } from '../api/get-staff';
+import { useResetStaffTwoFactor } from '../api/two-factor-actions';
+import { ReasonDialog } from './reason-dialog';
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+const nameOf = (a: Pick<TAdminStaffRow, 'fullName' | 'username' | 'email'>) =>
+  a.fullName?.trim() || a.username?.trim() || a.email;
+
+/**
+ * Issue 12: staff cannot use the recovery phrase, so an admin locked out of their second
+ * factor is restored here by another admin, with a reason. Never on oneself: one's own
+ * factor is changed in Settings, with the factor itself.
+ */
+export function StaffList() {
+  const staff = useStaff();
+  const session = useSession();
+  const selfId = session.data?.user.id;
+  const reset = useResetStaffTwoFactor();
+  const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Staff</CardTitle>
+        <CardDescription>
+          Admins and their two-factor authentication. An admin locked out of their second factor is
+          restored here by another admin.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        {staff.isPending ? (
+          <div className="flex justify-center py-6">
+            <Spinner className="h-6 w-6" label="Loading staff" />
+          </div>
+        ) : staff.isError ? (
+          <p role="alert" className="py-4 text-sm text-danger">
+            Error loading staff: {staff.error.message}
+          </p>
+        ) : (
+          <div className="-mx-5 overflow-x-auto px-5">
+            <table className="w-full min-w-[640px] text-left text-sm">
+              <caption className="sr-only">Staff</caption>
+              <thead className="border-b border-border text-xs uppercase text-muted">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Admin
+                  </th>
+                  <th scope="col" className="py-2 pr-4 font-medium">
+                    Last Login
+                  </th>
+                  <th scope="col" className="py-2 font-medium">
+                    Two-factor
+                  </th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-border">
+                {staff.data.staff.map((a) => {
+                  const name = nameOf(a);
+                  const self = a.id === selfId;
+                  return (
+                    <tr key={a.id} className="align-top" data-testid="staff-row">
+                      <td className="py-3 pr-4">
+                        <p className="font-medium text-fg">
+                          {name}
+                          {self ? (
+                            <Badge variant="secondary" className="ml-2">
+                              You
+                            </Badge>
+                          ) : null}
+                        </p>
+                        {name !== a.email ? <p className="text-xs text-muted">{a.email}</p> : null}
+                      </td>
+                      <td className="py-3 pr-4 whitespace-nowrap">
+                        {a.lastLogin ? dateTimeFormat.format(new Date(a.lastLogin)) : 'Never'}
+                      </td>
+                      <td className="py-3">
+                        <div className="flex flex-wrap items-center gap-2">
+                          <Badge variant={a.twoFactorEnabled ? 'success' : 'outline'}>
+                            {a.twoFactorEnabled ? '2FA Enabled' : 'Not set up'}
+                          </Badge>
+                          {a.frozen ? <Badge variant="destructive">Frozen</Badge> : null}
+                          {a.twoFactorEnabled && !self ? (
+                            <Button
+                              size="sm"
+                              variant="danger"
+                              onClick={() => setResetting({ id: a.id, name })}
+                              aria-label={`Reset 2FA for ${name}`}
+                            >
+                              Reset 2FA
+                            </Button>
+                          ) : null}
+                        </div>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+      <ReasonDialog
+        open={resetting !== null}
+        onOpenChange={(open) => !open && setResetting(null)}
+        title="Reset this admin's 2FA?"
+        description={`${resetting?.name ?? 'This admin'} will be signed out everywhere and set up a new second factor at their next sign-in, with their own password. Their account is put on a security hold, and they are told by e-mail. Say why: the reason goes to the audit log.`}
+        confirmLabel="Reset 2FA"
+        pendingLabel="Resetting..."
+        missingReason={STAFF_RESET_REASON_MISSING}
+        failed="Failed to reset 2FA. Please try again."
+        onConfirm={async (reason) => {
+          if (!resetting) return;
+          await reset.mutateAsync({ userId: resetting.id, reason });
+          toast.success('2FA Reset', {
+            description: `${resetting.name} was signed out and sets up a new second factor at their next sign-in.`,
+          });
+        }}
+      />
+    </Card>
+  );
+}
