@@ -2,7 +2,7 @@ import path from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import type { Db } from './db/client';
+import { createPool, type Db } from './db/client';
 import type { Secrets } from './lib/crypto';
 import { createFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
@@ -35,6 +35,7 @@ import { createSessionsRepository } from './modules/sessions/sessions.repository
 import { withSettingsCache } from './modules/settings/settings.cache';
 import { createSettingsRepository } from './modules/settings/settings.repository';
 import { createStakingService } from './modules/staking/staking.service';
+import { createStepUp } from './modules/step-up';
 import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 import { createWalletsService } from './modules/wallets/wallets.service';
@@ -61,7 +62,8 @@ export function createServices(infra: Infra) {
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });
   const fileSweep = createFileSweep({ pool, files, log: infra.log });
   const users = createUsersRepository(db);
-  const limiter = createRateLimiter(pool);
+  // Its own few connections: counts are taken inside money transactions (see the limiter).
+  const limiter = createRateLimiter(createPool(String(pool.options.connectionString ?? ''), 4));
   // Not started here: the server starts it (main.ts); without it nothing is cached.
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
   const settings = withSettingsCache(createSettingsRepository(db), listener);
@@ -97,6 +99,14 @@ export function createServices(infra: Infra) {
     securityLog,
     publicUrl: config.publicUrl,
   });
+  // Step-up checks passkeys' answers, and passkeys asks for step-ups: `passkeys` is made below.
+  const stepUp = createStepUp({
+    secrets,
+    limiter,
+    acceptAssertion: (client, session, assertion) =>
+      passkeys.acceptAssertion(client, session, assertion),
+    totpRefusal: (session) => passkeys.totpRefusal(session),
+  });
   const twoFactor = createTwoFactorService({
     pool,
     repo: createTwoFactorRepository(db),
@@ -106,6 +116,8 @@ export function createServices(infra: Infra) {
     secrets,
     outbox,
     securityHold,
+    stepUp,
+    securityLog,
     // Admins may be held to passkeys (decision 0014); `passkeys` is made below.
     totpRefusal: (session) => passkeys.totpRefusal(session),
     publicUrl: config.publicUrl,
@@ -115,10 +127,11 @@ export function createServices(infra: Infra) {
     repo: createPasskeysRepository(pool),
     sessions,
     limiter,
-    secrets,
     outbox,
     settings,
     securityHold,
+    stepUp,
+    securityLog,
     publicUrl: config.publicUrl,
   });
   const accountSecurity = createAccountSecurityService({
@@ -128,6 +141,7 @@ export function createServices(infra: Infra) {
     secrets,
     outbox,
     securityLog,
+    stepUp,
     publicUrl: config.publicUrl,
   });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking
@@ -161,6 +175,7 @@ export function createServices(infra: Infra) {
     controls: moneyControls,
     outbox,
     securityHold,
+    stepUp,
     publicUrl: config.publicUrl,
   });
   const bank = createBankService({
@@ -170,6 +185,7 @@ export function createServices(infra: Infra) {
     prices,
     controls: moneyControls,
     securityHold,
+    stepUp,
   });
   const history = createHistoryService({ pool });
   // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).

@@ -31,6 +31,7 @@ async function main() {
     jobs.stop();
     await app.close();
     await services.listener.stop();
+    await services.limiter.close();
     await services.pool.end();
     await embedded?.stop();
     releaseDataDir();

@@ -96,6 +96,7 @@ export async function createTestApp(
         throw new Error(`ledger out of balance in ${dbName}: ${JSON.stringify(mismatches)}`);
       }
       await app.close();
+      await services.limiter.close();
       await pool.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
       const drop = new pg.Client({ connectionString: `${serverUrl}/postgres` });

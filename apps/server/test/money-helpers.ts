@@ -12,8 +12,42 @@ export const GOOD_ADDRESS: Record<TAssetId, string> = {
   'USDT-TRC20': 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
 };
 
+/** Unused backup codes these tests gave each customer, by user id. */
+const spareCodes = new Map<string, string[]>();
+
+/**
+ * Gives the account unused backup codes, as the 2FA setup stores them: every money request
+ * here carries a fresh second factor (step-up), and one customer may send dozens, in
+ * parallel too, while an authenticator gives one new code per 30 seconds. Seeded with the
+ * money (see `fund`), so never inside a `withoutChange`. The step-up tests use real
+ * authenticator codes and passkeys.
+ */
+async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<void> {
+  const codes = Array.from({ length: count }, () =>
+    randomBytes(8)
+      .toString('base64')
+      .replace(/[^A-Z2-9]/gi, '')
+      .toUpperCase()
+      .padEnd(8, 'X')
+      .slice(0, 8),
+  );
+  await t.services.pool.query(
+    'INSERT INTO backup_codes (user_id, code_hash) SELECT $1, unnest($2::text[])',
+    [userId, codes.map((c) => t.services.secrets.keyedHash('backup-code', `${userId}:${c}`))],
+  );
+  spareCodes.set(userId, [...(spareCodes.get(userId) ?? []), ...codes]);
+}
+
+/** A fresh second factor for one request of this customer (an unused backup code). */
+export function stepUpFor(user: SignedInUser): { code: string } {
+  const code = spareCodes.get(user.userId)?.shift() ?? user.backupCodes.shift();
+  if (!code) throw new Error(`no unused backup code left for ${user.email}: fund() seeds them`);
+  return { code };
+}
+
 /** Credits a completed deposit through the ledger, as the chain watcher (or the CLI) would. */
 export async function fund(t: TestApp, userId: string, assetId: TAssetId, amount: string) {
+  if ((spareCodes.get(userId)?.length ?? 0) < 20) await seedBackupCodes(t, userId);
   return withTransaction(t.services.pool, (client) =>
     t.services.ledger.post(client, {
       userId,
@@ -35,7 +69,11 @@ export async function setSetting(t: TestApp, key: string, value: string): Promis
   ]);
 }
 
-/** A money-moving POST as the customer's browser sends it, with its Idempotency-Key if any. */
+/**
+ * A money-moving POST as the customer's browser sends it: with its Idempotency-Key if any,
+ * and a fresh second factor unless the body brings its own `stepUp` (or says `stepUp:
+ * undefined` to send none).
+ */
 function postMoney(
   t: TestApp,
   url: string,
@@ -47,7 +85,7 @@ function postMoney(
     method: 'POST',
     url,
     cookie: user.cookie,
-    body,
+    body: 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(user) },
     ...(idempotencyKey ? { headers: { 'idempotency-key': idempotencyKey } } : {}),
   });
 }
@@ -67,6 +105,15 @@ export const requestBankTransfer = (
   body: Record<string, unknown>,
   idempotencyKey?: string,
 ) => postMoney(t, '/api/bank-transfers', user, body, idempotencyKey);
+
+/** PUT /api/bank-details as the Settings form sends it, with a fresh second factor. */
+export const saveBankDetails = (t: TestApp, user: SignedInUser, body: Record<string, unknown>) =>
+  call(t, {
+    method: 'PUT',
+    url: '/api/bank-details',
+    cookie: user.cookie,
+    body: 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(user) },
+  });
 
 /** A wallet's stored balance and hold, normalized ('1.5', not '1.500000000000000000'). */
 export async function walletOf(t: TestApp, userId: string, assetId: TAssetId) {

@@ -10,7 +10,13 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
 export function createPool(connectionString: string, max = 10): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000 });
+  // allowExitOnIdle: an idle pool never keeps a stopping process alive.
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    allowExitOnIdle: true,
+  });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
   // the pool replaces it on next use.
   pool.on('error', () => {});

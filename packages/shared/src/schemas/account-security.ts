@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZNewPassword, ZPassword } from '../validation/password';
+import { ZStepUp } from './step-up';
 
 /** One signed-in device of the customer, as the Security section lists it. */
 export const ZActiveSession = z.object({
@@ -29,22 +30,19 @@ export type TSignOutOthersResponse = z.infer<typeof ZSignOutOthersResponse>;
 export const MSG_SECURITY = {
   currentPasswordIncorrect: 'Your current password is incorrect.',
   samePassword: 'Choose a new password that is different from your current one.',
-  codeRequired: 'Enter the 6-digit code from your authenticator app or one of your backup codes.',
-  codeInvalid:
-    'Invalid code. Enter a current code from your authenticator app or an unused backup code.',
   passwordChanged: 'Your password was changed. Every other device was signed out.',
 } as const;
 
 /**
  * Changing the password: the current one, the new one (the sign-up rule; its guessability
- * is checked with `passwordWeakness` after this), and a fresh second factor when 2FA is on
- * (an authenticator code or a backup code, in one field).
+ * is checked with `passwordWeakness` after this), and a fresh second factor (step-up) when
+ * 2FA is on.
  */
 export const ZChangePasswordRequest = z
   .object({
     currentPassword: ZPassword,
     newPassword: ZNewPassword,
-    code: z.string().trim().max(32, MSG_SECURITY.codeInvalid).optional(),
+    stepUp: ZStepUp.optional(),
   })
   .refine((b) => b.newPassword !== b.currentPassword, {
     message: MSG_SECURITY.samePassword,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ASSETS, CUSTOMER_ASSET_IDS, ZAssetId } from '../assets';
 import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
+import { ZStepUp } from './step-up';
 
 /** Amounts travel as exact decimal strings, never as JSON numbers. */
 const ZDecimal = z.string();
@@ -201,6 +202,7 @@ export const ZCreateWithdrawalRequest = z
     amount: z.string({ error: WITHDRAWAL_MSG.amountPositive }).max(60),
     address: z.string({ error: WITHDRAWAL_MSG.addressRequired }).trim().max(200),
     memo: z.string().trim().max(100).optional(),
+    stepUp: ZStepUp,
   })
   .superRefine((value, ctx) => {
     const asset = ZAssetId.safeParse(value.assetId);
@@ -295,6 +297,7 @@ export const ZCreateBankTransferRequest = z.object({
   bsbNumber: ZBsb,
   amountAud: ZFiatAmount,
   assetId: z.enum(CUSTOMER_ASSET_IDS, { error: PAYOUT_MSG.selectAsset }),
+  stepUp: ZStepUp,
 });
 export type TCreateBankTransferRequest = z.infer<typeof ZCreateBankTransferRequest>;
 
@@ -310,6 +313,10 @@ export const ZBankDetails = z.object({
   accountNumber: ZAccountNumber,
 });
 export type TBankDetails = z.infer<typeof ZBankDetails>;
+
+/** Where payouts go changes only with a fresh second factor (step-up). */
+export const ZSaveBankDetailsRequest = ZBankDetails.extend({ stepUp: ZStepUp });
+export type TSaveBankDetailsRequest = z.infer<typeof ZSaveBankDetailsRequest>;
 
 /**
  * Saved details as the server answers them: already normalized, so a plain shape. (A

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { ZTotpCode } from '../validation/codes';
 
 export const PASSKEY_NAME_MAX = 60;
 
@@ -73,13 +72,6 @@ export type TPasskeyRegisterRequest = z.infer<typeof ZPasskeyRegisterRequest>;
 
 export const ZPasskeyRenameRequest = z.object({ name: ZPasskeyName });
 export type TPasskeyRenameRequest = z.infer<typeof ZPasskeyRenameRequest>;
-
-/** Removing a passkey takes a fresh second factor: an authenticator code or a passkey. */
-export const ZPasskeyRemoveRequest = z.union([
-  z.object({ code: ZTotpCode }),
-  z.object({ assertion: ZPasskeyAssertion }),
-]);
-export type TPasskeyRemoveRequest = z.infer<typeof ZPasskeyRemoveRequest>;
 
 export const ZPasskeySignInRequest = z.object({ assertion: ZPasskeyAssertion });
 export type TPasskeySignInRequest = z.infer<typeof ZPasskeySignInRequest>;

@@ -63,34 +63,6 @@ export function createAccountSecurityRepository(pool: pg.Pool) {
       return (res.rowCount ?? 0) > 0;
     },
 
-    async twoFactorSecret(userId: string, q: Q): Promise<string | null> {
-      const { rows } = await q.query<{ secret: string | null }>(
-        'SELECT secret_encrypted AS secret FROM user_two_factor WHERE user_id = $1',
-        [userId],
-      );
-      return rows[0]?.secret ?? null;
-    },
-
-    /** Uses up an authenticator step, only if it is later than the last one used. */
-    async claimTotpStep(userId: string, step: number, q: Q): Promise<boolean> {
-      const res = await q.query(
-        `UPDATE user_two_factor SET last_used_step = $2
-          WHERE user_id = $1 AND (last_used_step IS NULL OR last_used_step < $2)`,
-        [userId, step],
-      );
-      return (res.rowCount ?? 0) > 0;
-    },
-
-    /** Uses up a backup code once; false when it is unknown or already used. */
-    async useBackupCode(userId: string, codeHash: string, q: Q): Promise<boolean> {
-      const res = await q.query(
-        `UPDATE backup_codes SET used_at = now()
-          WHERE user_id = $1 AND code_hash = $2 AND used_at IS NULL`,
-        [userId, codeHash],
-      );
-      return (res.rowCount ?? 0) > 0;
-    },
-
     /** Whether the user has signed in from any device before this one was recorded. */
     async hasKnownDevices(userId: string, q: Q): Promise<boolean> {
       const { rows } = await q.query('SELECT 1 FROM known_devices WHERE user_id = $1 LIMIT 1', [

@@ -1,6 +1,4 @@
 import {
-  BACKUP_CODE_LENGTH,
-  cleanBackupCodeInput,
   MSG_SECURITY,
   passwordUserInputs,
   passwordWeakness,
@@ -13,11 +11,12 @@ import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import type { Secrets } from '../../lib/crypto';
+import { mailTime } from '../../lib/mail-time';
 import { hashPassword, verifyPassword } from '../../lib/password';
-import { matchTotpStep } from '../../lib/totp';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { SessionContext } from '../sessions';
+import type { StepUp } from '../step-up';
 import type { AccountSecurityRepository } from './account-security.repository';
 import { deviceLabel } from './device-label';
 
@@ -37,48 +36,13 @@ type Deps = {
       event: { userId: string; kind: TSecurityEventKind; client: Client; detail: string | null },
     ): Promise<void>;
   };
+  stepUp: Pick<StepUp, 'confirm'>;
   publicUrl: string;
 };
-
-/** "24 Nov 2026, 08:44 UTC": one zone for everyone, as a mail cannot know the reader's. */
-function mailTime(at: Date): string {
-  const day = at.toLocaleDateString('en-GB', {
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
-  const time = at.toLocaleTimeString('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-  });
-  return `${day}, ${time} UTC`;
-}
 
 export function createAccountSecurityService(d: Deps) {
   const settingsUrl = `${d.publicUrl}/dashboard/settings`;
   const ifNotYou = `If this was not you, change your password at once in Settings, Security (${settingsUrl}), sign out every device you do not recognise there, and contact support. If you can no longer sign in, reset your password with your recovery phrase at ${d.publicUrl}/reset-password.`;
-
-  /** Same key as the two-factor module's backup codes, so the same codes match. */
-  const backupHash = (userId: string, code: string) =>
-    d.secrets.keyedHash('backup-code', `${userId}:${code}`);
-
-  /**
-   * Uses up a second factor on `client` (the change's own transaction, so a refused change
-   * leaves the code unused): a current authenticator code later than the last one accepted
-   * (the sign-in's code cannot be replayed), or an unused backup code.
-   */
-  async function acceptSecondFactor(userId: string, code: string, client: pg.PoolClient) {
-    if (/^\d{6}$/.test(code)) {
-      const secret = await d.repo.twoFactorSecret(userId, client);
-      const step = secret ? matchTotpStep(d.secrets.decrypt(secret), code) : null;
-      return step !== null && (await d.repo.claimTotpStep(userId, step, client));
-    }
-    const backup = cleanBackupCodeInput(code);
-    if (backup.length !== BACKUP_CODE_LENGTH) return false;
-    return d.repo.useBackupCode(userId, backupHash(userId, backup), client);
-  }
 
   return {
     async list(s: SessionContext): Promise<TActiveSession[]> {
@@ -156,22 +120,21 @@ export function createAccountSecurityService(d: Deps) {
       await attempt.release();
       const weakness = await passwordWeakness(input.newPassword, passwordUserInputs(s.email));
       if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
-      const code = input.code ?? '';
-      if (s.twoFactorEnabled && code === '') {
-        throw new AppError('VALIDATION_FAILED', MSG_SECURITY.codeRequired);
-      }
-      const codeLimits = LIMITS.twoFactor(s.userId, client.ip);
-      const codeAttempt = s.twoFactorEnabled ? await d.limiter.consume(codeLimits) : null;
       const newHash = await hashPassword(input.newPassword);
       const at = new Date();
       await withTransaction(d.pool, async (tx) => {
-        if (s.twoFactorEnabled && !(await acceptSecondFactor(s.userId, code, tx))) {
-          throw new AppError('INVALID_CODE', MSG_SECURITY.codeInvalid);
-        }
+        // Without a second factor on the account, the current password is the proof.
+        if (s.twoFactorEnabled) await d.stepUp.confirm(tx, s, input.stepUp, client);
         if (!(await d.repo.replacePasswordHash(s.userId, oldHash, newHash, tx))) {
           throw new AppError('CONFLICT', 'Your password was changed meanwhile. Please try again.');
         }
         const ended = await d.repo.deleteOtherSessions(s.userId, s.sessionId, tx);
+        await d.securityLog.record(tx, {
+          userId: s.userId,
+          kind: 'password-changed',
+          client,
+          detail: ended > 0 ? 'Every other device was signed out' : null,
+        });
         await d.outbox.mail(tx, {
           to: s.email,
           subject: 'Your Coffer password was changed',
@@ -179,11 +142,6 @@ export function createAccountSecurityService(d: Deps) {
           link: settingsUrl,
         });
       });
-      if (codeAttempt) {
-        await codeAttempt.release();
-        // As at sign-in: a right answer ends the account's count of earlier typos.
-        await d.limiter.clear(codeLimits.slice(0, 1).map((l) => l.key));
-      }
       await d.limiter.clear(passwordLimits.slice(0, 1).map((l) => l.key));
       await d.outbox.deliver();
     },

@@ -48,10 +48,17 @@ const signOut = (cookie: string, id: string) =>
   call(t, { method: 'DELETE', url: `/api/sessions/${id}`, cookie });
 const signOutOthers = (cookie: string) =>
   call(t, { method: 'POST', url: '/api/sessions/sign-out-others', cookie, body: {} });
+/** The change as the Settings form sends it: a code, when given, is its step-up. */
 const changePassword = (
   cookie: string,
-  body: { currentPassword: string; newPassword: string; code?: string },
-) => call(t, { method: 'POST', url: '/api/account/password', cookie, body });
+  { code, ...body }: { currentPassword: string; newPassword: string; code?: string },
+) =>
+  call(t, {
+    method: 'POST',
+    url: '/api/account/password',
+    cookie,
+    body: code === undefined ? body : { ...body, stepUp: { code } },
+  });
 
 /** A sign-in from a given browser and address; the new session's cookie. */
 async function signInFrom(user: SignedInUser, userAgent: string, ip: string, password?: string) {
@@ -252,7 +259,7 @@ describe('POST /api/account/password', () => {
     );
     expect(missing.statusCode).toBe(400);
     expect(errorOf(missing).message).toBe(
-      'Enter the 6-digit code from your authenticator app or one of your backup codes.',
+      'Enter the 6-digit code from your authenticator app or one of your backup codes, or use a passkey.',
     );
   });
 

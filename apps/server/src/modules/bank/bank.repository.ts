@@ -43,8 +43,12 @@ export const bankRepository = {
   },
 
   /** One row per customer: a save replaces the previous details. */
-  async saveDetails(pool: pg.Pool, userId: string, details: EncryptedBankDetails): Promise<void> {
-    await pool.query(
+  async saveDetails(
+    client: pg.PoolClient,
+    userId: string,
+    details: EncryptedBankDetails,
+  ): Promise<void> {
+    await client.query(
       `INSERT INTO user_bank_details (user_id, full_name_encrypted, bsb_encrypted, account_number_encrypted)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id) DO UPDATE SET full_name_encrypted = EXCLUDED.full_name_encrypted,

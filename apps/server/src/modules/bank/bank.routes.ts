@@ -1,10 +1,11 @@
 import {
-  ZBankDetails,
   ZBankDetailsResponse,
   ZCreateBankTransferRequest,
+  ZSaveBankDetailsRequest,
   ZTransactionResponse,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { BankService } from './bank.service';
@@ -20,9 +21,15 @@ export function bankRoutes(bank: BankService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const { userId } = signedIn(request);
         const key = idempotencyKeyOf(request);
-        return { transaction: await bank.requestTransfer(userId, request.body, key) };
+        return {
+          transaction: await bank.requestTransfer(
+            signedIn(request),
+            request.body,
+            key,
+            clientOf(request),
+          ),
+        };
       },
     );
 
@@ -35,10 +42,13 @@ export function bankRoutes(bank: BankService): FastifyPluginAsyncZod {
     app.put(
       '/api/bank-details',
       {
-        schema: { body: ZBankDetails, response: { 200: ZBankDetailsResponse, ...CUSTOMER_ERRORS } },
+        schema: {
+          body: ZSaveBankDetailsRequest,
+          response: { 200: ZBankDetailsResponse, ...CUSTOMER_ERRORS },
+        },
       },
       async (request) => ({
-        details: await bank.saveDetails(signedIn(request).userId, request.body),
+        details: await bank.saveDetails(signedIn(request), request.body, clientOf(request)),
       }),
     );
   };

@@ -4,10 +4,13 @@ import {
   roundDecimal,
   type TBankDetails,
   type TCreateBankTransferRequest,
+  type TSaveBankDetailsRequest,
   type TTransaction,
+  withoutStepUp,
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
+import type { Client } from '../../lib/client-of';
 import type { Secrets } from '../../lib/crypto';
 import {
   insufficientBalance,
@@ -19,6 +22,7 @@ import {
 import type { MoneyControls } from '../money-controls';
 import type { PriceService } from '../prices';
 import type { SecurityHold } from '../security-hold';
+import type { StepUp, StepUpSubject } from '../step-up';
 import { bankRepository as repo } from './bank.repository';
 
 const CREATE_ROUTE = 'POST /api/bank-transfers';
@@ -32,6 +36,7 @@ type Deps = {
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
   securityHold: Pick<SecurityHold, 'assertClear'>;
+  stepUp: Pick<StepUp, 'confirm'>;
 };
 
 export function createBankService(deps: Deps) {
@@ -44,17 +49,20 @@ export function createBankService(deps: Deps) {
      * the request, with the customer and the wallet locked, exactly as a withdrawal: staff
      * completing it debit the hold, rejecting it releases it. It counts towards the daily
      * withdrawal limit. The row keeps the AUD and USD figures and both rates beside it; the
-     * account it pays goes to bank_transfers, encrypted at rest.
+     * account it pays goes to bank_transfers, encrypted at rest. As with a withdrawal, the
+     * fresh second factor (step-up) is checked last and used up only if the request commits.
      */
     async requestTransfer(
-      userId: string,
+      s: StepUpSubject,
       body: TCreateBankTransferRequest,
       idempotencyKey: string | undefined,
+      who: Client,
     ): Promise<TTransaction> {
+      const { userId } = s;
       // Read before the transaction, as a withdrawal does (see withdrawals.service).
       const settings = await deps.controls.current();
       const quote = deps.prices.current();
-      const hash = requestHash(CREATE_ROUTE, body);
+      const hash = requestHash(CREATE_ROUTE, withoutStepUp(body));
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId, key: idempotencyKey, hash }, async () => {
           deps.controls.assertCustomerPayoutsOpen(settings);
@@ -70,6 +78,7 @@ export function createBankService(deps: Deps) {
             throw insufficientBalance(asset.id, wallet.available);
           }
           await deps.controls.assertWithinDailyLimit(client, settings, userId, funding.usdAmount);
+          await deps.stepUp.confirm(client, s, body.stepUp, who);
 
           const row = await deps.ledger.post(
             client,
@@ -113,14 +122,25 @@ export function createBankService(deps: Deps) {
       };
     },
 
-    /** Saves the details (DEVIATIONS M9), encrypted at rest, replacing earlier ones. */
-    async saveDetails(userId: string, details: TBankDetails): Promise<TBankDetails> {
+    /**
+     * Saves the details (DEVIATIONS M9), encrypted at rest, replacing earlier ones, with a
+     * fresh second factor used up in the same transaction.
+     */
+    async saveDetails(
+      s: StepUpSubject,
+      input: TSaveBankDetailsRequest,
+      who: Client,
+    ): Promise<TBankDetails> {
+      const details = withoutStepUp(input);
       // Where payouts go is what a takeover would change first: it waits out a hold.
-      await deps.securityHold.assertClear(deps.pool, userId);
-      await repo.saveDetails(deps.pool, userId, {
-        fullNameEncrypted: deps.secrets.encrypt(details.fullName),
-        bsbEncrypted: deps.secrets.encrypt(details.bsb),
-        accountNumberEncrypted: deps.secrets.encrypt(details.accountNumber),
+      await deps.securityHold.assertClear(deps.pool, s.userId);
+      await withTransaction(deps.pool, async (client) => {
+        await deps.stepUp.confirm(client, s, input.stepUp, who);
+        await repo.saveDetails(client, s.userId, {
+          fullNameEncrypted: deps.secrets.encrypt(details.fullName),
+          bsbEncrypted: deps.secrets.encrypt(details.bsb),
+          accountNumberEncrypted: deps.secrets.encrypt(details.accountNumber),
+        });
       });
       return details;
     },

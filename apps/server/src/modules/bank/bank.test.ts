@@ -19,6 +19,7 @@ import {
   GOOD_ADDRESS,
   requestBankTransfer,
   requestWithdrawal,
+  saveBankDetails,
   setSetting,
   walletOf,
 } from '../../../test/money-helpers';
@@ -363,11 +364,10 @@ describe('/api/bank-details (DEVIATIONS M9)', () => {
       details: null,
     });
 
-    const saved = await call(t, {
-      method: 'PUT',
-      url: '/api/bank-details',
-      cookie: owner.cookie,
-      body: { fullName: ' Tomasz Wiśniewski ', bsb: '062 000', accountNumber: '1234567890' },
+    const saved = await saveBankDetails(t, owner, {
+      fullName: ' Tomasz Wiśniewski ',
+      bsb: '062 000',
+      accountNumber: '1234567890',
     });
     expect(saved.statusCode).toBe(200);
     const details = { fullName: 'Tomasz Wiśniewski', bsb: '062000', accountNumber: '1234567890' };
@@ -381,12 +381,7 @@ describe('/api/bank-details (DEVIATIONS M9)', () => {
     expect(everything).not.toContain('Wiśniewski');
 
     const replaced = { fullName: 'Tomasz W', bsb: '123-456', accountNumber: '555666' };
-    await call(t, {
-      method: 'PUT',
-      url: '/api/bank-details',
-      cookie: owner.cookie,
-      body: replaced,
-    });
+    expect((await saveBankDetails(t, owner, replaced)).statusCode).toBe(200);
     expect((await call(t, { url: '/api/bank-details', cookie: owner.cookie })).json()).toEqual({
       details: { fullName: 'Tomasz W', bsb: '123456', accountNumber: '555666' },
     });
@@ -431,9 +426,7 @@ describe('/api/bank-details (DEVIATIONS M9)', () => {
     ],
   ])('refuses %s with the spec message', async (_what, body, message) => {
     const user = await refusedCustomer();
-    const res = await withoutChange(t, () =>
-      call(t, { method: 'PUT', url: '/api/bank-details', cookie: user.cookie, body }),
-    );
+    const res = await withoutChange(t, () => saveBankDetails(t, user, body));
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message });
   });

@@ -141,25 +141,6 @@ export function createPasskeysRepository(pool: pg.Pool) {
       );
       return rows[0]?.challenge ?? null;
     },
-
-    /** The user's active TOTP secret (encrypted), read on the caller's transaction. */
-    async totpSecret(client: pg.PoolClient, userId: string): Promise<string | null> {
-      const { rows } = await client.query<{ secret: string | null }>(
-        'SELECT secret_encrypted AS secret FROM user_two_factor WHERE user_id = $1',
-        [userId],
-      );
-      return rows[0]?.secret ?? null;
-    },
-
-    /** Records an accepted TOTP step, only if later than the last one (a code works once). */
-    async claimTotpStep(client: pg.PoolClient, userId: string, step: number): Promise<boolean> {
-      const res = await client.query(
-        `UPDATE user_two_factor SET last_used_step = $2
-          WHERE user_id = $1 AND (last_used_step IS NULL OR last_used_step < $2)`,
-        [userId, step],
-      );
-      return (res.rowCount ?? 0) > 0;
-    },
   };
 }
 

@@ -4,12 +4,12 @@ import {
   ZPasskeyListResponse,
   ZPasskeyOptionsResponse,
   ZPasskeyRegisterRequest,
-  ZPasskeyRemoveRequest,
   ZPasskeyRenameRequest,
   ZPasskeyResponse,
   ZPasskeySignInRequest,
   ZPasskeySignInStatusResponse,
   ZSessionResponse,
+  ZStepUp,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientOf } from '../../lib/client-of';
@@ -65,7 +65,7 @@ export function passkeysRoutes(
 
     app.post(
       '/api/passkeys/:id/remove',
-      { schema: { params: ZPasskeyIdParams, body: ZPasskeyRemoveRequest, response: { 200: ZOk } } },
+      { schema: { params: ZPasskeyIdParams, body: ZStepUp, response: { 200: ZOk } } },
       async (request) => {
         await service.remove(signedIn(request), request.params.id, request.body, clientOf(request));
         return { ok: true as const };

@@ -1,10 +1,4 @@
-import {
-  MSG,
-  type TPasskey,
-  type TPasskeyAssertion,
-  type TPasskeyRegisterRequest,
-  type TPasskeyRemoveRequest,
-} from '@coffer/shared';
+import type { TPasskey, TPasskeyAssertion, TPasskeyRegisterRequest, TStepUp } from '@coffer/shared';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -14,13 +8,14 @@ import {
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import type { Secrets } from '../../lib/crypto';
-import { matchTotpStep } from '../../lib/totp';
+import { mailTime } from '../../lib/mail-time';
 import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { SecurityHold } from '../security-hold';
+import type { SecurityLog } from '../security-log';
 import type { SessionContext, SessionsRepository } from '../sessions';
+import type { StepUp } from '../step-up';
 import type { PasskeyRow, PasskeysRepository } from './passkeys.repository';
 
 type Deps = {
@@ -28,10 +23,11 @@ type Deps = {
   repo: PasskeysRepository;
   sessions: SessionsRepository;
   limiter: RateLimiter;
-  secrets: Secrets;
   outbox: Outbox;
   settings: { all(): Promise<Map<string, string>> };
   securityHold: Pick<SecurityHold, 'assertClear'>;
+  stepUp: Pick<StepUp, 'confirm'>;
+  securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
   publicUrl: string;
 };
 
@@ -61,19 +57,6 @@ function present(row: PasskeyRow): TPasskey {
   };
 }
 
-/** "24 Nov 2026, 08:44 UTC": one zone for everyone, as a mail cannot know the reader's. */
-function mailTime(at: Date): string {
-  const opts = { timeZone: 'UTC' } as const;
-  const day = at.toLocaleDateString('en-GB', {
-    ...opts,
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-  });
-  const time = at.toLocaleTimeString('en-GB', { ...opts, hour: '2-digit', minute: '2-digit' });
-  return `${day}, ${time} UTC`;
-}
-
 /** The user id as the 16 bytes WebAuthn keeps as the credential's user handle. */
 function userHandle(userId: string): Uint8Array<ArrayBuffer> {
   return new Uint8Array(Buffer.from(userId.replaceAll('-', ''), 'hex'));
@@ -87,7 +70,7 @@ export function createPasskeysService(d: Deps) {
   const origin = publicUrl.origin;
   const settingsUrl = `${d.publicUrl}/dashboard/settings`;
 
-  async function adminsMustUsePasskey(s: SessionContext): Promise<boolean> {
+  async function adminsMustUsePasskey(s: Pick<SessionContext, 'isAdmin'>): Promise<boolean> {
     if (!s.isAdmin) return false;
     return (await d.settings.all()).get('admins_require_passkey') === 'true';
   }
@@ -103,7 +86,7 @@ export function createPasskeysService(d: Deps) {
    */
   async function acceptAssertion(
     client: pg.PoolClient,
-    s: SessionContext,
+    s: Pick<SessionContext, 'sessionId' | 'userId'>,
     assertion: TPasskeyAssertion,
   ): Promise<PasskeyRow> {
     const challenge = await d.repo.takeChallenge(client, s.sessionId, 'assert');
@@ -148,8 +131,10 @@ export function createPasskeysService(d: Deps) {
   }
 
   return {
+    acceptAssertion,
+
     /** Whether an authenticator code may verify this session (decision 0014). */
-    async totpRefusal(s: SessionContext): Promise<string | null> {
+    async totpRefusal(s: Pick<SessionContext, 'isAdmin'>): Promise<string | null> {
       return (await adminsMustUsePasskey(s)) ? PASSKEY_MSG.adminsUsePasskey : null;
     },
 
@@ -214,6 +199,12 @@ export function createPasskeysService(d: Deps) {
           name: input.name,
         });
         if (!saved) throw new AppError('CONFLICT', PASSKEY_MSG.alreadyRegistered);
+        await d.securityLog.record(tx, {
+          userId: s.userId,
+          kind: 'passkey-added',
+          client,
+          detail: saved.name,
+        });
         await d.outbox.mail(tx, {
           to: s.email,
           subject: 'A passkey was added to your Coffer account',
@@ -259,52 +250,51 @@ export function createPasskeysService(d: Deps) {
       const limits = LIMITS.twoFactor(s.userId, client.ip);
       await limited(s, client, () =>
         withTransaction(d.pool, (tx) => acceptAssertion(tx, s, assertion)),
-      );
+      ).catch(async (err: unknown) => {
+        // A refused passkey after the right password: someone may hold the password.
+        if (err instanceof AppError && err.code === 'INVALID_CODE') {
+          await d.securityLog.recordQuietly({
+            userId: s.userId,
+            kind: 'two-factor-failed',
+            client,
+            detail: 'Passkey',
+          });
+        }
+        throw err;
+      });
       // A right answer ends the account's count, so earlier typos don't lock the next device.
       await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
       return d.sessions.rotateAfterTwoFactor(s.sessionId);
     },
 
     /**
-     * Removes a passkey with a fresh second factor: a current authenticator code (later than
-     * any used before) or a passkey's answer to a new challenge, used up in the same
-     * transaction as the removal and its mail.
+     * Removes a passkey with a fresh second factor (step-up: a code, a backup code or a
+     * passkey's answer), used up in the same transaction as the removal and its mail.
      */
-    async remove(
-      s: SessionContext,
-      id: string,
-      input: TPasskeyRemoveRequest,
-      client: Client,
-    ): Promise<void> {
+    async remove(s: SessionContext, id: string, proof: TStepUp, client: Client): Promise<void> {
       const target = await d.repo.findById(s.userId, id);
       if (!target) throw new AppError('NOT_FOUND', PASSKEY_MSG.unknown);
       await d.securityHold.assertClear(d.pool, s.userId);
-      const passkeyOnly = await adminsMustUsePasskey(s);
-      if (passkeyOnly && 'code' in input)
-        throw new AppError('FORBIDDEN', PASSKEY_MSG.adminsUsePasskey);
       // The last factor that can still sign this admin in is not removed.
-      if (passkeyOnly && (await d.repo.countForUser(s.userId)) <= 1)
+      if ((await adminsMustUsePasskey(s)) && (await d.repo.countForUser(s.userId)) <= 1)
         throw new AppError('CONFLICT', PASSKEY_MSG.lastAdminPasskey);
-      await limited(s, client, () =>
-        withTransaction(d.pool, async (tx) => {
-          if ('code' in input) {
-            const secret = await d.repo.totpSecret(tx, s.userId);
-            const step = secret ? matchTotpStep(d.secrets.decrypt(secret), input.code) : null;
-            if (step === null || !(await d.repo.claimTotpStep(tx, s.userId, step)))
-              throw new AppError('INVALID_CODE', MSG.invalidCode);
-          } else {
-            await acceptAssertion(tx, s, input.assertion);
-          }
-          if (!(await d.repo.remove(tx, s.userId, id)))
-            throw new AppError('NOT_FOUND', PASSKEY_MSG.unknown);
-          await d.outbox.mail(tx, {
-            to: s.email,
-            subject: 'A passkey was removed from your Coffer account',
-            text: `The passkey named "${target.name}" was removed from your Coffer account and can no longer be used to sign in.\n\nTime: ${mailTime(new Date())}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: change your password in Settings (${settingsUrl}), sign out every device you do not recognise and contact support.\n`,
-            link: settingsUrl,
-          });
-        }),
-      );
+      await withTransaction(d.pool, async (tx) => {
+        await d.stepUp.confirm(tx, s, proof, client);
+        if (!(await d.repo.remove(tx, s.userId, id)))
+          throw new AppError('NOT_FOUND', PASSKEY_MSG.unknown);
+        await d.securityLog.record(tx, {
+          userId: s.userId,
+          kind: 'passkey-removed',
+          client,
+          detail: target.name,
+        });
+        await d.outbox.mail(tx, {
+          to: s.email,
+          subject: 'A passkey was removed from your Coffer account',
+          text: `The passkey named "${target.name}" was removed from your Coffer account and can no longer be used to sign in.\n\nTime: ${mailTime(new Date())}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: change your password in Settings (${settingsUrl}), sign out every device you do not recognise and contact support.\n`,
+          link: settingsUrl,
+        });
+      });
       await d.outbox.deliver();
     },
   };

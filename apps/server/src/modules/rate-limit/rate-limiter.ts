@@ -23,6 +23,11 @@ type Counted = { key: string; count: number; started: string; retry: number };
  * once, and an attempt over the limit is refused without its secret ever being compared. A
  * window ends by itself: an attacker elsewhere can delay a customer by minutes, never lock
  * them out for good.
+ *
+ * The limiter has a pool of its own (`pool` is only for it): a step-up is counted inside a
+ * money transaction that holds a connection of the main pool and the customer's lock, and
+ * with every main connection held by requests queued on that lock, a count that needed one
+ * of them would wait for ever. Its own connections are only ever held for one short count.
  */
 export function createRateLimiter(pool: pg.Pool) {
   async function countAll(client: pg.PoolClient, limits: Limit[], weight: number) {
@@ -91,6 +96,11 @@ export function createRateLimiter(pool: pg.Pool) {
           );
         },
       };
+    },
+
+    /** Closes the limiter's connections, when the server stops. */
+    async close(): Promise<void> {
+      await pool.end();
     },
 
     /** Ends the counts of these keys at once (e.g. an account's, after a right answer). */

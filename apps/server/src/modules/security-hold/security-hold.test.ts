@@ -16,7 +16,14 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { fund, GOOD_ADDRESS, requestWithdrawal, walletOf } from '../../../test/money-helpers';
+import {
+  fund,
+  GOOD_ADDRESS,
+  requestBankTransfer,
+  requestWithdrawal,
+  saveBankDetails,
+  walletOf,
+} from '../../../test/money-helpers';
 import { totpAt } from '../../../test/totp-reference';
 
 /** DEVIATIONS S10: using the recovery phrase, or staff taking a factor away, starts a hold. */
@@ -79,19 +86,14 @@ describe('a recovery with the phrase', () => {
       () =>
         requestWithdrawal(t, user, { assetId: 'BTC', amount: '0.1', address: GOOD_ADDRESS.BTC }),
       () =>
-        call(t, {
-          method: 'POST',
-          url: '/api/bank-transfers',
-          cookie: user.cookie,
-          body: {
-            accountName: 'Jo Citizen',
-            accountNumber: '12345678',
-            bsbNumber: '062000',
-            amountAud: '50',
-            assetId: 'BTC',
-          },
+        requestBankTransfer(t, user, {
+          accountName: 'Jo Citizen',
+          accountNumber: '12345678',
+          bsbNumber: '062000',
+          amountAud: '50',
+          assetId: 'BTC',
         }),
-      () => call(t, { method: 'PUT', url: '/api/bank-details', cookie: user.cookie, body: BANK }),
+      () => saveBankDetails(t, user, BANK),
       () =>
         call(t, {
           method: 'POST',

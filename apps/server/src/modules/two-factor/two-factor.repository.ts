@@ -40,29 +40,36 @@ export function createTwoFactorRepository(db: Db) {
         });
     },
 
-    /** Turns the pending setup into the active one, with its backup codes, in one transaction. */
-    async enable(userId: string, secretEncrypted: string, codeHashes: string[], step: number) {
-      await db.transaction(async (tx) => {
-        await tx
-          .update(userTwoFactor)
-          .set({
-            secretEncrypted,
-            pendingSecretEncrypted: null,
-            pendingBackupCodeHashes: null,
-            lastUsedStep: step,
-            enabledAt: new Date(),
-            updatedAt: new Date(),
-          })
-          .where(eq(userTwoFactor.userId, userId));
-        await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
-        if (codeHashes.length > 0) {
-          await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
-        }
-        await tx
-          .update(userProfiles)
-          .set({ twoFactorEnabled: true })
-          .where(eq(userProfiles.id, userId));
-      });
+    /**
+     * Turns the pending setup into the active one, with its backup codes, on `tx` (the
+     * caller's transaction, which queues the owner's mail with it).
+     */
+    async enable(
+      tx: DbOrTx,
+      userId: string,
+      secretEncrypted: string,
+      codeHashes: string[],
+      step: number,
+    ) {
+      await tx
+        .update(userTwoFactor)
+        .set({
+          secretEncrypted,
+          pendingSecretEncrypted: null,
+          pendingBackupCodeHashes: null,
+          lastUsedStep: step,
+          enabledAt: new Date(),
+          updatedAt: new Date(),
+        })
+        .where(eq(userTwoFactor.userId, userId));
+      await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
+      if (codeHashes.length > 0) {
+        await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
+      }
+      await tx
+        .update(userProfiles)
+        .set({ twoFactorEnabled: true })
+        .where(eq(userProfiles.id, userId));
     },
 
     /**

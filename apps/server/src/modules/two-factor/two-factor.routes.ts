@@ -1,6 +1,7 @@
 import {
   ZOk,
   ZSessionResponse,
+  ZStepUp,
   ZTwoFactorCodeRequest,
   ZTwoFactorResetRequest,
   ZTwoFactorSetupResponse,
@@ -83,9 +84,9 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
 
     app.post(
       '/api/2fa/disable',
-      { schema: { body: ZTwoFactorCodeRequest, response: { 200: ZOk } } },
+      { schema: { body: ZStepUp, response: { 200: ZOk } } },
       async (request) => {
-        await s.twoFactor.disable(signedIn(request), request.body.code, clientOf(request));
+        await s.twoFactor.disable(signedIn(request), request.body, clientOf(request));
         return { ok: true as const };
       },
     );

@@ -3,6 +3,7 @@ import {
   BACKUP_CODE_COUNT,
   BACKUP_CODE_LENGTH,
   MSG,
+  type TStepUp,
   type TTwoFactorVerifyRequest,
 } from '@coffer/shared';
 import type pg from 'pg';
@@ -10,6 +11,7 @@ import { createDbOn } from '../../db/client';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Secrets } from '../../lib/crypto';
+import { mailTime } from '../../lib/mail-time';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { requiresTwoFactor } from '../../plugins/gate';
 import type { Client } from '../auth';
@@ -17,7 +19,9 @@ import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
+import type { SecurityLog } from '../security-log';
 import type { SessionContext, SessionsRepository } from '../sessions';
+import type { StepUp } from '../step-up';
 import type { TwoFactorRepository } from './two-factor.repository';
 
 type Deps = {
@@ -29,6 +33,8 @@ type Deps = {
   secrets: Secrets;
   outbox: Outbox;
   securityHold: Pick<SecurityHold, 'start' | 'assertClear'>;
+  stepUp: Pick<StepUp, 'confirm'>;
+  securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
   publicUrl: string;
   /** Why an authenticator code may not verify this session (admins held to passkeys), or null. */
   totpRefusal?: (s: SessionContext) => Promise<string | null>;
@@ -45,6 +51,23 @@ function newBackupCode(): string {
 }
 
 export function createTwoFactorService(d: Deps) {
+  const settingsUrl = `${d.publicUrl}/dashboard/settings`;
+
+  /** The owner hears of every change of their second factor, whoever made it. */
+  function factorMail(email: string, on: boolean, client: Client) {
+    const what = on
+      ? 'Two-factor authentication was turned on for your Coffer account: signing in now takes a code from your authenticator app (or a passkey) besides your password.'
+      : 'Two-factor authentication was turned off for your Coffer account, and its passkeys were removed. Your account is protected by your password alone until you set it up again.';
+    return {
+      to: email,
+      subject: on
+        ? 'Two-factor authentication is on for your Coffer account'
+        : 'Two-factor authentication was turned off on your Coffer account',
+      text: `${what}\n\nTime: ${mailTime(new Date())}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: change your password in Settings (${settingsUrl}), sign out every device you do not recognise and contact support.\n`,
+      link: settingsUrl,
+    };
+  }
+
   const backupHash = (userId: string, code: string) =>
     d.secrets.keyedHash('backup-code', `${userId}:${code}`);
 
@@ -120,10 +143,16 @@ export function createTwoFactorService(d: Deps) {
         async () => matchTotpStep(d.secrets.decrypt(secret), code),
         MSG.invalidCode,
       );
-      await d.repo.enable(s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
-      // A new authenticator ends every other session: one that was signed in with only the
-      // password (an attacker's, say) must not carry on under the new factor.
-      await d.sessions.revokeAllForUser(s.userId, s.sessionId);
+      await withTransaction(d.pool, async (tx) => {
+        const db = createDbOn(tx);
+        await d.repo.enable(db, s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
+        // A new authenticator ends every other session: one that was signed in with only the
+        // password (an attacker's, say) must not carry on under the new factor.
+        await d.repo.revokeOtherSessions(db, s.userId, s.sessionId);
+        await d.securityLog.record(tx, { userId: s.userId, kind: 'two-factor-enabled', client });
+        await d.outbox.mail(tx, factorMail(s.email, true, client));
+      });
+      await d.outbox.deliver();
       return d.sessions.rotateAfterTwoFactor(s.sessionId);
     },
 
@@ -148,16 +177,34 @@ export function createTwoFactorService(d: Deps) {
               ? true
               : null,
         'code' in input ? MSG.invalidCode : 'Invalid backup code. Please try again.',
-      );
+      ).catch(async (err: unknown) => {
+        // A wrong code after the right password: someone may hold the password.
+        if (err instanceof AppError && err.code === 'INVALID_CODE') {
+          const detail = 'code' in input ? 'Authenticator code' : 'Backup code';
+          await d.securityLog.recordQuietly({
+            userId: s.userId,
+            kind: 'two-factor-failed',
+            client,
+            detail,
+          });
+        }
+        throw err;
+      });
       return d.sessions.rotateAfterTwoFactor(s.sessionId);
     },
 
-    async disable(s: SessionContext, code: string, client: Client): Promise<void> {
+    /** Turns 2FA off with a fresh second factor (step-up), and tells the owner, in one commit. */
+    async disable(s: SessionContext, proof: TStepUp, client: Client): Promise<void> {
       if (!s.twoFactorEnabled)
         throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
       await d.securityHold.assertClear(d.pool, s.userId);
-      await limited(s, client, () => acceptCode(s.userId, code), MSG.invalidCode);
-      await d.repo.disable(s.userId);
+      await withTransaction(d.pool, async (tx) => {
+        await d.stepUp.confirm(tx, s, proof, client);
+        await d.repo.disable(s.userId, createDbOn(tx));
+        await d.securityLog.record(tx, { userId: s.userId, kind: 'two-factor-disabled', client });
+        await d.outbox.mail(tx, factorMail(s.email, false, client));
+      });
+      await d.outbox.deliver();
     },
 
     /**
@@ -191,6 +238,11 @@ export function createTwoFactorService(d: Deps) {
         const tx = createDbOn(client);
         await d.repo.disable(s.userId, tx);
         await d.repo.revokeOtherSessions(tx, s.userId, s.sessionId);
+        await d.securityLog.record(client, {
+          userId: s.userId,
+          kind: 'two-factor-reset',
+          client: client_,
+        });
         // The phrase is burnt and a security hold starts, with its mail (S10).
         await d.phrases.burn(client, s.userId);
         await d.securityHold.start(client, {

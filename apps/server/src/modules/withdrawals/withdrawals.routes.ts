@@ -1,5 +1,6 @@
 import { ZCreateWithdrawalRequest, ZTransactionResponse } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { WithdrawalsService } from './withdrawals.service';
@@ -15,9 +16,15 @@ export function withdrawalsRoutes(withdrawals: WithdrawalsService): FastifyPlugi
         },
       },
       async (request) => {
-        const { userId } = signedIn(request);
         const key = idempotencyKeyOf(request);
-        return { transaction: await withdrawals.request(userId, request.body, key) };
+        return {
+          transaction: await withdrawals.request(
+            signedIn(request),
+            request.body,
+            key,
+            clientOf(request),
+          ),
+        };
       },
     );
   };

@@ -11,11 +11,13 @@ import {
   type TCreateWithdrawalRequest,
   type TTransaction,
   validateAddress,
+  withoutStepUp,
   ZAssetId,
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import type { TransactionRow } from '../ledger';
 import {
   insufficientBalance,
@@ -29,6 +31,7 @@ import type { MoneyControls } from '../money-controls';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
 import type { SecurityHold } from '../security-hold';
+import type { StepUp, StepUpSubject } from '../step-up';
 import { withdrawalsRepository as repo } from './withdrawals.repository';
 
 const CREATE_ROUTE = 'POST /api/withdrawals';
@@ -41,6 +44,7 @@ type Deps = {
   controls: MoneyControls;
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   securityHold: Pick<SecurityHold, 'assertClear'>;
+  stepUp: Pick<StepUp, 'confirm'>;
   publicUrl: string;
 };
 
@@ -187,18 +191,23 @@ export function createWithdrawalsService(deps: Deps) {
     /**
      * A customer's withdrawal request (DEVIATIONS M6), checked in customer.md §5's order
      * after the schema: settings, funds (amount + network fee against the available
-     * balance), the address, the daily limit. Then one ledger row, pending, holding amount +
-     * fee, all in one database transaction with the customer and the wallet locked.
+     * balance), the address, the daily limit, and last the fresh second factor (step-up), so
+     * a refused request never costs the customer a code. Then one ledger row, pending,
+     * holding amount + fee, all in one database transaction with the customer and the wallet
+     * locked; the code is used up only if that commits.
      */
     async request(
-      userId: string,
+      s: StepUpSubject,
       body: TCreateWithdrawalRequest,
       idempotencyKey: string | undefined,
+      who: Client,
     ): Promise<TTransaction> {
+      const { userId } = s;
       // Read before the transaction: inside it, a second pool connection could wait on
       // connections that requests queued behind this customer's lock are holding.
       const settings = await deps.controls.current();
-      const hash = requestHash(CREATE_ROUTE, body);
+      // A retry of the same request carries a new code: the key stands for the rest.
+      const hash = requestHash(CREATE_ROUTE, withoutStepUp(body));
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId, key: idempotencyKey, hash }, async () => {
           deps.controls.assertCustomerPayoutsOpen(settings);
@@ -221,6 +230,7 @@ export function createWithdrawalsService(deps: Deps) {
             deps.prices.current().quotes[asset.id].priceUsd,
           );
           await deps.controls.assertWithinDailyLimit(client, settings, userId, usdAmount);
+          await deps.stepUp.confirm(client, s, body.stepUp, who);
 
           const row = await deps.ledger.post(
             client,

@@ -15,6 +15,7 @@ import {
   expectReconciled,
   fund,
   GOOD_ADDRESS,
+  requestBankTransfer,
   requestWithdrawal,
   setSetting,
   transactionCount,
@@ -505,14 +506,9 @@ describe('the Idempotency-Key header', () => {
       amountAud: '100',
       assetId: 'BTC',
     };
-    const send = (key: string, b = body) =>
-      call(t, {
-        method: 'POST',
-        url: '/api/bank-transfers',
-        cookie: user.cookie,
-        body: b,
-        headers: { 'idempotency-key': key },
-      });
+    // Each retry carries a fresh code, as a customer typing one again would: the key
+    // stands for the request without it.
+    const send = (key: string, b = body) => requestBankTransfer(t, user, b, key);
     const first = await send('bank-1');
     const again = await send('bank-1');
     expect(again.json()).toEqual(first.json());
@@ -531,17 +527,12 @@ describe('limits and switches (DEVIATIONS M10)', () => {
         requestWithdrawal(t, user, { assetId: 'BTC', amount: '0.1', address: GOOD_ADDRESS.BTC }),
       );
       const b = await withoutChange(t, () =>
-        call(t, {
-          method: 'POST',
-          url: '/api/bank-transfers',
-          cookie: user.cookie,
-          body: {
-            accountName: 'A',
-            accountNumber: '12345678',
-            bsbNumber: '062000',
-            amountAud: '5',
-            assetId: 'BTC',
-          },
+        requestBankTransfer(t, user, {
+          accountName: 'A',
+          accountNumber: '12345678',
+          bsbNumber: '062000',
+          amountAud: '5',
+          assetId: 'BTC',
         }),
       );
       for (const res of [w, b]) {
@@ -573,17 +564,12 @@ describe('limits and switches (DEVIATIONS M10)', () => {
         requestWithdrawal(t, user, { assetId: 'BTC', amount: '0.1', address: GOOD_ADDRESS.BTC }),
       );
       const b = await withoutChange(t, () =>
-        call(t, {
-          method: 'POST',
-          url: '/api/bank-transfers',
-          cookie: user.cookie,
-          body: {
-            accountName: 'A',
-            accountNumber: '12345678',
-            bsbNumber: '062000',
-            amountAud: '5',
-            assetId: 'BTC',
-          },
+        requestBankTransfer(t, user, {
+          accountName: 'A',
+          accountNumber: '12345678',
+          bsbNumber: '062000',
+          amountAud: '5',
+          assetId: 'BTC',
         }),
       );
       for (const res of [w, b]) {

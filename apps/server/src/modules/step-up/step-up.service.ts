@@ -1,0 +1,97 @@
+import {
+  BACKUP_CODE_LENGTH,
+  cleanBackupCodeInput,
+  STEP_UP_MSG,
+  type TPasskeyAssertion,
+  type TStepUp,
+} from '@coffer/shared';
+import type pg from 'pg';
+import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
+import type { Secrets } from '../../lib/crypto';
+import { matchTotpStep } from '../../lib/totp';
+import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { SessionContext } from '../sessions';
+import { stepUpRepository as repo } from './step-up.repository';
+
+/** Who asks: the session's user, and what the policies below look at. */
+export type StepUpSubject = Pick<
+  SessionContext,
+  'userId' | 'sessionId' | 'isAdmin' | 'twoFactorEnabled'
+>;
+
+type Deps = {
+  secrets: Secrets;
+  limiter: RateLimiter;
+  /**
+   * Checks a passkey's answer against the session's challenge and uses both up on the
+   * transaction (the passkeys module's; passed in, as passkeys itself asks for step-ups).
+   */
+  acceptAssertion: (
+    client: pg.PoolClient,
+    s: StepUpSubject,
+    assertion: TPasskeyAssertion,
+  ) => Promise<unknown>;
+  /** Why an authenticator code may not confirm for this session (admins held to passkeys). */
+  totpRefusal: (s: StepUpSubject) => Promise<string | null>;
+};
+
+/**
+ * Step-up (issue 12): a withdrawal, a bank payout, saving bank details, changing the
+ * password and removing a factor each take a fresh second factor with the request. One
+ * place checks it, so every such route accepts the same proofs and counts the same guesses.
+ */
+export function createStepUp(d: Deps) {
+  /** The same key as the two-factor module's backup codes, so the same codes match. */
+  const backupHash = (userId: string, code: string) =>
+    d.secrets.keyedHash('backup-code', `${userId}:${code}`);
+
+  async function accepts(client: pg.PoolClient, s: StepUpSubject, proof: TStepUp) {
+    if ('assertion' in proof) {
+      // A passkey that does not verify throws its own message (stale challenge, not yours).
+      await d.acceptAssertion(client, s, proof.assertion);
+      return true;
+    }
+    const code = proof.code.trim();
+    if (/^\d{6}$/.test(code)) {
+      const secret = await repo.totpSecret(client, s.userId);
+      const step = secret ? matchTotpStep(d.secrets.decrypt(secret), code) : null;
+      return step !== null && (await repo.claimTotpStep(client, s.userId, step));
+    }
+    const backup = cleanBackupCodeInput(code);
+    if (backup.length !== BACKUP_CODE_LENGTH) return false;
+    return repo.useBackupCode(client, s.userId, backupHash(s.userId, backup));
+  }
+
+  return {
+    /**
+     * Uses up the proof on the caller's transaction, after the caller's own checks (so a
+     * refused request never costs the customer a code), or throws. Only a wrong answer
+     * counts towards the account's limit, the same count as sign-in codes.
+     */
+    async confirm(
+      client: pg.PoolClient,
+      s: StepUpSubject,
+      proof: TStepUp | undefined,
+      who: Client,
+    ): Promise<void> {
+      if (!s.twoFactorEnabled) throw new AppError('FORBIDDEN', STEP_UP_MSG.noFactor);
+      if (!proof) throw new AppError('VALIDATION_FAILED', STEP_UP_MSG.required);
+      if ('code' in proof) {
+        // A refusal by policy is no guess: refused before the count.
+        const refusal = await d.totpRefusal(s);
+        if (refusal) throw new AppError('FORBIDDEN', refusal);
+      }
+      const limits = LIMITS.twoFactor(s.userId, who.ip);
+      const attempt = await d.limiter.consume(limits);
+      if (!(await accepts(client, s, proof))) {
+        throw new AppError('INVALID_CODE', STEP_UP_MSG.invalid);
+      }
+      await attempt.release();
+      // As at sign-in: a right answer ends the account's count of earlier typos.
+      await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
+    },
+  };
+}
+
+export type StepUp = ReturnType<typeof createStepUp>;
