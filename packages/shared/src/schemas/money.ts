@@ -192,40 +192,48 @@ export function minimumWithdrawal(decimals: number): bigint {
   return decimals >= 8 ? 10n ** BigInt(decimals - 8) : 1n;
 }
 
+const ZWithdrawalFields = z.object({
+  assetId: z.string({ error: WITHDRAWAL_MSG.selectAsset }),
+  amount: z.string({ error: WITHDRAWAL_MSG.amountPositive }).max(60),
+  address: z.string({ error: WITHDRAWAL_MSG.addressRequired }).trim().max(200),
+  memo: z.string().trim().max(100).optional(),
+});
+
 /**
- * A withdrawal request, checked in the spec's order: asset, amount, address presence,
- * then (on the server, with the balance) funds, then the address's format and checksum.
+ * A withdrawal's fields checked in the spec's order: asset, amount, address presence, then
+ * (on the server, with the balance) funds, then the address's format and checksum.
  */
-export const ZCreateWithdrawalRequest = z
-  .object({
-    assetId: z.string({ error: WITHDRAWAL_MSG.selectAsset }),
-    amount: z.string({ error: WITHDRAWAL_MSG.amountPositive }).max(60),
-    address: z.string({ error: WITHDRAWAL_MSG.addressRequired }).trim().max(200),
-    memo: z.string().trim().max(100).optional(),
-    stepUp: ZStepUp,
-  })
-  .superRefine((value, ctx) => {
-    const asset = ZAssetId.safeParse(value.assetId);
-    if (!asset.success) {
-      ctx.addIssue({ code: 'custom', path: ['assetId'], message: WITHDRAWAL_MSG.selectAsset });
+function checkWithdrawalFields(value: z.infer<typeof ZWithdrawalFields>, ctx: z.RefinementCtx) {
+  const asset = ZAssetId.safeParse(value.assetId);
+  if (!asset.success) {
+    ctx.addIssue({ code: 'custom', path: ['assetId'], message: WITHDRAWAL_MSG.selectAsset });
+    return;
+  }
+  const decimals = ASSETS[asset.data].decimals;
+  try {
+    const minor = parseAmount(value.amount, decimals, assetAmountMessages(ASSETS[asset.data]));
+    if (minor < minimumWithdrawal(decimals)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MSG.amountPositive });
       return;
     }
-    const decimals = ASSETS[asset.data].decimals;
-    try {
-      const minor = parseAmount(value.amount, decimals, assetAmountMessages(ASSETS[asset.data]));
-      if (minor < minimumWithdrawal(decimals)) {
-        ctx.addIssue({ code: 'custom', path: ['amount'], message: WITHDRAWAL_MSG.amountPositive });
-        return;
-      }
-    } catch (err) {
-      const message = err instanceof AmountError ? err.message : WITHDRAWAL_MSG.amountPositive;
-      ctx.addIssue({ code: 'custom', path: ['amount'], message });
-      return;
-    }
-    if (value.address === '') {
-      ctx.addIssue({ code: 'custom', path: ['address'], message: WITHDRAWAL_MSG.addressRequired });
-    }
-  });
+  } catch (err) {
+    const message = err instanceof AmountError ? err.message : WITHDRAWAL_MSG.amountPositive;
+    ctx.addIssue({ code: 'custom', path: ['amount'], message });
+    return;
+  }
+  if (value.address === '') {
+    ctx.addIssue({ code: 'custom', path: ['address'], message: WITHDRAWAL_MSG.addressRequired });
+  }
+}
+
+/** The withdrawal form's request before its step-up is asked for. */
+export const ZWithdrawalDraft = ZWithdrawalFields.superRefine(checkWithdrawalFields);
+export type TWithdrawalDraft = z.infer<typeof ZWithdrawalDraft>;
+
+/** A withdrawal request: the fields and a fresh second factor (step-up). */
+export const ZCreateWithdrawalRequest = ZWithdrawalFields.extend({ stepUp: ZStepUp }).superRefine(
+  checkWithdrawalFields,
+);
 export type TCreateWithdrawalRequest = z.infer<typeof ZCreateWithdrawalRequest>;
 
 /** The address check that follows the balance check (customer.md §5 order). */
@@ -291,14 +299,18 @@ export const PAYOUT_MSG = {
  * names the asset that funds the payout (DEVIATIONS M11): the server converts at its own
  * rates and holds that amount.
  */
-export const ZCreateBankTransferRequest = z.object({
+/** The bank transfer form's request before its step-up is asked for. */
+export const ZBankTransferDraft = z.object({
   accountNumber: ZAccountNumber,
   accountName: z.string().trim().min(1, BANK_MSG.accountNameRequired).max(140),
   bsbNumber: ZBsb,
   amountAud: ZFiatAmount,
   assetId: z.enum(CUSTOMER_ASSET_IDS, { error: PAYOUT_MSG.selectAsset }),
-  stepUp: ZStepUp,
 });
+export type TBankTransferDraft = z.infer<typeof ZBankTransferDraft>;
+
+/** A bank payout request: the fields and a fresh second factor (step-up). */
+export const ZCreateBankTransferRequest = ZBankTransferDraft.extend({ stepUp: ZStepUp });
 export type TCreateBankTransferRequest = z.infer<typeof ZCreateBankTransferRequest>;
 
 /** customer.md §5 "Bank details form". */

@@ -3,6 +3,7 @@ import {
   MSG_SECURITY,
   PASSWORD_MIN_LENGTH,
   preloadPasswordCheck,
+  STEP_UP_MSG,
   ZChangePasswordRequest,
 } from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
@@ -30,7 +31,8 @@ type Errors = Partial<Record<Field, string>>;
 /** The field a refusal of the server belongs under. */
 function fieldOf(err: unknown): Field {
   if (!(err instanceof ApiError)) return 'form';
-  if (err.code === 'INVALID_CODE' || err.message === MSG_SECURITY.codeRequired) return 'code';
+  if (err.code === 'INVALID_CODE') return 'code';
+  if (err.message === STEP_UP_MSG.required) return 'code';
   if (err.message === MSG_SECURITY.currentPasswordIncorrect) return 'currentPassword';
   if (err.code === 'VALIDATION_FAILED') return 'newPassword';
   return 'form';
@@ -67,7 +69,7 @@ export function ChangePasswordCard({
     [...more, errors[f] ? errorId(f) : null].filter(Boolean).join(' ') || undefined;
 
   async function problems(): Promise<Errors> {
-    const body = { currentPassword, newPassword, ...(twoFactorEnabled ? { code } : {}) };
+    const body = { currentPassword, newPassword };
     const parsed = ZChangePasswordRequest.safeParse(body);
     const found: Errors = parsed.success ? {} : firstErrorByField<Field>(parsed.error.issues);
     if (!found.newPassword) {
@@ -75,7 +77,7 @@ export function ChangePasswordCard({
       if (weak) found.newPassword = weak;
     }
     if (!found.newPassword && confirm !== newPassword) found.confirm = MSG.passwordsDoNotMatch;
-    if (twoFactorEnabled && code.trim() === '') found.code = MSG_SECURITY.codeRequired;
+    if (twoFactorEnabled && code.trim() === '') found.code = STEP_UP_MSG.required;
     return found;
   }
 
@@ -87,7 +89,11 @@ export function ChangePasswordCard({
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     change.mutate(
-      { currentPassword, newPassword, ...(twoFactorEnabled ? { code: code.trim() } : {}) },
+      {
+        currentPassword,
+        newPassword,
+        ...(twoFactorEnabled ? { stepUp: { code: code.trim() } } : {}),
+      },
       {
         onSuccess: () => {
           setCurrentPassword('');

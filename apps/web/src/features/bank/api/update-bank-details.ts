@@ -1,9 +1,9 @@
-import type { TBankDetails, TBankDetailsResponse } from '@coffer/shared';
+import type { TBankDetailsResponse, TSaveBankDetailsRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { bankDetailsQueryOptions } from './get-bank-details';
 
-export function updateBankDetails(details: TBankDetails): Promise<TBankDetailsResponse> {
+export function updateBankDetails(details: TSaveBankDetailsRequest): Promise<TBankDetailsResponse> {
   return api.put<TBankDetailsResponse>('/api/bank-details', details);
 }
 

@@ -1,7 +1,8 @@
-import { type TBankDetails, ZBankDetails } from '@coffer/shared';
+import { type TBankDetails, type TStepUp, ZBankDetails } from '@coffer/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
@@ -28,6 +29,7 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
   const [bsb, setBsb] = useState(formatBsb(initial?.bsb ?? ''));
   const [accountNumber, setAccountNumber] = useState(initial?.accountNumber ?? '');
   const [errors, setErrors] = useState<Errors>({});
+  const [asking, setAsking] = useState<TBankDetails | null>(null);
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -38,24 +40,32 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
       return;
     }
     setErrors({});
-    save.mutate(parsed.data, {
-      onSuccess: (res) => {
-        toast.success('Bank Details Saved', {
-          description: 'Your bank details have been saved for bank transfers.',
-        });
-        if (res.details) {
-          setFullName(res.details.fullName);
-          setBsb(formatBsb(res.details.bsb));
-          setAccountNumber(res.details.accountNumber);
-        }
-      },
-      onError: (err) => {
-        console.error('Saving the bank details failed', err);
-        const description =
-          err instanceof ApiError && err.code === 'VALIDATION_FAILED' ? err.message : SAVE_FAILED;
-        toast.error('Error', { description });
-      },
+    // Where payouts go changes only with a fresh second factor, asked for in the dialog.
+    setAsking(parsed.data);
+  }
+
+  async function confirm(details: TBankDetails, stepUp: TStepUp) {
+    const res = await save.mutateAsync({ ...details, stepUp });
+    setAsking(null);
+    toast.success('Bank Details Saved', {
+      description: 'Your bank details have been saved for bank transfers.',
     });
+    if (res.details) {
+      setFullName(res.details.fullName);
+      setBsb(formatBsb(res.details.bsb));
+      setAccountNumber(res.details.accountNumber);
+    }
+  }
+
+  function failed(err: unknown) {
+    console.error('Saving the bank details failed', err);
+    setAsking(null);
+    // The server's own words when they say what to do (a hold says until when).
+    const description =
+      err instanceof ApiError && err.code !== 'NETWORK' && err.status < 500
+        ? err.message
+        : SAVE_FAILED;
+    toast.error('Error', { description });
   }
 
   const describedBy = (field: Field, hint?: string) =>
@@ -63,63 +73,79 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
     undefined;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-5">
-      <div className="space-y-2">
-        <Label htmlFor="bank-details-fullName">Full name</Label>
-        <Input
-          id="bank-details-fullName"
-          autoComplete="name"
-          maxLength={140}
-          value={fullName}
-          onChange={(e) => setFullName(e.target.value)}
-          aria-invalid={errors.fullName ? true : undefined}
-          aria-describedby={describedBy('fullName')}
-        />
-        <FieldError id="bank-details-fullName-error" message={errors.fullName} />
-      </div>
-      <div className="grid gap-5 sm:grid-cols-2">
+    <>
+      <form onSubmit={onSubmit} noValidate className="space-y-5">
         <div className="space-y-2">
-          <Label htmlFor="bank-details-bsb">BSB</Label>
+          <Label htmlFor="bank-details-fullName">Full name</Label>
           <Input
-            id="bank-details-bsb"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="123-456"
-            maxLength={7}
-            value={bsb}
-            onChange={(e) => setBsb(formatBsb(e.target.value))}
-            aria-invalid={errors.bsb ? true : undefined}
-            aria-describedby={describedBy('bsb')}
+            id="bank-details-fullName"
+            autoComplete="name"
+            maxLength={140}
+            value={fullName}
+            onChange={(e) => setFullName(e.target.value)}
+            aria-invalid={errors.fullName ? true : undefined}
+            aria-describedby={describedBy('fullName')}
           />
-          <FieldError id="bank-details-bsb-error" message={errors.bsb} />
+          <FieldError id="bank-details-fullName-error" message={errors.fullName} />
         </div>
-        <div className="space-y-2">
-          <Label htmlFor="bank-details-accountNumber">Account number</Label>
-          <Input
-            id="bank-details-accountNumber"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={10}
-            value={accountNumber}
-            onChange={(e) => setAccountNumber(e.target.value.replace(/\D/g, '').slice(0, 10))}
-            aria-invalid={errors.accountNumber ? true : undefined}
-            aria-describedby={describedBy('accountNumber', 'bank-details-accountNumber-hint')}
-          />
-          <p id="bank-details-accountNumber-hint" className="text-xs text-muted">
-            6 to 10 digits.
-          </p>
-          <FieldError id="bank-details-accountNumber-error" message={errors.accountNumber} />
+        <div className="grid gap-5 sm:grid-cols-2">
+          <div className="space-y-2">
+            <Label htmlFor="bank-details-bsb">BSB</Label>
+            <Input
+              id="bank-details-bsb"
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="123-456"
+              maxLength={7}
+              value={bsb}
+              onChange={(e) => setBsb(formatBsb(e.target.value))}
+              aria-invalid={errors.bsb ? true : undefined}
+              aria-describedby={describedBy('bsb')}
+            />
+            <FieldError id="bank-details-bsb-error" message={errors.bsb} />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor="bank-details-accountNumber">Account number</Label>
+            <Input
+              id="bank-details-accountNumber"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={10}
+              value={accountNumber}
+              onChange={(e) => setAccountNumber(e.target.value.replace(/\D/g, '').slice(0, 10))}
+              aria-invalid={errors.accountNumber ? true : undefined}
+              aria-describedby={describedBy('accountNumber', 'bank-details-accountNumber-hint')}
+            />
+            <p id="bank-details-accountNumber-hint" className="text-xs text-muted">
+              6 to 10 digits.
+            </p>
+            <FieldError id="bank-details-accountNumber-error" message={errors.accountNumber} />
+          </div>
         </div>
-      </div>
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={() => void navigate('/dashboard')}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? 'Saving...' : 'Save Bank Details'}
-        </Button>
-      </div>
-    </form>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+          <Button variant="outline" onClick={() => void navigate('/dashboard')}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? 'Saving...' : 'Save Bank Details'}
+          </Button>
+        </div>
+      </form>
+      <StepUpDialog
+        open={asking !== null}
+        title="Confirm your bank details"
+        description={
+          asking
+            ? `Bank transfers will be paid to ${asking.fullName}, BSB ${formatBsb(asking.bsb)}, account ${asking.accountNumber}.`
+            : ''
+        }
+        confirmLabel="Save details"
+        pendingLabel="Saving..."
+        onCancel={() => setAsking(null)}
+        onConfirm={(stepUp) => (asking ? confirm(asking, stepUp) : Promise.resolve())}
+        onFailure={failed}
+      />
+    </>
   );
 }
 

@@ -1,14 +1,17 @@
 import {
+  ASSETS,
   compareAmounts,
   convertFiat,
   MONEY_MSG,
-  type TCreateBankTransferRequest,
-  ZCreateBankTransferRequest,
+  type TBankTransferDraft,
+  type TStepUp,
+  ZBankTransferDraft,
 } from '@coffer/shared';
 import { BookUser } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
@@ -30,7 +33,7 @@ import { formatBsb } from './bsb';
 import { cryptoFigure, fundingOptions, payableAud, type TFundingOption } from './funding';
 import { PayFrom } from './pay-from';
 
-type Field = keyof TCreateBankTransferRequest;
+type Field = keyof TBankTransferDraft;
 
 /** One error toast at a time; a later success dismisses it. */
 const ERROR_TOAST = 'bank-transfer-error';
@@ -167,6 +170,7 @@ export default function BankTransferPage() {
   });
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
+  const [asking, setAsking] = useState<TBankTransferDraft | null>(null);
 
   const rate = prices.data?.audUsd.rate ?? DEFAULT_AUD_USD_RATE;
   const rateLive = prices.data?.audUsd.live === true;
@@ -220,7 +224,7 @@ export default function BankTransferPage() {
     event.preventDefault();
     if (create.isPending || closed || nothingToPayFrom) return;
     setFormError(null);
-    const parsed = ZCreateBankTransferRequest.safeParse({
+    const parsed = ZBankTransferDraft.safeParse({
       accountNumber,
       accountName,
       bsbNumber,
@@ -239,25 +243,33 @@ export default function BankTransferPage() {
       return;
     }
     setErrors({});
-    const body = parsed.data;
-    create.mutate(
-      { body, idempotencyKey: idempotency.keyFor(body) },
-      {
-        onSuccess: () => {
-          idempotency.settle();
-          toast.dismiss(ERROR_TOAST);
-          toast.success('Success', { description: 'Bank transfer request submitted successfully' });
-          void navigate('/dashboard/history');
-        },
-        onError: (err) => {
-          console.error('The bank transfer request failed', err);
-          idempotency.settle(err);
-          const text = transferErrorText(err);
-          setFormError(text);
-          toast.error('Error', { id: ERROR_TOAST, description: text });
-        },
-      },
-    );
+    // The request leaves with a fresh second factor, asked for in the dialog.
+    setAsking(parsed.data);
+  }
+
+  /** Sends the request with the step-up; a refusal of the code stays in the dialog. */
+  async function confirm(draft: TBankTransferDraft, stepUp: TStepUp) {
+    // The key stands for the request without its code: a retry with a new code is the same.
+    const idempotencyKey = idempotency.keyFor(draft);
+    try {
+      await create.mutateAsync({ body: { ...draft, stepUp }, idempotencyKey });
+    } catch (err) {
+      console.error('The bank transfer request failed', err);
+      idempotency.settle(err);
+      throw err;
+    }
+    idempotency.settle();
+    setAsking(null);
+    toast.dismiss(ERROR_TOAST);
+    toast.success('Success', { description: 'Bank transfer request submitted successfully' });
+    void navigate('/dashboard/history');
+  }
+
+  function failed(err: unknown) {
+    setAsking(null);
+    const text = transferErrorText(err);
+    setFormError(text);
+    toast.error('Error', { id: ERROR_TOAST, description: text });
   }
 
   const invalid = (field: Field) => (errors[field] ? true : undefined);
@@ -463,6 +475,20 @@ export default function BankTransferPage() {
               {create.isPending ? 'Submitting...' : 'Submit Bank Transfer Request'}
             </Button>
           </form>
+          <StepUpDialog
+            open={asking !== null}
+            title="Confirm your bank transfer"
+            description={
+              asking
+                ? `A$${asking.amountAud} to ${asking.accountName}, BSB ${formatBsb(asking.bsbNumber)}, account ${asking.accountNumber}. Paid from ${ASSETS[asking.assetId].label}.`
+                : ''
+            }
+            confirmLabel="Confirm transfer"
+            pendingLabel="Submitting..."
+            onCancel={() => setAsking(null)}
+            onConfirm={(stepUp) => (asking ? confirm(asking, stepUp) : Promise.resolve())}
+            onFailure={failed}
+          />
         </CardContent>
       </Card>
     </div>

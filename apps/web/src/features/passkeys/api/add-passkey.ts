@@ -5,7 +5,7 @@ import {
 } from '@simplewebauthn/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { passkeysQueryOptions } from './get-passkeys';
+import { passkeysQueryOptions } from '../../../lib/passkeys';
 
 /** Asks the server for a challenge, lets the browser make the credential, sends it back. */
 export async function addPasskey(name: string): Promise<TPasskey> {

@@ -1,8 +1,8 @@
 import type { TPasskeySignInStatusResponse, TSessionResponse } from '@coffer/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { signWithPasskey } from '../../../lib/passkeys';
 import { sessionQueryOptions } from '../../../lib/session';
-import { signWithPasskey } from './sign-with-passkey';
 
 export function getPasskeySignInStatus(signal?: AbortSignal) {
   return api.get<TPasskeySignInStatusResponse>('/api/passkeys/sign-in', signal);

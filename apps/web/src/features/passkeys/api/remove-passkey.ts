@@ -1,13 +1,11 @@
-import type { TOk } from '@coffer/shared';
+import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { passkeysQueryOptions } from './get-passkeys';
-import { signWithPasskey } from './sign-with-passkey';
+import { passkeysQueryOptions, signWithPasskey } from '../../../lib/passkeys';
 
-/** Removal needs a fresh second factor: an authenticator code, or else a passkey's answer. */
-export async function removePasskey(input: { id: string; code: string | null }): Promise<TOk> {
-  const body = input.code !== null ? { code: input.code } : { assertion: await signWithPasskey() };
-  return api.post<TOk>(`/api/passkeys/${encodeURIComponent(input.id)}/remove`, body);
+/** Removal needs a fresh second factor (step-up): a code, a backup code or a passkey. */
+export function removePasskey(input: { id: string; stepUp: TStepUp }): Promise<TOk> {
+  return api.post<TOk>(`/api/passkeys/${encodeURIComponent(input.id)}/remove`, input.stepUp);
 }
 
 export function useRemovePasskey() {

@@ -1,8 +1,9 @@
-import { PASSKEY_NAME_MAX, TOTP_DIGITS, type TPasskey, ZPasskeyName } from '@coffer/shared';
+import { PASSKEY_NAME_MAX, type TPasskey, ZPasskeyName } from '@coffer/shared';
 import { format } from 'date-fns';
 import { KeyRound } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
 import {
   Card,
@@ -17,11 +18,10 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
+import { passkeyErrorMessage, usePasskeys } from '../../../lib/passkeys';
 import { useAddPasskey } from '../api/add-passkey';
-import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
-import { passkeyErrorMessage } from '../webauthn';
 
 const when = (iso: string) => format(new Date(iso), 'd MMM yyyy, HH:mm');
 
@@ -220,80 +220,29 @@ function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => 
   );
 }
 
-/** Removal asks for a fresh second factor: a code now, or a passkey's answer. */
+/** Removal asks for a fresh second factor (step-up): a code, a backup code or a passkey. */
 function RemoveDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => void }) {
   const remove = useRemovePasskey();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
-  const errorId = useId();
-
-  function run(withCode: string | null) {
-    if (remove.isPending) return;
-    setError(null);
-    remove.mutate(
-      { id: passkey.id, code: withCode },
-      {
-        onSuccess: () => {
-          toast.success('Passkey removed', {
-            description: `"${passkey.name}" can no longer sign you in.`,
-          });
-          onClose();
-        },
-        onError: (err) => {
-          setCode('');
-          setError(passkeyErrorMessage(err, 'Failed to remove the passkey.'));
-        },
-      },
-    );
-  }
-
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (!new RegExp(`^\\d{${TOTP_DIGITS}}$`).test(code)) {
-      setError('Please enter the 6-digit code from your authenticator app.');
-      return;
-    }
-    run(code);
-  }
-
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()}>
-      <DialogContent
-        title={`Remove "${passkey.name}"?`}
-        description="Confirm it is you with a code from your authenticator app, or with a passkey."
-      >
-        <form noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <Label htmlFor={inputId}>Authentication code</Label>
-          <Input
-            id={inputId}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={TOTP_DIGITS}
-            placeholder="123456"
-            value={code}
-            onChange={(e) => {
-              setCode(e.target.value.replace(/\D/g, ''));
-              if (error) setError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            className="text-center font-mono text-lg tracking-[0.3em]"
-          />
-          <FieldError id={errorId} message={error} />
-          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="outline" onClick={onClose} disabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button variant="outline" onClick={() => run(null)} disabled={remove.isPending}>
-              Use a passkey
-            </Button>
-            <Button type="submit" variant="danger" disabled={remove.isPending}>
-              {remove.isPending ? 'Removing...' : 'Remove passkey'}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <StepUpDialog
+      open
+      title={`Remove "${passkey.name}"?`}
+      description="Confirm it is you with a code from your authenticator app, a backup code or a passkey."
+      confirmLabel="Remove passkey"
+      pendingLabel="Removing..."
+      danger
+      onCancel={onClose}
+      onConfirm={async (stepUp) => {
+        await remove.mutateAsync({ id: passkey.id, stepUp });
+        toast.success('Passkey removed', {
+          description: `"${passkey.name}" can no longer sign you in.`,
+        });
+        onClose();
+      }}
+      onFailure={(err) => {
+        toast.error('Error', { description: errorMessage(err, 'Failed to remove the passkey.') });
+        onClose();
+      }}
+    />
   );
 }

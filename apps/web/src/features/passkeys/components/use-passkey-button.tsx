@@ -1,8 +1,8 @@
 import { KeyRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
+import { passkeyErrorMessage } from '../../../lib/passkeys';
 import { usePasskeySignInStatus, useSignInWithPasskey } from '../api/passkey-sign-in';
-import { passkeyErrorMessage } from '../webauthn';
 
 /**
  * "Use a passkey" on the sign-in verification screen, shown only when the account has one.

@@ -1,10 +1,11 @@
-import type { TOk, TTwoFactorCodeRequest } from '@coffer/shared';
+import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { sessionQueryOptions } from '../../../lib/session';
 import { twoFactorStatusQueryOptions } from './get-two-factor-status';
 
-export function disableTwoFactor(data: TTwoFactorCodeRequest): Promise<TOk> {
+/** Its body is a step-up: the settings card sends a current authenticator code. */
+export function disableTwoFactor(data: TStepUp): Promise<TOk> {
   return api.post<TOk>('/api/2fa/disable', data);
 }
 

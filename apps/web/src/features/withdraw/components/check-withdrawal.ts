@@ -6,10 +6,10 @@ import {
   minimumWithdrawal,
   parseAmount,
   type TAsset,
-  type TCreateWithdrawalRequest,
+  type TWithdrawalDraft,
   WITHDRAWAL_MSG,
   withdrawalAddressError,
-  ZCreateWithdrawalRequest,
+  ZWithdrawalDraft,
 } from '@coffer/shared';
 
 export type TWithdrawalFields = {
@@ -36,7 +36,7 @@ export type TWithdrawalCheck = {
   amountMinor: bigint | null;
   feeMinor: bigint | null;
   /** The request exactly as the server will check it, when nothing is wrong. */
-  request: TCreateWithdrawalRequest | null;
+  request: TWithdrawalDraft | null;
 };
 
 /** 8 decimals, no grouping, as the insufficient-balance message quotes them. */
@@ -113,10 +113,10 @@ export function checkWithdrawal(
     }
   }
 
-  let request: TCreateWithdrawalRequest | null = null;
+  let request: TWithdrawalDraft | null = null;
   if (order.length === 0 && funds) {
     const memo = fields.memo?.trim();
-    const parsed = ZCreateWithdrawalRequest.safeParse({
+    const parsed = ZWithdrawalDraft.safeParse({
       assetId: asset.id,
       amount: formatAmount(amountMinor ?? 0n, asset.decimals),
       address,

@@ -1,12 +1,15 @@
 import {
   ASSETS,
+  assetById,
   compareAmounts,
   MONEY_MSG,
   mulPrice,
   type TAsset,
-  type TCreateWithdrawalRequest,
   type TTransaction,
+  type TWithdrawalDraft,
 } from '@coffer/shared';
+import { useState } from 'react';
+import type { StepUpDialogProps } from '../../../components/step-up/step-up-dialog';
 import { ApiError } from '../../../lib/api-client';
 import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
@@ -85,27 +88,52 @@ export function useWithdrawal() {
     return `This withdrawal is worth about ${formatUsd(usd)}, more than the ${formatUsd(status.data.remainingTodayUsd)} you can still withdraw today.`;
   }
 
-  function submit(
-    request: TCreateWithdrawalRequest,
-    handlers: { onSuccess: (tx: TTransaction) => void; onError: (text: string) => void },
-  ) {
+  type Handlers = { onSuccess: (tx: TTransaction) => void; onError: (text: string) => void };
+  const [asking, setAsking] = useState<{ draft: TWithdrawalDraft; handlers: Handlers } | null>(
+    null,
+  );
+
+  /** Asks for the fresh second factor (step-up); the request leaves with it. */
+  function submit(draft: TWithdrawalDraft, handlers: Handlers) {
     if (create.isPending) return;
-    const idempotencyKey = idempotency.keyFor(request);
-    create.mutate(
-      { body: request, idempotencyKey },
-      {
-        onSuccess: (res) => {
-          idempotency.settle();
-          handlers.onSuccess(res.transaction);
-        },
-        onError: (err) => {
-          console.error('The withdrawal request failed', err);
-          idempotency.settle(err);
-          handlers.onError(withdrawalErrorText(err));
-        },
-      },
-    );
+    setAsking({ draft, handlers });
   }
+
+  /** The step-up dialog's props; the pages render it. */
+  const stepUp: StepUpDialogProps = {
+    open: asking !== null,
+    title: 'Confirm your withdrawal',
+    description: asking
+      ? `${asking.draft.amount} ${assetById(asking.draft.assetId)?.symbol ?? asking.draft.assetId} to ${asking.draft.address}`
+      : '',
+    confirmLabel: 'Confirm withdrawal',
+    pendingLabel: 'Processing...',
+    onCancel: () => setAsking(null),
+    onConfirm: async (proof) => {
+      if (!asking) return;
+      // One key per request, the same for a retry: the key stands for the request without
+      // its code, so a retry with a new code is still the same request.
+      const idempotencyKey = idempotency.keyFor(asking.draft);
+      try {
+        const res = await create.mutateAsync({
+          body: { ...asking.draft, stepUp: proof },
+          idempotencyKey,
+        });
+        idempotency.settle();
+        setAsking(null);
+        asking.handlers.onSuccess(res.transaction);
+      } catch (err) {
+        console.error('The withdrawal request failed', err);
+        idempotency.settle(err);
+        throw err;
+      }
+    },
+    onFailure: (err) => {
+      const handlers = asking?.handlers;
+      setAsking(null);
+      handlers?.onError(withdrawalErrorText(err));
+    },
+  };
 
   return {
     wallets,
@@ -115,6 +143,7 @@ export function useWithdrawal() {
     closedReason,
     limitWarning,
     submit,
+    stepUp,
     pending: create.isPending,
   };
 }

@@ -3,6 +3,7 @@ import { OctagonAlert } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { AssetLogo } from '../../../components/ui/asset-logo';
 import { BackLink } from '../../../components/ui/back-link';
@@ -228,6 +229,7 @@ export default function WithdrawAssetPage() {
               {withdrawal.pending ? 'Processing...' : `Withdraw ${asset.symbol}`}
             </Button>
           </form>
+          <StepUpDialog {...withdrawal.stepUp} />
         </CardContent>
       </Card>
     </div>

@@ -2,6 +2,7 @@ import { CUSTOMER_ASSETS, formatAmount } from '@coffer/shared';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
@@ -212,6 +213,7 @@ export default function WithdrawPage() {
               {withdrawal.pending ? 'Processing...' : 'Submit Withdrawal Request'}
             </Button>
           </form>
+          <StepUpDialog {...withdrawal.stepUp} />
         </CardContent>
       </Card>
     </div>

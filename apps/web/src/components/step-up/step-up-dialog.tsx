@@ -1,0 +1,152 @@
+import {
+  BACKUP_CODE_LENGTH,
+  cleanBackupCodeInput,
+  STEP_UP_MSG,
+  type TStepUp,
+} from '@coffer/shared';
+import { WebAuthnError } from '@simplewebauthn/browser';
+import { KeyRound } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { ApiError } from '../../lib/api-client';
+import { passkeyErrorMessage, signWithPasskey, usePasskeys } from '../../lib/passkeys';
+import { Button } from '../ui/button';
+import { Dialog, DialogContent } from '../ui/dialog';
+import { FieldError } from '../ui/field-error';
+import { Input } from '../ui/input';
+import { Label } from '../ui/label';
+
+/**
+ * Whether a refusal is about the second factor itself (a wrong or used code, a passkey that
+ * did not verify, too many tries): those stay in the dialog, to try again; anything else
+ * is about the request, and the form that asked shows it.
+ */
+function isStepUpRefusal(err: unknown): boolean {
+  if (err instanceof WebAuthnError) return true;
+  if (err instanceof DOMException && err.name === 'NotAllowedError') return true;
+  if (!(err instanceof ApiError)) return false;
+  if (err.code === 'INVALID_CODE' || err.code === 'RATE_LIMITED') return true;
+  // A policy about which factor may confirm (admins held to passkeys), or none set up.
+  if (err.code === 'FORBIDDEN') return true;
+  return err.code === 'VALIDATION_FAILED' && err.message === STEP_UP_MSG.required;
+}
+
+/** A typed code as the server reads it: six digits, or a backup code; null when neither. */
+function readCode(typed: string): string | null {
+  const trimmed = typed.trim();
+  if (/^\d{6}$/.test(trimmed)) return trimmed;
+  const backup = cleanBackupCodeInput(trimmed);
+  return backup.length === BACKUP_CODE_LENGTH && !/^\d+$/.test(backup) ? backup : null;
+}
+
+export type StepUpDialogProps = {
+  open: boolean;
+  title: string;
+  /** What is being confirmed, in the customer's words ("0.5 BTC to bc1q…"). */
+  description: string;
+  confirmLabel: string;
+  pendingLabel: string;
+  danger?: boolean;
+  onCancel: () => void;
+  /**
+   * Sends the request with this fresh second factor. Resolve when it is done (the caller
+   * closes the dialog); a refusal of the factor keeps the dialog open with its message,
+   * any other error goes to `onFailure`.
+   */
+  onConfirm: (stepUp: TStepUp) => Promise<void>;
+  onFailure: (err: unknown) => void;
+};
+
+/**
+ * Step-up (issue 12): a withdrawal, a bank payout, new bank details, a password change or
+ * removing a factor is confirmed with a fresh authenticator code, a backup code or a passkey.
+ */
+export function StepUpDialog(props: StepUpDialogProps) {
+  const passkeys = usePasskeys(props.open);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const inputId = useId();
+  const errorId = useId();
+  const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
+
+  // Every opening starts clean: a code is used once.
+  useEffect(() => {
+    if (props.open) {
+      setCode('');
+      setError(null);
+    }
+  }, [props.open]);
+
+  async function run(proof: () => Promise<TStepUp>) {
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      await props.onConfirm(await proof());
+    } catch (err) {
+      setCode('');
+      if (isStepUpRefusal(err)) setError(passkeyErrorMessage(err, STEP_UP_MSG.invalid));
+      else props.onFailure(err);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const read = readCode(code);
+    if (read === null) {
+      setError(STEP_UP_MSG.required);
+      return;
+    }
+    void run(async () => ({ code: read }));
+  }
+
+  return (
+    <Dialog open={props.open} onOpenChange={(open) => !open && !pending && props.onCancel()}>
+      <DialogContent title={props.title} description={props.description}>
+        <form noValidate onSubmit={submit} className="flex flex-col gap-3">
+          <Label htmlFor={inputId}>Authentication code</Label>
+          <Input
+            id={inputId}
+            autoComplete="one-time-code"
+            autoCapitalize="characters"
+            spellCheck={false}
+            maxLength={12}
+            placeholder="123456"
+            value={code}
+            onChange={(e) => {
+              setCode(e.target.value);
+              if (error) setError(null);
+            }}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            className="text-center font-mono text-lg tracking-[0.3em]"
+          />
+          <p className="text-xs text-muted">
+            The 6-digit code from your authenticator app, or one of your backup codes.
+          </p>
+          <FieldError id={errorId} message={error} />
+          <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+            <Button variant="outline" onClick={props.onCancel} disabled={pending}>
+              Cancel
+            </Button>
+            {hasPasskey ? (
+              <Button
+                variant="outline"
+                onClick={() => void run(async () => ({ assertion: await signWithPasskey() }))}
+                disabled={pending}
+              >
+                <KeyRound className="h-4 w-4" aria-hidden />
+                Use a passkey
+              </Button>
+            ) : null}
+            <Button type="submit" variant={props.danger ? 'danger' : 'primary'} disabled={pending}>
+              {pending ? props.pendingLabel : props.confirmLabel}
+            </Button>
+          </div>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
