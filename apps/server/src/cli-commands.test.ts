@@ -150,7 +150,11 @@ describe('npm run cli -- reset-admin-2fa', () => {
     expect(await sessionWorks(t, admin.cookie)).toBe(false);
     const again = await signIn(t, admin.email, admin.password);
     expect(again.json().session.twoFactor).toMatchObject({ enabled: false, verified: false });
-    expect(mailsTo(t, admin.email).at(-1)).toContain('reset two-factor authentication');
+    const mail = mailsTo(t, admin.email).at(-1) ?? '';
+    expect(mail).toContain('reset two-factor authentication');
+    // The same security hold as any reset: the mail says until when, with its freeze link.
+    expect(mail.replace(/=\r?\n/g, '')).toContain('on hold until');
+    expect(await t.services.securityHold.status(admin.userId)).toMatchObject({ onHold: true });
     const { rows } = await t.services.pool.query(
       "SELECT actor_id, reason, after FROM audit_log WHERE action = 'admin.2fa.reset' AND target_id = $1",
       [admin.userId],

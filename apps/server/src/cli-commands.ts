@@ -116,8 +116,9 @@ export const COMMANDS: Record<string, CliCommand> = {
     usage: 'reset-admin-2fa --email E --reason R',
     /**
      * For an admin locked out of their second factor when no other admin can help: the
-     * factor removed, every session ended, the admin told by e-mail, and an audit row (its
-     * actor empty: the operator at the server's console) in the same transaction.
+     * factor removed, every session ended, a security hold started (its mail tells the admin,
+     * with a "This wasn't me" link), the security event and an audit row (its actor empty:
+     * the operator at the server's console), all in the same transaction.
      */
     async run(s, args) {
       let values: { email?: string; reason?: string };
@@ -139,12 +140,13 @@ export const COMMANDS: Record<string, CliCommand> = {
       }
       const ended = await withTransaction(s.pool, async (client) => {
         const sessionsEnded = await s.twoFactor.resetForOperator(client, user.id);
-        await s.outbox.mail(client, {
-          to: user.email,
-          subject: 'Two-factor authentication was reset on your Coffer staff account',
-          text: `The operator of this Coffer installation reset two-factor authentication on your staff account from the server's console, and signed you out everywhere. Sign in and set up a new authenticator.\n\nIf you did not ask for this, tell the operator at once.\n\n${s.config.publicUrl}/auth\n`,
-          link: `${s.config.publicUrl}/auth`,
+        await s.securityHold.start(client, {
+          userId: user.id,
+          email: user.email,
+          event: 'operator-two-factor-reset',
+          from: null,
         });
+        await s.securityLog.record(client, { userId: user.id, kind: 'two-factor-reset-by-staff' });
         await s.audit.record(client, {
           actorId: null,
           action: 'admin.2fa.reset',

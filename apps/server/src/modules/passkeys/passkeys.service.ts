@@ -75,6 +75,17 @@ export function createPasskeysService(d: Deps) {
     return (await d.settings.all()).get('admins_require_passkey') === 'true';
   }
 
+  /**
+   * A passkey added inside a security hold would outlast the hold: it waits (S10). The first
+   * passkey of an account with none is the exception: every reset removes them all, and it
+   * is then the new factor the reset asks for, as the new authenticator is (an admin held to
+   * passkeys could not sign in again without it).
+   */
+  async function assertMayAdd(s: SessionContext) {
+    if ((await d.repo.countForUser(s.userId)) > 0)
+      await d.securityHold.assertClear(d.pool, s.userId);
+  }
+
   function requireTwoFactorOn(s: SessionContext) {
     if (!s.twoFactorEnabled) throw new AppError('CONFLICT', PASSKEY_MSG.needsTwoFactor);
   }
@@ -148,8 +159,7 @@ export function createPasskeysService(d: Deps) {
 
     async registrationOptions(s: SessionContext) {
       requireTwoFactorOn(s);
-      // A factor added inside a security hold would outlast the hold: it waits (S10).
-      await d.securityHold.assertClear(d.pool, s.userId);
+      await assertMayAdd(s);
       const existing = await d.repo.listForUser(s.userId);
       const options = await generateRegistrationOptions({
         rpName: 'Coffer',
@@ -172,7 +182,7 @@ export function createPasskeysService(d: Deps) {
       client: Client,
     ): Promise<TPasskey> {
       requireTwoFactorOn(s);
-      await d.securityHold.assertClear(d.pool, s.userId);
+      await assertMayAdd(s);
       const row = await withTransaction(d.pool, async (tx) => {
         const challenge = await d.repo.takeChallenge(tx, s.sessionId, 'register');
         if (!challenge) throw new AppError('CONFLICT', PASSKEY_MSG.staleChallenge);

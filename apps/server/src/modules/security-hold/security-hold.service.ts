@@ -32,6 +32,10 @@ const EVENTS = {
     subject: 'Another admin reset two-factor authentication on your Coffer staff account',
     what: 'Another Coffer admin reset two-factor authentication on your staff account, and signed you out everywhere. Sign in with your password and set up a new second factor.',
   },
+  'operator-two-factor-reset': {
+    subject: 'Two-factor authentication was reset on your Coffer staff account',
+    what: "The operator of this Coffer installation reset two-factor authentication on your staff account from the server's console, and signed you out everywhere. Sign in with your password and set up a new second factor.",
+  },
 } as const;
 
 export type HoldEvent = keyof typeof EVENTS;

@@ -101,8 +101,6 @@ describe('a recovery with the phrase', () => {
           cookie: user.cookie,
           body: { code: codeFor(user, 2) },
         }),
-      // A passkey added inside the hold would outlast it.
-      () => call(t, { method: 'POST', url: '/api/passkeys/register/options', cookie: user.cookie }),
     ];
     for (const attempt of refused) {
       const res = await withoutChange(t, attempt);
@@ -111,6 +109,14 @@ describe('a recovery with the phrase', () => {
       expect(errorOf(res).message).toMatch(/^Your account is under a security hold until .+ UTC:/);
     }
     expect(await walletOf(t, user.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    // The reset removed every passkey: a first one is the new factor it asks for, as the new
+    // authenticator is, so it may be added (a second one would wait: see the gate test).
+    const first = await call(t, {
+      method: 'POST',
+      url: '/api/passkeys/register/options',
+      cookie: user.cookie,
+    });
+    expect(first.statusCode).toBe(200);
   });
 
   it('burns the phrase: the hold lasts until a new one is confirmed, even after its time', async () => {
