@@ -1,17 +1,22 @@
+import { STEP_UP_MSG } from '@coffer/shared';
 import { expect, type Page, test } from '@playwright/test';
-import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
+import { creditDeposit, expectAccessible, freshCode, uniqueTxHash } from './support/app';
 import { withSetting } from './support/db';
 import {
   type Account,
+  confirmStepUp,
   createCustomer,
   expectDashboard,
   scrollToTop,
+  stepUpDialog,
   toasts,
+  wrongCode,
 } from './support/flows';
 import { snap } from './support/shots';
 
 // One customer with 0.5 BTC and 1 ETH. The refusals come first and must leave both
-// untouched; then two real withdrawals hold their amount + fee. Serial: each test builds
+// untouched; then two real withdrawals hold their amount + fee. Each request is confirmed
+// in the step-up dialog with a fresh second factor (a backup code unless said otherwise). Serial: each test builds
 // on the balances the one before left.
 test.describe.configure({ mode: 'serial' });
 
@@ -149,6 +154,8 @@ test('while withdrawals are turned off the server refuses the request with its m
     await form.amount().fill('0.1');
     await form.address().fill(BTC_ADDRESS);
     await form.submit().click();
+    // The page does not know yet: it asks for the second factor, and the server refuses.
+    await confirmStepUp(page, account, { title: 'Confirm your withdrawal' });
 
     await expect(toasts(page).getByText(message)).toBeVisible();
     await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
@@ -189,6 +196,7 @@ test('over the daily limit the server says how much is left today', async () => 
         .filter({ hasText: 'more than the $1,000.00 you can still withdraw today.' }),
     ).toBeVisible();
     await form.submit().click();
+    await confirmStepUp(page, account, { title: 'Confirm your withdrawal' });
     const refusal =
       'This withdrawal would exceed your daily limit of $1,000.00. You can withdraw $1,000.00 more today.';
     await expect(toasts(page).getByText(refusal)).toBeVisible();
@@ -212,6 +220,50 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
   await scrollToTop(page);
   await snap(page, 'withdraw-filled');
   await form.submit().click();
+
+  // The step-up dialog says what is being confirmed, and has no passkey to offer.
+  const dialog = stepUpDialog(page);
+  await expect(dialog.getByRole('heading', { name: 'Confirm your withdrawal' })).toBeVisible();
+  await expect(dialog).toContainText(`0.1 BTC to ${BTC_ADDRESS}`);
+  await expect(dialog.getByRole('button', { name: 'Use a passkey' })).toHaveCount(0);
+  const code = dialog.getByLabel('Authentication code');
+  const confirm = dialog.getByRole('button', { name: 'Confirm withdrawal' });
+  await expectAccessible(page);
+  await snap(page, 'withdraw-step-up');
+
+  // Something that is no code is refused in the dialog, before anything is sent.
+  const before = sent.length;
+  await code.fill('12');
+  await confirm.click();
+  await expect(dialog.getByRole('alert')).toHaveText(STEP_UP_MSG.required);
+  expect(sent).toHaveLength(before);
+
+  // A wrong code: the server refuses it, the dialog stays open with its message, and the
+  // field is emptied for another try.
+  await code.fill(wrongCode(account.secret));
+  await confirm.click();
+  await expect(dialog.getByRole('alert')).toHaveText(STEP_UP_MSG.invalid);
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await expect(code).toHaveValue('');
+  expect(sent).toHaveLength(before + 1);
+  await expectAccessible(page);
+  await snap(page, 'withdraw-step-up-wrong-code');
+
+  // Nothing was requested: in another tab, the balance is whole and nothing is on hold.
+  const other = await page.context().newPage();
+  await other.goto('/dashboard');
+  const whole = other.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ });
+  await expect(whole).toContainText('0.50000000 BTC');
+  await expect(whole).not.toContainText('on hold');
+  await other.goto('/dashboard/history');
+  await expect(other.getByText('2 Transaction(s)', { exact: true })).toBeVisible();
+  await other.close();
+
+  // The right code, from the authenticator app, goes through.
+  account.lastCode = await freshCode(account.secret, account.lastCode);
+  await code.fill(account.lastCode);
+  await confirm.click();
+  await expect(dialog).toBeHidden();
 
   await expect(toasts(page).getByText('Withdrawal request submitted successfully')).toBeVisible();
   await expectDashboard(page);
@@ -255,6 +307,10 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await page.getByLabel('Destination address').fill(ETH_ADDRESS);
   await expect(submit).toBeEnabled();
   await submit.click();
+  await confirmStepUp(page, account, {
+    title: 'Confirm your withdrawal',
+    says: `0.998 ETH to ${ETH_ADDRESS}`,
+  });
   await expect(toasts(page).getByText('Withdrawal Initiated', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/history$/);
   await expect(page.getByText('4 Transaction(s)', { exact: true })).toBeVisible();
@@ -267,7 +323,8 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   // Nothing is left to withdraw.
   await page.goto('/withdraw/eth');
   await expect(page.getByText(/^Available:\s*0 ETH$/)).toBeVisible();
-  expect(sent).toHaveLength(4);
+  // Turned off, over the limit, the wrong code, then the two that went through.
+  expect(sent).toHaveLength(5);
 });
 
 test('an unknown cryptocurrency has no withdraw page', async () => {

@@ -270,3 +270,34 @@ export async function signInNewAdmin(page: Page, prefix: string): Promise<string
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
   return email;
 }
+
+/** The step-up dialog (issue 12) that asks for a fresh second factor before a sensitive request. */
+export function stepUpDialog(page: Page): Locator {
+  return page.getByRole('dialog');
+}
+
+/** What the step-up dialog should say: its title and, in part, what is being confirmed. */
+export type StepUpExpectation = { title?: string; says?: string | RegExp };
+
+/**
+ * Confirms the open step-up dialog with the account's next unused backup code (taken off
+ * the list, as the server accepts each once) and waits for the dialog to close. A backup
+ * code never has to wait for the authenticator's next 30-second step.
+ */
+export async function confirmStepUp(
+  page: Page,
+  account: Account,
+  expected: StepUpExpectation = {},
+): Promise<void> {
+  const dialog = stepUpDialog(page);
+  await expect(dialog).toBeVisible();
+  if (expected.title) {
+    await expect(dialog.getByRole('heading', { name: expected.title, exact: true })).toBeVisible();
+  }
+  if (expected.says) await expect(dialog).toContainText(expected.says);
+  const code = account.backupCodes.shift();
+  if (!code) throw new Error(`${account.email} has no backup code left`);
+  await dialog.getByLabel('Authentication code').fill(code);
+  await dialog.locator('button[type="submit"]').click();
+  await expect(dialog).toBeHidden();
+}
