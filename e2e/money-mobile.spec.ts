@@ -1,8 +1,10 @@
 import { expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
-import { createCustomer, sidebar } from './support/flows';
+import { createCustomer, sidebar, stepUpDialog } from './support/flows';
 
 test.use({ viewport: { width: 375, height: 812 } });
+
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 /** Nothing sticks out sideways at 375 px. */
 async function expectNoSidewaysScroll(page: Page): Promise<void> {
@@ -64,6 +66,28 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
   ).toBeVisible();
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
+
+  // The step-up dialog fits too, the whole address in it; Cancel sends nothing.
+  const sent: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/withdrawals') {
+      sent.push(request.url());
+    }
+  });
+  await page.getByLabel('Amount', { exact: true }).fill('0.1');
+  await page.getByLabel('Destination address').fill(BTC_ADDRESS);
+  await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  const dialog = stepUpDialog(page);
+  await expect(dialog).toContainText(`0.1 BTC to ${BTC_ADDRESS}`);
+  // The address breaks inside the word rather than running out of the dialog sideways.
+  const overflow = await dialog.evaluate((el) => el.scrollWidth - el.clientWidth);
+  expect(overflow, 'horizontal overflow in px inside the dialog').toBeLessThanOrEqual(0);
+  await expect(dialog.getByRole('button', { name: 'Confirm withdrawal' })).toBeInViewport();
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(sent).toEqual([]);
 
   // The history.
   await goByMenu(page, 'History');

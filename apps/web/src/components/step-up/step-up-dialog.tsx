@@ -104,7 +104,12 @@ export function StepUpDialog(props: StepUpDialogProps) {
 
   return (
     <Dialog open={props.open} onOpenChange={(open) => !open && !pending && props.onCancel()}>
-      <DialogContent title={props.title} description={props.description}>
+      <DialogContent
+        title={props.title}
+        // What is confirmed often holds a 40-odd-character address with no space in it: on a
+        // phone it has to break inside the word, or it runs out of the dialog.
+        description={<span className="break-words">{props.description}</span>}
+      >
         <form noValidate onSubmit={submit} className="flex flex-col gap-3">
           <Label htmlFor={inputId}>Authentication code</Label>
           <Input
