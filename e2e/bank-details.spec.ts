@@ -1,16 +1,25 @@
 import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './support/app';
-import { createCustomer, expectDashboard, scrollToTop, toasts } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  expectDashboard,
+  scrollToTop,
+  stepUpDialog,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer: details refused, then saved, then offered on the bank transfer form.
 test.describe.configure({ mode: 'serial' });
 
 let page: Page;
+let account: Account;
 
 test.beforeAll(async ({ browser }) => {
   page = await (await browser.newContext()).newPage();
-  await createCustomer(page, 'bank-details');
+  account = await createCustomer(page, 'bank-details');
 });
 
 test.afterAll(async () => {
@@ -51,6 +60,8 @@ test('bad details are refused with a message per field, and nothing is saved', a
     'BSB must be 6 digits',
     'Account number must be 6-10 digits',
   ]);
+  // Refused on the page: no second factor is asked for what cannot be saved.
+  await expect(stepUpDialog(page)).toHaveCount(0);
   await expect(form.bsb()).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page);
   await scrollToTop(page);
@@ -84,6 +95,11 @@ test('saved details are really saved, and fill the bank transfer form', async ()
   await form.bsb().fill('062000');
   await form.accountNumber().fill('12345678');
   await form.save().click();
+  // New payout details need a fresh second factor.
+  await confirmStepUp(page, account, {
+    title: 'Confirm your bank details',
+    says: 'Bank transfers will be paid to Jane Citizen, BSB 062-000, account 12345678.',
+  });
   await expect(toasts(page).getByText('Bank Details Saved', { exact: true })).toBeVisible();
   await expect(messages()).toHaveCount(0);
 
