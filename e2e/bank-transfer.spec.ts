@@ -2,10 +2,12 @@ import { type Browser, type BrowserContext, expect, type Page, test } from '@pla
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  confirmStepUp,
   createCustomer,
   scrollToTop,
   sidebar,
   signInNewAdmin,
+  stepUpDialog,
   toasts,
 } from './support/flows';
 import { snap } from './support/shots';
@@ -181,6 +183,8 @@ test('the form says what is missing, field by field, and sends nothing until it 
   await form.aud().fill('100');
   await form.submit().click();
   await expect(messages()).toHaveText(['Please select the asset that pays for this transfer']);
+  // Refused on the page: no second factor is asked for what cannot be sent.
+  await expect(stepUpDialog(page)).toHaveCount(0);
 
   // Nothing was sent; the history holds only the two deposits.
   expect(sent).toEqual([]);
@@ -256,6 +260,11 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
   await form.eth().check();
   await expect(page.getByText('Held from your ETH: 0.02181 ETH', { exact: true })).toBeVisible();
   await form.submit().click();
+  // A payout leaves only with a fresh second factor.
+  await confirmStepUp(page, account, {
+    title: 'Confirm your bank transfer',
+    says: 'A$100 to Jane Citizen, BSB 062-000, account 12345678.',
+  });
 
   await expect(
     toasts(page).getByText('Bank transfer request submitted successfully'),
@@ -263,7 +272,11 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
   await expect(page).toHaveURL(/\/dashboard\/history$/);
   await expect(page.getByText('3 Transaction(s)', { exact: true })).toBeVisible();
   expect(sent).toHaveLength(1);
-  expect(JSON.parse(sent[0] ?? '{}')).toMatchObject({ assetId: 'ETH', amountAud: '100' });
+  expect(JSON.parse(sent[0] ?? '{}')).toMatchObject({
+    assetId: 'ETH',
+    amountAud: '100',
+    stepUp: { code: expect.any(String) },
+  });
 
   const transfer = page.getByRole('article', { name: /^Bank Transfer, / });
   await expect(transfer.getByText('pending', { exact: true })).toBeVisible();
@@ -369,6 +382,7 @@ test('a rejected payout reads Rejected with the reason, and its hold is back in 
   await form.btc().check();
   await expect(page.getByText('Held from your BTC: 0.00050339 BTC', { exact: true })).toBeVisible();
   await form.submit().click();
+  await confirmStepUp(page, account, { title: 'Confirm your bank transfer', says: 'A$50 to' });
   await expect(page).toHaveURL(/\/dashboard\/history$/);
   const bitcoin = await dashboardRow(/^Bitcoin BTC/);
   await expect(bitcoin).toContainText('0.00050339 on hold');
