@@ -34,15 +34,6 @@ export function createAccountSecurityRepository(pool: pg.Pool) {
       return (res.rowCount ?? 0) > 0;
     },
 
-    /** Ends every session of the user but one; how many ended. */
-    async deleteOtherSessions(userId: string, keepId: string, q: Q = pool): Promise<number> {
-      const res = await q.query('DELETE FROM sessions WHERE user_id = $1 AND id <> $2', [
-        userId,
-        keepId,
-      ]);
-      return res.rowCount ?? 0;
-    },
-
     async passwordHash(userId: string): Promise<string | null> {
       const { rows } = await pool.query<{ hash: string }>(
         'SELECT password_hash AS hash FROM users WHERE id = $1',

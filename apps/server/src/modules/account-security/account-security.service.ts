@@ -15,7 +15,7 @@ import { mailTime } from '../../lib/mail-time';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
-import type { SessionContext } from '../sessions';
+import { endSessions, type SessionContext } from '../sessions';
 import type { StepUp } from '../step-up';
 import type { AccountSecurityRepository } from './account-security.repository';
 import { deviceLabel } from './device-label';
@@ -88,7 +88,7 @@ export function createAccountSecurityService(d: Deps) {
 
     async signOutOthers(s: SessionContext, client: Client): Promise<number> {
       return withTransaction(d.pool, async (tx) => {
-        const ended = await d.repo.deleteOtherSessions(s.userId, s.sessionId, tx);
+        const ended = await endSessions(tx, s.userId, s.sessionId);
         // Nothing was signed out, so nothing happened worth a line in the log.
         if (ended > 0) {
           await d.securityLog.record(tx, {
@@ -128,7 +128,7 @@ export function createAccountSecurityService(d: Deps) {
         if (!(await d.repo.replacePasswordHash(s.userId, oldHash, newHash, tx))) {
           throw new AppError('CONFLICT', 'Your password was changed meanwhile. Please try again.');
         }
-        const ended = await d.repo.deleteOtherSessions(s.userId, s.sessionId, tx);
+        const ended = await endSessions(tx, s.userId, s.sessionId);
         await d.securityLog.record(tx, {
           userId: s.userId,
           kind: 'password-changed',

@@ -230,12 +230,6 @@ export const usersManagementRepository = {
     ]);
   },
 
-  /** Signs the user out everywhere; the number of sessions ended. */
-  async revokeSessions(client: pg.PoolClient, userId: string): Promise<number> {
-    const res = await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
-    return res.rowCount ?? 0;
-  },
-
   // ---------------------------------------------------------------- recovery phrases
 
   async phraseSummary(pool: pg.Pool): Promise<PhraseSummaryRow> {

@@ -26,6 +26,7 @@ import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { PriceBook } from '../prices';
 import type { Limit } from '../rate-limit';
+import { endSessions } from '../sessions';
 import {
   type DirectoryRow,
   adminUsersRepository as directoryRepo,
@@ -287,7 +288,7 @@ export function createAdminUsersService(s: Services) {
       const result = await withTransaction(pool, async (client) => {
         const before = await lockEnabled(client, userId);
         await repo.removeTwoFactor(client, userId);
-        const sessionsEnded = await repo.revokeSessions(client, userId);
+        const sessionsEnded = await endSessions(client, userId);
         // The phrase is burnt and a security hold starts (S10); its mail is queued with the
         // change, so the customer is told whenever it commits, even if the server stops.
         await s.phrases.burn(client, userId);
@@ -339,7 +340,7 @@ export function createAdminUsersService(s: Services) {
           throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
         await repo.removeTwoFactor(client, userId);
         // Every device is signed out: a session that passed the old factor must not outlive it.
-        const sessionsEnded = await repo.revokeSessions(client, userId);
+        const sessionsEnded = await endSessions(client, userId);
         // Taking a factor away starts a security hold too, with its mail (S10). An admin's
         // factor is always required again, so for staff it is a reset, and its mail says so.
         await s.securityHold.start(client, {

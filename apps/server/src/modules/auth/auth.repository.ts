@@ -81,11 +81,6 @@ export function createUsersRepository(db: DbOrTx) {
         .where(and(eq(users.id, userId), eq(users.passwordHash, oldHash)));
     },
 
-    /** Signs the user out everywhere, in the same transaction as the change that asks for it. */
-    async revokeAllSessions(userId: string) {
-      await db.delete(sessions).where(eq(sessions.userId, userId));
-    },
-
     async markVerified(userId: string) {
       await db
         .update(users)

@@ -10,7 +10,7 @@ import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
-import type { SessionsRepository } from '../sessions';
+import { endSessions, type SessionsRepository } from '../sessions';
 import {
   authRepositoriesOn,
   type createUsersRepository,
@@ -171,7 +171,7 @@ export function createAuthService(d: Deps) {
       // The new password, the sign-out everywhere and the notice commit together.
       await committed(async (tx) => {
         await tx.users.setPassword(user.id, passwordHash);
-        await tx.users.revokeAllSessions(user.id);
+        await endSessions(tx.client, user.id);
         // The phrase is burnt (a new one must be made) and a security hold starts: its mail
         // says what happened, from where, and carries the "This wasn't me" link.
         await d.phrases.burn(tx.client, user.id);

@@ -78,9 +78,4 @@ export const securityHoldRepository = {
     );
     return rows[0]?.frozen_at ?? null;
   },
-
-  async revokeSessions(client: pg.PoolClient, userId: string): Promise<number> {
-    const res = await client.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
-    return res.rowCount ?? 0;
-  },
 };

@@ -7,6 +7,7 @@ import { sha256Hex } from '../../lib/crypto';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { SecurityLog } from '../security-log';
+import { endSessions } from '../sessions';
 import { SETTING_DEFAULTS } from '../settings';
 import { type HoldState, securityHoldRepository as repo } from './security-hold.repository';
 
@@ -175,7 +176,7 @@ export function createSecurityHold(deps: {
         }
         const email = await repo.freeze(client, userId);
         if (email === null) return false;
-        const sessionsEnded = await repo.revokeSessions(client, userId);
+        const sessionsEnded = await endSessions(client, userId);
         await deps.securityLog.record(client, {
           userId,
           kind: 'account-frozen',

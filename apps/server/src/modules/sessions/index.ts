@@ -1,4 +1,5 @@
 /** Server sessions: their front door (see ../README.md). */
+export { endSessions } from './end-sessions';
 export { presentSession } from './present-session';
 export { limitsOf, type SessionLimits } from './session-limits';
 export {

@@ -209,13 +209,6 @@ export function createSessionsRepository(
 
     revoke,
 
-    async revokeAllForUser(userId: string, exceptSessionId?: string): Promise<void> {
-      await pool.query('DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2', [
-        userId,
-        exceptSessionId ?? null,
-      ]);
-    },
-
     async deleteExpired(): Promise<number> {
       const l = await limits();
       const res = await pool.query(DELETE_EXPIRED, [

@@ -27,7 +27,7 @@ import {
   walletOf,
 } from '../../../test/money-helpers';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
-import { PASSKEY_MSG } from '../passkeys/passkeys.service';
+import { PASSKEY_MSG } from '../passkeys';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

@@ -81,22 +81,6 @@ export function createTwoFactorRepository(db: Db) {
       else await db.transaction((t) => removeTwoFactor(t, userId));
     },
 
-    /** Signs out every session of the user, on `tx`; how many ended. */
-    async revokeAllSessions(tx: DbOrTx, userId: string): Promise<number> {
-      const ended = await tx
-        .delete(sessions)
-        .where(eq(sessions.userId, userId))
-        .returning({ id: sessions.id });
-      return ended.length;
-    },
-
-    /** Signs out every other session of the user, on `tx`. */
-    async revokeOtherSessions(tx: DbOrTx, userId: string, keepSessionId: string) {
-      await tx
-        .delete(sessions)
-        .where(and(eq(sessions.userId, userId), ne(sessions.id, keepSessionId)));
-    },
-
     /**
      * Records the step of an accepted code, only if it is later than the last one: of two
      * requests racing with the same code, exactly one wins.

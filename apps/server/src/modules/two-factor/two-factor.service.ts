@@ -20,7 +20,7 @@ import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
-import type { SessionContext, SessionsRepository } from '../sessions';
+import { endSessions, type SessionContext, type SessionsRepository } from '../sessions';
 import type { StepUp } from '../step-up';
 import type { TwoFactorRepository } from './two-factor.repository';
 
@@ -148,7 +148,7 @@ export function createTwoFactorService(d: Deps) {
         await d.repo.enable(db, s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
         // A new authenticator ends every other session: one that was signed in with only the
         // password (an attacker's, say) must not carry on under the new factor.
-        await d.repo.revokeOtherSessions(db, s.userId, s.sessionId);
+        await endSessions(tx, s.userId, s.sessionId);
         await d.securityLog.record(tx, { userId: s.userId, kind: 'two-factor-enabled', client });
         await d.outbox.mail(tx, factorMail(s.email, true, client));
       });
@@ -215,7 +215,7 @@ export function createTwoFactorService(d: Deps) {
     async resetForOperator(client: TxClient, userId: string): Promise<number> {
       const tx = createDbOn(client);
       await d.repo.disable(userId, tx);
-      return d.repo.revokeAllSessions(tx, userId);
+      return endSessions(client, userId);
     },
 
     /**
@@ -237,7 +237,7 @@ export function createTwoFactorService(d: Deps) {
       await withTransaction(d.pool, async (client) => {
         const tx = createDbOn(client);
         await d.repo.disable(s.userId, tx);
-        await d.repo.revokeOtherSessions(tx, s.userId, s.sessionId);
+        await endSessions(client, s.userId, s.sessionId);
         await d.securityLog.record(client, {
           userId: s.userId,
           kind: 'two-factor-reset',

@@ -1,0 +1,18 @@
+import type pg from 'pg';
+
+/**
+ * Ends every session of a user, or every one but `except` (the device making the change),
+ * on the caller's transaction: the sign-outs commit with the change that caused them, or not
+ * at all. Open sockets close as the sessions trigger announces the end. How many ended.
+ */
+export async function endSessions(
+  client: Pick<pg.PoolClient, 'query'>,
+  userId: string,
+  except?: string,
+): Promise<number> {
+  const res = await client.query(
+    'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2',
+    [userId, except ?? null],
+  );
+  return res.rowCount ?? 0;
+}
