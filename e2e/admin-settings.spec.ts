@@ -2,6 +2,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  confirmStepUp,
   createCustomer,
   scrollToTop,
   sidebar,
@@ -132,6 +133,8 @@ test('withdrawals switched off in Settings refuse the customer at once; switched
   await withdrawForm.amount().fill('0.1');
   await withdrawForm.address().fill(BTC_ADDRESS);
   await withdrawForm.submit().click();
+  // The page does not know yet: it asks for the second factor, and the server refuses.
+  await confirmStepUp(customer, account, { title: 'Confirm your withdrawal' });
   await expect(toasts(customer).getByText(TURNED_OFF)).toBeVisible();
   await expect(
     customer.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
-import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  sidebar,
+  signInNewAdmin,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer: a new one with no history, then with two deposits and a withdrawal, which
@@ -60,6 +67,10 @@ test('the history lists every transaction newest first, with its status and amou
   await page.getByLabel('Amount', { exact: true }).fill('0.1');
   await page.getByLabel('Destination address').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await confirmStepUp(page, account, {
+    title: 'Confirm your withdrawal',
+    says: `0.1 BTC to ${BTC_ADDRESS}`,
+  });
   await expect(toasts(page).getByText('Withdrawal request submitted successfully')).toBeVisible();
 
   await openHistory();
