@@ -1,6 +1,13 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible, ownAddress } from './support/app';
-import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  sidebar,
+  signInNewAdmin,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer and two admins: admin A credits a deposit, the customer withdraws part of
@@ -126,6 +133,10 @@ test('the customer requests a withdrawal', async () => {
   await customer.getByLabel('Amount', { exact: true }).fill('0.1');
   await customer.getByLabel('Destination address').fill(BTC_ADDRESS);
   await customer.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await confirmStepUp(customer, account, {
+    title: 'Confirm your withdrawal',
+    says: `0.1 BTC to ${BTC_ADDRESS}`,
+  });
   await expect(
     toasts(customer).getByText('Withdrawal request submitted successfully'),
   ).toBeVisible();
