@@ -6,7 +6,7 @@ import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
 import { serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
-import { loadSecretKey } from './lib/secret-key';
+import { checkSecretKey } from './lib/secret-key';
 
 /** Fields that must never reach a log line (DESIGN.md "Logs"). */
 export const LOG_REDACT = [
@@ -44,13 +44,27 @@ export async function openServices(
 ): Promise<Services> {
   const pool = createPool(databaseUrl);
   const db = createDb(pool);
+  // The key first: a missing or wrong key stops the start before migrations write anything.
+  const secretKey = await checkSecretKey(pool, {
+    dataDir: config.dataDir,
+    key: config.secretKey,
+    log,
+  }).catch(async (err) => {
+    await pool.end();
+    throw err;
+  });
   await runMigrations(db);
   const services = createServices({
     config,
     pool,
     db,
-    secrets: createSecrets(loadSecretKey(config.dataDir, config.secretKeyHex)),
-    mailer: createMailer({ smtpUrl: config.smtpUrl, dataDir: config.dataDir, log }),
+    secrets: createSecrets(secretKey),
+    mailer: createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      dataDir: config.dataDir,
+      log,
+    }),
     log,
   });
   await services.settings.ensureDefaults();

@@ -61,7 +61,7 @@ export async function createTestApp(
     pool,
     db: createDb(pool),
     secrets: createSecrets(randomBytes(32)),
-    mailer: createMailer({ smtpUrl: null, dataDir, log }),
+    mailer: createMailer({ smtpUrl: null, from: 'Coffer <no-reply@coffer.test>', dataDir, log }),
     log,
   });
   await services.settings.ensureDefaults();

@@ -14,18 +14,60 @@ export type Mail = { to: string; subject: string; text: string; link?: string };
  */
 export type MailIdentity = { id: string; createdAt: Date };
 
-export type Mailer = { send(mail: Mail, identity?: MailIdentity): Promise<void> };
+export type Mailer = {
+  send(mail: Mail, identity?: MailIdentity): Promise<void>;
+  /** Whether sending waits on a mail server out of our hands (SMTP), not a local folder. */
+  readonly remote: boolean;
+};
 
-const FROM = 'Coffer <no-reply@coffer.local>';
-const MESSAGE_ID_DOMAIN = 'coffer.local';
+/** The sender when MAIL_FROM is not set: no-reply at the installation's own host. */
+export function defaultMailFrom(publicUrl: string): string {
+  return `Coffer <no-reply@${new URL(publicUrl).hostname}>`;
+}
+
+/** The address part of a sender ('Coffer <no-reply@example.com>' → 'no-reply@example.com'), or null. */
+export function senderAddress(from: string): string | null {
+  const match = /^(?:[^<>@]*<)?([^\s<>@]+@[^\s<>@]+)>?$/.exec(from.trim());
+  return match?.[1] ?? null;
+}
+
+/**
+ * How long a mail server gets at each stage: a server that accepts the connection and never
+ * answers fails the attempt within these (the outbox retries later), instead of holding a
+ * delivery for nodemailer's default minutes.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 };
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * The HTML part of a mail, made from its text so the two always say the same: paragraphs
+ * kept, every http(s) address a link. Plain on purpose: no images, no remote content.
+ */
+export function htmlOf(text: string): string {
+  const paragraphs = text
+    .trim()
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = escapeHtml(block)
+        .replace(
+          /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g,
+          (url) => `<a href="${url}">${url}</a>`,
+        )
+        .split('\n')
+        .join('<br>\n');
+      return `<p>${lines}</p>`;
+    });
+  return `<!doctype html>\n<html><body style="font-family:sans-serif;line-height:1.5">\n${paragraphs.join('\n')}\n</body></html>\n`;
+}
 
 /**
  * A Message-ID that stays the same for every send of one outbox row. The creation time is
  * part of it because row ids start again from 1 in a new database: a reinstalled server
  * must not reuse the Message-ID of a mail an inbox already holds (it would hide the new one).
  */
-export function messageIdOf(identity: MailIdentity): string {
-  return `<outbox-${identity.id}-${identity.createdAt.getTime()}@${MESSAGE_ID_DOMAIN}>`;
+export function messageIdOf(identity: MailIdentity, domain: string): string {
+  return `<outbox-${identity.id}-${identity.createdAt.getTime()}@${domain}>`;
 }
 
 /**
@@ -48,20 +90,32 @@ export function emlFileName(identity?: MailIdentity): string {
  */
 export function createMailer(opts: {
   smtpUrl: string | null;
+  /** The sender (MAIL_FROM): 'Name <address>' or an address. */
+  from: string;
   dataDir: string;
   log: Logger;
+  /** Milliseconds per SMTP stage; the defaults above, shorter only in tests. */
+  timeouts?: typeof SMTP_TIMEOUTS;
 }): Mailer {
+  const domain = senderAddress(opts.from)?.split('@')[1] ?? 'coffer.invalid';
+  /** One message, the same over SMTP and in the outbox folder: a text and an HTML part. */
+  const message = (mail: Mail, identity?: MailIdentity) => ({
+    from: opts.from,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: htmlOf(mail.text),
+    ...(identity ? { messageId: messageIdOf(identity, domain) } : {}),
+  });
   if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+    const transport = nodemailer.createTransport({
+      url: opts.smtpUrl,
+      ...(opts.timeouts ?? SMTP_TIMEOUTS),
+    });
     return {
+      remote: true,
       async send(mail, identity) {
-        await transport.sendMail({
-          from: FROM,
-          to: mail.to,
-          subject: mail.subject,
-          text: mail.text,
-          ...(identity ? { messageId: messageIdOf(identity) } : {}),
-        });
+        await transport.sendMail(message(mail, identity));
         opts.log.info({ subject: mail.subject }, 'mail sent');
       },
     };
@@ -73,14 +127,9 @@ export function createMailer(opts: {
     newline: 'unix',
   });
   return {
+    remote: false,
     async send(mail, identity) {
-      const info = await transport.sendMail({
-        from: FROM,
-        to: mail.to,
-        subject: mail.subject,
-        text: mail.text,
-        ...(identity ? { messageId: messageIdOf(identity) } : {}),
-      });
+      const info = await transport.sendMail(message(mail, identity));
       await fs.mkdir(outbox, { recursive: true });
       const file = path.join(outbox, emlFileName(identity));
       // Written in place (readers list this folder, so no temporary file beside it): a crash

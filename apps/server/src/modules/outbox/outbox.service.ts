@@ -15,8 +15,13 @@ export type Outbox = {
   mail(client: TxClient, mail: Mail): Promise<void>;
   /** Queues removal of stored private files (keys and/or key prefixes) in the caller's transaction. */
   deleteFiles(client: TxClient, files: FilesToDelete): Promise<void>;
-  /** Carries out everything due now; called right after a commit, and by a job. Never throws (logs). */
-  deliver(): Promise<void>;
+  /**
+   * Carries out everything due now; called right after a commit, and by a job. Never throws
+   * (logs). With a remote mail server, a request's call returns after `REQUEST_WAIT_MS` at
+   * most while delivery goes on (a server that hangs must not hang the customer's request);
+   * the job passes `{ wait: 'all' }`.
+   */
+  deliver(opts?: { wait?: 'all' }): Promise<void>;
   /** Removes rows delivered more than `days` ago; the number removed. */
   prune(days?: number): Promise<number>;
 };
@@ -30,6 +35,8 @@ const MAX_ROWS_PER_RUN = 100;
 /** How long a deliverer waits for a row another one is carrying out before it leaves it. */
 const WAIT_FOR_OTHERS = '30s';
 const KEEP_DONE_DAYS = 7;
+/** How long a request waits for its mail to reach a remote mail server before answering. */
+export const REQUEST_WAIT_MS = 2_000;
 
 /** Seconds before the next attempt after `attempts` failures: 30 s, doubling, at most 1 h. */
 export function retryDelaySeconds(attempts: number): number {
@@ -134,6 +141,20 @@ export function createOutbox(deps: {
     }
   }
 
+  async function deliverDue(): Promise<void> {
+    try {
+      // Most calls find nothing to do: one cheap query, no transaction.
+      if (!(await repo.hasDue(pool))) return;
+      if (faultArmed('kill-after-commit')) crashNow();
+      for (let done = 0; done < MAX_ROWS_PER_RUN; done++) {
+        if (await deliverOne(true)) continue;
+        if (!(await deliverOne(false))) break;
+      }
+    } catch (err) {
+      log.error({ err }, 'outbox: delivery stopped');
+    }
+  }
+
   async function queue(client: TxClient, kind: 'mail' | 'delete-files', payload: unknown) {
     await repo.insert(client, kind, deps.secrets.encrypt(JSON.stringify(payload)));
   }
@@ -153,18 +174,15 @@ export function createOutbox(deps: {
       await queue(client, 'delete-files', { keys, prefixes });
     },
 
-    async deliver() {
-      try {
-        // Most calls find nothing to do: one cheap query, no transaction.
-        if (!(await repo.hasDue(pool))) return;
-        if (faultArmed('kill-after-commit')) crashNow();
-        for (let done = 0; done < MAX_ROWS_PER_RUN; done++) {
-          if (await deliverOne(true)) continue;
-          if (!(await deliverOne(false))) break;
-        }
-      } catch (err) {
-        log.error({ err }, 'outbox: delivery stopped');
-      }
+    async deliver(opts) {
+      const work = deliverDue();
+      if (opts?.wait === 'all' || !deps.mailer.remote) return work;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, REQUEST_WAIT_MS);
+      });
+      await Promise.race([work, waited]);
+      clearTimeout(timer);
     },
 
     async prune(days = KEEP_DONE_DAYS) {

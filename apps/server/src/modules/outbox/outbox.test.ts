@@ -27,10 +27,16 @@ const silent = createLogger('silent');
 
 /** The app's own file mailer (DATA_DIR/outbox), with a count of sends per outbox row. */
 function countingMailer(opts: { failFirst?: number; delayMs?: number } = {}) {
-  const real = createMailer({ smtpUrl: null, dataDir: t.dataDir, log: silent });
+  const real = createMailer({
+    smtpUrl: null,
+    from: 'Coffer <no-reply@coffer.test>',
+    dataDir: t.dataDir,
+    log: silent,
+  });
   const sends: string[] = [];
   let calls = 0;
   const mailer: Mailer = {
+    remote: false,
     async send(mail: Mail, identity?: MailIdentity) {
       calls++;
       if (opts.delayMs) await new Promise((r) => setTimeout(r, opts.delayMs));
@@ -262,7 +268,7 @@ describe('outbox: delivery', () => {
     expect(sends).toEqual([id, id]);
     expect(fs.readdirSync(folder)).toEqual(filesBefore);
     const [mail] = mailsTo(t, 'resent@example.com');
-    expect(mail).toMatch(new RegExp(`Message-ID: <outbox-${id}-\\d+@coffer\\.local>`));
+    expect(mail).toMatch(new RegExp(`Message-ID: <outbox-${id}-\\d+@coffer\\.test>`));
     expect(
       filesBefore.find((f) => f.endsWith(`-${String(id).padStart(12, '0')}.eml`)),
     ).toBeDefined();
