@@ -10,6 +10,7 @@ export * from './rate-limits';
 export * from './security-events';
 export * from './seed-phrases';
 export * from './sessions';
+export * from './stored-files';
 export * from './staking';
 export * from './transactions';
 export * from './two-factor';
