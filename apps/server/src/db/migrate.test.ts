@@ -96,3 +96,51 @@ describe('migration 0003 on a database from the release before it', () => {
     ).rejects.toThrow(/transactions_deposit_chain_hash_key/);
   });
 });
+
+describe('instances starting together on an empty database', () => {
+  it('all come up: one migrates, the others wait for it and find nothing left to do', async () => {
+    const name = `m_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    // Three instances, each with its own pool, as three processes would have.
+    const pools = [1, 2, 3].map(() => new pg.Pool({ connectionString: `${serverUrl}/${name}` }));
+    try {
+      const results = await Promise.allSettled(pools.map((p) => runMigrations(createDb(p))));
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
+
+      // Each migration recorded once, and the schema is the whole one.
+      const journal = JSON.parse(
+        fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'),
+      );
+      const [first] = pools;
+      if (!first) throw new Error('no pool');
+      const applied = await first.query('SELECT hash FROM drizzle.__drizzle_migrations');
+      expect(applied.rowCount).toBe(journal.entries.length);
+      const tables = await first.query(
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name IN ('users', 'transactions', 'user_wallets', 'outbox')",
+      );
+      expect(tables.rows).toEqual([{ n: 4 }]);
+      // The lock is released: nothing is left waiting on it.
+      const locks = await first.query(
+        "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+      );
+      expect(locks.rows).toEqual([{ n: 0 }]);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+      // A pool's end returns before its sessions are gone; a forced drop would end them
+      // with an error no one listens to.
+      await expect
+        .poll(async () => {
+          const { rows } = await admin.query(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          );
+          return rows[0]?.n;
+        })
+        .toBe(0);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
