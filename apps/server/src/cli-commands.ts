@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   AmountError,
@@ -12,14 +13,115 @@ import {
   ZNewPassword,
 } from '@coffer/shared';
 import type { Services } from './app-services';
+import type { Config } from './config';
+import { createPool } from './db/client';
 import { withTransaction } from './db/tx';
+import { BackupTargetError, createBackup, fingerprintOf } from './lib/backup/backup';
+import { BackupFormatError } from './lib/backup/format';
+import { restoreBackup } from './lib/backup/restore';
 import { hashPassword } from './lib/password';
+import { createAuditLog } from './modules/audit';
+import { createLedger } from './modules/ledger';
 import { seedLoad } from './seed-load';
 
 /** A refusal the operator can act on: printed as it is, without a stack trace. */
 export class CliError extends Error {}
 
 export type CliCommand = { usage: string; run(s: Services, args: string[]): Promise<string> };
+
+/**
+ * A command that must find the database as it is: no key check, migrations or default
+ * settings first (a restore needs an empty database, and brings its own key).
+ */
+export type BareCliCommand = {
+  usage: string;
+  run(target: { config: Config; databaseUrl: string }, args: string[]): Promise<string>;
+};
+
+/** The version recorded in a backup (the server package's). */
+const COFFER_VERSION = '0.0.0';
+
+/** A backup refusal is the operator's to act on: no stack trace. */
+async function asCliError<T>(act: () => Promise<T>): Promise<T> {
+  try {
+    return await act();
+  } catch (err) {
+    if (err instanceof BackupTargetError || err instanceof BackupFormatError)
+      throw new CliError(err.message);
+    throw err;
+  }
+}
+
+function optionsOf<T extends Record<string, { type: 'string' }>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true });
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+export const BARE_COMMANDS: Record<string, BareCliCommand> = {
+  restore: {
+    usage: 'restore FILE   (into an empty DATA_DIR or DATABASE_URL)',
+    async run({ config, databaseUrl }, args) {
+      const { positionals } = optionsOf(args, {});
+      const [file, ...more] = positionals;
+      if (file === undefined || more.length > 0)
+        throw new CliError('Name one backup file: restore FILE');
+      const keyHere = config.secretKey ? fingerprintOf(config.secretKey.key) : null;
+      const pool = createPool(databaseUrl);
+      try {
+        const started = Date.now();
+        const result = await asCliError(() =>
+          restoreBackup({
+            file,
+            pool,
+            filesDir: path.join(config.dataDir, 'files'),
+            keyHere,
+          }),
+        );
+        const seconds = ((Date.now() - started) / 1000).toFixed(1);
+        const rows = Object.values(result.rows).reduce((a, b) => a + b, 0);
+        const mismatches = await createLedger().reconcile(pool);
+        const audit = await createAuditLog().verify(pool);
+        const { header } = result;
+        const key = header.key;
+        return [
+          `Restored the backup of ${header.createdAt} (migration ${header.migration.tag}) in ${seconds} s: ${rows} rows in ${Object.keys(result.rows).length} tables, ${result.files} files; every checksum and row count matches.`,
+          mismatches.length === 0
+            ? 'Ledger reconciled: every wallet balances.'
+            : `Ledger NOT reconciled: ${mismatches.length} wallets out of balance.`,
+          audit.ok
+            ? `Audit log intact: ${audit.rows} rows.`
+            : `Audit log broken at row ${audit.firstBrokenId}: ${audit.reason}.`,
+          keyHere === key.fingerprint
+            ? `The secret key here (fingerprint ${key.fingerprint}) is the one the backup needs.`
+            : `The data needs the secret key with fingerprint ${key.fingerprint} (it was in ${key.source}): put that key into ${path.join(config.dataDir, 'secret.key')} or COFFER_SECRET_KEY before starting Coffer.`,
+        ].join('\n');
+      } finally {
+        await pool.end();
+      }
+    },
+  },
+};
+
+/** Runs a bare command; a refusal is printed and exits 1, as for the other commands. */
+export async function runBare(
+  command: BareCliCommand,
+  target: { config: Config; databaseUrl: string },
+  args: string[],
+): Promise<number> {
+  try {
+    console.log(await command.run(target, args));
+    return 0;
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(err.message);
+      return 1;
+    }
+    throw err;
+  }
+}
 
 /** The operator tasks of `npm run cli`, apart from the process around them so tests can run them. */
 export const COMMANDS: Record<string, CliCommand> = {
@@ -177,6 +279,35 @@ export const COMMANDS: Record<string, CliCommand> = {
         throw new CliError(`Audit log broken at row ${result.firstBrokenId}: ${result.reason}.`);
       }
       return `Audit log intact: ${result.rows} rows.`;
+    },
+  },
+  backup: {
+    usage: 'backup --out FILE',
+    /**
+     * A consistent online backup of the running database and the private files, with the
+     * fingerprint of the key they need (lib/backup, decision 0016).
+     */
+    async run(s, args) {
+      const { values } = optionsOf(args, { out: { type: 'string' } });
+      if (!values.out) throw new CliError('Say where to write the backup: --out FILE');
+      const started = Date.now();
+      const result = await asCliError(() =>
+        createBackup({
+          pool: s.pool,
+          key: s.config.secretKey,
+          filesDir: path.join(s.config.dataDir, 'files'),
+          out: values.out as string,
+          cofferVersion: COFFER_VERSION,
+        }),
+      );
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const tables = result.trailer.parts.filter((p) => p.part === 'table');
+      const rows = tables.reduce((n, p) => n + (p.rows ?? 0), 0);
+      const files = result.trailer.parts.length - tables.length;
+      return [
+        `Backup written to ${result.file} in ${seconds} s: ${rows} rows in ${tables.length} tables, ${files} files (migration ${result.header.migration.tag}).`,
+        `Restoring it needs the secret key with fingerprint ${result.header.key.fingerprint}: keep that key (${result.header.key.source}) safe and apart from the backup.`,
+      ].join('\n');
     },
   },
   'seed-load': {

@@ -1,0 +1,319 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool } from '../src/db/client';
+import { withTransaction } from '../src/db/tx';
+import { BackupTargetError, createBackup, fingerprintOf } from '../src/lib/backup/backup';
+import { BackupFormatError } from '../src/lib/backup/format';
+import { restoreBackup, verifyBackup } from '../src/lib/backup/restore';
+import { createAuditLog } from '../src/modules/audit';
+import { createLedger } from '../src/modules/ledger';
+import { freePort } from './free-port';
+import { createTestApp, type TestApp, verifiedAdmin, verifiedCustomer } from './helpers';
+import {
+  expectReconciled,
+  fund,
+  GOOD_ADDRESS,
+  requestWithdrawal,
+  setSetting,
+} from './money-helpers';
+
+const LEGACY_FILE = 'kyc-documents/legacy/front-1.bin';
+const LEGACY_BYTES = Buffer.from('legacy file kept on disk before the database store');
+
+let t: TestApp;
+let work: string;
+const pools: pg.Pool[] = [];
+const databases: string[] = [];
+
+/** A new, empty database on the test cluster (no template, no migrations). */
+async function emptyDatabase(): Promise<pg.Pool> {
+  const name = `r_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `${inject('pgServerUrl')}/postgres` });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  databases.push(name);
+  const pool = createPool(`${inject('pgServerUrl')}/${name}`);
+  pools.push(pool);
+  return pool;
+}
+
+/** Every table's rows as text, in a stable order: to prove a refusal changed nothing. */
+async function everything(pool: pg.Pool): Promise<Record<string, string>> {
+  const { rows: tables } = await pool.query<{ name: string }>(
+    "SELECT tablename AS name FROM pg_tables WHERE schemaname IN ('public', 'drizzle') ORDER BY 1",
+  );
+  const out: Record<string, string> = {};
+  for (const { name } of tables) {
+    const schema = name === '__drizzle_migrations' ? 'drizzle' : 'public';
+    const { rows } = await pool.query<{ json: string }>(
+      `SELECT coalesce(json_agg(r ORDER BY r::text), '[]')::text AS json FROM ${schema}.${pg.escapeIdentifier(name)} r`,
+    );
+    out[name] = rows[0]?.json ?? '[]';
+  }
+  return out;
+}
+
+async function countOf(pool: pg.Pool, table: string): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM ${pg.escapeIdentifier(table)}`,
+  );
+  return rows[0]?.n ?? -1;
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await setSetting(t, 'max_daily_withdrawal', '1000000000');
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-backup-test-'));
+  // The embedded PostgreSQL of the CLI test may run as another user, as in global-setup.
+  fs.chmodSync(work, 0o755);
+  // A file an install kept on disk before files moved into the database: backed up too.
+  const legacy = path.join(t.dataDir, 'files', ...LEGACY_FILE.split('/'));
+  fs.mkdirSync(path.dirname(legacy), { recursive: true });
+  fs.writeFileSync(legacy, LEGACY_BYTES);
+});
+
+afterAll(async () => {
+  for (const pool of pools) await pool.end();
+  const admin = new pg.Client({ connectionString: `${inject('pgServerUrl')}/postgres` });
+  await admin.connect();
+  for (const name of databases) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await admin.end();
+  fs.rmSync(work, { recursive: true, force: true });
+  await t?.close();
+});
+
+describe('online backup and restore (issue 13)', () => {
+  let file: string;
+  let snapshotRows: Record<string, number>;
+
+  it('backs up a consistent snapshot while withdrawals and audit rows are being written', async () => {
+    const admin = await verifiedAdmin(t);
+    const customers = await Promise.all(Array.from({ length: 4 }, () => verifiedCustomer(t)));
+    for (const c of customers) await fund(t, c.userId, 'BTC', '10');
+    const key = randomBytes(32);
+
+    // Load: each customer asks for withdrawals one after another, all four at once, and
+    // an admin writes audit rows, until the backup is done.
+    let backupDone = false;
+    let accepted = 0;
+    const withdrawing = customers.map(async (c) => {
+      while (!backupDone) {
+        const res = await requestWithdrawal(t, c, {
+          assetId: 'BTC',
+          amount: '0.01',
+          address: GOOD_ADDRESS.BTC,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        accepted += 1;
+      }
+    });
+    const auditing = (async () => {
+      while (!backupDone) {
+        await withTransaction(t.services.pool, (client) =>
+          t.services.audit.record(client, {
+            actorId: admin.userId,
+            action: 'backup.test',
+            targetType: 'user',
+            targetId: admin.userId,
+            targetUserId: null,
+            reason: 'load during a backup',
+            ip: null,
+          }),
+        );
+      }
+    })();
+    while (accepted < 4) await new Promise((r) => setTimeout(r, 20));
+    const before = accepted;
+    file = path.join(work, 'coffer.backup');
+    const result = await createBackup({
+      pool: t.services.pool,
+      key: { key, source: 'COFFER_SECRET_KEY' },
+      filesDir: path.join(t.dataDir, 'files'),
+      out: file,
+      cofferVersion: 'test',
+    }).finally(() => {
+      backupDone = true;
+    });
+    await Promise.all([...withdrawing, auditing]);
+
+    expect(fs.existsSync(file)).toBe(true);
+    expect(fs.existsSync(`${file}.partial`)).toBe(false);
+    expect(result.header.key).toEqual({
+      fingerprint: fingerprintOf(key),
+      source: 'COFFER_SECRET_KEY',
+    });
+    // The key is never in the file, in any form a reader could use.
+    const plain = gunzipSync(fs.readFileSync(file));
+    expect(plain.includes(key.toString('hex'))).toBe(false);
+    expect(plain.includes(key)).toBe(false);
+
+    snapshotRows = Object.fromEntries(
+      result.trailer.parts.flatMap((p) => (p.part === 'table' ? [[p.name, p.rows ?? -1]] : [])),
+    );
+    // Under load: rows were written before and after the snapshot.
+    const withdrawalsInBackup = snapshotRows.transactions ?? 0;
+    expect(accepted).toBeGreaterThan(before);
+    expect(withdrawalsInBackup).toBeGreaterThanOrEqual(4 + before);
+    expect(await countOf(t.services.pool, 'transactions')).toBeGreaterThan(withdrawalsInBackup);
+    expect(result.trailer.parts.filter((p) => p.part === 'file').map((p) => p.key)).toEqual([
+      LEGACY_FILE,
+    ]);
+    await expectReconciled(t);
+  });
+
+  it('restores into an empty database and DATA_DIR: counts, reconciliation, audit chain, files', async () => {
+    const pool = await emptyDatabase();
+    const dataDir = path.join(work, 'restored');
+    const started = Date.now();
+    const result = await restoreBackup({
+      file,
+      pool,
+      filesDir: path.join(dataDir, 'files'),
+      keyHere: null,
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(result.rows).toEqual(snapshotRows);
+    for (const [table, rows] of Object.entries(snapshotRows)) {
+      expect(await countOf(pool, table), table).toBe(rows);
+    }
+    // Every restored ledger row is the original, unchanged.
+    const ids = await pool.query<{ id: string }>('SELECT id FROM transactions');
+    const pick = (p: pg.Pool) =>
+      p
+        .query<{ j: string }>(
+          'SELECT json_agg(t ORDER BY t.id)::text AS j FROM transactions t WHERE t.id = ANY($1)',
+          [ids.rows.map((r) => r.id)],
+        )
+        .then((r) => r.rows[0]?.j);
+    expect(await pick(pool)).toBe(await pick(t.services.pool));
+
+    expect(await createLedger().reconcile(pool)).toEqual([]);
+    const audit = await createAuditLog().verify(pool);
+    expect(audit).toMatchObject({ ok: true, rows: snapshotRows.audit_log });
+    // Sequences continue after the restored ids: the next audit row is appended, not refused.
+    const next = await pool.query<{ ok: boolean }>(
+      "SELECT nextval('audit_log_id_seq') > (SELECT max(id) FROM audit_log) AS ok",
+    );
+    expect(next.rows[0]?.ok).toBe(true);
+    expect(fs.readFileSync(path.join(dataDir, 'files', ...LEGACY_FILE.split('/')))).toEqual(
+      LEGACY_BYTES,
+    );
+    expect(fs.readdirSync(work).filter((f) => f.startsWith('.restoring'))).toEqual([]);
+  });
+
+  it('refuses a database that is not empty, and changes nothing', async () => {
+    const target = path.join(work, 'again');
+    const before = await everything(t.services.pool);
+    await expect(
+      restoreBackup({
+        file,
+        pool: t.services.pool,
+        filesDir: path.join(target, 'files'),
+        keyHere: null,
+      }),
+    ).rejects.toThrow(/not empty/);
+    expect(await everything(t.services.pool)).toEqual(before);
+    expect(fs.existsSync(target)).toBe(false);
+  });
+
+  it('refuses a DATA_DIR that already holds files, and a different key, changing nothing', async () => {
+    const pool = await emptyDatabase();
+    const used = path.join(work, 'used');
+    fs.mkdirSync(path.join(used, 'files'), { recursive: true });
+    fs.writeFileSync(path.join(used, 'files', 'other'), 'x');
+    await expect(
+      restoreBackup({ file, pool, filesDir: path.join(used, 'files'), keyHere: null }),
+    ).rejects.toThrow(BackupTargetError);
+    await expect(
+      restoreBackup({
+        file,
+        pool,
+        filesDir: path.join(work, 'wrong-key', 'files'),
+        keyHere: fingerprintOf(randomBytes(32)),
+      }),
+    ).rejects.toThrow(/is not the one this backup needs/);
+    expect(await everything(pool)).toEqual({});
+    expect(fs.readdirSync(path.join(used, 'files'))).toEqual(['other']);
+    expect(fs.existsSync(path.join(work, 'wrong-key'))).toBe(false);
+  });
+
+  it('refuses a damaged or truncated backup before it writes anything', async () => {
+    const pool = await emptyDatabase();
+    const plain = gunzipSync(fs.readFileSync(file));
+    // One byte of the file part changed, the file still a valid gzip stream: the checksum.
+    const at = plain.indexOf(LEGACY_BYTES);
+    const altered = Buffer.from(plain);
+    altered[at] = (altered[at] ?? 0) ^ 1;
+    const damaged = path.join(work, 'damaged.backup');
+    fs.writeFileSync(damaged, gzipSync(altered));
+    await expect(verifyBackup(damaged)).rejects.toThrow(
+      `the checksum of file ${LEGACY_FILE} does not match`,
+    );
+    const truncated = path.join(work, 'truncated.backup');
+    fs.writeFileSync(truncated, gzipSync(plain.subarray(0, plain.length - 200)));
+    const notBackup = path.join(work, 'not-a.backup');
+    fs.writeFileSync(notBackup, 'just text');
+    for (const bad of [damaged, truncated, notBackup]) {
+      await expect(
+        restoreBackup({
+          file: bad,
+          pool,
+          filesDir: path.join(work, 'bad', 'files'),
+          keyHere: null,
+        }),
+      ).rejects.toThrow(BackupFormatError);
+    }
+    expect(await everything(pool)).toEqual({});
+    expect(fs.existsSync(path.join(work, 'bad'))).toBe(false);
+  });
+
+  it('npm run cli -- restore FILE on a new DATA_DIR (its own embedded PostgreSQL)', async () => {
+    const dataDir = path.join(work, 'cli-data');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/cli.ts', 'restore', file],
+      {
+        cwd: path.resolve(import.meta.dirname, '../../..'),
+        env: {
+          ...process.env,
+          DATA_DIR: dataDir,
+          DATABASE_URL: '',
+          EMBEDDED_PG_PORT: String(await freePort()),
+          COFFER_SECRET_KEY: '',
+          LOG_LEVEL: 'silent',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    clearTimeout(timer);
+    expect(code, out).toBe(0);
+    const total = Object.values(snapshotRows).reduce((a, b) => a + b, 0);
+    expect(out).toContain(`${total} rows in ${Object.keys(snapshotRows).length} tables, 1 files`);
+    expect(out).toContain('Ledger reconciled: every wallet balances.');
+    expect(out).toContain(`Audit log intact: ${snapshotRows.audit_log} rows.`);
+    expect(out).toMatch(
+      /needs the secret key with fingerprint [0-9a-f]{16} \(it was in COFFER_SECRET_KEY\)/,
+    );
+    // No key was made for the restored data: the operator brings the backup's key.
+    expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    expect(fs.readFileSync(path.join(dataDir, 'files', ...LEGACY_FILE.split('/')))).toEqual(
+      LEGACY_BYTES,
+    );
+  }, 120_000);
+});
