@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,7 +104,7 @@ describe('npm run cli -- create-admin', () => {
       ...process.env,
       DATABASE_URL: t.databaseUrl,
       DATA_DIR: t.dataDir,
-      COFFER_SECRET_KEY: randomBytes(32).toString('hex'),
+      COFFER_SECRET_KEY: t.secretKeyHex,
       LOG_LEVEL: 'silent',
     };
     const cli = (args: string[]) =>

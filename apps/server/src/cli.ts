@@ -1,7 +1,8 @@
 import { CliError, COMMANDS } from './cli-commands';
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
+import { StartupError } from './lib/startup-error';
 
 /** `npm run cli -- <command> [options]`: operator tasks that have no screen. */
 async function main(): Promise<number> {
@@ -15,7 +16,7 @@ async function main(): Promise<number> {
     );
     return 2;
   }
-  const config = loadConfig();
+  const config = loadConfigOrExit();
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
   const embedded = config.databaseUrl
     ? null
@@ -24,7 +25,14 @@ async function main(): Promise<number> {
         port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
         ifRunning: 'reuse',
       });
-  const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log);
+  // The same key check as the server's start: a missing or wrong key changes nothing here
+  // either, and a database this command started is stopped again.
+  const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log).catch(
+    async (err) => {
+      await embedded?.stop();
+      throw err;
+    },
+  );
   try {
     console.log(await command.run(services, args));
     return 0;
@@ -43,7 +51,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    console.error(err);
+    console.error(err instanceof StartupError ? `Coffer cannot start: ${err.message}` : err);
     process.exit(1);
   },
 );

@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { loadConfigOrExit } from './config';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
 import { startJobs } from './jobs';
 import { claimDataDir } from './lib/instance-lock';
+import { StartupError } from './lib/startup-error';
 
-const config = loadConfig();
+const config = loadConfigOrExit();
 const log = createLogger(config.logLevel);
 
 async function main() {
@@ -52,6 +53,8 @@ async function main() {
 }
 
 main().catch((err) => {
-  log.fatal({ err }, 'Coffer failed to start');
+  // A key to restore or a setting to fix is one line for the operator, not a stack trace.
+  if (err instanceof StartupError) console.error(`Coffer cannot start: ${err.message}`);
+  else log.fatal({ err }, 'Coffer failed to start');
   process.exit(1);
 });

@@ -28,6 +28,11 @@ export type TestApp = {
   origin: string;
   /** The test file's own database, for a process (the CLI) that connects by itself. */
   databaseUrl: string;
+  /**
+   * The app's secret key as COFFER_SECRET_KEY (createTestApp's): a process on its database
+   * (the CLI) must use the same, or its start-up key check refuses it.
+   */
+  secretKeyHex?: string;
   /** Every mail written to the outbox so far, oldest first, as raw text. */
   mails(): string[];
   close(): Promise<void>;
@@ -54,13 +59,14 @@ export async function createTestApp(
     webDistDir: null,
   };
   const databaseUrl = `${serverUrl}/${dbName}`;
+  const secretKey = randomBytes(32);
   const pool = createPool(databaseUrl);
   const log = logger ?? createLogger('silent');
   const services = createServices({
     config,
     pool,
     db: createDb(pool),
-    secrets: createSecrets(randomBytes(32)),
+    secrets: createSecrets(secretKey),
     mailer: createMailer({ smtpUrl: null, from: 'Coffer <no-reply@coffer.test>', dataDir, log }),
     log,
   });
@@ -74,6 +80,7 @@ export async function createTestApp(
     dataDir,
     origin: new URL(config.publicUrl).origin,
     databaseUrl,
+    secretKeyHex: secretKey.toString('hex'),
     mails: () =>
       fs.existsSync(outbox)
         ? fs

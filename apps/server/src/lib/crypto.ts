@@ -40,6 +40,32 @@ export function createSecrets(key: Buffer): Secrets {
   };
 }
 
+/** What the key-check value decrypts to; any other key fails GCM's authentication. */
+const KEY_CHECK_PLAINTEXT = 'coffer key check v1';
+
+/**
+ * A short name for a key that does not reveal it: the first 16 hex digits of SHA-256 over
+ * the key's lowercase hex text, so an operator can tell which backed-up key file is the one
+ * a database needs with `tr -d '\n' < secret.key | sha256sum | cut -c1-16`.
+ */
+export function keyFingerprint(key: Buffer): string {
+  return sha256Hex(key.toString('hex')).slice(0, 16);
+}
+
+/** The value stored in the database that only this key can decrypt (lib/secret-key.ts). */
+export function makeKeyCheck(secrets: Secrets): string {
+  return secrets.encrypt(KEY_CHECK_PLAINTEXT);
+}
+
+/** Whether a stored key-check value was made with this key; false for any other key or junk. */
+export function verifyKeyCheck(secrets: Secrets, value: string): boolean {
+  try {
+    return secrets.decrypt(value) === KEY_CHECK_PLAINTEXT;
+  } catch {
+    return false;
+  }
+}
+
 /** A random token for cookies and links: 256 bits, URL-safe. */
 export function randomToken(): string {
   return randomBytes(32).toString('base64url');

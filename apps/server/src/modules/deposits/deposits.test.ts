@@ -310,7 +310,7 @@ describe('npm run cli -- credit-deposit', () => {
       ...process.env,
       DATABASE_URL: t.databaseUrl,
       DATA_DIR: t.dataDir,
-      COFFER_SECRET_KEY: randomBytes(32).toString('hex'),
+      COFFER_SECRET_KEY: t.secretKeyHex,
       LOG_LEVEL: 'silent',
     };
     const cli = (a: string[]) =>
