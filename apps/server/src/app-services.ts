@@ -6,6 +6,7 @@ import { createPool, type Db } from './db/client';
 import type { Secrets } from './lib/crypto';
 import { createFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
+import { createMetrics } from './lib/metrics';
 import { createPgListener } from './lib/pg-listener';
 import {
   createAccountSecurityRepository,
@@ -19,6 +20,7 @@ import {
 import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
 import { createDepositsService } from './modules/deposits/deposits.service';
+import { createHealth } from './modules/health';
 import { createHistoryService } from './modules/history/history.service';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
@@ -196,7 +198,12 @@ export function createServices(infra: Infra) {
     sessions,
     log: infra.log,
   });
+  // Prometheus figures (/metrics) and the readiness probe; jobs report their runs to it.
+  const metrics = createMetrics();
+  const health = createHealth({ pool, prices, ledgerCheck, realtime, metrics });
   return {
+    metrics,
+    health,
     securityHold,
     securityLog,
     ...infra,

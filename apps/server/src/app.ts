@@ -6,12 +6,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Services } from './app-services';
+import { REQUEST_ID_HEADER, requestContext, requestIdOf } from './lib/request-context';
 import { accountSecurityRoutes } from './modules/account-security';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bankRoutes } from './modules/bank/bank.routes';
 import { chatRoutes } from './modules/chat/chat.routes';
 import { depositsRoutes } from './modules/deposits/deposits.routes';
+import { healthRoutes, registerRequestMetrics } from './modules/health';
 import { historyRoutes } from './modules/history/history.routes';
 import { kycRoutes } from './modules/kyc/kyc.routes';
 import { moneyControlsRoutes } from './modules/money-controls/money-controls.routes';
@@ -51,9 +53,21 @@ export async function buildApp(
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     frameworkErrors: withSecurityHeaders(config.publicUrl, answerRouterError),
+    // Request ids: the caller's X-Request-Id when it is a sane id (a proxy's or a tracer's,
+    // so one id follows a request across instances), else a random one; never a counter,
+    // which repeats on every instance and every restart.
+    requestIdHeader: false,
+    genReqId: (req) => requestIdOf(req.headers[REQUEST_ID_HEADER]),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // The first hook: every answer, errors and 404s too, says which request it was, and the
+  // rest of the request runs with its id in reach of every log line (lib/request-context).
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header(REQUEST_ID_HEADER, request.id);
+    requestContext.run(request.id, done);
+  });
+  registerRequestMetrics(app, services.metrics);
 
   registerErrorHandler(app);
   await app.register(fastifyCookie);
@@ -70,6 +84,7 @@ export async function buildApp(
   await app.register(accountSecurityRoutes(services.accountSecurity, cookies));
   await app.register(recoveryPhraseRoutes(services));
   await app.register(publicRoutes(services));
+  await app.register(healthRoutes(services.health, services.metrics, config.metricsToken));
   await app.register(pricesRoutes(services.prices));
   await app.register(stakingRoutes(services));
   await app.register(walletsRoutes(services.wallets));

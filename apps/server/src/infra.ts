@@ -6,6 +6,7 @@ import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
 import { serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
+import { requestIdMixin } from './lib/request-context';
 import { checkSecretKey } from './lib/secret-key';
 
 /** Fields that must never reach a log line (DESIGN.md "Logs"). */
@@ -32,6 +33,8 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     level,
     redact: { paths: LOG_REDACT, censor: '[redacted]' },
     serializers: { req: serializeRequest },
+    // Every line logged while a request is served names its request id, services' lines too.
+    mixin: requestIdMixin,
   };
   return destination ? pino(options, destination) : pino(options);
 }

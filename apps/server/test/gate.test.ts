@@ -28,9 +28,14 @@ import { SoftAuthenticator } from './soft-authenticator';
 const PUBLIC = [
   'GET /*',
   'GET /api/health',
+  // Probes for load balancers and orchestrators: they carry no session.
+  'GET /api/health/live',
+  'GET /api/health/ready',
   'GET /api/public/info',
   'GET /api/session',
   'GET /media/promo.mp4',
+  // No session either: its own rule (loopback or METRICS_TOKEN) decides, see health.routes.ts.
+  'GET /metrics',
   'POST /api/auth/resend-verification',
   'POST /api/auth/reset-password',
   'POST /api/auth/sign-in',

@@ -4,18 +4,63 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 /**
+ * First path segments that monitoring tools, scanners and orchestrators ask for. None is a
+ * page of the app, and answering them with the app's HTML (200) would tell a prober that
+ * the check passed: they get a JSON 404 like unknown API paths.
+ */
+const NOT_PAGES = new Set([
+  'api',
+  'metrics',
+  'health',
+  'healthz',
+  'healthcheck',
+  'livez',
+  'readyz',
+  'live',
+  'ready',
+  'status',
+  'ping',
+  'prometheus',
+  'actuator',
+  'debug',
+  'server-status',
+  'server-info',
+]);
+
+/**
+ * Whether a path the build has no file for may get index.html: not an operational path, no
+ * dot-file (`/.env`, `/.git/…`), and no file-like last segment (`/old-chunk.js`,
+ * `/wp-login.php`): the app's own page paths have none.
+ */
+function isPagePath(urlPath: string): boolean {
+  const segments = urlPath.split('/').filter((s) => s !== '');
+  const first = (segments[0] ?? '').toLowerCase();
+  if (NOT_PAGES.has(first) || first.startsWith('metrics') || first.startsWith('health'))
+    return false;
+  if (segments.some((s) => s.startsWith('.'))) return false;
+  return !/\.[A-Za-z0-9]+$/.test(segments.at(-1) ?? '');
+}
+
+/**
  * Serves the built single-page app: real files from the build, index.html for every
- * other page path so the browser's router can take it. Unknown /api paths stay JSON 404s.
+ * other page path so the browser's router can take it. Unknown /api paths, operational paths
+ * (/metrics…, /healthz…) and missing files stay JSON 404s.
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string | null): Promise<void> {
   const hasBuild = distDir !== null && fs.existsSync(path.join(distDir, 'index.html'));
   if (hasBuild) await app.register(fastifyStatic, { root: distDir, serve: false, wildcard: false });
 
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
-    const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
-    if (urlPath.startsWith('/api/') || !hasBuild) {
-      return reply.status(404).send({ error: 'NOT_FOUND', message: 'Not found.' });
+    const notFound = () => reply.status(404).send({ error: 'NOT_FOUND', message: 'Not found.' });
+    let urlPath: string;
+    try {
+      urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    } catch {
+      // A malformed escape names no file and no page.
+      return notFound();
     }
+    // No file of the build lives under /api: an API path never gets a file or the page.
+    if (!hasBuild || /^\/api(\/|$)/i.test(urlPath)) return notFound();
     const relative = path
       .normalize(urlPath)
       .replace(/^(\.\.[/\\])+/, '')
@@ -30,6 +75,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       const immutable = relative.startsWith('assets/');
       return reply.sendFile(relative, { maxAge: immutable ? '365d' : 0, immutable });
     }
+    if (!isPagePath(urlPath)) return notFound();
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
   });
 }

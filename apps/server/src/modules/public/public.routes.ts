@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ZPublicInfo } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Services } from '../../app-services';
 
 export function publicRoutes(s: Services): FastifyPluginAsyncZod {
@@ -24,18 +23,6 @@ export function publicRoutes(s: Services): FastifyPluginAsyncZod {
           supportChatUrl: settings.get('support_chat_url') || null,
           promoVideo: fs.existsSync(promoFile),
         };
-      },
-    );
-
-    app.get(
-      '/api/health',
-      {
-        config: { access: 'public' },
-        schema: { response: { 200: z.object({ ok: z.boolean() }) } },
-      },
-      async () => {
-        await s.pool.query('SELECT 1');
-        return { ok: true };
       },
     );
 
