@@ -1,4 +1,4 @@
-import { CliError, COMMANDS } from './cli-commands';
+import { BARE_COMMANDS, CliError, COMMANDS, runBare } from './cli-commands';
 import { loadConfigOrExit } from './config';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
@@ -8,9 +8,13 @@ import { StartupError } from './lib/startup-error';
 async function main(): Promise<number> {
   const [name, ...args] = process.argv.slice(2);
   const command = name ? COMMANDS[name] : undefined;
-  if (!command) {
+  const bare = name ? BARE_COMMANDS[name] : undefined;
+  if (!command && !bare) {
     console.error(
-      `Usage: npm run cli -- <command>\n\nCommands:\n${Object.values(COMMANDS)
+      `Usage: npm run cli -- <command>\n\nCommands:\n${[
+        ...Object.values(COMMANDS),
+        ...Object.values(BARE_COMMANDS),
+      ]
         .map((c) => `  ${c.usage}`)
         .join('\n')}`,
     );
@@ -25,6 +29,11 @@ async function main(): Promise<number> {
         port: Number(process.env.EMBEDDED_PG_PORT ?? 54329),
         ifRunning: 'reuse',
       });
+  if (bare) {
+    const databaseUrl = config.databaseUrl ?? embedded?.url ?? '';
+    return runBare(bare, { config, databaseUrl }, args).finally(() => embedded?.stop());
+  }
+  if (!command) return 2;
   // The same key check as the server's start: a missing or wrong key changes nothing here
   // either, and a database this command started is stopped again.
   const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log).catch(
