@@ -1,10 +1,9 @@
-import path from 'node:path';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { createPool, type Db } from './db/client';
 import type { Secrets } from './lib/crypto';
-import { createFileStore } from './lib/file-store';
+import { createDatabaseFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
 import { createMetrics } from './lib/metrics';
 import { createPgListener } from './lib/pg-listener';
@@ -58,7 +57,7 @@ export type Infra = {
 export function createServices(infra: Infra) {
   const { db, pool, secrets, mailer, config } = infra;
   // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
-  const files = createFileStore(path.join(config.dataDir, 'files'));
+  const files = createDatabaseFileStore(pool, secrets);
   // Mails and file removals are queued in the transaction of the change that causes them
   // and carried out after its commit (docs/decisions/0011).
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });

@@ -1,13 +1,16 @@
+import path from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createServices, type Services } from './app-services';
 import type { Config } from './config';
 import { createDb, createPool } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
+import { createDiskFileStore, importDiskFiles } from './lib/file-store';
 import { serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
 import { requestIdMixin } from './lib/request-context';
 import { checkSecretKey } from './lib/secret-key';
+import { SWEPT_PREFIXES } from './modules/outbox';
 
 /** Fields that must never reach a log line (DESIGN.md "Logs"). */
 export const LOG_REDACT = [
@@ -72,5 +75,12 @@ export async function openServices(
   });
   await services.settings.ensureDefaults();
   await services.prices.loadCached();
+  // Files an install kept on disk before they moved into the database (issue 13).
+  const imported = await importDiskFiles(
+    createDiskFileStore(path.join(config.dataDir, 'files')),
+    services.files,
+    SWEPT_PREFIXES,
+  );
+  if (imported > 0) log.info({ imported }, 'files imported from DATA_DIR/files into the database');
   return services;
 }

@@ -334,6 +334,16 @@ export async function withoutChange<T>(t: TestApp, act: () => Promise<T>): Promi
   return result;
 }
 
+/** The keys of the private files stored (in the database), sorted; under `prefixes` if given. */
+export async function storedFileKeys(t: TestApp, prefixes?: string[]): Promise<string[]> {
+  const { rows } = await t.services.pool.query<{ key: string }>(
+    `SELECT key FROM stored_files
+      WHERE $1::text[] IS NULL OR split_part(key, '/', 1) = ANY($1::text[]) ORDER BY key`,
+    [prefixes ?? null],
+  );
+  return rows.map((r) => r.key);
+}
+
 /** The error body of a refused call. */
 export function errorOf(res: LightMyRequestResponse): { error: string; message: string } {
   return res.json();

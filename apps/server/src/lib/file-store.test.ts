@@ -2,11 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertValidKey, createFileStore } from './file-store';
+import { assertValidKey, createDiskFileStore } from './file-store';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-files-'));
 const dir = path.join(root, 'files');
-const store = createFileStore(dir);
+const store = createDiskFileStore(dir);
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 

@@ -1,12 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type pg from 'pg';
+import type { Secrets } from './crypto';
 
 /**
  * Private file storage (DEVIATIONS S5): identity documents and chat attachments are never
  * public. Files are addressed by a key such as `kyc-documents/{userId}/front-…` and are
- * only ever served by an authenticated route. The interface is what a future object-store
- * implementation would provide as well; this one keeps files on the server's disk.
+ * only ever served by an authenticated route. The app keeps them in the database
+ * (`createDatabaseFileStore`), so every instance reads what any stored and a backup holds
+ * them; the disk store is what installs before that kept, read once to import them.
  */
 export type FileStore = {
   /** Stores bytes under a key, replacing what was there; the write is atomic. */
@@ -45,8 +48,8 @@ function isMissing(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'ENOENT';
 }
 
-/** Files under `dir` (the server uses DATA_DIR/files): folders 0700, files 0600. */
-export function createFileStore(dir: string): FileStore {
+/** Files under `dir` (installs before the database store: DATA_DIR/files): folders 0700, files 0600. */
+export function createDiskFileStore(dir: string): FileStore {
   const root = path.resolve(dir);
 
   const pathOf = (key: string): string => {
@@ -125,4 +128,80 @@ export function createFileStore(dir: string): FileStore {
       return out;
     },
   };
+}
+
+/**
+ * Files in the `stored_files` table, encrypted with the app's key. A write is one upsert
+ * (atomic: readers see the old content or the new); keys are checked as on disk.
+ */
+export function createDatabaseFileStore(pool: pg.Pool, secrets: Secrets): FileStore {
+  const folderOf = (prefix: string) => {
+    const trimmed = prefix.replace(/\/+$/, '');
+    assertValidKey(trimmed);
+    return `${trimmed}/`;
+  };
+  return {
+    async put(key, bytes) {
+      assertValidKey(key);
+      await pool.query(
+        `INSERT INTO stored_files (key, content_encrypted, size_bytes) VALUES ($1, $2, $3)
+         ON CONFLICT (key) DO UPDATE SET content_encrypted = EXCLUDED.content_encrypted,
+           size_bytes = EXCLUDED.size_bytes, modified_at = now()`,
+        [key, secrets.encrypt(bytes.toString('base64')), bytes.length],
+      );
+    },
+
+    async get(key) {
+      assertValidKey(key);
+      const { rows } = await pool.query<{ content: string }>(
+        'SELECT content_encrypted AS content FROM stored_files WHERE key = $1',
+        [key],
+      );
+      const row = rows[0];
+      return row ? Buffer.from(secrets.decrypt(row.content), 'base64') : null;
+    },
+
+    async delete(key) {
+      assertValidKey(key);
+      await pool.query('DELETE FROM stored_files WHERE key = $1', [key]);
+    },
+
+    async deletePrefix(prefix) {
+      await pool.query('DELETE FROM stored_files WHERE starts_with(key, $1)', [folderOf(prefix)]);
+    },
+
+    async list(prefix) {
+      const { rows } = await pool.query<{ key: string; modified_at: Date }>(
+        'SELECT key, modified_at FROM stored_files WHERE starts_with(key, $1) ORDER BY key',
+        [folderOf(prefix)],
+      );
+      return rows.map((r) => ({ key: r.key, modifiedAt: r.modified_at }));
+    },
+  };
+}
+
+/**
+ * Copies the files an install kept on disk (before the database store) into the database,
+ * once: a file already in the database is left as it is, so a restart imports nothing twice.
+ * The disk copies stay where they are (the operator removes them after a backup). How many
+ * were imported.
+ */
+export async function importDiskFiles(
+  disk: FileStore,
+  into: FileStore,
+  prefixes: readonly string[],
+): Promise<number> {
+  let imported = 0;
+  for (const prefix of prefixes) {
+    for (const file of await disk.list(prefix)) {
+      // Leftovers of an interrupted write on disk were never a file anyone named.
+      if (file.key.endsWith('.tmp')) continue;
+      if ((await into.get(file.key)) !== null) continue;
+      const bytes = await disk.get(file.key);
+      if (bytes === null) continue;
+      await into.put(file.key, bytes);
+      imported++;
+    }
+  }
+  return imported;
 }

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
@@ -10,6 +8,7 @@ import {
   errorOf,
   newSession,
   type SignedInUser,
+  storedFileKeys,
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
@@ -80,19 +79,9 @@ const file = (filename: string, bytes: Buffer | string): FilePart => ({
   bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes),
 });
 
-/** Every file stored under the chat prefixes, relative to the store. */
-function storedFiles(): string[] {
-  const root = path.join(t.dataDir, 'files');
-  const out: string[] = [];
-  for (const prefix of ['chat-images', 'chat-files']) {
-    const dir = path.join(root, prefix);
-    if (fs.existsSync(dir)) {
-      for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-        if (f.isFile()) out.push(path.relative(root, path.join(f.parentPath, f.name)));
-      }
-    }
-  }
-  return out.sort();
+/** Every file stored under the chat prefixes, as keys. */
+function storedFiles(): Promise<string[]> {
+  return storedFileKeys(t, ['chat-images', 'chat-files']);
 }
 
 const say = (cookie: string, base: string, roomId: string, text: string) =>
@@ -253,9 +242,9 @@ describe('attachments', () => {
       ['', 'notes.txt', 'text/plain'],
       ['', 'export.json', 'application/json'],
     ]);
-    expect(storedFiles().filter((f) => f.startsWith('chat-images/'))).toHaveLength(1);
-    expect(storedFiles().filter((f) => f.startsWith('chat-files/'))).toHaveLength(3);
-    for (const f of storedFiles())
+    expect((await storedFiles()).filter((f) => f.startsWith('chat-images/'))).toHaveLength(1);
+    expect((await storedFiles()).filter((f) => f.startsWith('chat-files/'))).toHaveLength(3);
+    for (const f of await storedFiles())
       expect(
         f.startsWith(`chat-images/${aliceRoom.id}/`) || f.startsWith(`chat-files/${aliceRoom.id}/`),
       ).toBe(true);
@@ -309,7 +298,7 @@ describe('attachments', () => {
   ];
   for (const [name, bad, message] of abuse) {
     it(`refuses ${name} and stores nothing, even beside a good file`, async () => {
-      const filesBefore = storedFiles();
+      const filesBefore = await storedFiles();
       const res = await withoutChange(t, () =>
         upload(alice.cookie, `/api/chat/rooms/${aliceRoom.id}/attachments`, 'look', [
           file('ok.txt', 'fine'),
@@ -318,7 +307,7 @@ describe('attachments', () => {
       );
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(`${bad.filename}: ${message}`);
-      expect(storedFiles()).toEqual(filesBefore);
+      expect(await storedFiles()).toEqual(filesBefore);
     });
   }
 
@@ -392,7 +381,7 @@ describe('attachments that could be turned against staff or the server', () => {
         'Images larger than 40 megapixels cannot be accepted.',
       ],
     ];
-    const filesBefore = storedFiles();
+    const filesBefore = await storedFiles();
     for (const [what, bad, message] of cases) {
       const res = await withoutChange(t, () =>
         upload(user.cookie, `/api/chat/rooms/${roomId}/attachments`, 'see attached', [
@@ -406,7 +395,7 @@ describe('attachments that could be turned against staff or the server', () => {
         message: `${bad.filename}: ${message}`,
       });
     }
-    expect(storedFiles()).toEqual(filesBefore);
+    expect(await storedFiles()).toEqual(filesBefore);
   });
 
   it('serves text attachments as .txt whatever they were called, without bidi overrides', async () => {
@@ -610,7 +599,7 @@ async function roomWithTwoFiles() {
 describe('deleting a conversation', () => {
   it('removes the files, the messages and the room, with an audit row', async () => {
     const { customer: erin, room } = await roomWithTwoFiles();
-    expect(storedFiles().filter((f) => f.includes(room.id))).toHaveLength(2);
+    expect((await storedFiles()).filter((f) => f.includes(room.id))).toHaveLength(2);
 
     const res = await call(t, {
       method: 'DELETE',
@@ -619,7 +608,7 @@ describe('deleting a conversation', () => {
       body: {},
     });
     expect(res.statusCode).toBe(200);
-    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual([]);
+    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual([]);
     const left = await t.services.pool.query(
       'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
       [room.id],
@@ -648,7 +637,7 @@ describe('deleting a conversation', () => {
 describe('deleting a conversation that fails', () => {
   it('removes no file when its transaction rolls back, and every file once it commits', async () => {
     const { customer: fay, room } = await roomWithTwoFiles();
-    const files = storedFiles().filter((f) => f.includes(room.id));
+    const files = (await storedFiles()).filter((f) => f.includes(room.id));
     expect(files).toHaveLength(2);
 
     // The database refuses the room row's removal, after its files were queued for removal
@@ -673,7 +662,7 @@ describe('deleting a conversation that fails', () => {
     }
     // Nothing queued survived the rollback: a later delivery removes nothing either.
     await t.services.outbox.deliver();
-    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual(files);
+    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual(files);
     const messages = await call(t, {
       url: `/api/admin/chat/rooms/${room.id}/messages`,
       cookie: admin.cookie,
@@ -691,7 +680,7 @@ describe('deleting a conversation that fails', () => {
       body: {},
     });
     expect(res.statusCode).toBe(200);
-    expect(storedFiles().filter((f) => f.includes(room.id))).toEqual([]);
+    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual([]);
   });
 });
 

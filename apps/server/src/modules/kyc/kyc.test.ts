@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { KYC_MSG } from '@coffer/shared';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import {
   mailsTo,
   type SignedInUser,
   signUpAndSignIn,
+  storedFileKeys,
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
@@ -79,13 +78,8 @@ function submit(
 }
 
 /** Every stored file under the private store, as keys. */
-function storedKeys(): string[] {
-  const root = path.join(t.dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[])
-    .filter((p) => fs.statSync(path.join(root, p)).isFile())
-    .map((p) => p.split(path.sep).join('/'))
-    .sort();
+function storedKeys(): Promise<string[]> {
+  return storedFileKeys(t);
 }
 
 async function kycRow(userId: string) {
@@ -150,7 +144,7 @@ describe('who may use the KYC routes', () => {
     );
     expect(foreign.statusCode).toBe(403);
     expect(await kycRow(customer.userId)).toBeNull();
-    expect(storedKeys()).toEqual([]);
+    expect(await storedKeys()).toEqual([]);
   });
 
   it('lets a customer see only their own status and documents', async () => {
@@ -210,7 +204,7 @@ describe('submitting KYC', () => {
       expect(res.statusCode, message).toBe(400);
       expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message });
     }
-    expect(storedKeys().filter((k) => k.includes(user.userId))).toEqual([]);
+    expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([]);
   });
 
   it('refuses disguised, scripted, empty and oversized files and stores nothing for them', async () => {
@@ -281,7 +275,7 @@ describe('submitting KYC', () => {
       expect(errorOf(res).message, what).toBe(message);
     }
     expect(await kycRow(user.userId)).toBeNull();
-    expect(storedKeys().filter((k) => k.includes(user.userId))).toEqual([]);
+    expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([]);
     // Exactly 10 MB is allowed.
     const atLimit = Buffer.concat([pngHeader, Buffer.alloc(tenMb - pngHeader.length)]);
     const ok = await submit(user.cookie, FIELDS, [front(atLimit, 'limit.png')]);
@@ -313,7 +307,7 @@ describe('submitting KYC', () => {
       expect(errorOf(res), what).toEqual({ error: 'VALIDATION_FAILED', message });
     }
     expect(await kycRow(user.userId)).toBeNull();
-    expect(storedKeys().filter((k) => k.includes(user.userId))).toEqual([]);
+    expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([]);
   });
 
   it('keeps no invisible bidi override in a document name, shown or downloaded', async () => {
@@ -352,9 +346,8 @@ describe('submitting KYC', () => {
     expect(row.back_document_key).toMatch(
       new RegExp(`^kyc-documents/${user.userId}/back-\\d+-licence-back.pdf$`),
     );
-    const file = path.join(t.dataDir, 'files', row.front_document_key);
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    const stored = fs.readFileSync(file);
+    const stored = (await t.services.files.get(row.front_document_key)) ?? Buffer.alloc(0);
+    expect(stored.length).toBeGreaterThan(0);
     expect(stored.includes('Exif')).toBe(false);
     expect(stored.includes(GPS_MARKERS.make)).toBe(false);
     expect(stored.includes(GPS_MARKERS.comment)).toBe(false);
@@ -494,7 +487,7 @@ describe('reviewing KYC and resubmitting', () => {
       back_document_key: null,
     });
     expect(second.front_document_key).not.toBe(first.front_document_key);
-    expect(storedKeys().filter((k) => k.includes(user.userId))).toEqual([
+    expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([
       second.front_document_key,
     ]);
     const { rows } = await t.services.pool.query(
@@ -536,7 +529,7 @@ describe('reviewing KYC and resubmitting', () => {
       200,
     );
     const rejected = await kycRow(user.userId);
-    const filesBefore = storedKeys();
+    const filesBefore = await storedKeys();
 
     // The commit itself fails (a deferred check), after the row was updated and the old
     // documents were queued for removal in the same transaction.
@@ -555,7 +548,7 @@ describe('reviewing KYC and resubmitting', () => {
         DROP FUNCTION test_refuse_kyc_commit();`);
     }
     await t.services.outbox.deliver();
-    expect(storedKeys()).toEqual(filesBefore);
+    expect(await storedKeys()).toEqual(filesBefore);
     expect(await kycRow(user.userId)).toEqual(rejected);
     for (const side of ['front', 'back']) {
       const doc = await call(t, { url: `/api/kyc/documents/${side}`, cookie: user.cookie });

@@ -1,11 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { TChatMessage, TChatRoom } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
   type SignedInUser,
+  storedFileKeys,
   type TestApp,
   verifiedCustomer,
 } from '../../../test/helpers';
@@ -35,20 +34,16 @@ function post(url: string, fields: Record<string, string>, files: FilePart[]) {
 }
 
 /** Every stored file's key. */
-function storedKeys(): string[] {
-  const root = path.join(t.dataDir, 'files');
-  if (!fs.existsSync(root)) return [];
-  return fs
-    .readdirSync(root, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-    .sort();
+function storedKeys(): Promise<string[]> {
+  return storedFileKeys(t);
 }
 
 /** Makes a stored file look as if it was written `ms` ago. */
-function age(key: string, ms: number) {
-  const when = new Date(Date.now() - ms);
-  fs.utimesSync(path.join(t.dataDir, 'files', key), when, when);
+async function age(key: string, ms: number) {
+  await t.services.pool.query(
+    'UPDATE stored_files SET modified_at = now() - make_interval(secs => $2) WHERE key = $1',
+    [key, ms / 1000],
+  );
 }
 
 describe('sweep of stored files no row names', () => {
@@ -67,7 +62,7 @@ describe('sweep of stored files no row names', () => {
       { field: 'files', filename: 'note.txt', bytes: Buffer.from('note'), type: 'text/plain' },
     ]);
     expect(sent.statusCode).toBe(200);
-    const referenced = storedKeys();
+    const referenced = await storedKeys();
     expect(referenced).toHaveLength(2);
 
     // Left by crashes: an upload whose row never committed, and a half-written temporary
@@ -79,12 +74,13 @@ describe('sweep of stored files no row names', () => {
     const young = `chat-images/${room.id}/1700000000001-ab12cd34-new.png`;
     const elsewhere = 'exports/report.csv';
     for (const key of [orphan, tmp, young, elsewhere]) await files.put(key, Buffer.from(key));
-    for (const key of [...referenced, orphan, tmp, elsewhere]) age(key, ORPHAN_MIN_AGE_MS + 60_000);
-    age(young, ORPHAN_MIN_AGE_MS - 60_000);
+    for (const key of [...referenced, orphan, tmp, elsewhere])
+      await age(key, ORPHAN_MIN_AGE_MS + 60_000);
+    await age(young, ORPHAN_MIN_AGE_MS - 60_000);
 
     const removed = await t.services.fileSweep.run();
     expect(removed.sort()).toEqual([tmp, orphan].sort());
-    expect(storedKeys()).toEqual([...referenced, young, elsewhere].sort());
+    expect(await storedKeys()).toEqual([...referenced, young, elsewhere].sort());
 
     // The customer still has their document and their attachment.
     expect(
@@ -102,7 +98,7 @@ describe('sweep of stored files no row names', () => {
     expect(own.body).toBe('note');
 
     // The young orphan goes once it is old enough.
-    age(young, ORPHAN_MIN_AGE_MS + 60_000);
+    await age(young, ORPHAN_MIN_AGE_MS + 60_000);
     expect(await t.services.fileSweep.run()).toEqual([young]);
   });
 });
