@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -43,10 +44,15 @@ type Slot = { worker: Worker | null; job: Job | null; timer: NodeJS.Timeout | nu
  * file, which works the same under both.
  */
 const require = createRequire(import.meta.url);
-const workerSource = [
-  `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
-  `require(${JSON.stringify(fileURLToPath(new URL('./pdf-check.worker.ts', import.meta.url)))});`,
-].join('\n');
+// The compiled server (`npm run build`, decision 0018) has the worker built beside it as
+// plain JavaScript, and runs where tsx is not installed.
+const compiledWorker = fileURLToPath(new URL('./pdf-check.worker.cjs', import.meta.url));
+const workerSource = existsSync(compiledWorker)
+  ? `require(${JSON.stringify(compiledWorker)});`
+  : [
+      `require(${JSON.stringify(require.resolve('tsx/cjs/api'))}).register();`,
+      `require(${JSON.stringify(fileURLToPath(new URL('./pdf-check.worker.ts', import.meta.url)))});`,
+    ].join('\n');
 
 const waiting: Job[] = [];
 const slots: Slot[] = Array.from({ length: POOL_SIZE }, () => ({

@@ -233,7 +233,9 @@ describe('the server start (openServices)', () => {
 
 describe('reading the key', () => {
   it('refuses a malformed COFFER_SECRET_KEY or key file with what is wrong, never a new key', () => {
-    expect(() => readSecretKey(dataDir, 'abc')).toThrow(/64 hexadecimal characters \(32 bytes\); it has 3 characters\./);
+    expect(() => readSecretKey(dataDir, 'abc')).toThrow(
+      /64 hexadecimal characters \(32 bytes\); it has 3 characters\./,
+    );
     expect(() => readSecretKey(dataDir, 'z'.repeat(64))).toThrow(/some not hexadecimal/);
     const file = path.join(dataDir, 'secret.key');
     fs.writeFileSync(file, 'not a key\n');
