@@ -33,7 +33,9 @@ function fallbackQuotes(): Record<TAnyAssetId, PriceQuote> {
  * refresh is snapshotted. On failure the last good prices are served as 'cached', and
  * before any good refresh the catalogue's fallback prices as 'fallback'.
  */
-export function createPriceService(opts: Options): PriceService & { loadCached(): Promise<void> } {
+export function createPriceService(
+  opts: Options,
+): PriceService & { loadCached(liveWithinMs?: number): Promise<void> } {
   const repo = createPricesRepository(opts.pool);
   const timeoutMs = opts.timeoutMs ?? FEED_TIMEOUT_MS;
   let book: PriceBook = {
@@ -109,8 +111,12 @@ export function createPriceService(opts: Options): PriceService & { loadCached()
 
     priceAt: (priceId, at) => repo.priceAt(priceId, at),
 
-    /** At start-up: the newest snapshots stand in as cached prices until a refresh succeeds. */
-    async loadCached() {
+    /**
+     * At start-up: the newest snapshots stand in as cached prices until a refresh succeeds.
+     * With `liveWithinMs`, on an instance that follows the one polling the feeds (jobs.ts):
+     * snapshots at most that old are that instance's live prices.
+     */
+    async loadCached(liveWithinMs?: number) {
       const latest = await repo.latest();
       if (latest.length === 0) return;
       const quotes = fallbackQuotes();
@@ -125,11 +131,13 @@ export function createPriceService(opts: Options): PriceService & { loadCached()
       // As old as the oldest price in it.
       const updatedAt = new Date(Math.min(...times));
       const fx = latest.find((s) => s.priceId === AUD_USD_ID);
+      const fresh = (at: Date) =>
+        liveWithinMs !== undefined && Date.now() - at.getTime() <= liveWithinMs;
       book = {
-        source: 'cached',
+        source: fresh(updatedAt) ? 'live' : 'cached',
         updatedAt,
         quotes,
-        audUsd: fx ? { rate: fx.priceUsd, live: false } : book.audUsd,
+        audUsd: fx ? { rate: fx.priceUsd, live: fresh(fx.takenAt) } : book.audUsd,
       };
     },
   };

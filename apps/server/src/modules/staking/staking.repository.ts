@@ -31,12 +31,6 @@ export type StakingOverviewRow = StakingSettingsRow & {
 
 type Queryable = pg.Pool | TxClient;
 
-/**
- * A fixed key for pg_try_advisory_lock: whoever holds it runs the staking credit job, so
- * with several instances exactly one does. ('COFS' in ASCII; any constant unused elsewhere.)
- */
-export const CREDIT_JOB_LOCK_KEY = 0x434f4653;
-
 const SETTINGS_SQL = `
   (SELECT setting_value FROM app_settings WHERE setting_key = 'staking_daily_rate') AS daily_rate,
   (SELECT updated_at FROM app_settings WHERE setting_key = 'staking_daily_rate') AS rate_updated_at,
@@ -193,20 +187,5 @@ export const stakingRepository = {
       [rate, afterUserId, limit],
     );
     return rows.map((r) => r.user_id);
-  },
-
-  /**
-   * Session-level advisory lock on a dedicated connection: it is released by unlock or,
-   * if the process dies, by the server when the connection closes.
-   */
-  async tryCreditJobLock(client: pg.PoolClient): Promise<boolean> {
-    const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [
-      CREDIT_JOB_LOCK_KEY,
-    ]);
-    return rows[0]?.ok === true;
-  },
-
-  async unlockCreditJob(client: pg.PoolClient): Promise<void> {
-    await client.query('SELECT pg_advisory_unlock($1)', [CREDIT_JOB_LOCK_KEY]);
   },
 };

@@ -66,8 +66,6 @@ export type StakingOverview = {
 };
 
 export type CreditRun = {
-  /** False when another instance holds the job's lock and runs it. */
-  ran: boolean;
   /** Cycles paid with a staking_reward transaction. */
   credited: number;
   /** Cycles that ended with nothing accrued: moved on without a transaction. */
@@ -353,10 +351,10 @@ export function createStakingService({ pool, ledger, clock, log }: Deps) {
   /**
    * Credits every cycle that ended by `now`, oldest first per user, each in its own
    * transaction: after downtime each missed cycle is credited once, and a crash midway
-   * keeps what was committed. Callers hold the job's lock (runCreditJob); without it the
+   * keeps what was committed. The job runs on one instance (its lock, jobs.ts); without it the
    * row locks and the unique index still prevent a double credit, at the cost of waiting.
    */
-  async function creditDueCycles(now: Date): Promise<Omit<CreditRun, 'ran'>> {
+  async function creditDueCycles(now: Date): Promise<CreditRun> {
     const result = { credited: 0, advanced: 0, failed: 0 };
     const startedBy = new Date(now.getTime() - DAY_MS);
     let after = BEFORE_ANY_UUID;
@@ -385,28 +383,11 @@ export function createStakingService({ pool, ledger, clock, log }: Deps) {
   }
 
   /**
-   * One run of the credit job. Only the holder of a PostgreSQL advisory lock runs it, so
-   * with several instances exactly one does; the others return `ran: false`.
+   * One run of the credit job, as of the service's clock. With several instances only the
+   * holder of the job's lock calls it (jobs.ts, lib/job-lock.ts).
    */
-  async function runCreditJob(): Promise<CreditRun> {
-    const lockClient = await pool.connect();
-    let broken: Error | undefined;
-    try {
-      if (!(await repo.tryCreditJobLock(lockClient))) {
-        return { ran: false, credited: 0, advanced: 0, failed: 0 };
-      }
-      try {
-        return { ran: true, ...(await creditDueCycles(clock())) };
-      } finally {
-        await repo.unlockCreditJob(lockClient);
-      }
-    } catch (err) {
-      // Closing the connection releases a lock that could not be unlocked.
-      broken = err instanceof Error ? err : new Error(String(err));
-      throw err;
-    } finally {
-      lockClient.release(broken);
-    }
+  function runCreditJob(): Promise<CreditRun> {
+    return creditDueCycles(clock());
   }
 
   return { beforeBalanceChange, overview, runCreditJob, creditDueCycles };
