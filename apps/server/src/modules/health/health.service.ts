@@ -69,6 +69,8 @@ export function createHealth(deps: Deps) {
   const expectedMigration = newestMigration();
   // Applied migrations are never undone: once seen complete, not asked again.
   let migrationsApplied = false;
+  // Set when the instance begins to stop: a balancer should send nothing new here.
+  let stopping = false;
 
   const database = (): Promise<unknown> =>
     withTimeout(pool.query('SELECT 1'), DATABASE_TIMEOUT_MS, 'The database');
@@ -231,6 +233,11 @@ export function createHealth(deps: Deps) {
       }
     },
 
+    /** The shutdown calls this first: from then on the instance answers not ready. */
+    markStopping(): void {
+      stopping = true;
+    },
+
     async ready(): Promise<Readiness> {
       const down = { ok: false, detail: 'Not checked: the database is unreachable' };
       let checks: Readiness['checks'];
@@ -262,7 +269,8 @@ export function createHealth(deps: Deps) {
       const problems = Object.values(checks)
         .filter((c) => !c.ok && c !== down)
         .map((c) => c.detail ?? 'Failed');
-      return { ready: Object.values(checks).every((c) => c.ok), checks, problems };
+      if (stopping) problems.unshift('Shutting down');
+      return { ready: !stopping && Object.values(checks).every((c) => c.ok), checks, problems };
     },
   };
 }

@@ -151,6 +151,24 @@ describe('health probes', () => {
     expect((await call(t, { url: '/api/health/ready' })).statusCode).toBe(200);
   });
 
+  it('ready answers 503 once the instance begins to stop; live stays 200', async () => {
+    const other = await createTestApp({
+      PRICE_FEED_URL: feeds.priceFeedUrl,
+      FX_FEED_URL: feeds.fxFeedUrl,
+    });
+    try {
+      await other.services.prices.refresh();
+      expect((await call(other, { url: '/api/health/ready' })).statusCode).toBe(200);
+      other.services.health.markStopping();
+      const res = await call(other, { url: '/api/health/ready' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json().problems).toEqual(['Shutting down']);
+      expect((await call(other, { url: '/api/health/live' })).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 503, not 500, when the database is unreachable; live stays 200', async () => {
     const port = await freePort();
     const pool = createPool(`postgres://coffer@127.0.0.1:${port}/coffer`);
