@@ -85,8 +85,11 @@ export function StepUpDialog(props: StepUpDialogProps) {
       await props.onConfirm(await proof());
     } catch (err) {
       setCode('');
-      if (isStepUpRefusal(err)) setError(passkeyErrorMessage(err, STEP_UP_MSG.invalid));
-      else props.onFailure(err);
+      if (isStepUpRefusal(err)) {
+        setError(passkeyErrorMessage(err, STEP_UP_MSG.invalid));
+        // Ready for the next code without another click.
+        document.getElementById(inputId)?.focus();
+      } else props.onFailure(err);
     } finally {
       setPending(false);
     }
