@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -11,7 +12,7 @@ import { createDb, createPool } from '../src/db/client';
 import { createLogger } from '../src/infra';
 import { type Jobs, startJobs } from '../src/jobs';
 import { createSecrets } from '../src/lib/crypto';
-import { JOB_LOCK_KEYS, JOB_LOCK_NAMESPACE } from '../src/lib/job-lock';
+import { createJobLocks, JOB_LOCK_KEYS, JOB_LOCK_NAMESPACE } from '../src/lib/job-lock';
 import { createMailer } from '../src/lib/mailer';
 import { startFakeFeeds } from './fake-feeds';
 import { createTestApp, type TestApp } from './helpers';
@@ -213,4 +214,70 @@ describe('an instance killed with SIGKILL', () => {
     await expect.poll(() => exclusiveRuns(here).length).toBe(6);
     await here.stop();
   }, 90_000);
+});
+
+/**
+ * A TCP relay to the database that can go silent: every byte is then swallowed and no
+ * connection is closed, as when a network path drops without a reset.
+ */
+async function silentableRelay(target: URL) {
+  const sockets = new Set<net.Socket>();
+  let silent = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on('data', (chunk) => {
+        if (!silent) to.write(chunk);
+      });
+      from.on('error', () => to.destroy());
+      from.on('close', () => to.destroy());
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    goSilent: () => {
+      silent = true;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('a holder whose database connection goes silent', () => {
+  it('stops running its job within a check, before the server could hand the lock on', async () => {
+    const relay = await silentableRelay(new URL(t.databaseUrl));
+    const locks = createJobLocks({
+      connectionString: relay.url,
+      jobs: ['reconciliation'],
+      log: createLogger('silent'),
+      retryMs: 200,
+    });
+    try {
+      await locks.start();
+      expect(locks.held()).toEqual(['reconciliation']);
+
+      relay.goSilent();
+      const silentAt = Date.now();
+      // The check every 200 ms times out after 4 s; the server would keep the session for
+      // about 25 s (its keepalives), so no other instance can have the lock yet.
+      await expect.poll(() => locks.held(), { timeout: 8_000, interval: 50 }).toEqual([]);
+      expect(Date.now() - silentAt).toBeLessThan(6_000);
+    } finally {
+      // The relay's sockets close: the server ends the session and frees the lock.
+      await relay.close();
+      await locks.stop();
+    }
+    await expect.poll(lockHolders).toEqual([]);
+  });
 });
