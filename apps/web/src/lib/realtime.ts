@@ -30,9 +30,14 @@ function notify(notice: TRealtimeNotice) {
   }
 }
 
-/** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s … up to 30 s, each 50-100 %. */
-function scheduleReconnect() {
+/**
+ * Exponential backoff with jitter: about 0.5 s, 1 s, 2 s … up to 30 s, each 50-100 %. After
+ * a restart (a graceful stop of the server) it starts at about 1 s, so tabs that heard it
+ * together do not all return at once, and it climbs from there while the server is away.
+ */
+function scheduleReconnect(afterRestart = false) {
   if (retryTimer || holders === 0) return;
+  if (afterRestart) attempt = 1;
   const base = Math.min(MAX_DELAY_MS, 500 * 2 ** attempt);
   attempt = Math.min(attempt + 1, 10);
   retryTimer = setTimeout(
@@ -71,7 +76,7 @@ function connect() {
     if (event.code === REALTIME_CLOSE.unauthorized) {
       void queryClient.invalidateQueries({ queryKey: ['session'] });
     }
-    scheduleReconnect();
+    scheduleReconnect(event.code === REALTIME_CLOSE.restarting);
   };
 }
 

@@ -47,4 +47,8 @@ export const REALTIME_CLOSE = {
   badMessage: 4400,
   /** The server is shutting down; reconnect. */
   goingAway: 1001,
+  /** The server is restarting (a graceful stop): reconnect soon, it is back in seconds. */
+  restarting: 1012,
+  /** The server cannot serve the socket right now (its database is away): retry with backoff. */
+  tryAgainLater: 1013,
 } as const;

@@ -23,6 +23,21 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
   let stopped = false;
   // Lock and unlock run one after another, in the order sockets came and went.
   let queue: Promise<void> = Promise.resolve();
+  // While the database is away, connecting again is retried with backoff: once it is back,
+  // the new connection takes the locks of everyone connected then.
+  let retryAttempt = 0;
+  let retryTimer: NodeJS.Timeout | null = null;
+
+  function retryLater() {
+    if (stopped || retryTimer) return;
+    const delay = Math.min(30_000, 250 * 2 ** Math.min(retryAttempt, 7));
+    retryAttempt++;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      enqueue(async () => {});
+    }, delay);
+    retryTimer.unref();
+  }
 
   async function connection(): Promise<pg.Client> {
     if (client) return client;
@@ -36,6 +51,7 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
     });
     await c.connect();
     client = c;
+    retryAttempt = 0;
     // A new connection holds nothing yet: take the locks of everyone connected now.
     for (const userId of counts.keys()) {
       await c.query('SELECT pg_advisory_lock_shared($1, $2)', [
@@ -55,7 +71,10 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
         // A fresh connection already holds exactly the locks of the users counted now.
         if (hadClient) await step(c);
       })
-      .catch((err) => deps.log.warn({ err: String(err) }, 'presence update failed'));
+      .catch((err) => {
+        deps.log.warn({ err: String(err) }, 'presence update failed');
+        if (client === null && counts.size > 0) retryLater();
+      });
   }
 
   return {
@@ -105,6 +124,7 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
 
     async stop(): Promise<void> {
       stopped = true;
+      if (retryTimer) clearTimeout(retryTimer);
       await queue;
       const c = client;
       client = null;

@@ -66,6 +66,7 @@ export function createRealtimeHub(deps: {
   const admins = new Set<Connection>();
   const all = new Set<Connection>();
   const presence = createPresence(deps);
+  let restarting = false;
 
   function send(conn: Connection, message: string) {
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
@@ -118,13 +119,18 @@ export function createRealtimeHub(deps: {
     if (conn.subscribed) presence.leave(conn.userId);
   }
 
-  /** Looks the session up again; closes the socket when it no longer admits it. */
-  async function stillAdmitted(conn: Connection): Promise<boolean> {
+  /**
+   * Looks the session up again; closes the socket when it no longer admits it. A look-up
+   * that fails (the database is away) proves nothing about the session: `unknown`, and the
+   * socket is not told it is unauthorized, which would make the browser sign the user out.
+   */
+  async function stillAdmitted(conn: Connection): Promise<boolean | 'unknown'> {
     let session: SessionContext | null = null;
     try {
       session = await deps.sessions.findByToken(conn.token);
     } catch (err) {
       deps.log.warn({ err: String(err) }, 'realtime session check failed');
+      return 'unknown';
     }
     // A changed role closes the socket too: the browser reconnects with the right one.
     if (admits(session) && session.userId === conn.userId && session.isAdmin === conn.isAdmin) {
@@ -144,7 +150,8 @@ export function createRealtimeHub(deps: {
         }
         conn.alive = false;
         conn.socket.ping();
-        if (await stillAdmitted(conn)) scheduleRecheck(conn);
+        // Unknown (database away): checked again at the next round.
+        if ((await stillAdmitted(conn)) !== false) scheduleRecheck(conn);
         // Jittered, so sockets that opened together do not look their sessions up together.
       },
       (timing.recheckMs * (750 + randomInt(500))) / 1000,
@@ -174,6 +181,10 @@ export function createRealtimeHub(deps: {
      * `authTimeoutMs`; the session is checked again then and every `recheckMs`.
      */
     accept(socket: WebSocket, token: string, session: SessionContext): void {
+      if (restarting) {
+        socket.close(REALTIME_CLOSE.restarting, 'server restarting');
+        return;
+      }
       const conn: Connection = {
         socket,
         token,
@@ -206,10 +217,12 @@ export function createRealtimeHub(deps: {
         if (conn.subscribed) return;
         if (!deps.listener.listening) {
           // Without the listener no event would arrive: let the browser try again later.
-          socket.close(1013, 'try again later');
+          socket.close(REALTIME_CLOSE.tryAgainLater, 'try again later');
           return;
         }
-        if (!(await stillAdmitted(conn)) || !all.has(conn)) return;
+        const admitted = await stillAdmitted(conn);
+        if (admitted === 'unknown') socket.close(REALTIME_CLOSE.tryAgainLater, 'try again later');
+        if (admitted !== true || !all.has(conn)) return;
         clearTimeout(conn.timer);
         subscribe(conn);
         scheduleRecheck(conn);
@@ -219,6 +232,30 @@ export function createRealtimeHub(deps: {
     /** Sockets open on this instance (for the benchmark and tests). */
     get connections(): number {
       return all.size;
+    },
+
+    /**
+     * The server is stopping gracefully: every socket gets a close frame saying so, from
+     * which the browser reconnects (to this server once it is back, or another instance).
+     * Resolves when all are closed; a peer that does not answer its close frame within 2 s
+     * is cut, so it cannot hold the stop up.
+     */
+    async closeForRestart(): Promise<void> {
+      restarting = true;
+      const closing = [...all].map(
+        (conn) =>
+          new Promise<void>((resolve) => {
+            if (conn.socket.readyState === conn.socket.CLOSED) return resolve();
+            conn.socket.once('close', () => resolve());
+            conn.socket.close(REALTIME_CLOSE.restarting, 'server restarting');
+          }),
+      );
+      const cut = setTimeout(() => {
+        for (const conn of all) conn.socket.terminate();
+      }, 2_000);
+      cut.unref();
+      await Promise.all(closing);
+      clearTimeout(cut);
     },
 
     async stop(): Promise<void> {

@@ -22,7 +22,17 @@ export async function registerRealtime(
   publicUrl: string,
 ): Promise<void> {
   const publicOrigin = new URL(publicUrl).origin;
-  await app.register(fastifyWebsocket, { options: { maxPayload: 4 * 1024 } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 4 * 1024 },
+    // In place of the plugin's own, which closes sockets without a code (1005): each gets
+    // "server restarting" (1012), the browser's cue to reconnect soon. Not awaited: the
+    // server stops listening right after this hook, and its stop then waits for these
+    // sockets as for the requests in flight.
+    preClose: async function closeSockets(this: FastifyInstance) {
+      void hub.closeForRestart();
+      this.websocketServer.close();
+    },
+  });
   app.addHook('onClose', async () => {
     await hub.stop();
   });
