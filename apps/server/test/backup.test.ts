@@ -11,6 +11,7 @@ import { withTransaction } from '../src/db/tx';
 import { BackupTargetError, createBackup, fingerprintOf } from '../src/lib/backup/backup';
 import { BackupFormatError } from '../src/lib/backup/format';
 import { restoreBackup, verifyBackup } from '../src/lib/backup/restore';
+import { createDatabaseFileStore } from '../src/lib/file-store';
 import { createAuditLog } from '../src/modules/audit';
 import { createLedger } from '../src/modules/ledger';
 import { freePort } from './free-port';
@@ -25,6 +26,8 @@ import {
 
 const LEGACY_FILE = 'kyc-documents/legacy/front-1.bin';
 const LEGACY_BYTES = Buffer.from('legacy file kept on disk before the database store');
+const STORED_FILE = 'chat-attachments/room-1/photo-1.png';
+const STORED_BYTES = randomBytes(300_000);
 
 let t: TestApp;
 let work: string;
@@ -77,9 +80,22 @@ beforeAll(async () => {
   const legacy = path.join(t.dataDir, 'files', ...LEGACY_FILE.split('/'));
   fs.mkdirSync(path.dirname(legacy), { recursive: true });
   fs.writeFileSync(legacy, LEGACY_BYTES);
+  // And one in the app's own store (the database), as every upload is kept now.
+  await t.services.files.put(STORED_FILE, STORED_BYTES);
 });
 
 afterAll(async () => {
+  // A CLI run killed on its time limit leaves its embedded PostgreSQL behind: stopped here.
+  for (const dir of fs.existsSync(work ?? '') ? fs.readdirSync(work) : []) {
+    const pidFile = path.join(work, dir, 'pg', 'postmaster.pid');
+    if (!fs.existsSync(pidFile)) continue;
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    try {
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // Already gone.
+    }
+  }
   for (const pool of pools) await pool.end();
   const admin = new pg.Client({ connectionString: `${inject('pgServerUrl')}/postgres` });
   await admin.connect();
@@ -205,6 +221,9 @@ describe('online backup and restore (issue 13)', () => {
     expect(fs.readFileSync(path.join(dataDir, 'files', ...LEGACY_FILE.split('/')))).toEqual(
       LEGACY_BYTES,
     );
+    expect(await createDatabaseFileStore(pool, t.services.secrets).get(STORED_FILE)).toEqual(
+      STORED_BYTES,
+    );
     expect(fs.readdirSync(work).filter((f) => f.startsWith('.restoring'))).toEqual([]);
   });
 
@@ -274,8 +293,81 @@ describe('online backup and restore (issue 13)', () => {
     expect(fs.existsSync(path.join(work, 'bad'))).toBe(false);
   });
 
-  it('npm run cli -- restore FILE on a new DATA_DIR (its own embedded PostgreSQL)', async () => {
+  it('npm run cli -- backup, then restore on a new DATA_DIR and audit-verify there with the key', async () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const cli = async (args: string[], env: Record<string, string>) => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'apps/server/src/cli.ts', ...args],
+        {
+          cwd: root,
+          env: { ...process.env, LOG_LEVEL: 'silent', ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      // Never left behind, even if the command hangs.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+      const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+      clearTimeout(timer);
+      return { code, out };
+    };
+    const keyHex = t.secretKeyHex;
+    if (!keyHex) throw new Error('createTestApp gives its key as secretKeyHex');
+    const fingerprint = fingerprintOf(Buffer.from(keyHex, 'hex'));
+    const cliFile = path.join(work, 'cli.backup');
+    const backup = await cli(['backup', '--out', cliFile], {
+      DATABASE_URL: t.databaseUrl,
+      DATA_DIR: t.dataDir,
+      COFFER_SECRET_KEY: keyHex,
+    });
+    expect(backup.code, backup.out).toBe(0);
+    expect(backup.out).toContain(`Backup written to ${cliFile}`);
+    expect(backup.out).toContain(`needs the secret key with fingerprint ${fingerprint}`);
+    expect(backup.out).not.toContain(keyHex);
+    // Nothing written since the in-process backup: the same rows.
+    const { header, trailer } = await verifyBackup(cliFile);
+    expect(header.key.fingerprint).toBe(fingerprint);
+    const rows = Object.fromEntries(
+      trailer.parts.flatMap((p) => (p.part === 'table' ? [[p.name, p.rows ?? -1]] : [])),
+    );
+
+    // A new machine: an empty DATA_DIR with its own embedded PostgreSQL, and the key.
     const dataDir = path.join(work, 'cli-data');
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      EMBEDDED_PG_PORT: String(await freePort()),
+      COFFER_SECRET_KEY: keyHex,
+    };
+    const restore = await cli(['restore', cliFile], env);
+    expect(restore.code, restore.out).toBe(0);
+    const total = Object.values(rows).reduce((a, b) => a + b, 0);
+    expect(restore.out).toContain(`${total} rows in ${Object.keys(rows).length} tables, 1 files`);
+    expect(restore.out).toContain('Ledger reconciled: every wallet balances.');
+    expect(restore.out).toContain(`Audit log intact: ${rows.audit_log} rows.`);
+    expect(restore.out).toContain(`The secret key here (fingerprint ${fingerprint}) is the one`);
+    expect(fs.readFileSync(path.join(dataDir, 'files', ...LEGACY_FILE.split('/')))).toEqual(
+      LEGACY_BYTES,
+    );
+    // The restored installation starts with its key (key check, later migrations) and its
+    // audit chain verifies; a second restore onto it is refused.
+    const verify = await cli(['audit-verify'], env);
+    expect(verify.code, verify.out).toBe(0);
+    expect(verify.out).toContain(`Audit log intact: ${rows.audit_log} rows.`);
+    const again = await cli(['restore', cliFile], env);
+    expect(again.code, again.out).toBe(1);
+    expect(again.out).toContain('Nothing was restored.');
+  }, 180_000);
+
+  it('npm run cli -- restore with no key tells which key to bring, and makes none', async () => {
+    const dataDir = path.join(work, 'cli-no-key');
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', 'apps/server/src/cli.ts', 'restore', file],
