@@ -173,7 +173,12 @@ export function createJobLocks(opts: Options) {
       held.clear();
       if (!c) return;
       await c.query('SELECT pg_advisory_unlock_all()').catch(() => {});
-      await c.end().catch(() => {});
+      // Bounded: on a dead network the goodbye may never be answered, and the server frees
+      // the locks when its keepalives end the session anyway.
+      await Promise.race([
+        c.end().catch(() => {}),
+        new Promise((resolve) => setTimeout(resolve, CHECK_TIMEOUT_MS).unref()),
+      ]);
     },
   };
 }
