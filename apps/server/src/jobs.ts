@@ -51,7 +51,8 @@ export function startJobs(s: Services, opts: { lockRetryMs?: number } = {}): Job
       name: 'outbox',
       exclusive: 'outbox',
       everyMs: OUTBOX_EVERY_MS,
-      task: () => s.outbox.deliver(),
+      // The whole run, however slow the mail server: a request's call waits only briefly.
+      task: () => s.outbox.deliver({ wait: 'all' }),
     },
     // Uploads no row names; the store is shared by every instance, so one sweep will do.
     { name: 'file sweep', exclusive: 'clean-up', everyMs: HOUR, task: () => s.fileSweep.run() },
