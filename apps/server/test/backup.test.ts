@@ -210,6 +210,14 @@ describe('online backup and restore (issue 13)', () => {
         .then((r) => r.rows[0]?.j);
     expect(await pick(pool)).toBe(await pick(t.services.pool));
 
+    // The indexes set aside for the copy are all built again, as the migrations made them.
+    const indexes = (p: pg.Pool) =>
+      p
+        .query<{ def: string }>(
+          "SELECT indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'coffer_key_check' ORDER BY 1",
+        )
+        .then((r) => r.rows.map((x) => x.def));
+    expect(await indexes(pool)).toEqual(await indexes(t.services.pool));
     expect(await createLedger().reconcile(pool)).toEqual([]);
     const audit = await createAuditLog().verify(pool);
     expect(audit).toMatchObject({ ok: true, rows: snapshotRows.audit_log });
