@@ -1,5 +1,6 @@
 export * from './app-settings';
 export * from './audit';
+export * from './chains';
 export * from './chat';
 export * from './known-devices';
 export * from './kyc';

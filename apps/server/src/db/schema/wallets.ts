@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   index,
+  integer,
   numeric,
   pgTable,
   text,
@@ -63,8 +64,24 @@ export const depositAddresses = pgTable(
     /** An address belongs to one customer only. */
     address: text('address').notNull().unique(),
     isActive: boolean('is_active').notNull().default(true),
+    /**
+     * For an address Coffer derived from the operator's public key (issue 14): the chain
+     * ('bitcoin' | 'ethereum' | 'tron') and the index `…/0/i` it was derived at. Null for
+     * addresses staff entered. One derived address per customer per chain; an index is
+     * never handed out twice (migration 0009's unique indexes).
+     */
+    chain: text('chain'),
+    derivationIndex: integer('derivation_index'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('deposit_addresses_user_idx').on(t.userId, t.isActive)],
+  (t) => [
+    index('deposit_addresses_user_idx').on(t.userId, t.isActive),
+    uniqueIndex('deposit_addresses_chain_index_key')
+      .on(t.chain, t.derivationIndex)
+      .where(sql`derivation_index IS NOT NULL`),
+    uniqueIndex('deposit_addresses_user_chain_key')
+      .on(t.userId, t.chain)
+      .where(sql`derivation_index IS NOT NULL`),
+  ],
 );
