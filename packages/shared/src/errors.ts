@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'FOREIGN_ORIGIN',
   'SECURITY_HOLD',
   'ACCOUNT_FROZEN',
+  'UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

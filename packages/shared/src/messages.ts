@@ -32,4 +32,5 @@ export const MSG = {
   notFound: 'Not found.',
   foreignOrigin: 'This request came from another site and was refused.',
   internal: 'Something went wrong on our side. Please try again.',
+  unavailable: 'Coffer cannot reach its database right now. Please try again in a few seconds.',
 } as const;

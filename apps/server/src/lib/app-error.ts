@@ -32,5 +32,6 @@ export const STATUS_BY_CODE: Record<TErrorCode, number> = {
   FOREIGN_ORIGIN: 403,
   SECURITY_HOLD: 403,
   ACCOUNT_FROZEN: 403,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };

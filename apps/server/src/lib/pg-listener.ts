@@ -48,7 +48,8 @@ export function createPgListener(connectionString: string, log: Logger) {
 
   function scheduleReconnect() {
     attempt++;
-    const delay = Math.min(30_000, 250 * 2 ** Math.min(attempt, 7));
+    // At most 5 s: until it is back, sockets are refused and cached settings are not trusted.
+    const delay = Math.min(5_000, 250 * 2 ** Math.min(attempt, 5));
     setTimeout(() => void connect(), delay).unref();
   }
 

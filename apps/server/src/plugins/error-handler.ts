@@ -1,7 +1,11 @@
 import { MSG } from '@coffer/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/client';
 import { AppError, STATUS_BY_CODE } from '../lib/app-error';
+
+/** When a client should try again while the database is away (it restarts in seconds). */
+const DATABASE_RETRY_AFTER_S = 5;
 
 /** One error handler: `{ error, message }` bodies, and nothing internal on a 5xx. */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -26,6 +30,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const code =
         status === 404 ? 'NOT_FOUND' : status === 429 ? 'RATE_LIMITED' : 'VALIDATION_FAILED';
       return reply.status(status).send({ error: code, message: err.message });
+    }
+    // The database restarting or gone: not a fault of the request, and over in seconds. A
+    // money POST sent again with its Idempotency-Key is never carried out twice.
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err: String(err) }, 'database unavailable');
+      return reply.status(503).header('retry-after', String(DATABASE_RETRY_AFTER_S)).send({
+        error: 'UNAVAILABLE',
+        message: MSG.unavailable,
+        retryAfter: DATABASE_RETRY_AFTER_S,
+      });
     }
     request.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'INTERNAL', message: MSG.internal });
