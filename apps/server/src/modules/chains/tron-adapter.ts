@@ -1,0 +1,284 @@
+import { createHash } from 'node:crypto';
+import { createBase58check, hex } from '@scure/base';
+import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
+
+/** TRON's address prefix byte: every account and contract address is 0x41 + 20 bytes. */
+const TRON_PREFIX = 0x41;
+const USDT_DECIMALS = 6;
+/** TronGrid's largest page of events. */
+const PAGE_LIMIT = 200;
+/**
+ * A bound on one block's pages: 200 × 500 events is far beyond a real TRON block, so more
+ * means an API that keeps handing back a next page, and the scan must fail, not spin.
+ */
+const MAX_PAGES = 500;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+const base58check = createBase58check(
+  (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
+);
+
+/**
+ * The 21-byte hex form ('41' + 20 bytes, lower case) of a TRON address given as base58check
+ * (`T…`) or as 42 hex digits starting 41. Null when it is neither or its checksum is wrong.
+ */
+export function tronHexAddress(address: string): string | null {
+  const s = address.trim();
+  if (/^41[0-9a-fA-F]{40}$/.test(s)) return s.toLowerCase();
+  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(s)) return null;
+  let bytes: Uint8Array;
+  try {
+    bytes = base58check.decode(s);
+  } catch {
+    return null;
+  }
+  if (bytes.length !== 21 || bytes[0] !== TRON_PREFIX) return null;
+  return hex.encode(bytes);
+}
+
+/**
+ * An address in an event's result: TronGrid writes them as 0x + 20 bytes (the EVM form
+ * without TRON's prefix byte); other TronGrid-compatible APIs as 41-hex or base58check.
+ */
+function eventAddress(address: string): string | null {
+  if (/^0x[0-9a-fA-F]{40}$/.test(address)) return `41${address.slice(2).toLowerCase()}`;
+  return tronHexAddress(address);
+}
+
+/** The base58check form (`T…`) of a 21-byte hex TRON address. */
+export function tronBase58Address(hexAddress: string): string {
+  const key = tronHexAddress(hexAddress);
+  if (!key) throw new Error(`Not a TRON address: ${hexAddress}`);
+  return base58check.encode(hex.decode(key));
+}
+
+export type TronAdapterOptions = {
+  /** TRON_API_URL: a TronGrid-compatible HTTP API (the node's /wallet API and /v1 events). */
+  apiUrl: string;
+  /** USDT_TRC20_CONTRACT, base58check or hex. */
+  usdtContract: string;
+  /** Sent as TRON-PRO-API-KEY when set (TronGrid's key). */
+  apiKey?: string;
+  /** How long one request may take before it counts as no answer. */
+  timeoutMs?: number;
+};
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function field(obj: unknown, ...path: string[]): unknown {
+  let cur: unknown = obj;
+  for (const key of path) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[key];
+  }
+  return cur;
+}
+
+function isHeight(v: unknown): v is number {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+}
+
+function isBlockId(v: unknown): v is string {
+  return typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
+}
+
+/**
+ * TRON over a TronGrid-compatible API: blocks from the node's /wallet API, USDT-TRC20
+ * deposits from the indexed `Transfer` events of the configured contract (decision 0021).
+ * Every unexpected answer throws, so the watcher retries instead of reading "no deposits".
+ */
+export class TronAdapter implements ChainAdapter {
+  readonly chain = 'tron' as const;
+  readonly assets = ['USDT-TRC20'] as const;
+  private readonly apiUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly timeoutMs: number;
+  /** The contract's 21-byte hex form, to compare with what the API reports. */
+  private readonly contractHex: string;
+  private readonly contractBase58: string;
+
+  constructor(options: TronAdapterOptions) {
+    const contractHex = tronHexAddress(options.usdtContract);
+    if (!contractHex) {
+      throw new Error(`USDT_TRC20_CONTRACT is not a TRON address: ${options.usdtContract}`);
+    }
+    this.contractHex = contractHex;
+    this.contractBase58 = tronBase58Address(contractHex);
+    this.apiUrl = options.apiUrl.replace(/\/+$/, '');
+    this.apiKey = options.apiKey || undefined;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  matchKeyOf(address: string): string | null {
+    return tronHexAddress(address);
+  }
+
+  async tip(): Promise<number> {
+    const block = await this.request('POST', '/wallet/getnowblock', {});
+    const height = field(block, 'block_header', 'raw_data', 'number');
+    if (!isHeight(height)) throw new Error('TRON API: getnowblock answered without a block number');
+    return height;
+  }
+
+  async blockAt(height: number): Promise<BlockRef | null> {
+    const block = await this.request('POST', '/wallet/getblockbynum', { num: height });
+    // The node answers an empty object for a height it does not have yet.
+    if (isObject(block) && Object.keys(block).length === 0) return null;
+    const raw = field(block, 'block_header', 'raw_data');
+    const number = field(raw, 'number');
+    const hash = field(block, 'blockID');
+    const parentHash = field(raw, 'parentHash');
+    const timestamp = field(raw, 'timestamp');
+    if (number !== height || !isBlockId(hash) || !isBlockId(parentHash)) {
+      throw new Error(`TRON API: getblockbynum ${height} answered a malformed block`);
+    }
+    return {
+      height,
+      hash: hash.toLowerCase(),
+      parentHash: parentHash.toLowerCase(),
+      time:
+        typeof timestamp === 'number' && Number.isFinite(timestamp) ? new Date(timestamp) : null,
+    };
+  }
+
+  async transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]> {
+    const found: SeenTransfer[] = [];
+    // Not only_confirmed: the watcher counts confirmations itself, and a block TronGrid has not
+    // solidified yet would otherwise be scanned as empty and never looked at again.
+    const query = new URLSearchParams({
+      event_name: 'Transfer',
+      block_number: String(block.height),
+      limit: String(PAGE_LIMIT),
+    });
+    const seenPages = new Set<string>();
+    for (let page = 0; ; page++) {
+      if (page >= MAX_PAGES) {
+        throw new Error(
+          `TRON API: more than ${MAX_PAGES} pages of events for block ${block.height}`,
+        );
+      }
+      const body = await this.request(
+        'GET',
+        `/v1/contracts/${this.contractBase58}/events?${query}`,
+      );
+      if (field(body, 'success') !== true || !Array.isArray(field(body, 'data'))) {
+        throw new Error(
+          `TRON API: events of block ${block.height} answered without success and data`,
+        );
+      }
+      for (const event of field(body, 'data') as unknown[]) {
+        const transfer = this.transferOf(event, block.height);
+        if (transfer && watched.has(transfer.matchKey)) found.push(transfer);
+      }
+      const fingerprint = field(body, 'meta', 'fingerprint');
+      if (fingerprint === undefined || fingerprint === null || fingerprint === '') break;
+      if (typeof fingerprint !== 'string' || seenPages.has(fingerprint)) {
+        throw new Error(
+          `TRON API: events of block ${block.height} gave a bad next-page fingerprint`,
+        );
+      }
+      seenPages.add(fingerprint);
+      query.set('fingerprint', fingerprint);
+    }
+    return found;
+  }
+
+  /**
+   * Start-up check that USDT_TRC20_CONTRACT is a 6-decimal token: a wrong contract would turn
+   * every amount into a wrong credit. Calls `decimals()` without a transaction.
+   */
+  async checkContract(): Promise<void> {
+    const answer = await this.request('POST', '/wallet/triggerconstantcontract', {
+      owner_address: this.contractBase58,
+      contract_address: this.contractBase58,
+      function_selector: 'decimals()',
+      parameter: '',
+      visible: true,
+    });
+    const result = field(answer, 'constant_result');
+    const word = Array.isArray(result) ? result[0] : undefined;
+    if (
+      field(answer, 'result', 'result') !== true ||
+      typeof word !== 'string' ||
+      !/^[0-9a-fA-F]{64}$/.test(word)
+    ) {
+      throw new Error(
+        `USDT_TRC20_CONTRACT ${this.contractBase58}: decimals() could not be read; is it a TRC-20 contract?`,
+      );
+    }
+    const decimals = BigInt(`0x${word}`);
+    if (decimals !== BigInt(USDT_DECIMALS)) {
+      throw new Error(
+        `USDT_TRC20_CONTRACT ${this.contractBase58} has ${decimals} decimals; USDT-TRC20 has ${USDT_DECIMALS}`,
+      );
+    }
+  }
+
+  /** One event as a transfer of this contract in this block; throws on a malformed one. */
+  private transferOf(event: unknown, height: number): SeenTransfer | null {
+    if (field(event, 'event_name') !== 'Transfer') return null;
+    const contract = field(event, 'contract_address');
+    if (typeof contract !== 'string' || eventAddress(contract) !== this.contractHex) return null;
+    const txId = field(event, 'transaction_id');
+    const index = field(event, 'event_index');
+    const to = field(event, 'result', 'to');
+    const value = field(event, 'result', 'value');
+    const key = typeof to === 'string' ? eventAddress(to) : null;
+    if (
+      field(event, 'block_number') !== height ||
+      !isBlockId(txId) ||
+      !isHeight(index) ||
+      key === null ||
+      typeof value !== 'string' ||
+      !/^\d{1,78}$/.test(value)
+    ) {
+      throw new Error(`TRON API: a malformed Transfer event in block ${height}`);
+    }
+    return {
+      txHash: txId.toLowerCase(),
+      outputIndex: index,
+      matchKey: key,
+      assetId: 'USDT-TRC20',
+      amountMinor: BigInt(value),
+    };
+  }
+
+  private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (this.apiKey) headers['TRON-PRO-API-KEY'] = this.apiKey;
+    const what = `TRON API ${path.split('?')[0]}`;
+    let res: Response;
+    let text: string;
+    try {
+      res = await fetch(`${this.apiUrl}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (err) {
+      const reason =
+        err instanceof Error && err.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : String(err);
+      throw new Error(`${what}: ${reason}`);
+    }
+    if (!res.ok) throw new Error(`${what}: HTTP ${res.status}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error(`${what}: the answer is not JSON`);
+    }
+    // The node's /wallet API reports some failures as 200 with an Error field.
+    const error = field(json, 'Error');
+    if (typeof error === 'string') throw new Error(`${what}: ${error}`);
+    return json;
+  }
+}
