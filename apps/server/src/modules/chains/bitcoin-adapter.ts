@@ -1,0 +1,204 @@
+import { hex } from '@scure/base';
+import { Address, NETWORK, OutScript, RawTx, TEST_NETWORK } from '@scure/btc-signer';
+import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
+
+/**
+ * Bitcoin over Bitcoin Core's JSON-RPC (docs/decisions/0021). Outputs are matched by their
+ * script, never by the node's address string: another Bitcoin-family node (Litecoin Core in
+ * the tests) prints its own address format for the same script.
+ */
+
+export type BitcoinNetwork = 'mainnet' | 'testnet' | 'regtest';
+
+type NetworkParams = Parameters<typeof Address>[0];
+
+/** Address formats per `BTC_NETWORK`; signet shares testnet's. */
+const NETWORKS: Record<BitcoinNetwork, NetworkParams> = {
+  mainnet: NETWORK,
+  testnet: TEST_NETWORK,
+  // Bitcoin Core's chainparams for regtest: bech32 `bcrt`, base58 versions as testnet's.
+  regtest: { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef },
+};
+
+/** An error the node answered with (its JSON-RPC `error`), e.g. -8 for a height above the tip. */
+export class BitcoinRpcError extends Error {
+  constructor(
+    readonly method: string,
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(`Bitcoin node: ${method} failed: ${message}${code === null ? '' : ` (code ${code})`}`);
+    this.name = 'BitcoinRpcError';
+  }
+}
+
+/** Bitcoin Core's RPC_INVALID_PARAMETER: what getblockhash answers for a height above the tip. */
+const RPC_INVALID_PARAMETER = -8;
+
+export type BitcoinAdapterOptions = {
+  /** `http://user:pass@host:port` (credentials optional; percent-encoded as in any URL). */
+  rpcUrl: string;
+  network: BitcoinNetwork;
+  /** How long one call may take before it counts as no answer. */
+  timeoutMs?: number;
+};
+
+type RpcHeader = { hash: string; height: number; previousblockhash?: string; time: number };
+type RpcBlock = {
+  hash: string;
+  height: number;
+  tx: {
+    txid: string;
+    hex: string;
+    vin: { coinbase?: string }[];
+    vout: { n: number; scriptPubKey: { hex: string } }[];
+  }[];
+};
+
+/** The parent of the genesis block, as the chain itself writes it. */
+const NO_PARENT = '0'.repeat(64);
+
+export class BitcoinAdapter implements ChainAdapter {
+  readonly chain = 'bitcoin' as const;
+  readonly assets = ['BTC'] as const;
+  private readonly url: string;
+  private readonly authorization: string | null;
+  private readonly params: NetworkParams;
+  private readonly timeoutMs: number;
+  private nextId = 1;
+
+  constructor(options: BitcoinAdapterOptions) {
+    const params = NETWORKS[options.network];
+    if (!params) throw new Error(`Unknown Bitcoin network "${options.network}"`);
+    this.params = params;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    let url: URL;
+    try {
+      url = new URL(options.rpcUrl);
+    } catch {
+      throw new Error('The Bitcoin RPC URL is not a valid URL');
+    }
+    // fetch refuses a URL with credentials, and Bitcoin Core wants them as Basic auth anyway.
+    this.authorization =
+      url.username || url.password
+        ? `Basic ${Buffer.from(
+            `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`,
+          ).toString('base64')}`
+        : null;
+    url.username = '';
+    url.password = '';
+    this.url = url.toString();
+  }
+
+  matchKeyOf(address: string): string | null {
+    try {
+      return hex.encode(OutScript.encode(Address(this.params).decode(address.trim())));
+    } catch {
+      return null;
+    }
+  }
+
+  async tip(): Promise<number> {
+    return this.call<number>('getblockcount', []);
+  }
+
+  async blockAt(height: number): Promise<BlockRef | null> {
+    if (!Number.isSafeInteger(height) || height < 0) {
+      throw new RangeError(`Not a block height: ${height}`);
+    }
+    let hash: string;
+    try {
+      hash = await this.call<string>('getblockhash', [height]);
+    } catch (error) {
+      if (error instanceof BitcoinRpcError && error.code === RPC_INVALID_PARAMETER) return null;
+      throw error;
+    }
+    // By hash, so a reorg between the two calls still gives one block's own parent.
+    const header = await this.call<RpcHeader>('getblockheader', [hash, true]);
+    return {
+      height: header.height,
+      hash: header.hash,
+      parentHash: header.previousblockhash ?? NO_PARENT,
+      time: new Date(header.time * 1000),
+    };
+  }
+
+  async transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]> {
+    if (watched.size === 0) return [];
+    // Verbosity 2: every transaction with its outputs' scripts and its raw hex.
+    const full = await this.call<RpcBlock>('getblock', [block.hash, 2]);
+    if (full.hash !== block.hash) {
+      throw new BitcoinRpcError(
+        'getblock',
+        null,
+        `asked for block ${block.hash}, got ${full.hash}`,
+      );
+    }
+    const found: SeenTransfer[] = [];
+    for (const tx of full.tx) {
+      const matching = tx.vout.filter((out) => watched.has(out.scriptPubKey.hex));
+      if (matching.length === 0) continue;
+      // A coinbase output cannot be spent for 100 blocks and vanishes with its block: a
+      // custodial credit after a few confirmations would be an advance on coins that may
+      // never exist. Mining to a deposit address is not a deposit.
+      if (tx.vin.some((input) => input.coinbase !== undefined)) continue;
+      // The JSON `value` is a float; the amount is read from the transaction's own bytes.
+      const raw = RawTx.decode(hex.decode(tx.hex));
+      for (const out of matching) {
+        const output = raw.outputs[out.n];
+        if (!output || hex.encode(output.script) !== out.scriptPubKey.hex) {
+          throw new BitcoinRpcError(
+            'getblock',
+            null,
+            `output ${tx.txid}:${out.n} does not match its hex`,
+          );
+        }
+        found.push({
+          txHash: tx.txid,
+          outputIndex: out.n,
+          matchKey: out.scriptPubKey.hex,
+          assetId: 'BTC',
+          amountMinor: output.amount,
+        });
+      }
+    }
+    return found;
+  }
+
+  private async call<T>(method: string, params: unknown[]): Promise<T> {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (this.authorization) headers.authorization = this.authorization;
+    let response: Response;
+    try {
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '1.0', id: this.nextId++, method, params }),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (error) {
+      const reason = error instanceof Error ? (error.cause ?? error).toString() : String(error);
+      throw new BitcoinRpcError(method, null, `no answer from the node (${reason})`);
+    }
+    if (response.status === 401 || response.status === 403) {
+      await response.body?.cancel();
+      throw new BitcoinRpcError(
+        method,
+        null,
+        `the node refused the RPC credentials (HTTP ${response.status}); check the user and password in the RPC URL`,
+      );
+    }
+    // Bitcoin Core answers RPC errors with 404/500 and a JSON body; anything else is not it.
+    let body: { result?: T; error?: { code: number; message: string } | null };
+    try {
+      body = (await response.json()) as typeof body;
+    } catch {
+      throw new BitcoinRpcError(method, null, `HTTP ${response.status} without a JSON-RPC answer`);
+    }
+    if (body.error) throw new BitcoinRpcError(method, body.error.code, body.error.message);
+    if (!response.ok || body.result === undefined) {
+      throw new BitcoinRpcError(method, null, `HTTP ${response.status} without a result`);
+    }
+    return body.result;
+  }
+}
