@@ -5,6 +5,7 @@ import {
   startFakeTronGrid,
   tronHex,
 } from '../../../test/fake-trongrid';
+import { StartupError } from '../../lib/startup-error';
 import { TronAdapter, tronBase58Address, tronHexAddress } from './tron-adapter';
 
 // USDT's TRC-20 contract on TRON mainnet, as block explorers and Tether publish it.
@@ -203,7 +204,7 @@ describe('TronAdapter against a fake TronGrid', () => {
       await expect(adapter.tip()).rejects.toThrow(message);
       await expect(adapter.blockAt(block.number)).rejects.toThrow(message);
       await expect(adapter.transfersIn(ref, watched)).rejects.toThrow(message);
-      await expect(adapter.checkContract()).rejects.toThrow(message);
+      await expect(adapter.verifyConfig()).rejects.toThrow(message);
     }
     fake.state.mode = 'ok';
     expect(await adapter.transfersIn(ref, watched)).toHaveLength(1);
@@ -226,15 +227,18 @@ describe('TronAdapter against a fake TronGrid', () => {
   });
 
   it('checks at start-up that the contract has 6 decimals, naming the setting otherwise', async () => {
-    await expect(adapter.checkContract()).resolves.toBeUndefined();
+    await expect(adapter.verifyConfig()).resolves.toBeUndefined();
     fake.state.decimals = 18;
-    await expect(adapter.checkContract()).rejects.toThrow(/USDT_TRC20_CONTRACT .* has 18 decimals/);
+    const wrong = adapter.verifyConfig();
+    await expect(wrong).rejects.toThrow(/USDT_TRC20_CONTRACT .* has 18 decimals/);
+    // A StartupError: start-up prints its message alone and stops.
+    await expect(wrong).rejects.toBeInstanceOf(StartupError);
     // A contract the node does not know.
     const other = new TronAdapter({
       apiUrl: fake.url,
       usdtContract: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
     });
-    await expect(other.checkContract()).rejects.toThrow(
+    await expect(other.verifyConfig()).rejects.toThrow(
       /USDT_TRC20_CONTRACT .*decimals\(\) could not be read/,
     );
     // Without a key, no key header.

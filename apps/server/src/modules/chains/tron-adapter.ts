@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createBase58check, hex } from '@scure/base';
+import { StartupError } from '../../lib/startup-error';
 import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
 
 /** TRON's address prefix byte: every account and contract address is 0x41 + 20 bytes. */
@@ -104,7 +105,7 @@ export class TronAdapter implements ChainAdapter {
   constructor(options: TronAdapterOptions) {
     const contractHex = tronHexAddress(options.usdtContract);
     if (!contractHex) {
-      throw new Error(`USDT_TRC20_CONTRACT is not a TRON address: ${options.usdtContract}`);
+      throw new StartupError(`USDT_TRC20_CONTRACT is not a TRON address: ${options.usdtContract}`);
     }
     this.contractHex = contractHex;
     this.contractBase58 = tronBase58Address(contractHex);
@@ -189,9 +190,10 @@ export class TronAdapter implements ChainAdapter {
 
   /**
    * Start-up check that USDT_TRC20_CONTRACT is a 6-decimal token: a wrong contract would turn
-   * every amount into a wrong credit. Calls `decimals()` without a transaction.
+   * every amount into a wrong credit. Calls `decimals()` without a transaction. A wrong
+   * contract throws a StartupError naming the setting; no answer throws as every call does.
    */
-  async checkContract(): Promise<void> {
+  async verifyConfig(): Promise<void> {
     const answer = await this.request('POST', '/wallet/triggerconstantcontract', {
       owner_address: this.contractBase58,
       contract_address: this.contractBase58,
@@ -206,13 +208,13 @@ export class TronAdapter implements ChainAdapter {
       typeof word !== 'string' ||
       !/^[0-9a-fA-F]{64}$/.test(word)
     ) {
-      throw new Error(
+      throw new StartupError(
         `USDT_TRC20_CONTRACT ${this.contractBase58}: decimals() could not be read; is it a TRC-20 contract?`,
       );
     }
     const decimals = BigInt(`0x${word}`);
     if (decimals !== BigInt(USDT_DECIMALS)) {
-      throw new Error(
+      throw new StartupError(
         `USDT_TRC20_CONTRACT ${this.contractBase58} has ${decimals} decimals; USDT-TRC20 has ${USDT_DECIMALS}`,
       );
     }
