@@ -153,4 +153,49 @@ describe('SIGTERM with requests in flight', () => {
     expect(await withdrawalsOf(ids)).toBe(20);
     await expectReconciled(t);
   }, 60_000);
+
+  it('gives up on a request still waiting after SHUTDOWN_TIMEOUT_S: it is cut, and nothing of it is kept', async () => {
+    const started = await startServerProcess({
+      DATABASE_URL: t.databaseUrl,
+      DATA_DIR: t.dataDir,
+      COFFER_SECRET_KEY: key,
+      PRICE_FEED_URL: feeds.priceFeedUrl,
+      FX_FEED_URL: feeds.fxFeedUrl,
+      SHUTDOWN_TIMEOUT_S: '1',
+    });
+    server = started;
+    const user = await verifiedCustomer(t);
+    await fund(t, user.userId, 'ETH', '10');
+    const lock = new pg.Client({ connectionString: t.databaseUrl });
+    locker = lock;
+    await lock.connect();
+    await lock.query('BEGIN');
+    await lock.query('SELECT 1 FROM user_wallets WHERE user_id = $1 FOR UPDATE', [user.userId]);
+    const waiting = withdraw(started.url, user).catch(() => ({ status: 0, body: 'cut' }));
+    await expect
+      .poll(
+        async () => {
+          const { rows } = await lock.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          );
+          return rows[0]?.n;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+
+    const signalled = Date.now();
+    started.child.kill('SIGTERM');
+    // The stop does not wait for the lock: bounded by the timeout (and the pool's close).
+    expect(await started.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect((await waiting).status).toBe(0);
+
+    // Its transaction died with its connection: once the lock is free, nothing was withdrawn.
+    await lock.query('COMMIT');
+    await lock.end();
+    expect(await withdrawalsOf([user.userId])).toBe(0);
+    await expectReconciled(t);
+  }, 60_000);
 });
