@@ -4,6 +4,7 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { p2pkh, p2wpkh } from '@scure/btc-signer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
+import { StartupError } from '../../lib/startup-error';
 import { BitcoinAdapter } from './bitcoin-adapter';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
@@ -228,6 +229,24 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
     const block = await adapter.blockAt(1);
     if (!block) throw new Error('no block');
     await expect(wrong.transfersIn(block, watched)).rejects.toThrow(/refused the RPC credentials/);
+    // At start-up, a setting the operator fixes, named.
+    await expect(wrong.verifyConfig()).rejects.toBeInstanceOf(StartupError);
+    await expect(wrong.verifyConfig()).rejects.toThrow(
+      new StartupError('BTC_RPC_URL: the Bitcoin node refused the user and password in the URL'),
+    );
+  });
+
+  it('checks at start-up that the node follows the network BTC_NETWORK names', async () => {
+    await expect(adapter.verifyConfig()).resolves.toBeUndefined();
+    for (const network of ['mainnet', 'testnet'] as const) {
+      const other = new BitcoinAdapter({ rpcUrl: node.rpcUrl, network });
+      await expect(other.verifyConfig()).rejects.toBeInstanceOf(StartupError);
+      await expect(other.verifyConfig()).rejects.toThrow(
+        new StartupError(
+          `BTC_NETWORK is ${network} but the node at BTC_RPC_URL follows the "regtest" chain`,
+        ),
+      );
+    }
   });
 
   it('throws from every method once the node is stopped, never answering "no deposits"', async () => {
@@ -238,5 +257,9 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
     await expect(adapter.tip()).rejects.toThrow(/no answer from the node/);
     await expect(adapter.blockAt(1)).rejects.toThrow(/no answer from the node/);
     await expect(adapter.transfersIn(block, watched)).rejects.toThrow(/no answer from the node/);
+    // Down at start-up is not a setting to fix: it throws as any call, for the watcher's retry.
+    const refused = adapter.verifyConfig();
+    await expect(refused).rejects.toThrow(/no answer from the node/);
+    await expect(refused).rejects.not.toBeInstanceOf(StartupError);
   });
 });

@@ -1,5 +1,6 @@
 import { hex } from '@scure/base';
 import { Address, NETWORK, OutScript, RawTx, TEST_NETWORK } from '@scure/btc-signer';
+import { StartupError } from '../../lib/startup-error';
 import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
 
 /**
@@ -26,11 +27,20 @@ export class BitcoinRpcError extends Error {
     readonly method: string,
     readonly code: number | null,
     message: string,
+    /** The node answered 401/403: the URL's user or password is wrong. */
+    readonly refusedCredentials = false,
   ) {
     super(`Bitcoin node: ${method} failed: ${message}${code === null ? '' : ` (code ${code})`}`);
     this.name = 'BitcoinRpcError';
   }
 }
+
+/** `getblockchaininfo`'s `chain` per `BTC_NETWORK` (signet and testnet4 write test addresses). */
+const NODE_CHAINS: Record<BitcoinNetwork, readonly string[]> = {
+  mainnet: ['main'],
+  testnet: ['test', 'testnet4', 'signet'],
+  regtest: ['regtest'],
+};
 
 /** Bitcoin Core's RPC_INVALID_PARAMETER: what getblockhash answers for a height above the tip. */
 const RPC_INVALID_PARAMETER = -8;
@@ -63,6 +73,7 @@ export class BitcoinAdapter implements ChainAdapter {
   readonly assets = ['BTC'] as const;
   private readonly url: string;
   private readonly authorization: string | null;
+  private readonly network: BitcoinNetwork;
   private readonly params: NetworkParams;
   private readonly timeoutMs: number;
   private nextId = 1;
@@ -70,6 +81,7 @@ export class BitcoinAdapter implements ChainAdapter {
   constructor(options: BitcoinAdapterOptions) {
     const params = NETWORKS[options.network];
     if (!params) throw new Error(`Unknown Bitcoin network "${options.network}"`);
+    this.network = options.network;
     this.params = params;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     let url: URL;
@@ -165,6 +177,30 @@ export class BitcoinAdapter implements ChainAdapter {
     return found;
   }
 
+  /**
+   * The start-up check: the node takes the credentials and follows the network BTC_NETWORK
+   * names, so addresses are not written for one chain while another is watched. A node that
+   * does not answer throws as every call does (the watcher retries; it is not a setting).
+   */
+  async verifyConfig(): Promise<void> {
+    let info: { chain: string };
+    try {
+      info = await this.call<{ chain: string }>('getblockchaininfo', []);
+    } catch (error) {
+      if (error instanceof BitcoinRpcError && error.refusedCredentials) {
+        throw new StartupError(
+          'BTC_RPC_URL: the Bitcoin node refused the user and password in the URL',
+        );
+      }
+      throw error;
+    }
+    if (!NODE_CHAINS[this.network].includes(info.chain)) {
+      throw new StartupError(
+        `BTC_NETWORK is ${this.network} but the node at BTC_RPC_URL follows the "${info.chain}" chain`,
+      );
+    }
+  }
+
   private async call<T>(method: string, params: unknown[]): Promise<T> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.authorization) headers.authorization = this.authorization;
@@ -186,6 +222,7 @@ export class BitcoinAdapter implements ChainAdapter {
         method,
         null,
         `the node refused the RPC credentials (HTTP ${response.status}); check the user and password in the RPC URL`,
+        true,
       );
     }
     // Bitcoin Core answers RPC errors with 404/500 and a JSON body; anything else is not it.
