@@ -5,7 +5,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
 import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
+import { StartupError } from '../../lib/startup-error';
 import type { SeenTransfer } from './chain-adapter';
+import { verifyChainConfig } from './chain-config';
 import { EthereumAdapter } from './ethereum-adapter';
 
 function newAddress(): Address {
@@ -198,17 +200,21 @@ describe('Ethereum adapter on anvil', () => {
   });
 
   it('checks at start-up that the configured contract has USDT’s 6 decimals', async () => {
-    await expect(adapter.verifyTokenDecimals()).resolves.toBeUndefined();
+    await expect(verifyChainConfig([adapter])).resolves.toBeUndefined();
 
     const eighteen = await chain.deployToken(18);
     const wrong = new EthereumAdapter({ rpcUrl: anvil.url, usdtContract: eighteen });
-    await expect(wrong.verifyTokenDecimals()).rejects.toThrow(
+    const wrongErr = await verifyChainConfig([wrong]).catch((e: unknown) => e);
+    expect(wrongErr).toBeInstanceOf(StartupError);
+    expect((wrongErr as Error).message).toBe(
       `USDT_ERC20_CONTRACT: ${eighteen.toLowerCase()} has 18 decimals, USDT-ERC20 has 6`,
     );
 
     const noContract = newAddress();
     const none = new EthereumAdapter({ rpcUrl: anvil.url, usdtContract: noContract });
-    await expect(none.verifyTokenDecimals()).rejects.toThrow(
+    const noneErr = await none.verifyTokenDecimals().catch((e: unknown) => e);
+    expect(noneErr).toBeInstanceOf(StartupError);
+    expect((noneErr as Error).message).toMatch(
       `USDT_ERC20_CONTRACT: ${noContract.toLowerCase()} answers no decimals() on this chain`,
     );
 
@@ -233,13 +239,13 @@ describe('Ethereum adapter when the node does not answer', () => {
     expect(await live.transfersIn(block, new Set([a.toLowerCase()]))).toHaveLength(1);
 
     await node.stop();
-    const failures = [
-      live.tip(),
-      live.blockAt(1),
-      live.transfersIn(block, new Set([a.toLowerCase()])),
+    const calls = [
+      () => live.tip(),
+      () => live.blockAt(1),
+      () => live.transfersIn(block, new Set([a.toLowerCase()])),
     ];
-    for (const failure of failures) {
-      const err = await failure.then(
+    for (const call of calls) {
+      const err = await call().then(
         () => null,
         (e: unknown) => e,
       );

@@ -13,6 +13,7 @@ import {
   TimeoutError,
   toEventSelector,
 } from 'viem';
+import { StartupError } from '../../lib/startup-error';
 import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
 
 /** `Transfer(address indexed from, address indexed to, uint256 value)`, the ERC-20 event. */
@@ -45,7 +46,7 @@ export class EthereumAdapter implements ChainAdapter {
   constructor(options: EthereumAdapterOptions) {
     const contract = validateEthereumAddress(options.usdtContract);
     if (!contract.ok) {
-      throw new Error(
+      throw new StartupError(
         `USDT_ERC20_CONTRACT: "${options.usdtContract}" is not an Ethereum address (0x and 40 hex digits, EIP-55 checksum if mixed case)`,
       );
     }
@@ -154,9 +155,16 @@ export class EthereumAdapter implements ChainAdapter {
     return seen;
   }
 
+  /** The chain configuration's start-up hook (`verifyChainConfig`). */
+  verifyConfig(): Promise<void> {
+    return this.verifyTokenDecimals();
+  }
+
   /**
    * The start-up check (issue 14): the configured contract must answer `decimals()` with
-   * USDT-ERC20's decimals, or amounts would be credited a power of ten wrong.
+   * USDT-ERC20's decimals, or every amount would be credited a power of ten wrong. A wrong
+   * contract is a StartupError naming USDT_ERC20_CONTRACT; a node that does not answer
+   * throws a plain error naming ETH_RPC_URL (the node may just be down for a while).
    */
   async verifyTokenDecimals(): Promise<void> {
     const expected = ASSETS['USDT-ERC20'].decimals;
@@ -173,13 +181,13 @@ export class EthereumAdapter implements ChainAdapter {
           cause: err,
         });
       }
-      throw new Error(
+      throw new StartupError(
         `USDT_ERC20_CONTRACT: ${this.usdtContract} answers no decimals() on this chain (${shortMessage(err)})`,
         { cause: err },
       );
     }
     if (decimals !== expected) {
-      throw new Error(
+      throw new StartupError(
         `USDT_ERC20_CONTRACT: ${this.usdtContract} has ${decimals} decimals, USDT-ERC20 has ${expected}`,
       );
     }
