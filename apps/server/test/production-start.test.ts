@@ -13,15 +13,33 @@ import { CATALOG, OPEN_ACTION_SCRIPT, obj, pdfOf } from './pdf-fixtures';
  * The production start (issue 13, decision 0018): the server compiled by `npm run build`
  * runs with plain Node, finds its migrations and its PDF worker from dist/, and `npm start`
  * does not rebuild a current build.
+ *
+ * On a copy of the server's sources (with this tree's node_modules), built there: the
+ * working tree's own build is left alone, and an edit made meanwhile cannot make it stale.
  */
-const root = path.resolve(import.meta.dirname, '../../..');
+const source = path.resolve(import.meta.dirname, '../../..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-prod-start-'));
+const root = path.join(tmp, 'tree');
 const dist = path.join(root, 'apps/server/dist');
 const serverUrl = inject('pgServerUrl');
 const dbName = `p_${randomBytes(6).toString('hex')}`;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-prod-start-'));
+const dataDir = path.join(tmp, 'data');
 let server: ReturnType<typeof spawn> | undefined;
 
 beforeAll(async () => {
+  for (const part of [
+    'apps/server/src',
+    'apps/server/scripts',
+    'apps/server/drizzle',
+    'apps/server/package.json',
+    'packages/shared/src',
+    'packages/shared/package.json',
+    'package.json',
+  ]) {
+    fs.cpSync(path.join(source, part), path.join(root, part), { recursive: true });
+  }
+  fs.symlinkSync(path.join(source, 'node_modules'), path.join(root, 'node_modules'));
+  fs.mkdirSync(dataDir);
   const build = spawnSync(process.execPath, ['apps/server/scripts/build.mjs', '--only=server'], {
     cwd: root,
     encoding: 'utf8',
@@ -39,7 +57,7 @@ afterAll(async () => {
     server.kill('SIGKILL');
     await exited;
   }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(tmp, { recursive: true, force: true });
   const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
@@ -58,6 +76,7 @@ describe('the compiled server', () => {
         DATABASE_URL: `${serverUrl}/${dbName}`,
         PRICE_FEED_URL: 'http://127.0.0.1:9/ticker',
         FX_FEED_URL: 'http://127.0.0.1:9/fx',
+        WEB_DIST_DIR: path.join(tmp, 'no-web-build'),
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,5 +144,28 @@ describe('npm start and npm run cli', () => {
     expect(run.stderr).toContain('Usage: npm run cli -- <command>');
     expect(run.stderr).not.toContain('Building');
     expect(fs.statSync(path.join(dist, 'cli.js')).mtimeMs).toBe(before);
+  });
+
+  it('rebuild a part whose sources changed, and only then', () => {
+    const cliJs = path.join(dist, 'cli.js');
+    const config = path.join(root, 'apps/server/src/config.ts');
+    // A touched file with the same content is no change.
+    const now = new Date();
+    fs.utimesSync(config, now, now);
+    const start = () =>
+      spawnSync(process.execPath, ['apps/server/scripts/start.mjs', 'cli'], {
+        cwd: root,
+        encoding: 'utf8',
+      });
+    const touched = start();
+    expect(touched.stderr).not.toContain('Building');
+
+    fs.appendFileSync(config, '\n// changed after the build\n');
+    const before = fs.statSync(cliJs).mtimeMs;
+    const edited = start();
+    expect(edited.stderr).toContain('Building the server');
+    expect(edited.status).toBe(2);
+    expect(fs.statSync(cliJs).mtimeMs).toBeGreaterThan(before);
+    expect(start().stderr).not.toContain('Building');
   });
 });
