@@ -207,6 +207,10 @@ export const COMMANDS: Record<string, CliCommand> = {
           throw new CliError(
             `Chain transaction ${result.transactionHash} was already credited to ${asset.data} as another deposit (${result.transactionId}). Nothing changed.`,
           );
+        case 'chain-watched':
+          throw new CliError(
+            `Chain transaction ${result.transactionHash} is watched on its chain (deposit ${result.status}): the watcher credits it once it is confirmed. Nothing changed.`,
+          );
         case 'already-credited':
           return `Chain transaction ${result.transactionHash} was already credited: ${shown} to ${email.data}. Nothing changed. Balance: ${result.balance} ${symbol}.`;
         case 'credited':

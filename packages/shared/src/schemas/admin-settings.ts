@@ -36,6 +36,18 @@ export const SESSION_TIMEOUT_DEFAULTS = {
 export const SESSION_IDLE_MINUTES = { min: 5, max: 1440 } as const;
 export const SESSION_ABSOLUTE_HOURS = { min: 1, max: 168 } as const;
 
+/**
+ * Confirmations before a chain deposit is credited (issue 14; the including block counts as
+ * 1). The ceiling stays below the 200 recent blocks a watcher keeps, so any reorg that could
+ * undo an uncredited deposit is seen.
+ */
+export const CONFIRMATION_DEFAULTS = {
+  confirmations_btc: 3,
+  confirmations_eth: 12,
+  confirmations_tron: 19,
+} as const;
+export const CONFIRMATIONS_RANGE = { min: 1, max: 100 } as const;
+
 /** A whole number within [min, max] written plainly (no sign, no leading zero), or null. */
 export function wholeNumberIn(value: string, range: { min: number; max: number }): number | null {
   if (!/^[1-9]\d{0,5}$/.test(value)) return null;
@@ -62,6 +74,9 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
     section: 'Limits & Security',
   },
   session_absolute_hours: { label: 'Session lifetime (hours)', section: 'Limits & Security' },
+  confirmations_btc: { label: 'Bitcoin confirmations', section: 'Limits & Security' },
+  confirmations_eth: { label: 'Ethereum confirmations', section: 'Limits & Security' },
+  confirmations_tron: { label: 'TRON confirmations', section: 'Limits & Security' },
   staking_daily_rate: { label: 'Staking daily rate', section: 'Other Settings' },
   staking_program_start: { label: 'Staking program start', section: 'Other Settings' },
   bank_statement_descriptor: { label: 'Bank statement descriptor', section: 'Other Settings' },
@@ -121,6 +136,12 @@ export function settingValueError(key: string, type: TSettingType, value: string
     case 'session_absolute_hours':
       return wholeNumberIn(value, SESSION_ABSOLUTE_HOURS) === null
         ? `${label} must be a whole number of hours from ${SESSION_ABSOLUTE_HOURS.min} to ${SESSION_ABSOLUTE_HOURS.max}.`
+        : null;
+    case 'confirmations_btc':
+    case 'confirmations_eth':
+    case 'confirmations_tron':
+      return wholeNumberIn(value, CONFIRMATIONS_RANGE) === null
+        ? `${label} must be a whole number of blocks from ${CONFIRMATIONS_RANGE.min} to ${CONFIRMATIONS_RANGE.max}.`
         : null;
     case 'staking_daily_rate':
       return RATE.test(value) && compareDecimal(value, MAX_STAKING_DAILY_RATE) <= 0

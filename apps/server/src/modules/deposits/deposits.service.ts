@@ -9,6 +9,7 @@ import {
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
+import { chainOfAsset, chainsRepository } from '../chains';
 import type { Ledger } from '../ledger';
 import { MONEY_MSG, type MoneyControls } from '../money-controls';
 import type { PriceService } from '../prices';
@@ -39,7 +40,9 @@ export type CreditResult =
     }
   | { outcome: 'unknown-user' }
   | { outcome: 'invalid-hash'; message: string }
-  | { outcome: 'hash-belongs-elsewhere'; transactionId: string; transactionHash: string };
+  | { outcome: 'hash-belongs-elsewhere'; transactionId: string; transactionHash: string }
+  /** The chain watcher has seen this transaction: it credits it itself, once (issue 14). */
+  | { outcome: 'chain-watched'; status: string; transactionHash: string };
 
 export function createDepositsService(deps: {
   pool: pg.Pool;
@@ -91,6 +94,17 @@ export function createDepositsService(deps: {
         const userId = await repo.userIdByEmail(client, input.email);
         if (!userId) return { outcome: 'unknown-user' as const };
         await repo.lockChainTransaction(client, asset.id, transactionHash);
+        // A transaction the watcher recorded is its to credit (or already credited, or gone
+        // from the chain): a manual credit on top would count the same money twice.
+        const chain = chainOfAsset(asset.id);
+        const watched = chain
+          ? (await chainsRepository.depositsOfTx(client, chain, transactionHash)).find(
+              (d) => d.asset_id === asset.id,
+            )
+          : undefined;
+        if (watched) {
+          return { outcome: 'chain-watched' as const, status: watched.status, transactionHash };
+        }
         const earlier = await repo.findCredit(client, asset.id, transactionHash);
         if (earlier) {
           const same =

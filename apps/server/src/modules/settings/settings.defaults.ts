@@ -1,4 +1,5 @@
 import {
+  CONFIRMATION_DEFAULTS,
   DEFAULT_STAKING_DAILY_RATE,
   DEFAULT_STAKING_PROGRAM_START,
   SESSION_TIMEOUT_DEFAULTS,
@@ -99,5 +100,26 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     value: String(SESSION_TIMEOUT_DEFAULTS.session_absolute_hours),
     type: 'number',
     description: 'Every session ends this many hours after sign-in, active or not (1 to 168)',
+  },
+  {
+    key: 'confirmations_btc',
+    value: String(CONFIRMATION_DEFAULTS.confirmations_btc),
+    type: 'number',
+    description:
+      'Bitcoin blocks (the including one counts as 1) before a deposit is credited (1 to 100)',
+  },
+  {
+    key: 'confirmations_eth',
+    value: String(CONFIRMATION_DEFAULTS.confirmations_eth),
+    type: 'number',
+    description:
+      'Ethereum blocks (the including one counts as 1) before a deposit is credited (1 to 100)',
+  },
+  {
+    key: 'confirmations_tron',
+    value: String(CONFIRMATION_DEFAULTS.confirmations_tron),
+    type: 'number',
+    description:
+      'TRON blocks (the including one counts as 1) before a deposit is credited (1 to 100)',
   },
 ];

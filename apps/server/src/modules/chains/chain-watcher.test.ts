@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  databaseText,
+  mailsTo,
+  type SignedInUser,
+  type TestApp,
+  verifiedCustomer,
+  withoutChange,
+} from '../../../test/helpers';
+import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { createChainWatcher } from './chain-watcher';
+import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
+
+let t: TestApp;
+let alice: SignedInUser;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await verifiedCustomer(t);
+  await setSetting(t, 'confirmations_eth', '3');
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+afterEach(async () => {
+  // Reconciliation stays 0 whatever a test did to the chain.
+  await expectReconciled(t);
+});
+
+const ETH = 10n ** 18n;
+
+/** A fresh watched address of Alice's, and a fresh chain (its own cursor) per test. */
+async function setUp(startHeight = 1) {
+  const address = `0x${randomBytes(20).toString('hex')}`;
+  await t.services.pool.query(
+    `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address) VALUES ($1, 'ETH', 'ethereum', $2)`,
+    [alice.userId, address],
+  );
+  // Every test has a chain of its own: the watcher's state is per chain name, so the
+  // earlier test's cursor, blocks and deposits (on a chain that no longer exists) go first.
+  await t.services.pool.query('DELETE FROM chain_deposits WHERE chain = $1', ['ethereum']);
+  await t.services.pool.query('DELETE FROM chain_cursors WHERE chain = $1', ['ethereum']);
+  await t.services.pool.query('DELETE FROM chain_blocks WHERE chain = $1', ['ethereum']);
+  const chain = createFakeChain('ethereum');
+  return { address, chain, watcher: () => watcherOn(chain, startHeight) };
+}
+
+function watcherOn(chain: FakeChain, startHeight = 1) {
+  const s = t.services;
+  return createChainWatcher({
+    pool: s.pool,
+    adapter: chain.adapter,
+    ledger: s.ledger,
+    prices: s.prices,
+    outbox: s.outbox,
+    audit: s.audit,
+    settings: s.settings,
+    log: s.log,
+    publicUrl: s.config.publicUrl,
+    startHeight,
+    backoffMs: { first: 60_000, max: 60_000 },
+  });
+}
+
+async function depositsOf(txHash: string) {
+  const { rows } = await t.services.pool.query<{
+    status: string;
+    confirmations: number;
+    block_height: string;
+    transaction_id: string | null;
+  }>(
+    `SELECT status, confirmations, block_height, transaction_id FROM chain_deposits
+      WHERE tx_hash = $1 ORDER BY output_index`,
+    [`0x${txHash}`],
+  );
+  return rows;
+}
+
+async function ledgerRowsOf(txHash: string) {
+  const { rows } = await t.services.pool.query<{ status: string; crypto_amount: string }>(
+    `SELECT status, crypto_amount::text FROM transactions
+      WHERE transaction_type = 'deposit' AND transaction_hash = $1 AND user_id = $2`,
+    [`0x${txHash}`, alice.userId],
+  );
+  return rows;
+}
+
+async function historyItem(txHash: string) {
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/transactions?limit=50',
+    headers: { cookie: alice.cookie },
+  });
+  const items = res.json().items as Array<{ transactionHash: string | null; status: string }>;
+  return items.find((i) => i.transactionHash === `0x${txHash}`);
+}
+
+async function ethBalance() {
+  return (await walletOf(t, alice.userId, 'ETH')) ?? { balance: '0', held: '0' };
+}
+
+describe('chain watcher', () => {
+  it('records a deposit when seen, pending and not spendable, and credits it once at N confirmations with a mail', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const before = await ethBalance();
+    const tx = fakeTxHash(`a-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: 2n * ETH }]);
+    expect(await w.tick()).toMatchObject({ state: 'ok', height: 1 });
+
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 1 }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'pending', crypto_amount: '2.000000000000000000' },
+    ]);
+    expect(await ethBalance()).toEqual(before);
+    expect(await historyItem(tx)).toMatchObject({ status: 'pending' });
+
+    chain.mine([], 1);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 2 }]);
+    expect(await ethBalance()).toEqual(before);
+
+    const mailsBefore = mailsTo(t, alice.email).length;
+    chain.mine([], 1);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited', confirmations: 3 }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'completed', crypto_amount: '2.000000000000000000' },
+    ]);
+    const after = await ethBalance();
+    expect(Number(after.balance) - Number(before.balance)).toBe(2);
+    await t.services.outbox.deliver({ wait: 'all' });
+    const mails = mailsTo(t, alice.email);
+    expect(mails.length).toBe(mailsBefore + 1);
+    expect(mails.at(-1)).toContain('Your ETH deposit has arrived');
+
+    // More blocks change nothing more.
+    chain.mine([], 5);
+    await w.tick();
+    expect(await ledgerRowsOf(tx)).toHaveLength(1);
+    expect((await ethBalance()).balance).toBe(after.balance);
+  });
+
+  it('two watchers racing on one database, and a restarted one, credit every deposit exactly once', async () => {
+    const { address, chain } = await setUp();
+    const txs = Array.from({ length: 6 }, (_, i) => fakeTxHash(`race-${address}-${i}`));
+    for (const tx of txs)
+      chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], 3);
+    const before = await ethBalance();
+    const [a, b] = [watcherOn(chain), watcherOn(chain)];
+    const results = await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
+    for (const r of results) expect(r.state).toBe('ok');
+    // A watcher killed and replaced reads the cursor and goes on from there.
+    chain.mine([], 2);
+    expect(await watcherOn(chain).tick()).toMatchObject({ state: 'ok', height: chain.height });
+    for (const tx of txs) {
+      expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }]);
+      expect(await ledgerRowsOf(tx)).toEqual([
+        { status: 'completed', crypto_amount: '1.000000000000000000' },
+      ]);
+    }
+    expect(Number((await ethBalance()).balance) - Number(before.balance)).toBe(6);
+  });
+
+  it('a reorg before credit orphans the deposit (its ledger row failed), and moves it when the transaction comes back', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const before = await ethBalance();
+    const tx = fakeTxHash(`reorg-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([]);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 2 }]);
+
+    // Blocks 1 and 2 replaced by blocks without the payment.
+    chain.reorg(1, [[], []]);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'orphaned' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'failed', crypto_amount: '1.000000000000000000' },
+    ]);
+    expect(await ethBalance()).toEqual(before);
+
+    // The same transaction is mined again, in block 3: the deposit moves there.
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([
+      { status: 'confirming', block_height: '3', confirmations: 1 },
+    ]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'pending', crypto_amount: '1.000000000000000000' },
+    ]);
+    chain.mine([], 2);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited', confirmations: 3 }]);
+    expect(Number((await ethBalance()).balance) - Number(before.balance)).toBe(1);
+  });
+
+  it('a reorg after credit never debits: the deposit is marked reversed-on-chain and staff get an audit row', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const tx = fakeTxHash(`reversed-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], 2);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }]);
+    const credited = await ethBalance();
+
+    chain.reorg(1, [[], [], [], []]);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'reversed-on-chain' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'completed', crypto_amount: '1.000000000000000000' },
+    ]);
+    expect(await ethBalance()).toEqual(credited);
+    const { rows } = await t.services.pool.query<{ action: string; reason: string }>(
+      `SELECT action, reason FROM audit_log WHERE target_user_id = $1 AND action = 'chain.deposit.reversed'`,
+      [alice.userId],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.reason).toContain(`0x${tx}`);
+  });
+
+  it('a node that is down invents no deposits, records the error, backs off and recovers', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    await w.tick();
+    const tx = fakeTxHash(`down-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.fail('connect ECONNREFUSED');
+    // Only the cursor's error columns change: no deposit, block or ledger row appears.
+    const before = await databaseText(t, ['chain_cursors']);
+    expect(await w.tick()).toMatchObject({ state: 'failed', error: 'connect ECONNREFUSED' });
+    expect(await databaseText(t, ['chain_cursors'])).toEqual(before);
+    expect(await depositsOf(tx)).toEqual([]);
+    const { rows } = await t.services.pool.query<{ last_error: string; height: string }>(
+      `SELECT last_error, height FROM chain_cursors WHERE chain = 'ethereum'`,
+    );
+    expect(rows[0]).toMatchObject({ last_error: 'connect ECONNREFUSED', height: '0' });
+    // Backing off: the next tick does not even ask the node.
+    chain.fail(null);
+    const asked = chain.calls.tip;
+    expect(await w.tick()).toMatchObject({ state: 'waiting' });
+    expect(chain.calls.tip).toBe(asked);
+    expect(await databaseText(t, ['chain_cursors'])).toEqual(before);
+    w.retryNow();
+    expect(await w.tick()).toMatchObject({ state: 'ok', height: 1 });
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming' }]);
+  });
+
+  it('a node whose tip goes backwards is reported and nothing is undone', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const tx = fakeTxHash(`back-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], 1);
+    await w.tick();
+    chain.reportTip(0);
+    const result = await w.tick();
+    expect(result.state).toBe('failed');
+    expect(result.state === 'failed' && result.error).toContain('below the watcher');
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 2 }]);
+    chain.reportTip(null);
+    chain.mine([], 1);
+    w.retryNow();
+    expect(await w.tick()).toMatchObject({ state: 'ok', height: 3 });
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }]);
+  });
+
+  it('a manual credit of a transaction the watcher knows is refused and changes nothing', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const tx = fakeTxHash(`manual-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    await w.tick();
+    const result = await withoutChange(t, () =>
+      t.services.deposits.credit({
+        email: alice.email,
+        assetId: 'ETH',
+        amount: ETH,
+        transactionHash: tx.toUpperCase(),
+      }),
+    );
+    expect(result).toMatchObject({ outcome: 'chain-watched' });
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'pending', crypto_amount: '1.000000000000000000' },
+    ]);
+  });
+});

@@ -1,0 +1,434 @@
+import { ASSETS, formatAmount, mulPrice, normalizeTxHash, type TAssetId } from '@coffer/shared';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import { type TxClient, withTransaction } from '../../db/tx';
+import type { AuditLog } from '../audit/audit.service';
+import type { Ledger } from '../ledger';
+import type { Outbox } from '../outbox';
+import type { PriceService } from '../prices';
+import { SETTING_DEFAULTS } from '../settings';
+import type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
+import { type ChainDepositRow, chainsRepository as repo } from './chains.repository';
+
+/**
+ * The recent block hashes kept per chain: more than any confirmation setting allows
+ * (settings cap them at 100), so a reorg that could undo an uncredited deposit is seen.
+ */
+export const KEEP_BLOCKS = 200;
+
+/** The app setting holding each chain's confirmations. */
+export const CONFIRMATIONS_SETTING: Record<ChainName, string> = {
+  bitcoin: 'confirmations_btc',
+  ethereum: 'confirmations_eth',
+  tron: 'confirmations_tron',
+};
+
+/** Which chain carries an asset, by the catalogue's network. */
+export function chainOfAsset(assetId: string): ChainName | null {
+  const network = (ASSETS as Record<string, { network: string } | undefined>)[assetId]?.network;
+  if (network === 'bitcoin') return 'bitcoin';
+  if (network === 'ethereum' || network === 'erc20') return 'ethereum';
+  if (network === 'trc20') return 'tron';
+  return null;
+}
+
+/** How staff entered an asset's addresses (deposits.service's WALLET_OF_ADDRESS, reversed). */
+const SYMBOL_NETWORK: Partial<Record<TAssetId, string>> = {
+  BTC: 'BTC/bitcoin',
+  ETH: 'ETH/ethereum',
+  'USDT-ERC20': 'USDT/erc20',
+  'USDT-TRC20': 'USDT/trc20',
+};
+
+const ORPHANED_REASON =
+  'This deposit left the blockchain in a reorganisation before it was confirmed.';
+
+export type WatcherDeps = {
+  pool: pg.Pool;
+  adapter: ChainAdapter;
+  ledger: Ledger;
+  prices: Pick<PriceService, 'current'>;
+  outbox: Pick<Outbox, 'mail'>;
+  audit: AuditLog;
+  settings: { all(): Promise<Map<string, string>> };
+  log: Logger;
+  publicUrl: string;
+  /** Where a chain with no cursor yet starts; default: the node's tip at the first run. */
+  startHeight?: number;
+  /** Blocks processed per tick at most, so one tick never runs for ever. */
+  maxBlocksPerTick?: number;
+  /** Backoff after a failure: the first wait, doubled per failure up to the maximum. */
+  backoffMs?: { first: number; max: number };
+  now?: () => number;
+};
+
+export type TickResult =
+  | { state: 'ok'; blocks: number; height: number; tip: number }
+  | { state: 'waiting'; until: number }
+  | { state: 'failed'; error: string };
+
+/**
+ * One chain's watcher (docs/decisions/0021). Each `tick()` follows the node from the cursor
+ * in `chain_cursors`, one block per database transaction: the node is asked first, outside
+ * any transaction; the transaction then locks the cursor and goes on only if it still is
+ * where the watcher read it, so two watchers on one database (a failover that overlaps, a
+ * test) take turns and never process a block twice. Deposits are recorded when first seen,
+ * with a pending ledger row (no balance effect, decision 0005), and completed through the
+ * ledger once, when their confirmations reach the chain's setting.
+ */
+export function createChainWatcher(deps: WatcherDeps) {
+  const { adapter, pool } = deps;
+  const chain = adapter.chain;
+  const now = deps.now ?? Date.now;
+  const backoff = deps.backoffMs ?? { first: 2_000, max: 60_000 };
+  const maxBlocks = deps.maxBlocksPerTick ?? 500;
+  let failures = 0;
+  let nextTryAt = 0;
+  const symbolNetworks = adapter.assets.flatMap((a) => SYMBOL_NETWORK[a] ?? []);
+
+  async function requiredConfirmations(): Promise<number> {
+    const key = CONFIRMATIONS_SETTING[chain];
+    const value =
+      (await deps.settings.all()).get(key) ??
+      SETTING_DEFAULTS.find((d) => d.key === key)?.value ??
+      '1';
+    const n = Number(value);
+    return Number.isInteger(n) && n >= 1 ? n : 1;
+  }
+
+  /** Match key → the customer and address it belongs to (the first, if staff entered two). */
+  async function watched(): Promise<Map<string, { userId: string; address: string }>> {
+    const rows = await repo.watchedAddresses(pool, symbolNetworks);
+    const map = new Map<string, { userId: string; address: string }>();
+    for (const row of rows) {
+      const key = adapter.matchKeyOf(row.address);
+      if (key !== null && !map.has(key))
+        map.set(key, { userId: row.user_id, address: row.address });
+    }
+    return map;
+  }
+
+  /** A cursor to start from: one block below the start, so the start block is processed. */
+  async function ensureCursor(tip: number) {
+    const existing = await repo.cursor(pool, chain);
+    if (existing) return existing;
+    const start = Math.max(0, Math.min(deps.startHeight ?? tip, tip));
+    const below = start > 0 ? await adapter.blockAt(start - 1) : null;
+    if (start > 0 && !below) throw new Error(`the node has no block ${start - 1}`);
+    await repo.createCursor(pool, chain, start - 1, below?.hash ?? '', below);
+    const created = await repo.cursor(pool, chain);
+    if (!created) throw new Error('chain cursor vanished');
+    return created;
+  }
+
+  /** The height where the node's chain and the stored blocks agree, walking down from `from`. */
+  async function commonAncestor(from: number): Promise<{ height: number; hash: string }> {
+    for (let h = from; h >= 0; h--) {
+      const stored = await repo.storedBlock(pool, chain, h);
+      if (!stored) break;
+      const onNode = await adapter.blockAt(h);
+      if (onNode && onNode.hash === stored.block_hash)
+        return { height: h, hash: stored.block_hash };
+    }
+    // Deeper than the blocks kept: nothing the watcher can prove; staff must look.
+    throw new Error(
+      `the chain changed deeper than the ${KEEP_BLOCKS} blocks kept (below height ${from}); the watcher stopped`,
+    );
+  }
+
+  async function rollBack(
+    expected: { height: number; hash: string },
+    to: { height: number; hash: string },
+  ): Promise<boolean> {
+    return withTransaction(pool, async (client) => {
+      const cursor = await repo.lockCursor(client, chain);
+      if (!cursor || cursor.height !== expected.height || cursor.block_hash !== expected.hash)
+        return false;
+      for (const d of await repo.lockDepositsAbove(client, chain, to.height)) {
+        await leaveChain(client, d);
+      }
+      await repo.dropBlocksAbove(client, chain, to.height);
+      await client.query(
+        `UPDATE chain_cursors SET height = $2, block_hash = $3, updated_at = now() WHERE chain = $1`,
+        [chain, to.height, to.hash],
+      );
+      deps.log.warn(
+        { chain, from: expected.height, to: to.height },
+        'chain reorganisation: rolled back to the common ancestor',
+      );
+      return true;
+    });
+  }
+
+  /**
+   * A deposit whose block left the chain. Not yet credited: it is marked orphaned and its
+   * pending ledger row failed. Credited: the money is never taken back silently; the
+   * deposit is marked reversed-on-chain and staff are told (audit log, Chains screen).
+   */
+  async function leaveChain(client: TxClient, d: ChainDepositRow) {
+    if (d.status === 'confirming') {
+      await repo.setStatus(client, d.id, 'orphaned');
+      if (d.transaction_id) {
+        await deps.ledger.changeStatus(client, d.transaction_id, 'failed', {
+          reason: ORPHANED_REASON,
+          processedBy: null,
+        });
+      }
+      return;
+    }
+    await repo.setStatus(client, d.id, 'reversed-on-chain');
+    await deps.audit.record(client, {
+      actorId: null,
+      action: 'chain.deposit.reversed',
+      targetType: 'chain_deposit',
+      targetId: d.id,
+      targetUserId: d.user_id,
+      before: { status: d.status, blockHeight: d.block_height, blockHash: d.block_hash },
+      after: { status: 'reversed-on-chain' },
+      reason: `A credited ${d.asset_id} deposit (${d.tx_hash}) is no longer on the ${chain} chain after a reorganisation. It was not debited: staff must resolve it.`,
+    });
+  }
+
+  async function record(
+    client: TxClient,
+    block: BlockRef,
+    t: SeenTransfer,
+    owner: { userId: string; address: string },
+  ) {
+    const asset = ASSETS[t.assetId];
+    const hash = normalizeTxHash(asset.id, t.txHash);
+    if (!hash.ok) throw new Error(`the node gave a malformed transaction hash ${t.txHash}`);
+    const txHash = hash.value;
+    const existing = await repo.lockDeposit(client, chain, txHash, t.outputIndex);
+    if (existing) {
+      if (existing.block_hash === block.hash && existing.status !== 'orphaned') return;
+      // The same payment in another block (after a reorganisation): it moves there.
+      if (existing.status === 'reversed-on-chain' || existing.status === 'credited') {
+        await repo.moveDeposit(client, existing.id, {
+          blockHeight: block.height,
+          blockHash: block.hash,
+          status: 'credited',
+        });
+        if (existing.status === 'reversed-on-chain') {
+          await deps.audit.record(client, {
+            actorId: null,
+            action: 'chain.deposit.returned',
+            targetType: 'chain_deposit',
+            targetId: existing.id,
+            targetUserId: existing.user_id,
+            before: { status: existing.status },
+            after: { status: 'credited', blockHeight: block.height, blockHash: block.hash },
+            reason: `The credited deposit ${txHash} is back on the ${chain} chain, in block ${block.height}.`,
+          });
+        }
+        return;
+      }
+      await repo.moveDeposit(client, existing.id, {
+        blockHeight: block.height,
+        blockHash: block.hash,
+        status: 'confirming',
+      });
+      if (existing.status === 'orphaned' && existing.transaction_id) {
+        await deps.ledger.changeStatus(client, existing.transaction_id, 'pending', {
+          processedBy: null,
+        });
+      }
+      return;
+    }
+    // The same lock as a manual credit of this hash (deposits module): they take turns.
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `deposit:${asset.id}:${txHash.toLowerCase()}`,
+    ]);
+    const manual = await repo.ledgerDepositWithHash(client, asset.id, txHash);
+    const earlierOutput = manual
+      ? (await repo.depositsOfTx(client, chain, txHash)).some((d) => d.asset_id === asset.id)
+      : false;
+    if (manual && !earlierOutput) {
+      // Staff credited this transaction by hand before the watcher saw it: it is recorded
+      // as credited by that row and never credited again.
+      await repo.insertDeposit(client, {
+        chain,
+        txHash,
+        outputIndex: t.outputIndex,
+        address: owner.address,
+        userId: owner.userId,
+        assetId: asset.id,
+        amountMinor: t.amountMinor,
+        blockHeight: block.height,
+        blockHash: block.hash,
+        confirmations: 0,
+        status: 'credited',
+        transactionId: manual.id,
+      });
+      return;
+    }
+    // One ledger row per deposit. The ledger keeps one deposit per chain hash and asset, so
+    // a second output of one transaction to a watched address carries its hash in the memo.
+    const row = await deps.ledger.post(client, {
+      userId: owner.userId,
+      assetId: asset.id,
+      type: 'deposit',
+      direction: 'credit',
+      amount: t.amountMinor,
+      status: 'pending',
+      usdAmount: mulPrice(
+        t.amountMinor,
+        asset.decimals,
+        deps.prices.current().quotes[asset.id].priceUsd,
+      ),
+      transactionHash: manual ? null : txHash,
+      memo: manual ? `${txHash}:${t.outputIndex}` : null,
+      createdBy: null,
+    });
+    await repo.insertDeposit(client, {
+      chain,
+      txHash,
+      outputIndex: t.outputIndex,
+      address: owner.address,
+      userId: owner.userId,
+      assetId: asset.id,
+      amountMinor: t.amountMinor,
+      blockHeight: block.height,
+      blockHash: block.hash,
+      confirmations: 0,
+      status: 'confirming',
+      transactionId: row.id,
+    });
+  }
+
+  /** Completes the deposits that reached `required` confirmations at `height`, each once. */
+  async function creditConfirmed(client: TxClient, height: number, required: number) {
+    for (const d of await repo.recountConfirming(client, chain, height)) {
+      if (d.confirmations < required || !d.transaction_id) continue;
+      const row = await deps.ledger.changeStatus(client, d.transaction_id, 'completed', {
+        processedBy: null,
+      });
+      await repo.setStatus(client, d.id, 'credited');
+      const to = await repo.emailOf(client, d.user_id);
+      if (to) {
+        const asset = ASSETS[d.asset_id as TAssetId];
+        const amount = formatAmount(BigInt(d.amount_minor), asset.decimals, {
+          minFractionDigits: 0,
+          maxFractionDigits: asset.decimals,
+        });
+        await deps.outbox.mail(client, {
+          to,
+          subject: `Your ${asset.symbol} deposit has arrived`,
+          text: [
+            `Your deposit of ${amount} ${asset.symbol} is confirmed and now in your balance.`,
+            '',
+            `Transaction hash: ${d.tx_hash}`,
+            `Confirmations: ${d.confirmations}`,
+            '',
+            `Your history: ${deps.publicUrl}/dashboard/history`,
+          ].join('\n'),
+        });
+      }
+      deps.log.info(
+        { chain, deposit: d.id, transaction: row.id, confirmations: d.confirmations },
+        'chain deposit credited',
+      );
+    }
+  }
+
+  /** One step: the next block, a rollback, or nothing new. */
+  async function step(
+    tip: number,
+    keys: Map<string, { userId: string; address: string }>,
+    required: number,
+  ): Promise<'advanced' | 'rolled-back' | 'raced' | 'caught-up'> {
+    const cursor = await ensureCursor(tip);
+    const next = cursor.height < tip ? await adapter.blockAt(cursor.height + 1) : null;
+    if (!next) {
+      // Nothing above the cursor: the reorg to check for is one that replaced its block.
+      if (cursor.block_hash === '') return 'caught-up';
+      const same = await adapter.blockAt(cursor.height);
+      if (same && same.hash === cursor.block_hash) return 'caught-up';
+      const ancestor = await commonAncestor(cursor.height - 1);
+      const done = await rollBack({ height: cursor.height, hash: cursor.block_hash }, ancestor);
+      return done ? 'rolled-back' : 'raced';
+    }
+    if (next.height !== cursor.height + 1) {
+      throw new Error(`the node answered block ${next.height} when asked for ${cursor.height + 1}`);
+    }
+    if (cursor.block_hash !== '' && next.parentHash !== cursor.block_hash) {
+      const ancestor = await commonAncestor(cursor.height);
+      const done = await rollBack({ height: cursor.height, hash: cursor.block_hash }, ancestor);
+      return done ? 'rolled-back' : 'raced';
+    }
+    const transfers = await adapter.transfersIn(next, new Set(keys.keys()));
+    return withTransaction(pool, async (client) => {
+      const locked = await repo.lockCursor(client, chain);
+      if (!locked || locked.height !== cursor.height || locked.block_hash !== cursor.block_hash)
+        return 'raced';
+      for (const t of transfers) {
+        const owner = keys.get(t.matchKey);
+        if (!owner || !adapter.assets.includes(t.assetId) || t.amountMinor <= 0n) continue;
+        await record(client, next, t, owner);
+      }
+      await repo.storeBlock(client, chain, next, KEEP_BLOCKS);
+      await repo.advanceCursor(client, chain, {
+        height: next.height,
+        blockHash: next.hash,
+        nodeTip: tip,
+        blockTime: next.time,
+      });
+      // Confirmations count from the blocks the watcher has checked, never from a tip it
+      // has not: a node on another fork cannot make a deposit look deeper than it is.
+      await creditConfirmed(client, next.height, required);
+      return 'advanced';
+    });
+  }
+
+  return {
+    chain,
+
+    /**
+     * Follows the node as far as it goes (at most `maxBlocksPerTick` blocks). A failure is
+     * recorded on the cursor and the next tick waits, doubling the wait per failure; the
+     * node's silence is never read as "no deposits": the cursor stays where it was.
+     */
+    async tick(): Promise<TickResult> {
+      if (now() < nextTryAt) return { state: 'waiting', until: nextTryAt };
+      try {
+        const tip = await adapter.tip();
+        if (!Number.isSafeInteger(tip) || tip < 0) throw new Error(`the node gave tip ${tip}`);
+        const cursor = await ensureCursor(tip);
+        await repo.noteTip(pool, chain, tip);
+        if (tip < cursor.height) {
+          // A node behind the blocks already checked is lagging or lying; what it says of
+          // those heights is not believed until it catches up.
+          throw new Error(
+            `the node's tip ${tip} is below the watcher's height ${cursor.height}; waiting for it to catch up`,
+          );
+        }
+        const keys = await watched();
+        const required = await requiredConfirmations();
+        let blocks = 0;
+        for (let i = 0; i < maxBlocks; i++) {
+          const outcome = await step(tip, keys, required);
+          if (outcome === 'caught-up') break;
+          if (outcome === 'advanced') blocks++;
+        }
+        const at = (await repo.cursor(pool, chain))?.height ?? cursor.height;
+        failures = 0;
+        nextTryAt = 0;
+        return { state: 'ok', blocks, height: at, tip };
+      } catch (err) {
+        failures++;
+        nextTryAt = now() + Math.min(backoff.max, backoff.first * 2 ** (failures - 1));
+        const message = err instanceof Error ? err.message : String(err);
+        deps.log.warn({ chain, err: message, failures }, 'chain watcher failed; retrying later');
+        await repo.noteError(pool, chain, message).catch(() => {});
+        return { state: 'failed', error: message };
+      }
+    },
+
+    /** Lets the next tick run at once (a test's clock, or an operator's retry). */
+    retryNow() {
+      nextTryAt = 0;
+    },
+  };
+}
+
+export type ChainWatcher = ReturnType<typeof createChainWatcher>;

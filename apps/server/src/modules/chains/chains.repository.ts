@@ -1,0 +1,321 @@
+import type pg from 'pg';
+import type { TxClient } from '../../db/tx';
+import type { ChainName } from './chain-adapter';
+
+export type CursorRow = {
+  chain: string;
+  height: number;
+  block_hash: string;
+  node_tip: number | null;
+  last_block_at: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+  updated_at: Date;
+};
+
+export type StoredBlock = { height: number; block_hash: string; parent_hash: string };
+
+export type WatchedAddressRow = {
+  user_id: string;
+  address: string;
+  asset_symbol: string;
+  network: string;
+};
+
+export type ChainDepositRow = {
+  id: string;
+  chain: string;
+  tx_hash: string;
+  output_index: number;
+  address: string;
+  user_id: string;
+  asset_id: string;
+  amount_minor: string;
+  block_height: number;
+  block_hash: string;
+  confirmations: number;
+  status: 'confirming' | 'credited' | 'orphaned' | 'reversed-on-chain';
+  transaction_id: string | null;
+};
+
+const num = (v: unknown): number => Number(v);
+
+function cursorOf(row: Record<string, unknown>): CursorRow {
+  return {
+    ...(row as CursorRow),
+    height: num(row.height),
+    node_tip: row.node_tip == null ? null : num(row.node_tip),
+  };
+}
+
+function depositOf(row: Record<string, unknown>): ChainDepositRow {
+  return { ...(row as ChainDepositRow), block_height: num(row.block_height) };
+}
+
+/** The only code that reads and writes the chain tables (schema/chains.ts). */
+export const chainsRepository = {
+  async cursor(db: pg.Pool | TxClient, chain: ChainName): Promise<CursorRow | null> {
+    const { rows } = await db.query('SELECT * FROM chain_cursors WHERE chain = $1', [chain]);
+    return rows[0] ? cursorOf(rows[0]) : null;
+  },
+
+  /** The cursor locked for this transaction: watchers of one chain take turns on it. */
+  async lockCursor(client: TxClient, chain: ChainName): Promise<CursorRow | null> {
+    const { rows } = await client.query('SELECT * FROM chain_cursors WHERE chain = $1 FOR UPDATE', [
+      chain,
+    ]);
+    return rows[0] ? cursorOf(rows[0]) : null;
+  },
+
+  /** A first cursor; a watcher that lost the race to create it reads the other's. */
+  async createCursor(
+    db: pg.Pool,
+    chain: ChainName,
+    height: number,
+    blockHash: string,
+    block: { height: number; hash: string; parentHash: string; time: Date | null } | null,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO chain_cursors (chain, height, block_hash) VALUES ($1, $2, $3)
+       ON CONFLICT (chain) DO NOTHING`,
+      [chain, height, blockHash],
+    );
+    // The block below the first one processed: a reorg may walk back to it.
+    if (block) {
+      await db.query(
+        `INSERT INTO chain_blocks (chain, height, block_hash, parent_hash, block_time)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (chain, height) DO NOTHING`,
+        [chain, block.height, block.hash, block.parentHash, block.time],
+      );
+    }
+  },
+
+  async advanceCursor(
+    client: TxClient,
+    chain: ChainName,
+    c: { height: number; blockHash: string; nodeTip: number; blockTime: Date | null },
+  ): Promise<void> {
+    await client.query(
+      `UPDATE chain_cursors SET height = $2, block_hash = $3, node_tip = $4,
+         last_block_at = COALESCE($5, last_block_at), updated_at = now()
+       WHERE chain = $1`,
+      [chain, c.height, c.blockHash, c.nodeTip, c.blockTime],
+    );
+  },
+
+  /** What the node said last, whatever the watcher could do with it. */
+  async noteTip(db: pg.Pool, chain: ChainName, nodeTip: number): Promise<void> {
+    await db.query('UPDATE chain_cursors SET node_tip = $2, updated_at = now() WHERE chain = $1', [
+      chain,
+      nodeTip,
+    ]);
+  },
+
+  async noteError(db: pg.Pool, chain: ChainName, message: string): Promise<void> {
+    await db.query(
+      `UPDATE chain_cursors SET last_error = $2, last_error_at = now(), updated_at = now()
+       WHERE chain = $1`,
+      [chain, message.slice(0, 500)],
+    );
+  },
+
+  async storedBlock(
+    db: pg.Pool | TxClient,
+    chain: ChainName,
+    height: number,
+  ): Promise<StoredBlock | null> {
+    const { rows } = await db.query(
+      'SELECT height, block_hash, parent_hash FROM chain_blocks WHERE chain = $1 AND height = $2',
+      [chain, height],
+    );
+    const row = rows[0];
+    return row ? { ...row, height: num(row.height) } : null;
+  },
+
+  /** Records a processed block and forgets those older than the `keep` most recent. */
+  async storeBlock(
+    client: TxClient,
+    chain: ChainName,
+    b: { height: number; hash: string; parentHash: string; time: Date | null },
+    keep: number,
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO chain_blocks (chain, height, block_hash, parent_hash, block_time)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (chain, height) DO UPDATE SET block_hash = EXCLUDED.block_hash,
+         parent_hash = EXCLUDED.parent_hash, block_time = EXCLUDED.block_time`,
+      [chain, b.height, b.hash, b.parentHash, b.time],
+    );
+    await client.query('DELETE FROM chain_blocks WHERE chain = $1 AND height <= $2', [
+      chain,
+      b.height - keep,
+    ]);
+  },
+
+  async dropBlocksAbove(client: TxClient, chain: ChainName, height: number): Promise<void> {
+    await client.query('DELETE FROM chain_blocks WHERE chain = $1 AND height > $2', [
+      chain,
+      height,
+    ]);
+  },
+
+  /** Active addresses of the assets `symbolNetworks` ("SYMBOL/network"), staff-entered or derived. */
+  async watchedAddresses(db: pg.Pool, symbolNetworks: string[]): Promise<WatchedAddressRow[]> {
+    const { rows } = await db.query<WatchedAddressRow>(
+      `SELECT user_id, address, asset_symbol, network FROM deposit_addresses
+        WHERE is_active AND (upper(asset_symbol) || '/' || lower(network)) = ANY($1::text[])
+        ORDER BY created_at, id`,
+      [symbolNetworks],
+    );
+    return rows;
+  },
+
+  async lockDeposit(
+    client: TxClient,
+    chain: ChainName,
+    txHash: string,
+    outputIndex: number,
+  ): Promise<ChainDepositRow | null> {
+    const { rows } = await client.query(
+      `SELECT * FROM chain_deposits WHERE chain = $1 AND tx_hash = $2 AND output_index = $3
+       FOR UPDATE`,
+      [chain, txHash, outputIndex],
+    );
+    return rows[0] ? depositOf(rows[0]) : null;
+  },
+
+  async insertDeposit(
+    client: TxClient,
+    d: {
+      chain: ChainName;
+      txHash: string;
+      outputIndex: number;
+      address: string;
+      userId: string;
+      assetId: string;
+      amountMinor: bigint;
+      blockHeight: number;
+      blockHash: string;
+      confirmations: number;
+      status: ChainDepositRow['status'];
+      transactionId: string | null;
+    },
+  ): Promise<ChainDepositRow> {
+    const { rows } = await client.query(
+      `INSERT INTO chain_deposits (chain, tx_hash, output_index, address, user_id, asset_id,
+         amount_minor, block_height, block_hash, confirmations, status, transaction_id,
+         credited_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,
+         CASE WHEN $11 = 'credited' THEN now() END)
+       RETURNING *`,
+      [
+        d.chain,
+        d.txHash,
+        d.outputIndex,
+        d.address,
+        d.userId,
+        d.assetId,
+        d.amountMinor.toString(),
+        d.blockHeight,
+        d.blockHash,
+        d.confirmations,
+        d.status,
+        d.transactionId,
+      ],
+    );
+    return depositOf(rows[0]);
+  },
+
+  async moveDeposit(
+    client: TxClient,
+    id: string,
+    to: { blockHeight: number; blockHash: string; status: ChainDepositRow['status'] },
+  ): Promise<void> {
+    await client.query(
+      `UPDATE chain_deposits SET block_height = $2, block_hash = $3, status = $4,
+         confirmations = 0, updated_at = now() WHERE id = $1`,
+      [id, to.blockHeight, to.blockHash, to.status],
+    );
+  },
+
+  async setStatus(
+    client: TxClient,
+    id: string,
+    status: ChainDepositRow['status'],
+    transactionId?: string,
+  ): Promise<void> {
+    await client.query(
+      `UPDATE chain_deposits SET status = $2, transaction_id = COALESCE($3, transaction_id),
+         credited_at = CASE WHEN $2 = 'credited' THEN COALESCE(credited_at, now()) ELSE credited_at END,
+         updated_at = now() WHERE id = $1`,
+      [id, status, transactionId ?? null],
+    );
+  },
+
+  /** Deposits in blocks above `height` that were confirming or credited, locked. */
+  async lockDepositsAbove(
+    client: TxClient,
+    chain: ChainName,
+    height: number,
+  ): Promise<ChainDepositRow[]> {
+    const { rows } = await client.query(
+      `SELECT * FROM chain_deposits WHERE chain = $1 AND block_height > $2
+         AND status IN ('confirming', 'credited') ORDER BY block_height, id FOR UPDATE`,
+      [chain, height],
+    );
+    return rows.map(depositOf);
+  },
+
+  /** Sets every confirming deposit's confirmations at `height`; returns them, locked. */
+  async recountConfirming(
+    client: TxClient,
+    chain: ChainName,
+    height: number,
+  ): Promise<ChainDepositRow[]> {
+    const { rows } = await client.query(
+      `UPDATE chain_deposits SET confirmations = GREATEST(0, $2 - block_height + 1), updated_at = now()
+        WHERE chain = $1 AND status = 'confirming' RETURNING *`,
+      [chain, height],
+    );
+    return rows.map(depositOf);
+  },
+
+  async emailOf(client: TxClient, userId: string): Promise<string | null> {
+    const { rows } = await client.query<{ email: string }>(
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.email ?? null;
+  },
+
+  /** A ledger deposit row already carrying this chain hash for the asset (a manual credit). */
+  async ledgerDepositWithHash(
+    client: TxClient,
+    assetId: string,
+    hash: string,
+  ): Promise<{ id: string; user_id: string } | null> {
+    const { rows } = await client.query<{ id: string; user_id: string }>(
+      `SELECT id, user_id FROM transactions
+        WHERE transaction_type = 'deposit' AND asset_id = $1 AND transaction_hash IS NOT NULL
+          AND lower(regexp_replace(transaction_hash, '^0[xX]', '')) = lower(regexp_replace($2, '^0[xX]', ''))
+          AND deleted_at IS NULL LIMIT 1`,
+      [assetId, hash],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Any chain deposit of this transaction on this chain (the manual-credit check). */
+  async depositsOfTx(
+    db: pg.Pool | TxClient,
+    chain: string,
+    txHash: string,
+  ): Promise<ChainDepositRow[]> {
+    const { rows } = await db.query(
+      `SELECT * FROM chain_deposits WHERE chain = $1
+         AND lower(regexp_replace(tx_hash, '^0[xX]', '')) = lower(regexp_replace($2, '^0[xX]', ''))
+       ORDER BY output_index`,
+      [chain, txHash],
+    );
+    return rows.map(depositOf);
+  },
+};

@@ -1,0 +1,11 @@
+/** Chain watching (issue 14, docs/decisions/0021): the front door of this module. */
+export type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
+export {
+  type ChainWatcher,
+  CONFIRMATIONS_SETTING,
+  chainOfAsset,
+  createChainWatcher,
+  KEEP_BLOCKS,
+  type TickResult,
+} from './chain-watcher';
+export { chainsRepository } from './chains.repository';
