@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -229,6 +230,47 @@ describe('the server start (openServices)', () => {
     );
     expect(rows[0]?.n).toBe(0);
   });
+});
+
+describe('the CLI', () => {
+  it('refuses a wrong key the same way, in one line, and runs nothing', async () => {
+    const pool = await database('migrated');
+    const original = envKey();
+    await checkSecretKey(pool, { dataDir, key: original });
+    const wrong = randomBytes(32);
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'apps/server/src/cli.ts',
+        'create-admin',
+        '--email',
+        'a@example.com',
+        '--password',
+        'Coffer-Test-1',
+      ],
+      {
+        cwd: path.resolve(import.meta.dirname, '../../../..'),
+        env: {
+          ...process.env,
+          DATABASE_URL: `${serverUrl}/${made.at(-1)}`,
+          DATA_DIR: dataDir,
+          COFFER_SECRET_KEY: wrong.toString('hex'),
+          LOG_LEVEL: 'silent',
+        },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toContain(
+      `Coffer cannot start: Wrong secret key: COFFER_SECRET_KEY holds the key of fingerprint ${keyFingerprint(wrong)}, but this database's secrets are encrypted with the key of fingerprint ${keyFingerprint(original.key)}.`,
+    );
+    const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM users');
+    expect(rows[0]?.n).toBe(0);
+  }, 40_000);
 });
 
 describe('reading the key', () => {
