@@ -1,0 +1,175 @@
+import { toMinor } from '@coffer/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeTronGrid,
+  randomTronAddress,
+  startFakeTronGrid,
+} from '../../../test/fake-trongrid';
+import {
+  createTestApp,
+  mailsTo,
+  type SignedInUser,
+  type TestApp,
+  verifiedCustomer,
+} from '../../../test/helpers';
+import { expectReconciled, walletOf } from '../../../test/money-helpers';
+import { createChainWatcher } from './chain-watcher';
+import { TronAdapter } from './tron-adapter';
+
+// The watcher over the TRON adapter over the fake TronGrid: what a customer's USDT-TRC20
+// deposit goes through, with TRON's default of 19 confirmations.
+const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
+const CONFIRMATIONS = 19;
+
+let t: TestApp;
+let alice: SignedInUser;
+let fake: FakeTronGrid;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await verifiedCustomer(t);
+});
+
+afterAll(async () => {
+  await fake?.close();
+  await t.close();
+});
+
+afterEach(async () => {
+  await expectReconciled(t);
+});
+
+/** Alice's watched TRON address, a fresh fake TronGrid and a watcher from its block 1. */
+async function setUp() {
+  const address = randomTronAddress();
+  await t.services.pool.query(
+    `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address) VALUES ($1, 'USDT', 'trc20', $2)`,
+    [alice.userId, address],
+  );
+  // A new chain per test: the cursor and kept blocks of the last one go.
+  await t.services.pool.query(`DELETE FROM chain_cursors WHERE chain = 'tron'`);
+  await t.services.pool.query(`DELETE FROM chain_blocks WHERE chain = 'tron'`);
+  await fake?.close();
+  fake = await startFakeTronGrid({ usdtContract: USDT });
+  const s = t.services;
+  const watcher = createChainWatcher({
+    pool: s.pool,
+    adapter: new TronAdapter({ apiUrl: fake.url, usdtContract: USDT, timeoutMs: 1_000 }),
+    ledger: s.ledger,
+    prices: s.prices,
+    outbox: s.outbox,
+    audit: s.audit,
+    settings: s.settings,
+    log: s.log,
+    publicUrl: s.config.publicUrl,
+    startHeight: 1,
+    backoffMs: { first: 60_000, max: 60_000 },
+  });
+  return { address, watcher };
+}
+
+function mineEmpty(n: number) {
+  for (let i = 0; i < n; i++) fake.mine();
+}
+
+async function depositOf(txHash: string | undefined) {
+  const { rows } = await t.services.pool.query<{
+    status: string;
+    confirmations: number;
+    amount: string;
+  }>(
+    `SELECT status, confirmations, amount_minor::text AS amount FROM chain_deposits WHERE chain = 'tron' AND tx_hash = $1`,
+    [txHash],
+  );
+  return rows;
+}
+
+async function ledgerRowsOf(txHash: string | undefined) {
+  const { rows } = await t.services.pool.query<{ status: string; crypto_amount: string }>(
+    `SELECT status, trim_scale(crypto_amount)::text AS crypto_amount FROM transactions
+      WHERE transaction_type = 'deposit' AND transaction_hash = $1 AND user_id = $2`,
+    [txHash, alice.userId],
+  );
+  return rows;
+}
+
+async function usdt() {
+  return (await walletOf(t, alice.userId, 'USDT-TRC20')) ?? { balance: '0', held: '0' };
+}
+
+describe('TRON deposits through the watcher', () => {
+  it(`credits a USDT-TRC20 deposit once, at ${CONFIRMATIONS} confirmations, with a mail`, async () => {
+    const { address, watcher } = await setUp();
+    const before = await usdt();
+    const mailsBefore = mailsTo(t, alice.email).length;
+    // Two events to a page: the block's events come over several pages.
+    fake.state.pageSize = 2;
+    const block = fake.mine([
+      { to: randomTronAddress(), value: '5000000' },
+      { to: address, value: '12345678' },
+      { to: randomTronAddress(), value: '7000000' },
+      { to: randomTronAddress(), value: '9000000' },
+    ]);
+    const tx = block.events[1]?.transactionId;
+    expect(await watcher.tick()).toMatchObject({ state: 'ok', height: block.number });
+    expect(await depositOf(tx)).toEqual([
+      { status: 'confirming', confirmations: 1, amount: '12345678' },
+    ]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'pending', crypto_amount: '12.345678' }]);
+    expect(await usdt()).toEqual(before);
+
+    mineEmpty(CONFIRMATIONS - 2);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([
+      { status: 'confirming', confirmations: CONFIRMATIONS - 1 },
+    ]);
+    expect(await usdt()).toEqual(before);
+
+    mineEmpty(1);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([
+      { status: 'credited', confirmations: CONFIRMATIONS },
+    ]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'completed', crypto_amount: '12.345678' }]);
+    const credited = await usdt();
+    expect(toMinor('USDT-TRC20', credited.balance) - toMinor('USDT-TRC20', before.balance)).toBe(
+      12_345_678n,
+    );
+    await t.services.outbox.deliver({ wait: 'all' });
+    const mails = mailsTo(t, alice.email).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('Your USDT deposit has arrived');
+    expect(mails[0]).toContain('12.345678 USDT');
+
+    // More blocks, and the node failing for a while: never credited twice.
+    mineEmpty(5);
+    fake.state.mode = 'http500';
+    expect(await watcher.tick()).toMatchObject({ state: 'failed' });
+    fake.state.mode = 'ok';
+    watcher.retryNow();
+    expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
+    expect(await ledgerRowsOf(tx)).toHaveLength(1);
+    expect(await usdt()).toEqual(credited);
+    await t.services.outbox.deliver({ wait: 'all' });
+    expect(mailsTo(t, alice.email).slice(mailsBefore)).toHaveLength(1);
+  });
+
+  it('drops a deposit whose block leaves the chain before its confirmations', async () => {
+    const { address, watcher } = await setUp();
+    const before = await usdt();
+    mineEmpty(2);
+    const block = fake.mine([{ to: address, value: '250000000' }]);
+    const tx = block.events[0]?.transactionId;
+    mineEmpty(3);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 4 }]);
+
+    // A longer branch from below the deposit's block, without the deposit.
+    fake.rewind(block.number);
+    mineEmpty(CONFIRMATIONS + 5);
+    expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
+    expect(await depositOf(tx)).toMatchObject([{ status: 'orphaned' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'failed', crypto_amount: '250' }]);
+    expect(await usdt()).toEqual(before);
+  });
+});
