@@ -2,6 +2,7 @@ import path from 'node:path';
 import { defaultMailFrom, senderAddress } from './lib/mailer';
 import { readSecretKey, type SecretKey } from './lib/secret-key';
 import { StartupError } from './lib/startup-error';
+import { type ChainConfigs, loadChainConfig } from './modules/chains/chain-config';
 
 /** Everything the server reads from the environment (DESIGN.md "Configuration"). */
 export type Config = {
@@ -29,6 +30,8 @@ export type Config = {
   priceRefreshMs: number;
   /** METRICS_TOKEN: the bearer token that reads /metrics; unset, only this machine may. */
   metricsToken: string | null;
+  /** The chains Coffer watches (issue 14); a chain not configured is null. */
+  chains: ChainConfigs;
   /** Settings that work but are probably not what the operator meant, one line each. */
   warnings: string[];
 };
@@ -53,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `PUBLIC_URL is https but TRUST_PROXY is not "true": Coffer serves plain HTTP, so cookies are Secure and HSTS is sent for a TLS proxy in front of it; set TRUST_PROXY=true behind that proxy (client addresses are the proxy's otherwise), or use an http PUBLIC_URL without one.`,
     );
   }
+  const chains = loadChainConfig(env);
+  warnings.push(...chains.warnings);
   return {
     port,
     // Loopback unless told otherwise: a fresh install is not on the network before its
@@ -73,6 +78,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fxFeedUrl: env.FX_FEED_URL || 'https://api.exchangerate-api.com/v4/latest/AUD',
     priceRefreshMs: Number(env.PRICE_REFRESH_MS ?? 30_000),
     metricsToken: env.METRICS_TOKEN || null,
+    chains,
     warnings,
   };
 }

@@ -1,6 +1,14 @@
 /** Chain watching (issue 14, docs/decisions/0021): the front door of this module. */
 export type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
 export {
+  type BitcoinNetwork,
+  type ChainConfig,
+  type ChainConfigs,
+  configuredChains,
+  loadChainConfig,
+  verifyChainConfig,
+} from './chain-config';
+export {
   type ChainWatcher,
   CONFIRMATIONS_SETTING,
   chainOfAsset,
@@ -9,3 +17,11 @@ export {
   type TickResult,
 } from './chain-watcher';
 export { chainsRepository } from './chains.repository';
+export {
+  bitcoinScriptOf,
+  type DerivedAddress,
+  derive,
+  ethereumMatchKeyOf,
+  tronAddressFromHex,
+  tronMatchKeyOf,
+} from './derive';
