@@ -9,12 +9,18 @@ export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 // numeric and bigint columns arrive as strings: money must never pass through a float.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
 
+/** How long opening a database connection may take before it counts as an outage. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createPool(connectionString: string, max = 10): pg.Pool {
   // allowExitOnIdle: an idle pool never keeps a stopping process alive.
   const pool = new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
+    // A database host that does not answer at all (a network partition, not a refusal) must
+    // not hold requests forever: after this they get a 503 like any outage.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     allowExitOnIdle: true,
   });
   // An idle connection dropped by the server (restart, shutdown) must not crash the process;
@@ -50,7 +56,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (UNAVAILABLE_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
   }
   if (
-    /Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|Client was closed/i.test(
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end|Client was closed/i.test(
       err.message,
     )
   ) {

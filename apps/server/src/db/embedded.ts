@@ -159,13 +159,15 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedData
       serverProcess(pg)?.once('exit', (code, signal) => {
         if (stopping) return;
         alert(`the database server died (${signal ?? code}); restarting it`);
-        void restart(1);
+        void restart(0);
       });
     // The stale postmaster.pid is left in place: PostgreSQL reads it to refuse to start while
     // backends of the dead server still hold its shared memory; those exit within moments,
     // and the next attempt starts, replaying the WAL (nothing committed is lost).
+    // Often every 300 ms at first (the usual wait is for those backends, well under a
+    // second), then every 5 s for a server that keeps failing (a full disk, a broken file).
     const restart = async (attempt: number): Promise<void> => {
-      await new Promise((r) => setTimeout(r, Math.min(5_000, 250 * 2 ** attempt)));
+      await new Promise((r) => setTimeout(r, attempt < 20 ? 300 : 5_000));
       if (stopping) return;
       try {
         await pg.start();
@@ -173,7 +175,7 @@ export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedData
         watch();
       } catch (err) {
         alert(`the database server did not start again (${String(err ?? 'exited')}); retrying`);
-        await restart(Math.min(attempt + 1, 5));
+        await restart(attempt + 1);
       }
     };
     watch();

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { CONNECT_TIMEOUT_MS } from '../db/client';
 
 type Handler = (payload: string) => void;
 
@@ -19,7 +20,7 @@ export function createPgListener(connectionString: string, log: Logger) {
 
   async function connect(): Promise<void> {
     if (stopped) return;
-    const c = new pg.Client({ connectionString });
+    const c = new pg.Client({ connectionString, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     c.on('notification', (msg) => {
       for (const handler of handlers.get(msg.channel) ?? []) handler(msg.payload ?? '');
     });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { CONNECT_TIMEOUT_MS } from '../../db/client';
 
 /** The first key of every presence lock: "Cofr", so no other advisory lock collides with it. */
 const PRESENCE_NAMESPACE = 0x436f6672;
@@ -41,7 +42,10 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
 
   async function connection(): Promise<pg.Client> {
     if (client) return client;
-    const c = new pg.Client({ connectionString: deps.connectionString });
+    const c = new pg.Client({
+      connectionString: deps.connectionString,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     c.on('error', (err) => deps.log.warn({ err: String(err) }, 'presence connection error'));
     c.on('end', () => {
       if (client !== c) return;
