@@ -18,6 +18,8 @@ import {
 } from './modules/auth/auth.repository';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
+import { type ChainAdapter, createChainWatcher } from './modules/chains';
+import { createChainAdapters } from './modules/chains/adapters';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createHealth } from './modules/health';
 import { createHistoryService } from './modules/history/history.service';
@@ -51,6 +53,8 @@ export type Infra = {
   log: Logger;
   /** "Now" for time-driven money rules (staking accrual and credits); tests inject one. */
   clock?: () => Date;
+  /** The chains to watch instead of the configured ones (tests pass scripted chains). */
+  chainAdapters?: ChainAdapter[];
 };
 
 /** Wires repositories and services once; routes receive what they need from here. */
@@ -168,7 +172,13 @@ export function createServices(infra: Infra) {
   });
   const moneyControls = createMoneyControls({ pool, settings });
   const wallets = createWalletsService({ pool, prices });
-  const deposits = createDepositsService({ pool, ledger, prices, controls: moneyControls });
+  const deposits = createDepositsService({
+    pool,
+    ledger,
+    prices,
+    controls: moneyControls,
+    chains: config.chains,
+  });
   const withdrawals = createWithdrawalsService({
     pool,
     ledger,
@@ -200,6 +210,21 @@ export function createServices(infra: Infra) {
   // Prometheus figures (/metrics) and the readiness probe; jobs report their runs to it.
   const metrics = createMetrics();
   const health = createHealth({ pool, prices, ledgerCheck, realtime, metrics });
+  // One watcher per configured chain, each run by the holder of its job lock (jobs.ts).
+  const chainAdapters = infra.chainAdapters ?? createChainAdapters(config);
+  const chainWatchers = chainAdapters.map((adapter) =>
+    createChainWatcher({
+      pool,
+      adapter,
+      ledger,
+      prices,
+      outbox,
+      audit,
+      settings,
+      log: infra.log,
+      publicUrl: config.publicUrl,
+    }),
+  );
   return {
     metrics,
     health,
@@ -231,6 +256,8 @@ export function createServices(infra: Infra) {
     files,
     outbox,
     fileSweep,
+    chainAdapters,
+    chainWatchers,
   };
 }
 

@@ -5,18 +5,86 @@ export type DepositAddressRow = {
   asset_symbol: string;
   network: string;
   address: string;
+  /** The chain of an address Coffer derived; null for one staff entered. */
+  chain: string | null;
   created_at: Date;
+};
+
+/** What a derived address is stored as: the chain's native asset (USDT on TRON). */
+export type NewDerivedAddress = {
+  chain: string;
+  assetSymbol: string;
+  network: string;
+  address: string;
+  index: number;
 };
 
 export const depositsRepository = {
   /** The customer's active addresses, newest first (customer.md §7). */
   async activeAddresses(pool: pg.Pool, userId: string): Promise<DepositAddressRow[]> {
     const { rows } = await pool.query<DepositAddressRow>(
-      `SELECT id, asset_symbol, network, address, created_at FROM deposit_addresses
+      `SELECT id, asset_symbol, network, address, chain, created_at FROM deposit_addresses
         WHERE user_id = $1 AND is_active ORDER BY created_at DESC, id DESC`,
       [userId],
     );
     return rows;
+  },
+
+  /**
+   * Makes parallel first requests of one customer on one chain (any instance) wait for each
+   * other, so the second finds the first's address instead of taking an index of its own.
+   */
+  async lockCustomerChain(client: pg.PoolClient, userId: string, chain: string): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `deposit-address:${userId}:${chain}`,
+    ]);
+  },
+
+  /** The chains the customer already has a derived address on (active or not). */
+  async derivedChains(pool: pg.Pool | pg.PoolClient, userId: string): Promise<Set<string>> {
+    const { rows } = await pool.query<{ chain: string }>(
+      `SELECT chain FROM deposit_addresses
+        WHERE user_id = $1 AND derivation_index IS NOT NULL`,
+      [userId],
+    );
+    return new Set(rows.map((r) => r.chain));
+  },
+
+  /**
+   * The chain's next derivation index, taken for good when the transaction commits: one
+   * UPDATE … RETURNING, whose row lock makes parallel allocations (any instance) wait their
+   * turn, so no index is handed out twice. The counter row is made on first use.
+   */
+  async takeIndex(client: pg.PoolClient, chain: string): Promise<number> {
+    await client.query(
+      'INSERT INTO chain_address_counters (chain, next_index) VALUES ($1, 0) ON CONFLICT (chain) DO NOTHING',
+      [chain],
+    );
+    const { rows } = await client.query<{ index: number }>(
+      `UPDATE chain_address_counters SET next_index = next_index + 1
+        WHERE chain = $1 RETURNING next_index - 1 AS index`,
+      [chain],
+    );
+    const index = rows[0]?.index;
+    if (index === undefined) throw new Error(`no address counter for ${chain}`);
+    return index;
+  },
+
+  /**
+   * Stores a derived address; false when a unique index refused it (staff entered this very
+   * address for someone; the caller holds lockCustomerChain): nothing written.
+   */
+  async insertDerived(
+    client: pg.PoolClient,
+    userId: string,
+    a: NewDerivedAddress,
+  ): Promise<boolean> {
+    const { rowCount } = await client.query(
+      `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address, chain, derivation_index)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+      [userId, a.assetSymbol, a.network, a.address, a.chain, a.index],
+    );
+    return rowCount === 1;
   },
 
   async userIdByEmail(client: pg.PoolClient, email: string): Promise<string | null> {

@@ -9,7 +9,14 @@ import {
 } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
-import { chainOfAsset, chainsRepository } from '../chains';
+import {
+  type ChainConfig,
+  type ChainConfigs,
+  chainOfAsset,
+  chainsRepository,
+  configuredChains,
+  derive,
+} from '../chains';
 import type { Ledger } from '../ledger';
 import { MONEY_MSG, type MoneyControls } from '../money-controls';
 import type { PriceService } from '../prices';
@@ -28,6 +35,23 @@ export function walletOfAddress(symbol: string, network: string): TAssetId | nul
     WALLET_OF_ADDRESS[`${symbol.trim().toUpperCase()}/${network.trim().toLowerCase()}`] ?? null
   );
 }
+
+/**
+ * What a derived address is stored as: the chain's native asset, and USDT on TRON (the only
+ * asset Coffer takes there). USDT-ERC20 is listed with the customer's Ethereum address.
+ */
+const DERIVED_AS: Readonly<Record<ChainConfig['chain'], { assetSymbol: string; network: string }>> =
+  {
+    bitcoin: { assetSymbol: 'BTC', network: 'bitcoin' },
+    ethereum: { assetSymbol: 'ETH', network: 'ethereum' },
+    tron: { assetSymbol: 'USDT', network: 'trc20' },
+  };
+
+/**
+ * How many indexes one allocation may pass over because staff already entered the address
+ * derived at them for someone: more means the key is not the operator's own.
+ */
+const MAX_TAKEN_ADDRESSES = 20;
 
 /** What a credit did; `transactionHash` is the chain hash as it is kept (normalised). */
 export type CreditResult =
@@ -49,26 +73,80 @@ export function createDepositsService(deps: {
   ledger: Ledger;
   prices: Pick<PriceService, 'current'>;
   controls: MoneyControls;
+  /** The configured chains: their addresses are derived on a customer's first request. */
+  chains: ChainConfigs;
 }) {
+  /**
+   * The customer's derived address on `config`'s chain, made now if they have none: the
+   * chain's next index (never one handed out before), derived and stored in one transaction.
+   */
+  async function allocate(userId: string, config: ChainConfig): Promise<void> {
+    await withTransaction(deps.pool, async (client) => {
+      await repo.lockCustomerChain(client, userId, config.chain);
+      if ((await repo.derivedChains(client, userId)).has(config.chain)) return;
+      for (let tries = 0; tries < MAX_TAKEN_ADDRESSES; tries++) {
+        const index = await repo.takeIndex(client, config.chain);
+        const { address } = derive(config, index);
+        const stored = await repo.insertDerived(client, userId, {
+          chain: config.chain,
+          index,
+          address,
+          ...DERIVED_AS[config.chain],
+        });
+        if (stored) return;
+      }
+      throw new Error(
+        `${MAX_TAKEN_ADDRESSES} derived ${config.chain} addresses in a row were already entered by staff`,
+      );
+    });
+  }
+
   return {
-    /** GET /api/deposit-addresses; none are shown while the operator has deposits paused. */
+    /**
+     * GET /api/deposit-addresses; none are shown while the operator has deposits paused.
+     * On a configured chain the customer's address is derived on this first request (the
+     * deposit page and the asset page both read it here).
+     */
     async addresses(userId: string): Promise<TDepositAddressesResponse> {
       const settings = await deps.controls.current();
       if (!settings.depositsEnabled) {
         return { enabled: false, message: MONEY_MSG.depositsPaused, addresses: [] };
       }
+      const chains = configuredChains(deps.chains);
+      if (chains.length > 0) {
+        const have = await repo.derivedChains(deps.pool, userId);
+        for (const config of chains) {
+          if (!have.has(config.chain)) await allocate(userId, config);
+        }
+      }
       const rows = await repo.activeAddresses(deps.pool, userId);
       return {
         enabled: true,
         message: null,
-        addresses: rows.map((r) => ({
-          id: r.id,
-          assetSymbol: r.asset_symbol,
-          network: r.network,
-          address: r.address,
-          assetId: walletOfAddress(r.asset_symbol, r.network),
-          createdAt: r.created_at.toISOString(),
-        })),
+        addresses: rows.flatMap((r) => {
+          const item = {
+            id: r.id,
+            assetSymbol: r.asset_symbol,
+            network: r.network,
+            address: r.address,
+            assetId: walletOfAddress(r.asset_symbol, r.network),
+            createdAt: r.created_at.toISOString(),
+          };
+          // USDT-ERC20 is paid to the customer's Ethereum address: the same row, listed
+          // for that wallet too (its own id, for lists keyed by it).
+          return r.chain === 'ethereum'
+            ? [
+                item,
+                {
+                  ...item,
+                  id: `${r.id}:USDT-ERC20`,
+                  assetSymbol: 'USDT',
+                  network: 'erc20',
+                  assetId: 'USDT-ERC20' as const,
+                },
+              ]
+            : [item];
+        }),
       };
     },
 
