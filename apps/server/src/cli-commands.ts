@@ -21,8 +21,28 @@ import { BackupFormatError } from './lib/backup/format';
 import { restoreBackup } from './lib/backup/restore';
 import { hashPassword } from './lib/password';
 import { createAuditLog } from './modules/audit';
+import { type ChainStatus, chainStatus } from './modules/chains/chain-status';
 import { createLedger } from './modules/ledger';
 import { seedLoad } from './seed-load';
+
+/** One chain's lines of `chain-status`. */
+export function formatChainStatus(c: ChainStatus): string {
+  const at = (d: Date | null) => (d ? d.toISOString() : 'never');
+  const n = (v: number | null) => (v === null ? 'unknown' : String(v));
+  return [
+    `${c.chain}:`,
+    `  node tip:           ${n(c.nodeTip)}`,
+    `  watcher height:     ${c.height === null ? 'not started' : c.height}`,
+    `  lag:                ${c.lag === null ? 'unknown' : `${c.lag} block(s)`}`,
+    `  last block time:    ${at(c.lastBlockAt)}`,
+    `  errors, last hour:  ${c.failingRecently ? `yes, last at ${at(c.lastErrorAt)}: ${c.lastError}` : 'none'}`,
+    `  watched addresses:  ${c.watchedAddresses}`,
+    `  awaiting confirmations: ${c.confirming} deposit(s) (${n(c.requiredConfirmations)} needed)`,
+    ...(c.reversedOnChain > 0
+      ? [`  ALERT: ${c.reversedOnChain} credited deposit(s) left the chain; see the audit log`]
+      : []),
+  ].join('\n');
+}
 
 /** A refusal the operator can act on: printed as it is, without a stack trace. */
 export class CliError extends Error {}
@@ -283,6 +303,22 @@ export const COMMANDS: Record<string, CliCommand> = {
         throw new CliError(`Audit log broken at row ${result.firstBrokenId}: ${result.reason}.`);
       }
       return `Audit log intact: ${result.rows} rows.`;
+    },
+  },
+  'chain-status': {
+    usage: 'chain-status',
+    /** Each configured chain's watcher: how far it is, whether its node answers, what waits. */
+    async run(s, args) {
+      try {
+        parseArgs({ args, options: {} });
+      } catch (err) {
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      }
+      const statuses = await chainStatus(s.pool, s.chainAdapters);
+      if (statuses.length === 0) {
+        return 'No chain is watched: none is configured (see "Watching chains" in the README). Deposits are credited by hand.';
+      }
+      return statuses.map(formatChainStatus).join('\n\n');
     },
   },
   backup: {

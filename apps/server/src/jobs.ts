@@ -5,6 +5,8 @@ const HOUR = 3600_000;
 const MINUTE = 60_000;
 /** How often queued mails and file removals are looked for: a retry is due at most this late. */
 const OUTBOX_EVERY_MS = 5_000;
+/** How often a chain's watcher asks its node for new blocks (an Ethereum block is ~12 s). */
+const CHAIN_EVERY_MS = 5_000;
 
 export type JobStats = { runs: number; failures: number; lastRunAt: Date | null };
 
@@ -95,6 +97,19 @@ export function startJobs(s: Services, opts: { lockRetryMs?: number } = {}): Job
           s.log.info({ job: 'staking credits', ...run }, 'staking credits');
       },
     },
+    // Each configured chain's watcher, on one instance (its lock): a run follows the node
+    // as far as it has gone; a failing node is retried with the watcher's own backoff.
+    ...s.chainWatchers.map(
+      (watcher): Job => ({
+        name: `chain ${watcher.chain}`,
+        exclusive: `chain-${watcher.chain}`,
+        everyMs: CHAIN_EVERY_MS,
+        task: async () => {
+          const result = await watcher.tick();
+          if (result.state === 'failed') throw new Error(result.error);
+        },
+      }),
+    ),
   ];
 
   const stats: Record<string, JobStats> = {};

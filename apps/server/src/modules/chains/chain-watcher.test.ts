@@ -10,6 +10,9 @@ import {
   withoutChange,
 } from '../../../test/helpers';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { COMMANDS, formatChainStatus } from '../../cli-commands';
+import { startJobs } from '../../jobs';
+import { chainStatus } from './chain-status';
 import { createChainWatcher } from './chain-watcher';
 import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
 
@@ -290,5 +293,51 @@ describe('chain watcher', () => {
     expect(await ledgerRowsOf(tx)).toEqual([
       { status: 'pending', crypto_amount: '1.000000000000000000' },
     ]);
+  });
+
+  it('runs as the exclusive job chain-ethereum, and chain-status tells where each chain stands', async () => {
+    const { address, chain } = await setUp();
+    const tx = fakeTxHash(`job-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], 2);
+    const watcher = watcherOn(chain);
+    const jobs = startJobs({ ...t.services, chainWatchers: [watcher] }, { lockRetryMs: 200 });
+    try {
+      await jobs.started;
+      expect(jobs.held()).toContain('chain-ethereum');
+      await expect
+        .poll(async () => (await depositsOf(tx))[0]?.status, { timeout: 10_000 })
+        .toBe('credited');
+    } finally {
+      await jobs.stop();
+    }
+
+    // A second deposit waits for confirmations, and the node is failing.
+    const waiting = fakeTxHash(`job-waiting-${address}`);
+    chain.mine([{ txHash: waiting, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    await watcher.tick();
+    chain.mine([], 3);
+    chain.fail('node timed out');
+    watcher.retryNow();
+    await watcher.tick();
+    const [status] = await chainStatus(t.services.pool, [chain.adapter]);
+    expect(status).toMatchObject({
+      chain: 'ethereum',
+      nodeTip: 4,
+      height: 4,
+      lag: 0,
+      failingRecently: true,
+      lastError: 'node timed out',
+      confirming: 1,
+      reversedOnChain: 0,
+      requiredConfirmations: 3,
+    });
+    expect(status?.watchedAddresses).toBeGreaterThanOrEqual(1);
+    const text = formatChainStatus(status ?? expect.fail('no status'));
+    expect(text).toContain('watcher height:     4');
+    expect(text).toContain('node timed out');
+    expect(text).toContain('awaiting confirmations: 1 deposit(s) (3 needed)');
+    // With no chain configured, the command says so.
+    expect(await COMMANDS['chain-status']?.run(t.services, [])).toContain('No chain is watched');
   });
 });

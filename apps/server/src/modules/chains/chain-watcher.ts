@@ -40,6 +40,11 @@ const SYMBOL_NETWORK: Partial<Record<TAssetId, string>> = {
   'USDT-TRC20': 'USDT/trc20',
 };
 
+/** The "SYMBOL/network" pairs of the deposit addresses that receive these assets. */
+export function symbolNetworksOf(assets: readonly TAssetId[]): string[] {
+  return assets.flatMap((a) => SYMBOL_NETWORK[a] ?? []);
+}
+
 const ORPHANED_REASON =
   'This deposit left the blockchain in a reorganisation before it was confirmed.';
 
@@ -84,7 +89,7 @@ export function createChainWatcher(deps: WatcherDeps) {
   const maxBlocks = deps.maxBlocksPerTick ?? 500;
   let failures = 0;
   let nextTryAt = 0;
-  const symbolNetworks = adapter.assets.flatMap((a) => SYMBOL_NETWORK[a] ?? []);
+  const symbolNetworks = symbolNetworksOf(adapter.assets);
 
   async function requiredConfirmations(): Promise<number> {
     const key = CONFIRMATIONS_SETTING[chain];
