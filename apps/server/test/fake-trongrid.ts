@@ -29,6 +29,8 @@ export type FakeTransfer = {
   form?: AddressForm;
   /** Another contract's Transfer in the same block (the adapter must not count it). */
   contract?: string;
+  /** A transaction of an orphaned block included again on the new branch. */
+  transactionId?: string;
 };
 
 type FakeEvent = {
@@ -83,7 +85,6 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
   };
   // A fork counter in the block hash: a block mined after a rewind differs from the one it replaces.
   let fork = 0;
-  let txCounter = 0;
 
   const blockId = (number: number) =>
     // A TRON block ID starts with the block number (8 bytes), then 24 bytes of the block's hash.
@@ -97,7 +98,8 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
     const number = blocks.length;
     const parent = blocks[number - 1];
     const events: FakeEvent[] = transfers.map((t) => ({
-      transactionId: createHash('sha256').update(`tx/${txCounter++}/${fork}`).digest('hex'),
+      // Random, as real transaction ids are: two fakes in one database never share one.
+      transactionId: t.transactionId ?? randomBytes(32).toString('hex'),
       // Each transfer its own transaction here, so its first (only) log.
       eventIndex: 0,
       contract: t.contract ?? options.usdtContract,

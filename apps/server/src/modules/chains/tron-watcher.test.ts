@@ -7,6 +7,7 @@ import {
 } from '../../../test/fake-trongrid';
 import {
   createTestApp,
+  databaseText,
   mailsTo,
   type SignedInUser,
   type TestApp,
@@ -144,7 +145,10 @@ describe('TRON deposits through the watcher', () => {
     // More blocks, and the node failing for a while: never credited twice.
     mineEmpty(5);
     fake.state.mode = 'http500';
+    const unchanged = await databaseText(t, ['chain_cursors']);
     expect(await watcher.tick()).toMatchObject({ state: 'failed' });
+    // Only the cursor's error note changes: no deposit, ledger row or balance.
+    expect(await databaseText(t, ['chain_cursors'])).toEqual(unchanged);
     fake.state.mode = 'ok';
     watcher.retryNow();
     expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
@@ -171,5 +175,56 @@ describe('TRON deposits through the watcher', () => {
     expect(await depositOf(tx)).toMatchObject([{ status: 'orphaned' }]);
     expect(await ledgerRowsOf(tx)).toEqual([{ status: 'failed', crypto_amount: '250' }]);
     expect(await usdt()).toEqual(before);
+  });
+
+  it('moves a deposit whose transaction comes back in another block, and credits it once there', async () => {
+    const { address, watcher } = await setUp();
+    const before = await usdt();
+    const block = fake.mine([{ to: address, value: '3000000' }]);
+    const tx = block.events[0]?.transactionId;
+    mineEmpty(2);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 3 }]);
+
+    // The new branch carries the same transaction two blocks later.
+    fake.rewind(block.number);
+    mineEmpty(2);
+    const again = fake.mine([{ to: address, value: '3000000', transactionId: tx }]);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 1 }]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'pending', crypto_amount: '3' }]);
+
+    mineEmpty(CONFIRMATIONS - 1);
+    await watcher.tick();
+    expect(fake.tip()).toBe(again.number + CONFIRMATIONS - 1);
+    expect(await depositOf(tx)).toMatchObject([
+      { status: 'credited', confirmations: CONFIRMATIONS },
+    ]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'completed', crypto_amount: '3' }]);
+    expect(
+      toMinor('USDT-TRC20', (await usdt()).balance) - toMinor('USDT-TRC20', before.balance),
+    ).toBe(3_000_000n);
+  });
+
+  it('never debits a credited deposit that leaves the chain: staff get an audit row', async () => {
+    const { address, watcher } = await setUp();
+    const block = fake.mine([{ to: address, value: '1000000' }]);
+    const tx = block.events[0]?.transactionId;
+    mineEmpty(CONFIRMATIONS - 1);
+    await watcher.tick();
+    expect(await depositOf(tx)).toMatchObject([{ status: 'credited' }]);
+    const credited = await usdt();
+
+    fake.rewind(block.number);
+    mineEmpty(CONFIRMATIONS + 1);
+    expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
+    expect(await depositOf(tx)).toMatchObject([{ status: 'reversed-on-chain' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([{ status: 'completed', crypto_amount: '1' }]);
+    expect(await usdt()).toEqual(credited);
+    const { rows } = await t.services.pool.query<{ reason: string }>(
+      `SELECT reason FROM audit_log WHERE target_user_id = $1 AND action = 'chain.deposit.reversed'`,
+      [alice.userId],
+    );
+    expect(rows.filter((r) => r.reason.includes(tx ?? '-'))).toHaveLength(1);
   });
 });
