@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
 import { StartupError } from '../../lib/startup-error';
 import { BitcoinAdapter } from './bitcoin-adapter';
+import { bitcoinScriptOf } from './derive';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 
@@ -49,6 +50,39 @@ describe('matchKeyOf: an address as the output script it pays, under BTC_NETWORK
     expect(mainnet.matchKeyOf('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t5')).toBeNull();
     expect(mainnet.matchKeyOf('0x52908400098527886E0F7030069857D2E4169EE7')).toBeNull();
     expect(mainnet.matchKeyOf('')).toBeNull();
+  });
+  it("agrees with the derivation module's address-to-script reading", () => {
+    const samples = {
+      mainnet: [
+        'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+        'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0',
+        '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+        '3J98t1WpEZ73CNmQviecrnyiWrnqRhWNLy',
+        'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+        'not an address',
+      ],
+      testnet: [
+        'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+        'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+        '2MzQwSSnBHWHqSAqtTVQ6v47XtaisrJa1Vc',
+        '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
+      ],
+      regtest: [
+        'bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080',
+        'mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn',
+        'tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx',
+      ],
+    } as const;
+    const adapters = { mainnet, testnet, regtest };
+    for (const network of ['mainnet', 'testnet', 'regtest'] as const) {
+      for (const address of samples[network]) {
+        expect([network, address, adapters[network].matchKeyOf(address)]).toEqual([
+          network,
+          address,
+          bitcoinScriptOf(address, network),
+        ]);
+      }
+    }
   });
 });
 
