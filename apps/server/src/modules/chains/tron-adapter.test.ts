@@ -5,6 +5,7 @@ import {
   startFakeTronGrid,
   tronHex,
 } from '../../../test/fake-trongrid';
+import { freePort } from '../../../test/free-port';
 import { StartupError } from '../../lib/startup-error';
 import { TronAdapter, tronBase58Address, tronHexAddress } from './tron-adapter';
 
@@ -208,6 +209,17 @@ describe('TronAdapter against a fake TronGrid', () => {
     }
     fake.state.mode = 'ok';
     expect(await adapter.transfersIn(ref, watched)).toHaveLength(1);
+
+    // Nothing listening at all: the reason, and not the URL (it may carry a key).
+    const down = new TronAdapter({
+      apiUrl: `http://127.0.0.1:${await freePort()}/secret-key`,
+      usdtContract: USDT,
+    });
+    const refused = down.tip();
+    await expect(refused).rejects.toThrow(
+      'TRON API /wallet/getnowblock: the connection failed (ECONNREFUSED)',
+    );
+    await expect(refused).rejects.not.toThrow(/secret-key/);
   });
 
   it('throws on events without success, on a malformed event and on a fingerprint that repeats', async () => {

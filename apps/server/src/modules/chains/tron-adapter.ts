@@ -249,6 +249,18 @@ export class TronAdapter implements ChainAdapter {
     };
   }
 
+  /** Why a request got no answer, without the URL (TRON_API_URL may carry a key). */
+  private failureOf(err: unknown): string {
+    if (err instanceof Error && err.name === 'TimeoutError') {
+      return `no answer within ${this.timeoutMs} ms`;
+    }
+    // fetch's own message is "fetch failed"; the reason is its cause (ECONNREFUSED, a reset).
+    const cause = err instanceof Error ? err.cause : undefined;
+    const code = cause instanceof Error && 'code' in cause ? cause.code : undefined;
+    if (typeof code === 'string') return `the connection failed (${code})`;
+    return err instanceof Error ? err.message : String(err);
+  }
+
   private async request(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
@@ -265,11 +277,7 @@ export class TronAdapter implements ChainAdapter {
       });
       text = await res.text();
     } catch (err) {
-      const reason =
-        err instanceof Error && err.name === 'TimeoutError'
-          ? `no answer within ${this.timeoutMs} ms`
-          : String(err);
-      throw new Error(`${what}: ${reason}`);
+      throw new Error(`${what}: ${this.failureOf(err)}`);
     }
     if (!res.ok) throw new Error(`${what}: HTTP ${res.status}`);
     let json: unknown;
