@@ -1,4 +1,6 @@
 import type { ChainAdapter } from './chain-adapter';
+import type { ChainConfigs } from './chain-config';
+import { EthereumAdapter } from './ethereum-adapter';
 
 /**
  * The adapters of the chains the operator configured, one per chain (docs/decisions/0021):
@@ -6,6 +8,13 @@ import type { ChainAdapter } from './chain-adapter';
  * adapter constructor is added here from its configuration; a chain with none keeps
  * today's behaviour (staff-entered addresses, manual credits).
  */
-export function createChainAdapters(_config: unknown): ChainAdapter[] {
-  return [];
+export function createChainAdapters(config: { chains: ChainConfigs }): ChainAdapter[] {
+  const adapters: ChainAdapter[] = [];
+  const { ethereum } = config.chains;
+  if (ethereum) {
+    adapters.push(
+      new EthereumAdapter({ rpcUrl: ethereum.rpcUrl, usdtContract: ethereum.usdtContract }),
+    );
+  }
+  return adapters;
 }

@@ -1,9 +1,11 @@
+import { HDKey } from '@scure/bip32';
+import { mnemonicToSeedSync } from '@scure/bip39';
 import { type Address, type Hash, type Hex, parseEther } from 'viem';
-import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
 import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
 import {
+  call,
   createTestApp,
   mailsTo,
   type SignedInUser,
@@ -11,24 +13,31 @@ import {
   verifiedCustomer,
 } from '../../../test/helpers';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
-import { createChainWatcher } from './chain-watcher';
-import { EthereumAdapter } from './ethereum-adapter';
+import type { ChainWatcher } from './chain-watcher';
 
 /**
- * End to end on a real node: anvil mines ETH and USDT (a 6-decimal test token) payments to
- * a derived address and to an address staff entered; the watcher credits each through the
- * ledger once, after `confirmations_eth`; a reorg before the credit drops a deposit, one
- * after it raises an alert and debits nothing.
+ * End to end on a real node: the app is configured for anvil as an operator would
+ * (ETH_RPC_URL, ETH_XPUB, USDT_ERC20_CONTRACT), a customer's ETH address is derived on their
+ * first request, and the app's own Ethereum watcher credits ETH and USDT (a 6-decimal test
+ * token) paid to it, and USDT paid to an address staff entered, each through the ledger
+ * once, after `confirmations_eth`; a reorg before the credit drops a deposit, one after it
+ * raises an alert and debits nothing.
  */
 
 const CONFIRMATIONS = 4;
 
-// Alice's derived address: m/44'/60'/0'/0/0 of the BIP-39 test mnemonic, known to wallets'
-// test vectors as 0x9858EfFD232B4033E47d90003D41EC34EcaEda94.
-const DERIVED = mnemonicToAccount(
-  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
-  { addressIndex: 0 },
-).address;
+// The operator's account key; the mnemonic (and any private key) exists only in this test.
+const ACCOUNT = HDKey.fromMasterSeed(
+  mnemonicToSeedSync(
+    'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+  ),
+).derive("m/44'/60'/0'");
+// m/44'/60'/0'/0/0 of that mnemonic, as wallets' test vectors give it.
+const DERIVED = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+// Bob's address, entered by staff for USDT-ERC20 (no derivation index).
+const BOB_ADDRESS = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
+// Nobody's deposit address.
+const UNWATCHED = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 let t: TestApp;
 let alice: SignedInUser;
@@ -36,44 +45,26 @@ let bob: SignedInUser;
 let anvil: Anvil;
 let chain: TestChain;
 let usdt: Address;
-let watcher: ReturnType<typeof createChainWatcher>;
-// Bob's address, entered by staff for USDT-ERC20 (no derivation index).
-const BOB_ADDRESS = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
-// Nobody's deposit address.
-const UNWATCHED = mnemonicToAccount('test test test test test test test test test test test junk', {
-  addressIndex: 5,
-}).address;
+let watcher: ChainWatcher;
 
 beforeAll(async () => {
-  [t, anvil] = await Promise.all([createTestApp(), startAnvil()]);
+  anvil = await startAnvil();
   chain = testChain(anvil);
   usdt = await chain.deployToken(6);
+  t = await createTestApp({
+    ETH_RPC_URL: anvil.url,
+    ETH_XPUB: ACCOUNT.publicExtendedKey,
+    USDT_ERC20_CONTRACT: usdt,
+  });
   [alice, bob] = [await verifiedCustomer(t), await verifiedCustomer(t)];
   await setSetting(t, 'confirmations_eth', String(CONFIRMATIONS));
-  await t.services.pool.query(
-    `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address, chain, derivation_index)
-     VALUES ($1, 'ETH', 'ethereum', $2, 'ethereum', 0)`,
-    [alice.userId, DERIVED],
-  );
   await t.services.pool.query(
     `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address) VALUES ($1, 'USDT', 'erc20', $2)`,
     [bob.userId, BOB_ADDRESS],
   );
-  const s = t.services;
-  watcher = createChainWatcher({
-    pool: s.pool,
-    adapter: new EthereumAdapter({ rpcUrl: anvil.url, usdtContract: usdt }),
-    ledger: s.ledger,
-    prices: s.prices,
-    outbox: s.outbox,
-    audit: s.audit,
-    settings: s.settings,
-    log: s.log,
-    publicUrl: s.config.publicUrl,
-    // The watcher starts above the token's deployment.
-    startHeight: Number(await chain.client.getBlockNumber({ cacheTime: 0 })) + 1,
-    backoffMs: { first: 60_000, max: 60_000 },
-  });
+  const ethereum = t.services.chainWatchers.find((w) => w.chain === 'ethereum');
+  if (!ethereum) throw new Error('the app watches no Ethereum');
+  watcher = ethereum;
 }, 60_000);
 
 afterAll(async () => {
@@ -139,7 +130,14 @@ async function arrivalMails(user: SignedInUser): Promise<string[]> {
 
 describe('Ethereum deposits on anvil through the watcher', () => {
   it(`credits ETH and USDT payments after ${CONFIRMATIONS} confirmations, exactly once`, async () => {
-    expect(DERIVED).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+    // Alice's first look at her deposit addresses derives her Ethereum address; USDT-ERC20
+    // shows the same one.
+    const res = await call(t, { url: '/api/deposit-addresses', cookie: alice.cookie });
+    expect(res.statusCode).toBe(200);
+    const shown = (res.json().addresses as { assetId: string | null; address: string }[])
+      .filter((a) => a.assetId === 'ETH' || a.assetId === 'USDT-ERC20')
+      .map((a) => [a.assetId, a.address]);
+    expect(Object.fromEntries(shown)).toEqual({ ETH: DERIVED, 'USDT-ERC20': DERIVED });
     await tick();
     const before = await balances();
     expect(before).toEqual({ aliceEth: '0', aliceUsdt: '0', bobUsdt: '0' });
