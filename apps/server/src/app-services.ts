@@ -1,3 +1,4 @@
+import { setBitcoinAddressNetwork } from '@coffer/shared';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -60,6 +61,8 @@ export type Infra = {
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
   const { db, pool, secrets, mailer, config } = infra;
+  // Every address check (request schemas included) follows BTC_NETWORK from here on.
+  setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
   // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
   const files = createDatabaseFileStore(pool, secrets);
   // Mails and file removals are queued in the transaction of the change that causes them

@@ -4,9 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   ADDRESS_MSG,
+  bitcoinAddressNetwork,
   decodeSegwitAddress,
   refineAssetAddress,
   refineNetworkAddress,
+  setBitcoinAddressNetwork,
   toChecksumAddress,
   validateAddress,
   validateAddressForSymbol,
@@ -218,6 +220,55 @@ describe('Bitcoin withdrawal addresses', () => {
     expect(base58check.encode(Uint8Array.of(0x00, ...genesisHash))).toBe(
       '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa',
     );
+  });
+
+  it('follows the network the server runs on: testnet and regtest take their own forms', () => {
+    // BIP-84's first receive key (abandon … about): the same witness program in each
+    // network's form; tb1q6rz2… is m/84'/1'/0'/0/0 of the same mnemonic.
+    const regtest = 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx';
+    const testnet = 'tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl';
+    const mainnet = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+    const testBase58 = 'mkpZhYtJu2r87Js3pDiWJDmPte2NRZ8bJV';
+
+    expect(validateBitcoinAddress(regtest, 'regtest')).toEqual({ ok: true, address: regtest });
+    expect(validateBitcoinAddress(regtest.toUpperCase(), 'regtest')).toEqual({
+      ok: true,
+      address: regtest,
+    });
+    expect(validateBitcoinAddress(testnet, 'testnet')).toEqual({ ok: true, address: testnet });
+    expect(validateBitcoinAddress(testBase58, 'testnet').ok).toBe(true);
+    expect(validateBitcoinAddress(testBase58, 'regtest').ok).toBe(true);
+
+    const notRegtest =
+      'This is not a Bitcoin regtest address. This service runs on Bitcoin regtest.';
+    for (const address of [mainnet, testnet, '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa']) {
+      expect(messageOf(validateBitcoinAddress(address, 'regtest')), address).toBe(notRegtest);
+    }
+    expect(messageOf(validateBitcoinAddress(regtest, 'testnet'))).toBe(
+      'This is not a Bitcoin testnet address. This service runs on Bitcoin testnet.',
+    );
+    expect(messageOf(validateBitcoinAddress(regtest, 'mainnet'))).toBe(ADDRESS_MSG.bitcoinTestnet);
+    // A mistyped regtest address is a checksum error, as on mainnet.
+    expect(messageOf(validateBitcoinAddress(`${regtest.slice(0, -1)}q`, 'regtest'))).toBe(
+      ADDRESS_MSG.bitcoinChecksum,
+    );
+  });
+
+  it('checks by the network set at start-up wherever no network is given (schemas too)', () => {
+    const regtest = 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx';
+    expect(bitcoinAddressNetwork()).toBe('mainnet');
+    setBitcoinAddressNetwork('regtest');
+    try {
+      expect(validateAddress('BTC', regtest)).toEqual({ ok: true, address: regtest });
+      expect(validateNetworkAddress('bitcoin', regtest).ok).toBe(true);
+      expect(ZAssetAddress('BTC').parse(regtest)).toBe(regtest);
+      expect(messageOf(validateAddress('BTC', '1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa'))).toBe(
+        'This is not a Bitcoin regtest address. This service runs on Bitcoin regtest.',
+      );
+    } finally {
+      setBitcoinAddressNetwork('mainnet');
+    }
+    expect(messageOf(validateAddress('BTC', regtest))).toBe(ADDRESS_MSG.bitcoinTestnet);
   });
 
   it('refuses witness programs nothing spends yet, though they decode', () => {

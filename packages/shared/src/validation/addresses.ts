@@ -11,8 +11,9 @@ import { assetById } from '../assets';
  * money is sent to it. The asset's network picks the rule (DEVIATIONS S8): USDT-ERC20 takes
  * the Ethereum rule and USDT-TRC20 the Tron rule.
  *
- * Bitcoin is mainnet only: this is a custodian paying out real coins, and a testnet address
- * is always a mistake there. Bitcoin segwit addresses are limited to the kinds wallets
+ * Bitcoin follows the server's BTC_NETWORK (setBitcoinAddressNetwork, mainnet unless told):
+ * a custodian paying out real coins refuses a test network address, and one running on
+ * testnet or regtest refuses mainnet addresses. Bitcoin segwit addresses are limited to the kinds wallets
  * actually spend today (v0 P2WPKH/P2WSH, v1 Taproot with a 32-byte key); other witness
  * versions decode correctly but nothing secures coins sent to them yet.
  */
@@ -36,6 +37,31 @@ export const ADDRESS_MSG = {
 } as const;
 
 export type TAddressResult = { ok: true; address: string } | { ok: false; message: string };
+
+/** The Bitcoin network addresses are checked for (the server's BTC_NETWORK). */
+export type TBitcoinNetwork = 'mainnet' | 'testnet' | 'regtest';
+
+let bitcoinNetwork: TBitcoinNetwork = 'mainnet';
+
+/**
+ * Sets the Bitcoin network every address check without an explicit one follows, once at
+ * start-up (the server from BTC_NETWORK): the request schemas that check addresses are
+ * module constants, so this is how they learn it.
+ */
+export function setBitcoinAddressNetwork(network: TBitcoinNetwork): void {
+  bitcoinNetwork = network;
+}
+
+export function bitcoinAddressNetwork(): TBitcoinNetwork {
+  return bitcoinNetwork;
+}
+
+/** The message for an address of another Bitcoin network than the one in use. */
+export function bitcoinWrongNetworkMessage(network: TBitcoinNetwork): string {
+  return network === 'mainnet'
+    ? ADDRESS_MSG.bitcoinTestnet
+    : `This is not a Bitcoin ${network} address. This service runs on Bitcoin ${network}.`;
+}
 
 const ok = (address: string): TAddressResult => ({ ok: true, address });
 const fail = (message: string): TAddressResult => ({ ok: false, message });
@@ -98,27 +124,77 @@ export function decodeSegwitAddress(address: string, hrp: string): TSegwitDecode
   return { ok: true, version, program };
 }
 
-const BTC_VERSION_P2PKH = 0x00;
-const BTC_VERSION_P2SH = 0x05;
-const BTC_TESTNET_VERSIONS = [0x6f, 0xc4];
-
-/** §5's shape for legacy and P2SH addresses: 1 or 3, then base58, 26-35 characters in all. */
-const BTC_BASE58_SHAPE = new RegExp(`^[13][${BASE58_CHARS}]{25,34}$`);
-/** Testnet counterparts (m, n, 2), recognised only to say why they are refused. */
-const BTC_TESTNET_BASE58_SHAPE = new RegExp(`^[mn2][${BASE58_CHARS}]{25,34}$`);
+/** Per network: the segwit human-readable part and the base58 versions (P2PKH, P2SH). */
+const BTC_NETWORK_FORMS: Readonly<
+  Record<TBitcoinNetwork, { hrp: string; p2pkh: number; p2sh: number; base58: RegExp }>
+> = {
+  // §5's shape for legacy and P2SH addresses: 1 or 3, then base58, 26-35 characters in all.
+  mainnet: {
+    hrp: 'bc',
+    p2pkh: 0x00,
+    p2sh: 0x05,
+    base58: new RegExp(`^[13][${BASE58_CHARS}]{25,34}$`),
+  },
+  // Testnet and regtest share their base58 versions (m/n and 2); regtest's segwit is bcrt1.
+  testnet: {
+    hrp: 'tb',
+    p2pkh: 0x6f,
+    p2sh: 0xc4,
+    base58: new RegExp(`^[mn2][${BASE58_CHARS}]{25,34}$`),
+  },
+  regtest: {
+    hrp: 'bcrt',
+    p2pkh: 0x6f,
+    p2sh: 0xc4,
+    base58: new RegExp(`^[mn2][${BASE58_CHARS}]{25,34}$`),
+  },
+};
 
 /**
- * A Bitcoin mainnet address: base58check P2PKH (1…) or P2SH (3…), or segwit 'bc1': v0
- * (bech32) or Taproot (bech32m). An all-capitals bech32 address is valid (BIP-173, QR codes
- * use it) and comes back lower-cased, the form wallets print.
+ * The networks whose form an address has (by its prefix and version): none for something
+ * that is no Bitcoin address; testnet and regtest share the base58 versions (m/n and 2).
  */
-export function validateBitcoinAddress(input: string): TAddressResult {
+function bitcoinNetworksOfAddress(address: string): TBitcoinNetwork[] {
+  const lower = address.toLowerCase();
+  // bcrt1 first: it also starts with 'bc'.
+  if (lower.startsWith('bcrt1')) return ['regtest'];
+  if (lower.startsWith('bc1')) return ['mainnet'];
+  if (lower.startsWith('tb1')) return ['testnet'];
+  const payload = decodeBase58check(address);
+  if (payload?.length !== 21) return [];
+  const version = payload[0];
+  const { mainnet, testnet } = BTC_NETWORK_FORMS;
+  if (mainnet.base58.test(address) && (version === mainnet.p2pkh || version === mainnet.p2sh)) {
+    return ['mainnet'];
+  }
+  if (testnet.base58.test(address) && (version === testnet.p2pkh || version === testnet.p2sh)) {
+    return ['testnet', 'regtest'];
+  }
+  return [];
+}
+
+/**
+ * A Bitcoin address of `network` (the one set at start-up unless given): base58check P2PKH
+ * or P2SH (1…/3… on mainnet, m…/n…/2… on the test networks), or segwit (bc1, tb1, bcrt1)
+ * v0 (bech32) or Taproot (bech32m). An all-capitals bech32 address is valid (BIP-173, QR
+ * codes use it) and comes back lower-cased, the form wallets print. An address of another
+ * network is refused saying so.
+ */
+export function validateBitcoinAddress(
+  input: string,
+  network: TBitcoinNetwork = bitcoinNetwork,
+): TAddressResult {
   const address = input.trim();
   if (address === '') return fail(ADDRESS_MSG.required);
   const lower = address.toLowerCase();
+  const forms = BTC_NETWORK_FORMS[network];
+  const networks = bitcoinNetworksOfAddress(address);
+  if (networks.length > 0 && !networks.includes(network)) {
+    return fail(bitcoinWrongNetworkMessage(network));
+  }
 
-  if (lower.startsWith('bc1')) {
-    const segwit = decodeSegwitAddress(address, 'bc');
+  if (lower.startsWith(`${forms.hrp}1`)) {
+    const segwit = decodeSegwitAddress(address, forms.hrp);
     if (!segwit.ok) {
       return fail(
         segwit.reason === 'checksum' ? ADDRESS_MSG.bitcoinChecksum : ADDRESS_MSG.bitcoinFormat,
@@ -128,21 +204,13 @@ export function validateBitcoinAddress(input: string): TAddressResult {
       segwit.version === 0 || (segwit.version === 1 && segwit.program.length === 32);
     return spendable ? ok(lower) : fail(ADDRESS_MSG.bitcoinUnsupportedKind);
   }
-  if (lower.startsWith('tb1') || lower.startsWith('bcrt1')) return fail(ADDRESS_MSG.bitcoinTestnet);
 
-  if (BTC_BASE58_SHAPE.test(address)) {
+  if (forms.base58.test(address)) {
     const payload = decodeBase58check(address);
     if (!payload) return fail(ADDRESS_MSG.bitcoinChecksum);
     const version = payload[0];
-    const known = version === BTC_VERSION_P2PKH || version === BTC_VERSION_P2SH;
+    const known = version === forms.p2pkh || version === forms.p2sh;
     return payload.length === 21 && known ? ok(address) : fail(ADDRESS_MSG.bitcoinFormat);
-  }
-  if (BTC_TESTNET_BASE58_SHAPE.test(address)) {
-    const payload = decodeBase58check(address);
-    const version = payload?.[0];
-    if (payload?.length === 21 && version !== undefined && BTC_TESTNET_VERSIONS.includes(version)) {
-      return fail(ADDRESS_MSG.bitcoinTestnet);
-    }
   }
   return fail(ADDRESS_MSG.bitcoinFormat);
 }

@@ -4,9 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
+  errorOf,
   type SignedInUser,
   type TestApp,
+  verifiedAdmin,
   verifiedCustomer,
+  withoutChange,
 } from '../../../test/helpers';
 import { setSetting } from '../../../test/money-helpers';
 import { type ChainConfigs, derive, loadChainConfig } from '../chains';
@@ -203,6 +206,32 @@ describe('deposit addresses derived from the operator’s public keys', () => {
     } finally {
       await setSetting(t, 'deposits_enabled', 'true');
     }
+  });
+});
+
+describe('addresses checked by BTC_NETWORK (regtest here)', () => {
+  it('lets staff enter a bcrt1 address and refuses a mainnet one, changing nothing', async () => {
+    const admin = await verifiedAdmin(t);
+    const [customer] = await customerRows(1);
+    const add = (address: string) =>
+      call(t, {
+        method: 'POST',
+        url: '/api/admin/deposit-addresses',
+        cookie: admin.cookie,
+        body: { userId: customer, assetSymbol: 'BTC', network: 'bitcoin', address },
+      });
+    const mainnet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const refused = await withoutChange(t, () => add(mainnet));
+    expect(refused.statusCode).toBe(400);
+    expect(errorOf(refused).message).toContain(
+      'This is not a Bitcoin regtest address. This service runs on Bitcoin regtest.',
+    );
+
+    // Index 9999's address: one no customer was given.
+    const regtest = derive(config('bitcoin'), 9999).address;
+    const added = await add(regtest);
+    expect(added.statusCode).toBe(200);
+    expect(added.json().address).toMatchObject({ address: regtest, assetSymbol: 'BTC' });
   });
 });
 
