@@ -157,6 +157,14 @@ export const ZTransaction = z.object({
   priceUsd: ZDecimal.nullable(),
   date: ZIso,
   completedAt: ZIso.nullable(),
+  /**
+   * A chain deposit still confirming (issue 14): the blocks that include it so far and the
+   * number it is credited at ("Confirming 2 of 12"). Absent or null for every other row.
+   */
+  confirmations: z
+    .object({ current: z.number().int().nonnegative(), required: z.number().int().positive() })
+    .nullable()
+    .optional(),
 });
 export type TTransaction = z.infer<typeof ZTransaction>;
 

@@ -98,7 +98,11 @@ async function historyItem(txHash: string) {
     url: '/api/transactions?limit=50',
     headers: { cookie: alice.cookie },
   });
-  const items = res.json().items as Array<{ transactionHash: string | null; status: string }>;
+  const items = res.json().items as Array<{
+    transactionHash: string | null;
+    status: string;
+    confirmations?: { current: number; required: number } | null;
+  }>;
   return items.find((i) => i.transactionHash === `0x${txHash}`);
 }
 
@@ -120,12 +124,18 @@ describe('chain watcher', () => {
       { status: 'pending', crypto_amount: '2.000000000000000000' },
     ]);
     expect(await ethBalance()).toEqual(before);
-    expect(await historyItem(tx)).toMatchObject({ status: 'pending' });
+    // The customer's history shows it at once: pending, "Confirming 1 of 3".
+    expect(await historyItem(tx)).toMatchObject({
+      status: 'pending',
+      amount: '2',
+      confirmations: { current: 1, required: 3 },
+    });
 
     chain.mine([], 1);
     await w.tick();
     expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 2 }]);
     expect(await ethBalance()).toEqual(before);
+    expect(await historyItem(tx)).toMatchObject({ confirmations: { current: 2, required: 3 } });
 
     const mailsBefore = mailsTo(t, alice.email).length;
     chain.mine([], 1);
@@ -140,6 +150,9 @@ describe('chain watcher', () => {
     const mails = mailsTo(t, alice.email);
     expect(mails.length).toBe(mailsBefore + 1);
     expect(mails.at(-1)).toContain('Your ETH deposit has arrived');
+    const credited = await historyItem(tx);
+    expect(credited).toMatchObject({ status: 'completed' });
+    expect(credited?.confirmations ?? null).toBeNull();
 
     // More blocks change nothing more.
     chain.mine([], 5);

@@ -38,6 +38,33 @@ const SELECT_KEYED = `SELECT *, (extract(epoch FROM transaction_date) * 1000000)
 
 export const historyRepository = {
   /**
+   * The chain deposits still confirming among these ledger rows (issue 14): their
+   * confirmations and the chain's setting they are credited at, by ledger row id.
+   */
+  async confirmingDeposits(
+    pool: pg.Pool,
+    transactionIds: string[],
+  ): Promise<Map<string, { current: number; required: number }>> {
+    if (transactionIds.length === 0) return new Map();
+    const { rows } = await pool.query<{ id: string; current: number; required: string | null }>(
+      `SELECT d.transaction_id AS id, d.confirmations AS current, s.setting_value AS required
+         FROM chain_deposits d
+         LEFT JOIN app_settings s ON s.setting_key = CASE d.chain
+           WHEN 'bitcoin' THEN 'confirmations_btc' WHEN 'ethereum' THEN 'confirmations_eth'
+           WHEN 'tron' THEN 'confirmations_tron' END
+        WHERE d.transaction_id = ANY($1::uuid[]) AND d.status = 'confirming'`,
+      [transactionIds],
+    );
+    const out = new Map<string, { current: number; required: number }>();
+    for (const r of rows) {
+      const required = Number(r.required);
+      if (Number.isInteger(required) && required >= 1)
+        out.set(r.id, { current: Math.min(r.current, required), required });
+    }
+    return out;
+  },
+
+  /**
    * One page of a customer's history, newest first, by keyset: a range scan of
    * transactions_user_date_idx (user_id, transaction_date DESC, id DESC) from the cursor,
    * so page 1,000 costs what page 1 does.

@@ -69,8 +69,19 @@ export function createHistoryService(deps: { pool: pg.Pool }) {
             : 0;
       const items = rows.slice(0, query.limit);
       const last = items.at(-1);
+      const confirming = await repo.confirmingDeposits(
+        deps.pool,
+        items
+          .filter((r) => r.transaction_type === 'deposit' && r.status === 'pending')
+          .map((r) => r.id),
+      );
       return {
-        items: items.map(presentTransaction),
+        items: items.map((row) => {
+          const chain = confirming.get(row.id);
+          return chain
+            ? { ...presentTransaction(row), confirmations: chain }
+            : presentTransaction(row);
+        }),
         nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
         total,
       };

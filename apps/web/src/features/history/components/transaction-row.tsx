@@ -90,6 +90,15 @@ function StatusBadge({ tx }: { tx: TTransaction }) {
       </Badge>
     );
   }
+  // A chain deposit on its way: how many blocks include it of the number it is credited at.
+  if (tx.status === 'pending' && tx.confirmations) {
+    return (
+      <Badge variant="secondary">
+        Confirming {Math.min(tx.confirmations.current, tx.confirmations.required)} of{' '}
+        {tx.confirmations.required}
+      </Badge>
+    );
+  }
   return (
     <Badge variant={statusVariant(tx.status)} className="capitalize">
       {tx.status}
@@ -109,6 +118,9 @@ function ratesText(tx: TTransaction): string | null {
 /** The line under a row that says where its money is now, or null. */
 function stateNote(tx: TTransaction, held: string): string | null {
   const rejected = isRejectedPayout(tx);
+  if (tx.type === 'deposit' && tx.status === 'pending' && tx.confirmations) {
+    return 'Not in your balance yet: it is credited once confirmed on the blockchain.';
+  }
   if (tx.type === 'withdrawal') {
     if (tx.status === 'pending')
       return 'Held from your balance until processed, within 1-24 hours.';
