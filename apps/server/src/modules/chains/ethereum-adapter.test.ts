@@ -259,6 +259,45 @@ describe('Ethereum adapter when the node does not answer', () => {
     );
   });
 
+  it('sends the URL’s credentials as basic authentication, and fails without them', async () => {
+    // A proxy in front of anvil that wants user "watcher", password "p@ss:word".
+    const proxy = http.createServer(async (req, res) => {
+      const expected = `Basic ${Buffer.from('watcher:p@ss:word').toString('base64')}`;
+      if (req.headers.authorization !== expected) {
+        res.writeHead(401).end('unauthorized');
+        return;
+      }
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const answer = await fetch(anvil.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as AddressInfo;
+    try {
+      const authed = new EthereumAdapter({
+        rpcUrl: `http://watcher:p%40ss%3Aword@127.0.0.1:${port}/`,
+        usdtContract: usdt,
+      });
+      expect(await authed.tip()).toBe(await adapter.tip());
+      const wrong = new EthereumAdapter({
+        rpcUrl: `http://watcher:nope@127.0.0.1:${port}/`,
+        usdtContract: usdt,
+      });
+      const err = await wrong.tip().catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/^Ethereum node: eth_blockNumber failed: /);
+      expect((err as Error).message).not.toContain('nope');
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('throws when the node is too slow or answers with an error', async () => {
     const server = http.createServer((req, res) => {
       if (req.url === '/slow') return; // never answers

@@ -51,8 +51,13 @@ export class EthereumAdapter implements ChainAdapter {
       );
     }
     this.usdtContract = contract.address.toLowerCase() as Hex;
+    const { url, headers } = withoutCredentials(options.rpcUrl);
     this.client = createPublicClient({
-      transport: http(options.rpcUrl, { retryCount: 0, timeout: options.timeoutMs ?? 10_000 }),
+      transport: http(url, {
+        retryCount: 0,
+        timeout: options.timeoutMs ?? 10_000,
+        fetchOptions: { headers },
+      }),
     });
   }
 
@@ -201,6 +206,21 @@ export class EthereumAdapter implements ChainAdapter {
       throw new Error(`Ethereum node: ${method} failed: ${shortMessage(err)}`, { cause: err });
     }
   }
+}
+
+/**
+ * A node behind basic authentication is given as `https://user:pass@host/`; `fetch` refuses
+ * a URL with credentials, so they travel as an `Authorization` header instead.
+ */
+function withoutCredentials(rpcUrl: string): { url: string; headers: Record<string, string> } {
+  const url = new URL(rpcUrl);
+  if (!url.username && !url.password) return { url: rpcUrl, headers: {} };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  const basic = Buffer.from(`${user}:${password}`).toString('base64');
+  return { url: url.toString(), headers: { authorization: `Basic ${basic}` } };
 }
 
 function isNoAnswer(err: unknown): boolean {
