@@ -35,7 +35,7 @@ export function formatChainStatus(c: ChainStatus): string {
     `  watcher height:     ${c.height === null ? 'not started' : c.height}`,
     `  lag:                ${c.lag === null ? 'unknown' : `${c.lag} block(s)`}`,
     `  last block time:    ${at(c.lastBlockAt)}`,
-    `  errors, last hour:  ${c.failingRecently ? `yes, last at ${at(c.lastErrorAt)}: ${c.lastError}` : 'none'}`,
+    `  errors, last hour:  ${c.errorsLastHour}${c.errorsLastHour > 0 ? ` (last at ${at(c.lastErrorAt)}: ${c.lastError})` : ''}`,
     `  watched addresses:  ${c.watchedAddresses}`,
     `  awaiting confirmations: ${c.confirming} deposit(s) (${n(c.requiredConfirmations)} needed)`,
     ...(c.reversedOnChain > 0

@@ -39,6 +39,21 @@ export const chainCursors = pgTable('chain_cursors', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/**
+ * Each failure of a chain's watcher (node down, slow, behind, a reorg too deep): the Chains
+ * screen and `chain-status` count those of the last hour. Kept for a day.
+ */
+export const chainWatchErrors = pgTable(
+  'chain_watch_errors',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    chain: text('chain').notNull(),
+    message: text('message').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('chain_watch_errors_chain_at_idx').on(t.chain, t.at)],
+);
+
 /** The hashes of the recent blocks a watcher processed (at least the last 100), to see a reorg. */
 export const chainBlocks = pgTable(
   'chain_blocks',
@@ -86,8 +101,6 @@ export const chainDeposits = pgTable(
   (t) => [
     uniqueIndex('chain_deposits_once_key').on(t.chain, t.txHash, t.outputIndex),
     index('chain_deposits_user_idx').on(t.userId, t.firstSeenAt),
-    index('chain_deposits_open_idx')
-      .on(t.chain, t.blockHeight)
-      .where(sql`status = 'confirming'`),
+    index('chain_deposits_open_idx').on(t.chain, t.blockHeight).where(sql`status = 'confirming'`),
   ],
 );

@@ -13,8 +13,8 @@ export type ChainStatus = {
   lastBlockAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
-  /** Whether the last error is from the last hour. */
-  failingRecently: boolean;
+  /** The watcher's failures in the last hour. */
+  errorsLastHour: number;
   watchedAddresses: number;
   /** Deposits seen and not yet credited, and credited ones that left the chain (for staff). */
   confirming: number;
@@ -31,15 +31,20 @@ export async function chainStatus(
   for (const adapter of adapters) {
     const chain = adapter.chain;
     const { rows: cursors } = await pool.query(
-      `SELECT height, node_tip, last_block_at, last_error, last_error_at,
-              last_error_at > now() - interval '1 hour' AS recent
+      `SELECT height, node_tip, last_block_at, last_error, last_error_at
          FROM chain_cursors WHERE chain = $1`,
       [chain],
     );
     const c = cursors[0];
-    const { rows: counts } = await pool.query<{ confirming: number; reversed: number }>(
+    const { rows: counts } = await pool.query<{
+      confirming: number;
+      reversed: number;
+      errors: number;
+    }>(
       `SELECT count(*) FILTER (WHERE status = 'confirming')::int AS confirming,
-              count(*) FILTER (WHERE status = 'reversed-on-chain')::int AS reversed
+              count(*) FILTER (WHERE status = 'reversed-on-chain')::int AS reversed,
+              (SELECT count(*)::int FROM chain_watch_errors e
+                WHERE e.chain = $1 AND e.at > now() - interval '1 hour') AS errors
          FROM chain_deposits WHERE chain = $1`,
       [chain],
     );
@@ -64,7 +69,7 @@ export async function chainStatus(
       lastBlockAt: c?.last_block_at ?? null,
       lastError: c?.last_error ?? null,
       lastErrorAt: c?.last_error_at ?? null,
-      failingRecently: c?.recent === true,
+      errorsLastHour: counts[0]?.errors ?? 0,
       watchedAddresses: watched.size,
       confirming: counts[0]?.confirming ?? 0,
       reversedOnChain: counts[0]?.reversed ?? 0,

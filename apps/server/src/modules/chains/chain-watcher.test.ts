@@ -44,9 +44,11 @@ async function setUp(startHeight = 1) {
     [alice.userId, address],
   );
   // Every test has a chain of its own: the watcher's state is per chain name, so the
-  // earlier test's cursor, blocks and deposits (on a chain that no longer exists) go first.
+  // earlier test's cursor, blocks, errors and deposits (on a chain that no longer exists) go
+  // first.
   await t.services.pool.query('DELETE FROM chain_deposits WHERE chain = $1', ['ethereum']);
   await t.services.pool.query('DELETE FROM chain_cursors WHERE chain = $1', ['ethereum']);
+  await t.services.pool.query('DELETE FROM chain_watch_errors WHERE chain = $1', ['ethereum']);
   await t.services.pool.query('DELETE FROM chain_blocks WHERE chain = $1', ['ethereum']);
   const chain = createFakeChain('ethereum');
   return { address, chain, watcher: () => watcherOn(chain, startHeight) };
@@ -249,10 +251,10 @@ describe('chain watcher', () => {
     const tx = fakeTxHash(`down-${address}`);
     chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
     chain.fail('connect ECONNREFUSED');
-    // Only the cursor's error columns change: no deposit, block or ledger row appears.
-    const before = await databaseText(t, ['chain_cursors']);
+    // Only the error is recorded (cursor, error count): no deposit, block or ledger row appears.
+    const before = await databaseText(t, ['chain_cursors', 'chain_watch_errors']);
     expect(await w.tick()).toMatchObject({ state: 'failed', error: 'connect ECONNREFUSED' });
-    expect(await databaseText(t, ['chain_cursors'])).toEqual(before);
+    expect(await databaseText(t, ['chain_cursors', 'chain_watch_errors'])).toEqual(before);
     expect(await depositsOf(tx)).toEqual([]);
     const { rows } = await t.services.pool.query<{ last_error: string; height: string }>(
       `SELECT last_error, height FROM chain_cursors WHERE chain = 'ethereum'`,
@@ -263,7 +265,7 @@ describe('chain watcher', () => {
     const asked = chain.calls.tip;
     expect(await w.tick()).toMatchObject({ state: 'waiting' });
     expect(chain.calls.tip).toBe(asked);
-    expect(await databaseText(t, ['chain_cursors'])).toEqual(before);
+    expect(await databaseText(t, ['chain_cursors', 'chain_watch_errors'])).toEqual(before);
     w.retryNow();
     expect(await w.tick()).toMatchObject({ state: 'ok', height: 1 });
     expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming' }]);
@@ -339,7 +341,7 @@ describe('chain watcher', () => {
       nodeTip: 4,
       height: 4,
       lag: 0,
-      failingRecently: true,
+      errorsLastHour: 1,
       lastError: 'node timed out',
       confirming: 1,
       reversedOnChain: 0,
@@ -348,6 +350,7 @@ describe('chain watcher', () => {
     expect(status?.watchedAddresses).toBeGreaterThanOrEqual(1);
     const text = formatChainStatus(status ?? expect.fail('no status'));
     expect(text).toContain('watcher height:     4');
+    expect(text).toContain('errors, last hour:  1 (last at ');
     expect(text).toContain('node timed out');
     expect(text).toContain('awaiting confirmations: 1 deposit(s) (3 needed)');
     // With no chain configured, the command says so.
