@@ -62,6 +62,9 @@ describe('loadChainConfig', () => {
     expect(configs.tron?.usdtContract).toBe('TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t');
     expect(configs.bitcoin?.network).toBe('mainnet');
     expect(configs.ethereum?.account.privateKey).toBeNull();
+    // The keys as given, for the admin screen: public keys only.
+    expect(configs.bitcoin?.xpub).toBe(BTC_XPUB);
+    expect(configs.tron?.xpub).toBe(TRON_XPUB);
   });
 
   it('takes the operator’s own contracts and network', () => {

@@ -20,6 +20,8 @@ export type BitcoinChainConfig = {
   network: BitcoinNetwork;
   /** The account key (BIP-84 `m/84'/0'/0'` or `m/84'/1'/0'`); addresses are `…/0/i`. */
   account: HDKey;
+  /** BTC_XPUB as the operator gave it (xpub, zpub, tpub or vpub), for the admin screen. */
+  xpub: string;
 };
 
 export type EthereumChainConfig = {
@@ -29,6 +31,8 @@ export type EthereumChainConfig = {
   usdtContract: string;
   /** The account key `m/44'/60'/0'`. */
   account: HDKey;
+  /** ETH_XPUB as the operator gave it, for the admin screen. */
+  xpub: string;
 };
 
 export type TronChainConfig = {
@@ -39,6 +43,8 @@ export type TronChainConfig = {
   usdtContract: string;
   /** The account key `m/44'/195'/0'`. */
   account: HDKey;
+  /** TRON_XPUB as the operator gave it, for the admin screen. */
+  xpub: string;
 };
 
 export type ChainConfig = BitcoinChainConfig | EthereumChainConfig | TronChainConfig;
@@ -127,7 +133,8 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
   let bitcoin: BitcoinChainConfig | null = null;
   if (bothOrNeither(env, 'BTC_RPC_URL', 'BTC_XPUB')) {
     const rpcUrl = urlOf(env, 'BTC_RPC_URL', 'a Bitcoin Core JSON-RPC server');
-    const key = parseAccountKey('BTC_XPUB', setting(env, 'BTC_XPUB') ?? '', 'bitcoin');
+    const xpub = setting(env, 'BTC_XPUB') ?? '';
+    const key = parseAccountKey('BTC_XPUB', xpub, 'bitcoin');
     if ((key.network === 'mainnet') !== (bitcoinNetwork === 'mainnet')) {
       // Decision 0021: the key data decides the addresses and BTC_NETWORK their format, so
       // this works; it is still most likely a key from the other network.
@@ -135,13 +142,14 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
         `BTC_XPUB is a ${key.network === 'mainnet' ? 'mainnet' : 'test network'} key (${key.prefix}) but BTC_NETWORK is ${bitcoinNetwork}: addresses are derived from the key and written in the ${bitcoinNetwork} format`,
       );
     }
-    bitcoin = { chain: 'bitcoin', rpcUrl, network: bitcoinNetwork, account: key.account };
+    bitcoin = { chain: 'bitcoin', rpcUrl, network: bitcoinNetwork, account: key.account, xpub };
   }
 
   let ethereum: EthereumChainConfig | null = null;
   if (bothOrNeither(env, 'ETH_RPC_URL', 'ETH_XPUB')) {
     const rpcUrl = urlOf(env, 'ETH_RPC_URL', 'an Ethereum JSON-RPC node');
-    const key = parseAccountKey('ETH_XPUB', setting(env, 'ETH_XPUB') ?? '', 'plain');
+    const xpub = setting(env, 'ETH_XPUB') ?? '';
+    const key = parseAccountKey('ETH_XPUB', xpub, 'plain');
     const contract = setting(env, 'USDT_ERC20_CONTRACT') ?? MAINNET_USDT_ERC20;
     if (!EVM_CONTRACT.test(contract)) {
       throw new StartupError(
@@ -153,6 +161,7 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
       rpcUrl,
       usdtContract: contract.toLowerCase(),
       account: key.account,
+      xpub,
     };
   } else {
     contractWithoutChain(env, 'USDT_ERC20_CONTRACT', 'ETH_RPC_URL and ETH_XPUB');
@@ -161,14 +170,15 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
   let tron: TronChainConfig | null = null;
   if (bothOrNeither(env, 'TRON_API_URL', 'TRON_XPUB')) {
     const apiUrl = urlOf(env, 'TRON_API_URL', 'a TronGrid-compatible API');
-    const key = parseAccountKey('TRON_XPUB', setting(env, 'TRON_XPUB') ?? '', 'plain');
+    const xpub = setting(env, 'TRON_XPUB') ?? '';
+    const key = parseAccountKey('TRON_XPUB', xpub, 'plain');
     const contract = setting(env, 'USDT_TRC20_CONTRACT') ?? MAINNET_USDT_TRC20;
     if (!TRON_CONTRACT.test(contract)) {
       throw new StartupError(
         `USDT_TRC20_CONTRACT must be a TRON contract address (T and 33 characters), got "${contract}"`,
       );
     }
-    tron = { chain: 'tron', apiUrl, usdtContract: contract, account: key.account };
+    tron = { chain: 'tron', apiUrl, usdtContract: contract, account: key.account, xpub };
   } else {
     contractWithoutChain(env, 'USDT_TRC20_CONTRACT', 'TRON_API_URL and TRON_XPUB');
   }
