@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  call,
   createTestApp,
   databaseText,
+  errorOf,
   mailsTo,
   type SignedInUser,
   type TestApp,
+  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
@@ -308,6 +311,30 @@ describe('chain watcher', () => {
     expect(await ledgerRowsOf(tx)).toEqual([
       { status: 'pending', crypto_amount: '1.000000000000000000' },
     ]);
+
+    // Nor may staff add it by hand (Add Transaction), in any spelling of the hash.
+    const admin = await verifiedAdmin(t);
+    const res = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/admin/transactions',
+        cookie: admin.cookie,
+        body: {
+          userId: alice.userId,
+          assetId: 'ETH',
+          type: 'deposit',
+          cryptoAmount: '1',
+          usdAmount: '3000.00',
+          audAmount: '',
+          status: 'completed',
+          transactionDate: new Date().toISOString(),
+          transactionHash: `0X${tx.toUpperCase()}`,
+          reason: 'Seen on the explorer',
+        },
+      }),
+    );
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toContain('already credited');
   });
 
   it('runs as the exclusive job chain-ethereum, and chain-status tells where each chain stands', async () => {
