@@ -8,6 +8,7 @@ import { createDatabaseFileStore } from './lib/file-store';
 import type { Mailer } from './lib/mailer';
 import { createMetrics } from './lib/metrics';
 import { createPgListener } from './lib/pg-listener';
+import { createS3FileStore } from './lib/s3-file-store';
 import {
   createAccountSecurityRepository,
   createAccountSecurityService,
@@ -64,7 +65,11 @@ export function createServices(infra: Infra) {
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
   // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
-  const files = createDatabaseFileStore(pool, secrets);
+  // Private files where every instance reads them: a bucket when STORAGE_URL names one,
+  // else the database.
+  const files = config.storage
+    ? createS3FileStore(config.storage, secrets)
+    : createDatabaseFileStore(pool, secrets);
   // Mails and file removals are queued in the transaction of the change that causes them
   // and carried out after its commit (docs/decisions/0011).
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defaultMailFrom, senderAddress } from './lib/mailer';
+import { parseStorageUrl, type S3Location } from './lib/s3-file-store';
 import { readSecretKey, type SecretKey } from './lib/secret-key';
 import { StartupError } from './lib/startup-error';
 import { type ChainConfigs, loadChainConfig } from './modules/chains/chain-config';
@@ -14,6 +15,8 @@ export type Config = {
   smtpUrl: string | null;
   /** The sender of every mail (MAIL_FROM). */
   mailFrom: string;
+  /** An S3-compatible bucket for private files (STORAGE_URL); null: the database keeps them. */
+  storage: S3Location | null;
   /**
    * COFFER_SECRET_KEY, else DATA_DIR/secret.key; null when neither exists (a brand-new
    * installation: checkSecretKey then generates the file). Malformed, loading fails.
@@ -68,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: mailFromOf(env.MAIL_FROM, publicUrl),
+    storage: env.STORAGE_URL ? parseStorageUrl(env.STORAGE_URL) : null,
     secretKey: readSecretKey(dataDir, env.COFFER_SECRET_KEY || null),
     trustProxy,
     webDistDir: env.WEB_DIST_DIR
