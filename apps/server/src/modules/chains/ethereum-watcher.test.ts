@@ -113,6 +113,19 @@ async function ledgerRowsOf(txHash: Hash) {
   return rows;
 }
 
+/** The row of Alice's history (what her History page lists) for a chain transaction. */
+async function historyItem(txHash: Hash) {
+  const res = await call(t, { url: '/api/transactions?limit=50', cookie: alice.cookie });
+  expect(res.statusCode).toBe(200);
+  const items = res.json().items as Array<{
+    transactionHash: string | null;
+    status: string;
+    amount: string;
+    confirmations?: { current: number; required: number } | null;
+  }>;
+  return items.filter((i) => i.transactionHash?.toLowerCase() === txHash.toLowerCase());
+}
+
 async function balances() {
   const of = async (user: SignedInUser, asset: 'ETH' | 'USDT-ERC20') =>
     (await walletOf(t, user.userId, asset))?.balance ?? '0';
@@ -179,6 +192,17 @@ describe('Ethereum deposits on anvil through the watcher', () => {
       { status: 'pending', asset_id: 'ETH', crypto_amount: '1.25' },
     ]);
     expect(await balances()).toEqual(before);
+    // Alice sees both at once in her history: pending, "Confirming 1 of 4".
+    expect(await historyItem(eth)).toMatchObject([
+      { status: 'pending', amount: '1.25', confirmations: { current: 1, required: CONFIRMATIONS } },
+    ]);
+    expect(await historyItem(token)).toMatchObject([
+      {
+        status: 'pending',
+        amount: '250.5',
+        confirmations: { current: 1, required: CONFIRMATIONS },
+      },
+    ]);
 
     await anvil.mine(CONFIRMATIONS - 2);
     await tick();
@@ -206,6 +230,9 @@ describe('Ethereum deposits on anvil through the watcher', () => {
     expect(await ledgerRowsOf(batch)).toEqual([
       { status: 'completed', asset_id: 'USDT-ERC20', crypto_amount: '40' },
     ]);
+    const [shownEth] = await historyItem(eth);
+    expect(shownEth).toMatchObject({ status: 'completed', amount: '1.25' });
+    expect(shownEth?.confirmations ?? null).toBeNull();
     const credited = { aliceEth: '1.25', aliceUsdt: '250.5', bobUsdt: '40' };
     expect(await balances()).toEqual(credited);
     expect(await arrivalMails(alice)).toHaveLength(2);
