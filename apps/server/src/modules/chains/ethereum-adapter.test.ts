@@ -141,6 +141,43 @@ describe('Ethereum adapter on anvil', () => {
     expect(await adapter.transfersIn(next, watched)).toEqual([]);
   });
 
+  it('finds every watched payment in busy blocks, and only those', async () => {
+    const watchedList = Array.from({ length: 1_000 }, newAddress);
+    const others = Array.from({ length: 200 }, newAddress);
+    const watched = new Set(watchedList.map((a) => a.toLowerCase()));
+    const first = (await adapter.tip()) + 1;
+    // 20 blocks of 50 transfers each, every fifth to a watched address.
+    const recipients = (b: number) =>
+      Array.from({ length: 50 }, (_, i) =>
+        i % 5 === 0 ? (watchedList[b * 10 + i / 5] as Address) : (others[(b + i) % 200] as Address),
+      );
+    await chain.fillTokenBlocks(usdt, 20, recipients);
+
+    for (let b = 0; b < 20; b++) {
+      const block = await adapter.blockAt(first + b);
+      if (!block) throw new Error(`no block ${first + b}`);
+      const seen = await adapter.transfersIn(block, watched);
+      const logs = await chain.client.getLogs({ blockHash: block.hash as Hash });
+      expect(logs).toHaveLength(50);
+      // The watched ones, in the block's log order, with the node's own log indexes.
+      const expected = logs
+        .filter((l) => watched.has(`0x${l.topics[2]?.slice(26)}`))
+        .map((l) => ({
+          txHash: l.transactionHash,
+          outputIndex: l.logIndex,
+          matchKey: `0x${l.topics[2]?.slice(26)}`,
+          assetId: 'USDT-ERC20',
+          amountMinor: 1_000_000n,
+        }));
+      expect(expected.map((e) => e.matchKey)).toEqual(
+        recipients(b)
+          .filter((_, i) => i % 5 === 0)
+          .map((a) => a.toLowerCase()),
+      );
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it('ignores the same Transfer event from another contract', async () => {
     const other = await chain.deployToken(6);
     const a = newAddress();
