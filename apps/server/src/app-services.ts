@@ -231,6 +231,8 @@ export function createServices(infra: Infra) {
       settings,
       log: infra.log,
       publicUrl: config.publicUrl,
+      onConfirmations: (client, userId) =>
+        realtime.publish(client, { type: 'ledger.changed', userId }),
     }),
   );
   return {

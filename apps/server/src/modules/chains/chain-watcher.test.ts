@@ -57,9 +57,15 @@ async function setUp(startHeight = 1) {
   return { address, chain, watcher: () => watcherOn(chain, startHeight) };
 }
 
+/** The customers told their confirmations moved, one entry per block and customer. */
+const announced: string[] = [];
+
 function watcherOn(chain: FakeChain, startHeight = 1) {
   const s = t.services;
   return createChainWatcher({
+    onConfirmations: async (_client, userId) => {
+      announced.push(userId);
+    },
     pool: s.pool,
     adapter: chain.adapter,
     ledger: s.ledger,
@@ -122,7 +128,10 @@ describe('chain watcher', () => {
     const before = await ethBalance();
     const tx = fakeTxHash(`a-${address}`);
     chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: 2n * ETH }]);
+    announced.length = 0;
     expect(await w.tick()).toMatchObject({ state: 'ok', height: 1 });
+    // Alice's screens are told, so her history shows the new count at once.
+    expect(announced).toEqual([alice.userId]);
 
     expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 1 }]);
     expect(await ledgerRowsOf(tx)).toEqual([

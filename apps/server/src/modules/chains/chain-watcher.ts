@@ -58,6 +58,11 @@ export type WatcherDeps = {
   settings: { all(): Promise<Map<string, string>> };
   log: Logger;
   publicUrl: string;
+  /**
+   * Called in the block's transaction for each customer with a deposit still confirming,
+   * whose count just moved (the server announces it, so their history refreshes live).
+   */
+  onConfirmations?: (client: TxClient, userId: string) => Promise<void>;
   /** Where a chain with no cursor yet starts; default: the node's tip at the first run. */
   startHeight?: number;
   /** Blocks processed per tick at most, so one tick never runs for ever. */
@@ -303,7 +308,11 @@ export function createChainWatcher(deps: WatcherDeps) {
 
   /** Completes the deposits that reached `required` confirmations at `height`, each once. */
   async function creditConfirmed(client: TxClient, height: number, required: number) {
-    for (const d of await repo.recountConfirming(client, chain, height)) {
+    const recounted = await repo.recountConfirming(client, chain, height);
+    for (const userId of new Set(recounted.map((d) => d.user_id))) {
+      await deps.onConfirmations?.(client, userId);
+    }
+    for (const d of recounted) {
       if (d.confirmations < required || !d.transaction_id) continue;
       const row = await deps.ledger.changeStatus(client, d.transaction_id, 'completed', {
         processedBy: null,
