@@ -225,6 +225,14 @@ describe('Ethereum adapter on anvil', () => {
     if (!after) throw new Error('no block');
     expect(after.hash).not.toBe(before.hash);
     expect(after.parentHash).toBe(before.parentHash);
+    // Asked for the replaced block, the adapter answers that block's payment or throws (anvil
+    // forgets the block); never "nothing" for a block it cannot read.
+    const replaced = await adapter.transfersIn(before, watched).then(
+      (seen) => ({ seen: seen.map((x) => x.txHash) }),
+      (err: Error) => ({ error: err.message }),
+    );
+    if ('seen' in replaced) expect(replaced.seen).toEqual([paidA]);
+    else expect(replaced.error).toMatch(/^Ethereum node: eth_\w+ failed: |is gone$/);
     expect(await adapter.transfersIn(after, watched)).toEqual([
       {
         txHash: paidB,
