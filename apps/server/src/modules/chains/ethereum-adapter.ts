@@ -128,7 +128,10 @@ export class EthereumAdapter implements ChainAdapter {
     );
     ethCandidates.forEach((c, i) => {
       const receipt = receipts[i];
-      if (!receipt) throw new Error(`Ethereum node: no receipt for ${c.hash}`);
+      // A receipt from another block means the chain moved under this call: ask again later.
+      if (!receipt || receipt.blockHash !== blockHash) {
+        throw new Error(`Ethereum node: no receipt for ${c.hash} in block ${block.height}`);
+      }
       if (receipt.status !== '0x1') return;
       seen.push({
         txHash: c.hash,
