@@ -6,6 +6,7 @@ import { adminSettingsRoutes } from '../admin-settings';
 import { adminTransactionsRoutes } from '../admin-transactions';
 import { adminUsersRoutes, createAdminUsersService } from '../admin-users';
 import { adminWalletsRoutes } from '../admin-wallets';
+import { adminChainsRoutes } from '../chains';
 import { adminChatRoutes } from '../chat';
 import { adminKycRoutes } from '../kyc';
 
@@ -24,6 +25,7 @@ export function adminRoutes(s: Services): FastifyPluginAsyncZod {
     await app.register(adminWalletsRoutes(s));
     await app.register(adminKycRoutes(s));
     await app.register(adminTransactionsRoutes(s));
+    await app.register(adminChainsRoutes(s));
 
     app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () =>
       overview.overview(),

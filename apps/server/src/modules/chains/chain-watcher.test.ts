@@ -254,6 +254,22 @@ describe('chain watcher', () => {
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]?.reason).toContain(`0x${tx}`);
+
+    // Staff see it as an alert; a customer may not look.
+    const admin = await verifiedAdmin(t);
+    const res = await call(t, { url: '/api/admin/chains', cookie: admin.cookie });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().alerts).toEqual([
+      expect.objectContaining({
+        txHash: `0x${tx}`,
+        userId: alice.userId,
+        email: alice.email,
+        assetId: 'ETH',
+        amountMinor: ETH.toString(),
+      }),
+    ]);
+    const refused = await call(t, { url: '/api/admin/chains', cookie: alice.cookie });
+    expect(refused.statusCode).toBe(403);
   });
 
   it('a node that is down invents no deposits, records the error, backs off and recovers', async () => {

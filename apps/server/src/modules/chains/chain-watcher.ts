@@ -2,7 +2,7 @@ import { ASSETS, formatAmount, mulPrice, normalizeTxHash, type TAssetId } from '
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type TxClient, withTransaction } from '../../db/tx';
-import type { AuditLog } from '../audit/audit.service';
+import type { AuditLog } from '../audit';
 import type { Ledger } from '../ledger';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';

@@ -17,6 +17,7 @@ export {
   type TickResult,
 } from './chain-watcher';
 export { chainsRepository } from './chains.repository';
+export { adminChainsRoutes, type TChainsResponse, ZChainsResponse } from './chains.routes';
 export {
   bitcoinScriptOf,
   type DerivedAddress,
