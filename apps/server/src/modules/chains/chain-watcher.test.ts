@@ -16,7 +16,7 @@ import { expectReconciled, setSetting, walletOf } from '../../../test/money-help
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
 import { startJobs } from '../../jobs';
 import { chainStatus } from './chain-status';
-import { createChainWatcher } from './chain-watcher';
+import { createChainWatcher, KEEP_BLOCKS } from './chain-watcher';
 import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
 
 let t: TestApp;
@@ -316,6 +316,45 @@ describe('chain watcher', () => {
     w.retryNow();
     expect(await w.tick()).toMatchObject({ state: 'ok', height: 3 });
     expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }]);
+  });
+
+  it('a node whose chain became shorter (invalidated blocks) is a reorg: rolled back to the common ancestor', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const tx = fakeTxHash(`shorter-${address}`);
+    chain.mine([], 1);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], 1);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'confirming', confirmations: 2 }]);
+    // Blocks 2 and 3 invalidated; one new block 2 without the payment: tip 2 < height 3.
+    chain.reorg(2, [[]], { shorter: true });
+    expect(await w.tick()).toMatchObject({ state: 'ok', height: 2, tip: 2 });
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'orphaned' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'failed', crypto_amount: '1.000000000000000000' },
+    ]);
+  });
+
+  it('a reorg deeper than the blocks kept stops the watcher with an error and changes nothing', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const tx = fakeTxHash(`deep-${address}`);
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    chain.mine([], KEEP_BLOCKS + 5);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }]);
+    chain.reorg(1);
+    const before = await databaseText(t, ['chain_cursors', 'chain_watch_errors']);
+    const result = await w.tick();
+    expect(result.state === 'failed' && result.error).toContain(
+      `deeper than the ${KEEP_BLOCKS} blocks kept`,
+    );
+    expect(await databaseText(t, ['chain_cursors', 'chain_watch_errors'])).toEqual(before);
+    const { rows } = await t.services.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM chain_blocks WHERE chain = 'ethereum'`,
+    );
+    expect(rows[0]?.n).toBe(KEEP_BLOCKS);
   });
 
   it('a manual credit of a transaction the watcher knows is refused and changes nothing', async () => {

@@ -410,11 +410,19 @@ export function createChainWatcher(deps: WatcherDeps) {
         const cursor = await ensureCursor(tip);
         await repo.noteTip(pool, chain, tip);
         if (tip < cursor.height) {
-          // A node behind the blocks already checked is lagging or lying; what it says of
-          // those heights is not believed until it catches up.
-          throw new Error(
-            `the node's tip ${tip} is below the watcher's height ${cursor.height}; waiting for it to catch up`,
-          );
+          // Below the blocks already checked. If the node's block at its tip is not the one
+          // the watcher checked there, its chain changed to a shorter one (a reorganisation,
+          // `invalidateblock`): roll back like any reorg. Otherwise it is only behind (a
+          // lagging or restarted node): reported, and nothing is undone while it catches up.
+          const stored = await repo.storedBlock(pool, chain, tip);
+          const onNode = await adapter.blockAt(tip);
+          if (!stored || !onNode || stored.block_hash === onNode.hash) {
+            throw new Error(
+              `the node's tip ${tip} is below the watcher's height ${cursor.height}; waiting for it to catch up`,
+            );
+          }
+          const ancestor = await commonAncestor(tip - 1);
+          await rollBack({ height: cursor.height, hash: cursor.block_hash }, ancestor);
         }
         const keys = await watched();
         const required = await requiredConfirmations();

@@ -107,15 +107,16 @@ export function createFakeChain(chain: ChainName = 'ethereum', assets?: TAssetId
       for (let i = 1; i < n; i++) push([]);
     },
     /**
-     * Replaces every block from `height` on with new ones (different hashes): `blocks` lists
-     * the payments of each replacement block, and the chain is at least as long as before.
+     * Replaces every block from `height` on with new ones (different hashes): `replacements`
+     * lists the payments of each replacement block; the chain is padded with empty blocks to
+     * at least its old length unless `shorter`.
      */
-    reorg(height: number, replacements: FakePayment[][] = []) {
+    reorg(height: number, replacements: FakePayment[][] = [], opts: { shorter?: boolean } = {}) {
       const length = blocks.length;
       fork++;
       blocks.length = height;
       for (const payments of replacements) push(payments);
-      while (blocks.length < length) push([]);
+      while (!opts.shorter && blocks.length < length) push([]);
     },
     /** The node fails every call with this message until given null. */
     fail(message: string | null) {
