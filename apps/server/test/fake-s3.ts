@@ -20,7 +20,7 @@ export async function startFakeS3(opts: {
   };
   const error = (res: http.ServerResponse, status: number, code: string) =>
     xml(res, status, `<Error><Code>${code}</Code></Error>`);
-  const escape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
+  const xmlEscape = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -47,7 +47,7 @@ export async function startFakeS3(opts: {
         const contents = page
           .map(
             (k) =>
-              `<Contents><Key>${escape(k)}</Key><LastModified>${objects.get(k)?.modified.toISOString()}</LastModified></Contents>`,
+              `<Contents><Key>${xmlEscape(k)}</Key><LastModified>${objects.get(k)?.modified.toISOString()}</LastModified></Contents>`,
           )
           .join('');
         xml(

@@ -4,7 +4,6 @@ import { createDbOn, type DbOrTx } from '../../db/client';
 import {
   adminUsers,
   emailVerificationTokens,
-  sessions,
   userProfiles,
   users,
   userWallets,

@@ -1,12 +1,6 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client';
-import {
-  backupCodes,
-  passkeys,
-  sessions,
-  userProfiles,
-  userTwoFactor,
-} from '../../db/schema/index';
+import { backupCodes, passkeys, userProfiles, userTwoFactor } from '../../db/schema/index';
 
 /**
  * 2FA off: the secret, the backup codes, the passkeys (a second factor only beside it,
