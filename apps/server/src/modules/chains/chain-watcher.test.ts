@@ -401,6 +401,43 @@ describe('chain watcher', () => {
     expect(errorOf(res).message).toContain('already credited');
   });
 
+  it('the confirmation settings default to 3, 12 and 19 and take whole numbers of blocks from 1 to 100 only', async () => {
+    const admin = await verifiedAdmin(t);
+    const read = async () => {
+      const res = await call(t, { url: '/api/admin/settings', cookie: admin.cookie });
+      return Object.fromEntries(
+        res.json().settings.map((x: { key: string; value: string }) => [x.key, x.value]),
+      );
+    };
+    expect(await read()).toMatchObject({
+      confirmations_btc: '3',
+      confirmations_eth: '3', // this file's own setting (beforeAll)
+      confirmations_tron: '19',
+    });
+    for (const value of ['0', '101', '2.5', '-1', 'six', '']) {
+      const res = await withoutChange(t, () =>
+        call(t, {
+          method: 'PUT',
+          url: '/api/admin/settings',
+          cookie: admin.cookie,
+          body: { values: { confirmations_tron: value } },
+        }),
+      );
+      expect(res.statusCode, value).toBe(400);
+      expect(errorOf(res).message).toBe(
+        'TRON confirmations must be a whole number of blocks from 1 to 100.',
+      );
+    }
+    const ok = await call(t, {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      cookie: admin.cookie,
+      body: { values: { confirmations_btc: '6' } },
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(await read()).toMatchObject({ confirmations_btc: '6' });
+  });
+
   it('runs as the exclusive job chain-ethereum, and chain-status tells where each chain stands', async () => {
     const { address, chain } = await setUp();
     const tx = fakeTxHash(`job-${address}`);
