@@ -175,6 +175,36 @@ describe('chain watcher', () => {
     expect((await ethBalance()).balance).toBe(after.balance);
   });
 
+  it('one transaction paying two watched addresses is two deposits, each credited once', async () => {
+    const { address, chain, watcher } = await setUp();
+    const second = `0x${randomBytes(20).toString('hex')}`;
+    await t.services.pool.query(
+      `INSERT INTO deposit_addresses (user_id, asset_symbol, network, address) VALUES ($1, 'USDT', 'erc20', $2)`,
+      [alice.userId, second],
+    );
+    const before = await ethBalance();
+    const tx = fakeTxHash(`two-${address}`);
+    chain.mine([
+      { txHash: tx, outputIndex: 0, to: address, assetId: 'ETH', amountMinor: ETH },
+      { txHash: tx, outputIndex: 1, to: second, assetId: 'ETH', amountMinor: 3n * ETH },
+    ]);
+    chain.mine([], 2);
+    await watcher().tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited' }, { status: 'credited' }]);
+    // The ledger keeps one row per chain hash: the second output's row names it in its memo.
+    const { rows } = await t.services.pool.query<{ hash: string | null; memo: string | null }>(
+      `SELECT transaction_hash AS hash, memo FROM transactions
+        WHERE transaction_type = 'deposit' AND (transaction_hash = $1 OR memo LIKE $2)
+        ORDER BY memo NULLS FIRST`,
+      [`0x${tx}`, `0x${tx}:%`],
+    );
+    expect(rows).toEqual([
+      { hash: `0x${tx}`, memo: null },
+      { hash: null, memo: `0x${tx}:1` },
+    ]);
+    expect(Number((await ethBalance()).balance) - Number(before.balance)).toBe(4);
+  });
+
   it('two watchers racing on one database, and a restarted one, credit every deposit exactly once', async () => {
     const { address, chain } = await setUp();
     const txs = Array.from({ length: 6 }, (_, i) => fakeTxHash(`race-${address}-${i}`));
