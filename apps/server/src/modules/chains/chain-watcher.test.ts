@@ -300,6 +300,23 @@ describe('chain watcher', () => {
     ]);
     const refused = await call(t, { url: '/api/admin/chains', cookie: alice.cookie });
     expect(refused.statusCode).toBe(403);
+
+    // The transaction is mined again: credited as before, not a second time, and staff are
+    // told it is back.
+    chain.mine([{ txHash: tx, to: address, assetId: 'ETH', amountMinor: ETH }]);
+    await w.tick();
+    expect(await depositsOf(tx)).toMatchObject([{ status: 'credited', block_height: '5' }]);
+    expect(await ledgerRowsOf(tx)).toEqual([
+      { status: 'completed', crypto_amount: '1.000000000000000000' },
+    ]);
+    expect(await ethBalance()).toEqual(credited);
+    const back = await t.services.pool.query(
+      `SELECT 1 FROM audit_log WHERE target_user_id = $1 AND action = 'chain.deposit.returned'`,
+      [alice.userId],
+    );
+    expect(back.rowCount).toBe(1);
+    const after = await call(t, { url: '/api/admin/chains', cookie: admin.cookie });
+    expect(after.json().alerts).toEqual([]);
   });
 
   it('a node that is down invents no deposits, records the error, backs off and recovers', async () => {
