@@ -14,6 +14,7 @@ import {
   expectReconciled,
   fund,
   GOOD_ADDRESS,
+  requestBankTransfer,
   requestWithdrawal,
   setSetting,
 } from '../../../test/money-helpers';
@@ -141,17 +142,12 @@ describe('GET /api/transactions', () => {
       amount: '0.1',
       address: GOOD_ADDRESS.BTC,
     });
-    const b = await call(t, {
-      method: 'POST',
-      url: '/api/bank-transfers',
-      cookie: user.cookie,
-      body: {
-        accountName: 'Ann',
-        accountNumber: '12345678',
-        bsbNumber: '062000',
-        amountAud: '10',
-        assetId: 'BTC',
-      },
+    const b = await requestBankTransfer(t, user, {
+      accountName: 'Ann',
+      accountNumber: '12345678',
+      bsbNumber: '062000',
+      amountAud: '10',
+      assetId: 'BTC',
     });
     const res = await call(t, { url: '/api/transactions', cookie: user.cookie });
     const body = res.json();
@@ -244,17 +240,12 @@ describe('GET /api/transactions/export.csv', () => {
       reason: '=HYPERLINK("http://evil.example","click"), sorry',
       processedBy: admin.userId,
     });
-    await call(t, {
-      method: 'POST',
-      url: '/api/bank-transfers',
-      cookie: user.cookie,
-      body: {
-        accountName: 'Ann',
-        accountNumber: '12345678',
-        bsbNumber: '062000',
-        amountAud: '100',
-        assetId: 'BTC',
-      },
+    await requestBankTransfer(t, user, {
+      accountName: 'Ann',
+      accountNumber: '12345678',
+      bsbNumber: '062000',
+      amountAud: '100',
+      assetId: 'BTC',
     });
 
     const res = await call(t, { url: '/api/transactions/export.csv', cookie: user.cookie });
