@@ -10,6 +10,7 @@ import { serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
 import { requestIdMixin } from './lib/request-context';
 import { checkSecretKey } from './lib/secret-key';
+import { verifyChainConfig } from './modules/chains';
 import { SWEPT_PREFIXES } from './modules/outbox';
 
 /** Fields that must never reach a log line (DESIGN.md "Logs"). */
@@ -82,5 +83,14 @@ export async function openServices(
     SWEPT_PREFIXES,
   );
   if (imported > 0) log.info({ imported }, 'files imported from DATA_DIR/files into the database');
+  // A chain configuration that does not fit its node (a token with other decimals) stops the
+  // start; a node that does not answer yet does not: its watcher retries and reports.
+  await verifyChainConfig(services.chainAdapters, (chain, err) =>
+    log.warn({ chain, err: String(err) }, 'chain node did not answer the start-up check'),
+  ).catch(async (err) => {
+    await services.limiter.close();
+    await pool.end();
+    throw err;
+  });
   return services;
 }

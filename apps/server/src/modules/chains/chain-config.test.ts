@@ -153,7 +153,7 @@ describe('loadChainConfig', () => {
 describe('verifyChainConfig', () => {
   it('runs each adapter’s start-up check and stops on the first that fails', async () => {
     const ran: string[] = [];
-    const adapter = (chain: 'bitcoin' | 'ethereum', fail: boolean) => ({
+    const adapter = (chain: 'bitcoin' | 'ethereum', fail: boolean | 'down') => ({
       chain,
       assets: [],
       matchKeyOf: () => null,
@@ -162,6 +162,7 @@ describe('verifyChainConfig', () => {
       transfersIn: async () => [],
       verifyConfig: async () => {
         ran.push(chain);
+        if (fail === 'down') throw new Error('Ethereum node: eth_call failed: fetch failed');
         if (fail) throw new StartupError('USDT_ERC20_CONTRACT has 18 decimals, USDT-ERC20 has 6');
       },
     });
@@ -171,5 +172,12 @@ describe('verifyChainConfig', () => {
       verifyChainConfig([adapter('ethereum', true), adapter('bitcoin', false)]),
     ).rejects.toThrow('USDT_ERC20_CONTRACT has 18 decimals, USDT-ERC20 has 6');
     expect(ran).toEqual(['bitcoin', 'ethereum']);
+    // A node that does not answer at start: reported, the next chain still checked, no stop.
+    const down: string[] = [];
+    await verifyChainConfig([adapter('ethereum', 'down'), adapter('bitcoin', false)], (chain) =>
+      down.push(chain),
+    );
+    expect(down).toEqual(['ethereum']);
+    expect(ran).toEqual(['bitcoin', 'ethereum', 'ethereum', 'bitcoin']);
   });
 });

@@ -41,6 +41,8 @@ export type TronChainConfig = {
   apiUrl: string;
   /** The USDT TRC-20 contract, base58 (T…). */
   usdtContract: string;
+  /** TRON_API_KEY, sent as TRON-PRO-API-KEY (TronGrid asks for one). */
+  apiKey: string | null;
   /** The account key `m/44'/195'/0'`. */
   account: HDKey;
   /** TRON_XPUB as the operator gave it, for the admin screen. */
@@ -178,7 +180,14 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
         `USDT_TRC20_CONTRACT must be a TRON contract address (T and 33 characters), got "${contract}"`,
       );
     }
-    tron = { chain: 'tron', apiUrl, usdtContract: contract, account: key.account, xpub };
+    tron = {
+      chain: 'tron',
+      apiUrl,
+      usdtContract: contract,
+      apiKey: setting(env, 'TRON_API_KEY') ?? null,
+      account: key.account,
+      xpub,
+    };
   } else {
     contractWithoutChain(env, 'USDT_TRC20_CONTRACT', 'TRON_API_URL and TRON_XPUB');
   }
@@ -206,8 +215,20 @@ export type VerifiableAdapter = ChainAdapter & { verifyConfig?: () => Promise<vo
 
 /**
  * Runs every adapter's own start-up check (the hook the chain adapters fill in): a
- * configuration that parses but does not fit the node stops start-up too.
+ * configuration that parses but does not fit the node (a StartupError) stops start-up too.
+ * A node that does not answer is no reason to stay down: `unreachable` hears of it, the
+ * next chain is checked, and that chain's watcher retries (and reports) on its own.
  */
-export async function verifyChainConfig(adapters: readonly VerifiableAdapter[]): Promise<void> {
-  for (const adapter of adapters) await adapter.verifyConfig?.();
+export async function verifyChainConfig(
+  adapters: readonly VerifiableAdapter[],
+  unreachable: (chain: ChainName, err: unknown) => void = () => {},
+): Promise<void> {
+  for (const adapter of adapters) {
+    try {
+      await adapter.verifyConfig?.();
+    } catch (err) {
+      if (err instanceof StartupError) throw err;
+      unreachable(adapter.chain, err);
+    }
+  }
 }

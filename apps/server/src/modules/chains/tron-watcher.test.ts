@@ -145,10 +145,13 @@ describe('TRON deposits through the watcher', () => {
     // More blocks, and the node failing for a while: never credited twice.
     mineEmpty(5);
     fake.state.mode = 'http500';
-    const unchanged = await databaseText(t, ['chain_cursors']);
+    const unchanged = await databaseText(t, ['chain_cursors', 'chain_watch_errors']);
     expect(await watcher.tick()).toMatchObject({ state: 'failed' });
     // Only the cursor's error note changes: no deposit, ledger row or balance.
-    expect(await databaseText(t, ['chain_cursors'])).toEqual(unchanged);
+    expect(await databaseText(t, ['chain_cursors', 'chain_watch_errors'])).toEqual(unchanged);
+    // …and the failure is on record, for chain-status and the Chains figures.
+    const errors = await t.services.pool.query('SELECT chain FROM chain_watch_errors');
+    expect(errors.rows).toEqual([{ chain: 'tron' }]);
     fake.state.mode = 'ok';
     watcher.retryNow();
     expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
