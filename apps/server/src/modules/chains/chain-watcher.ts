@@ -253,10 +253,9 @@ export function createChainWatcher(deps: WatcherDeps) {
     const earlierOutput = manual
       ? (await repo.depositsOfTx(client, chain, txHash)).some((d) => d.asset_id === asset.id)
       : false;
-    if (manual && !earlierOutput) {
-      // Staff credited this transaction by hand before the watcher saw it: it is recorded
-      // as credited by that row and never credited again.
-      await repo.insertDeposit(client, {
+    /** The deposit as first seen, with the ledger row that stands for it. */
+    const record = (status: 'credited' | 'confirming', transactionId: string) =>
+      repo.insertDeposit(client, {
         chain,
         txHash,
         outputIndex: t.outputIndex,
@@ -267,9 +266,13 @@ export function createChainWatcher(deps: WatcherDeps) {
         blockHeight: block.height,
         blockHash: block.hash,
         confirmations: 0,
-        status: 'credited',
-        transactionId: manual.id,
+        status,
+        transactionId,
       });
+    if (manual && !earlierOutput) {
+      // Staff credited this transaction by hand before the watcher saw it: it is recorded
+      // as credited by that row and never credited again.
+      await record('credited', manual.id);
       return;
     }
     // One ledger row per deposit. The ledger keeps one deposit per chain hash and asset, so
@@ -290,20 +293,7 @@ export function createChainWatcher(deps: WatcherDeps) {
       memo: manual ? `${txHash}:${t.outputIndex}` : null,
       createdBy: null,
     });
-    await repo.insertDeposit(client, {
-      chain,
-      txHash,
-      outputIndex: t.outputIndex,
-      address: owner.address,
-      userId: owner.userId,
-      assetId: asset.id,
-      amountMinor: t.amountMinor,
-      blockHeight: block.height,
-      blockHash: block.hash,
-      confirmations: 0,
-      status: 'confirming',
-      transactionId: row.id,
-    });
+    await record('confirming', row.id);
   }
 
   /** Completes the deposits that reached `required` confirmations at `height`, each once. */
