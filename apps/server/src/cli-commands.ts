@@ -125,14 +125,13 @@ export const BARE_COMMANDS: Record<string, BareCliCommand> = {
   },
 };
 
-/** Runs a bare command; a refusal is printed and exits 1, as for the other commands. */
-export async function runBare(
-  command: BareCliCommand,
-  target: { config: Config; databaseUrl: string },
-  args: string[],
-): Promise<number> {
+/**
+ * Prints what a command says and gives the exit code: a refusal (CliError) is printed on
+ * its own and exits 1; anything else is a fault and is thrown.
+ */
+export async function printOutcome(run: () => Promise<string>): Promise<number> {
   try {
-    console.log(await command.run(target, args));
+    console.log(await run());
     return 0;
   } catch (err) {
     if (err instanceof CliError) {

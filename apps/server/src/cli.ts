@@ -1,4 +1,4 @@
-import { BARE_COMMANDS, CliError, COMMANDS, runBare } from './cli-commands';
+import { BARE_COMMANDS, COMMANDS, printOutcome } from './cli-commands';
 import { loadConfigOrExit } from './config';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
@@ -31,7 +31,9 @@ async function main(): Promise<number> {
       });
   if (bare) {
     const databaseUrl = config.databaseUrl ?? embedded?.url ?? '';
-    return runBare(bare, { config, databaseUrl }, args).finally(() => embedded?.stop());
+    return printOutcome(() => bare.run({ config, databaseUrl }, args)).finally(() =>
+      embedded?.stop(),
+    );
   }
   if (!command) return 2;
   // The same key check as the server's start: a missing or wrong key changes nothing here
@@ -43,14 +45,7 @@ async function main(): Promise<number> {
     },
   );
   try {
-    console.log(await command.run(services, args));
-    return 0;
-  } catch (err) {
-    if (err instanceof CliError) {
-      console.error(err.message);
-      return 1;
-    }
-    throw err;
+    return await printOutcome(() => command.run(services, args));
   } finally {
     await services.pool.end();
     await embedded?.stop();

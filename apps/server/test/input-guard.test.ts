@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,6 +9,7 @@ import {
   errorOf,
   type SignedInUser,
   signUpAndSignIn,
+  storedFileKeys,
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
@@ -319,9 +318,7 @@ describe('control characters from the issue', () => {
 });
 
 describe('multipart text fields', () => {
-  const filesDir = () => path.join(t.dataDir, 'files');
-  const storedFiles = () =>
-    fs.existsSync(filesDir()) ? fs.readdirSync(filesDir(), { recursive: true }).sort() : [];
+  const storedFiles = () => storedFileKeys(t);
 
   function upload(cookie: string, url: string, fields: Record<string, string>, files: FilePart[]) {
     const body = multipart(fields, files);
@@ -346,7 +343,7 @@ describe('multipart text fields', () => {
 
   it('refuses a KYC form with a control character in a one-line field or a file name', async () => {
     const user = await verifiedCustomer(t);
-    const filesBefore = storedFiles();
+    const filesBefore = await storedFiles();
     const cases: Array<[Record<string, string>, FilePart[], string]> = [
       [{ ...kycFields, fullName: 'Ada\u0000' }, [jpeg('front')], 'fullName'],
       [{ ...kycFields, phoneNumber: '+61\n400' }, [jpeg('front')], 'phoneNumber'],
@@ -358,7 +355,7 @@ describe('multipart text fields', () => {
       expect(res.statusCode, field).toBe(400);
       expect(errorOf(res)).toEqual(refusedIn(field));
     }
-    expect(storedFiles()).toEqual(filesBefore);
+    expect(await storedFiles()).toEqual(filesBefore);
     // The address is a multi-line field: the same form with its line break is taken.
     const ok = await upload(user.cookie, '/api/kyc', kycFields, [jpeg('front')]);
     expect(ok.statusCode).toBe(200);
@@ -370,14 +367,14 @@ describe('multipart text fields', () => {
     const room = (
       await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: user.cookie, body: {} })
     ).json().room;
-    const filesBefore = storedFiles();
+    const filesBefore = await storedFiles();
     const url = `/api/chat/rooms/${room.id}/attachments`;
     const res = await withoutChange(t, () =>
       upload(user.cookie, url, { text: 'see\u0000' }, [jpeg('files', 'a.jpg')]),
     );
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual(refusedIn('text'));
-    expect(storedFiles()).toEqual(filesBefore);
+    expect(await storedFiles()).toEqual(filesBefore);
     const ok = await upload(user.cookie, url, { text: 'two\nlines' }, [jpeg('files', 'a.jpg')]);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().messages[0].messageText).toBe('two\nlines');

@@ -22,7 +22,10 @@ import { createTestApp, type TestApp } from './helpers';
  * another takes it over when that one stops, loses its lock connection or is killed.
  */
 
-const ALL = Object.keys(JOB_LOCK_KEYS).sort();
+// No chain is configured here, so no chain watcher runs and none of their locks is taken.
+const RUN = Object.entries(JOB_LOCK_KEYS).filter(([job]) => !job.startsWith('chain-'));
+const ALL = RUN.map(([job]) => job).sort();
+const ALL_KEYS = RUN.map(([, key]) => key).sort((a, b) => a - b);
 const root = path.resolve(import.meta.dirname, '../../..');
 
 let t: TestApp;
@@ -130,7 +133,7 @@ describe('exclusive jobs with two instances', () => {
     );
     const holders = await lockHolders();
     expect(holders).toHaveLength(1);
-    expect(holders[0]?.keys).toEqual(Object.values(JOB_LOCK_KEYS).sort());
+    expect(holders[0]?.keys).toEqual(ALL_KEYS);
 
     // A's lock connection is cut (a database restart, a network fault): A stops at once,
     // B takes every job within its retry, and A, reconnected, waits its turn.

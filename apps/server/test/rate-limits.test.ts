@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +11,7 @@ import {
   signIn,
   signUp,
   signUpAndSignIn,
+  storedFileKeys,
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
@@ -370,13 +369,9 @@ describe('attempts fired at once', () => {
 });
 
 describe('uploads', () => {
-  /** Every file in the private store, relative to it. */
-  function storedFiles(): string[] {
-    const root = path.join(t.dataDir, 'files');
-    if (!fs.existsSync(root)) return [];
-    return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) =>
-      fs.statSync(path.join(root, p)).isFile(),
-    );
+  /** Every file in the private store, as keys. */
+  function storedFiles(): Promise<string[]> {
+    return storedFileKeys(t);
   }
 
   function upload(cookie: string, url: string, fields: Record<string, string>, files: FilePart[]) {
@@ -401,7 +396,7 @@ describe('uploads', () => {
       bytes: realPng(),
       type: 'image/png',
     });
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
 
     const burst = await atOnce(BURST, (i) => upload(customer.cookie, url, {}, [picture(i)]));
     const { limited, checked } = sortOut(burst, TEN_MINUTES);
@@ -413,7 +408,7 @@ describe('uploads', () => {
       [room.id],
     );
     expect(rows[0].n).toBe(30);
-    expect(storedFiles().length - filesBefore).toBe(30);
+    expect((await storedFiles()).length - filesBefore).toBe(30);
 
     expectRateLimited(
       await withoutChange(t, () => upload(customer.cookie, url, {}, [picture(BURST)])),
@@ -442,7 +437,7 @@ describe('uploads', () => {
       bytes: realPng(),
       type: 'image/png',
     };
-    const filesBefore = storedFiles().length;
+    const filesBefore = (await storedFiles()).length;
 
     const burst = await atOnce(BURST, () =>
       upload(customer.cookie, '/api/kyc', fields, [document]),
@@ -451,6 +446,6 @@ describe('uploads', () => {
     // One submission is taken; the other checked ones find it already there.
     expect(checked.map((r) => r.statusCode).sort()).toEqual([200, ...Array(29).fill(409)]);
     expect(limited).toBe(BURST - 30);
-    expect(storedFiles().length - filesBefore).toBe(1);
+    expect((await storedFiles()).length - filesBefore).toBe(1);
   });
 });

@@ -23,6 +23,7 @@ import {
   expectReconciled,
   fund,
   GOOD_ADDRESS,
+  requestBankTransfer,
   requestWithdrawal,
   setSetting,
 } from '../../../test/money-helpers';
@@ -972,11 +973,10 @@ describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", 
   it('keeps its hold through an Edit of the account, refuses an Edit of its amounts, and is final once paid', async () => {
     const customer = await verifiedCustomer(t);
     await fund(t, customer.userId, 'ETH', '1');
-    const asked = await call(t, {
-      method: 'POST',
-      url: '/api/bank-transfers',
-      cookie: customer.cookie,
-      body: { ...BANK, amountAud: '250.5', assetId: 'ETH' },
+    const asked = await requestBankTransfer(t, customer, {
+      ...BANK,
+      amountAud: '250.5',
+      assetId: 'ETH',
     });
     expect(asked.statusCode).toBe(200);
     const id: string = asked.json().transaction.id;

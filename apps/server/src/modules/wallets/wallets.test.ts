@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import { call, createTestApp, type TestApp, verifiedCustomer } from '../../../test/helpers';
-import { expectReconciled, fund } from '../../../test/money-helpers';
+import { expectReconciled, fund, requestWithdrawal } from '../../../test/money-helpers';
 import { withTransaction } from '../../db/tx';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
@@ -233,15 +233,10 @@ describe('GET /api/portfolio/history', () => {
       transactionHash: 'c3'.repeat(32),
       processedBy: user.userId,
     });
-    const waiting = await call(t, {
-      method: 'POST',
-      url: '/api/withdrawals',
-      cookie: user.cookie,
-      body: {
-        assetId: 'ETH',
-        amount: '0.1',
-        address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
-      },
+    const waiting = await requestWithdrawal(t, user, {
+      assetId: 'ETH',
+      amount: '0.1',
+      address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
     });
     expect(waiting.statusCode).toBe(200);
 
