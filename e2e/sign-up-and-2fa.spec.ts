@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible, freshCode, PASSWORD, uniqueEmail } from './support/app';
+import { expectAccessible, freshCode, ownAddress, PASSWORD, uniqueEmail } from './support/app';
 import {
   confirmEmail,
   emailField,
@@ -24,6 +24,8 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   page,
 }) => {
   const email = uniqueEmail('signup');
+  // From an address of its own, as a new customer comes (see ownAddress).
+  await ownAddress(page.context());
 
   // Sign up.
   await page.goto('/auth?mode=signup');
