@@ -20,9 +20,11 @@ export function uniqueEmail(prefix: string): string {
  * Gives a browser context a client address of its own, as the proxy in front of Coffer
  * would report it: per-address limits (20 sign-up mails an hour) then count per context.
  */
-export async function ownAddress(context: BrowserContext): Promise<void> {
+export async function ownAddress(context: BrowserContext): Promise<string> {
   const b = randomBytes(3);
-  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': `10.${b[0]}.${b[1]}.${b[2]}` });
+  const address = `10.${b[0]}.${b[1]}.${b[2]}`;
+  await context.setExtraHTTPHeaders({ 'X-Forwarded-For': address });
+  return address;
 }
 
 /** The newest mail to `email` in the server's outbox, with quoted-printable undone. */

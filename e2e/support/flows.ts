@@ -9,6 +9,8 @@ export type SetupScreen = { secret: string; phrase: string[]; backupCodes: strin
 export type Account = SetupScreen & {
   email: string;
   password: string;
+  /** The client address the account signed up and signed in from (see ownAddress). */
+  address: string;
   /** The last authenticator code the server accepted; the same code is refused a second time. */
   lastCode: string;
 };
@@ -148,7 +150,7 @@ export async function verifyWithBackupCode(page: Page, backupCode: string): Prom
 export async function registerCustomer(page: Page, prefix: string): Promise<Account> {
   // Each new customer from an address of its own, as real sign-ups come: the per-address
   // limit of sign-up mails (20 an hour) then never stands between one test and the next.
-  await ownAddress(page.context());
+  const address = await ownAddress(page.context());
   const email = uniqueEmail(prefix);
   await signUp(page, email);
   await confirmEmail(page, email);
@@ -156,7 +158,7 @@ export async function registerCustomer(page: Page, prefix: string): Promise<Acco
   const setup = await readSetupScreen(page);
   await page.getByRole('button', { name: 'Continue' }).click();
   const lastCode = await confirmSetup(page, setup.secret);
-  return { ...setup, email, password: PASSWORD, lastCode };
+  return { ...setup, email, password: PASSWORD, address, lastCode };
 }
 
 /** The origin of the app under test (baseURL of playwright.config.ts). */
@@ -186,7 +188,7 @@ function field(body: unknown, name: string): unknown {
  */
 export async function createCustomer(page: Page, prefix: string): Promise<Account> {
   // An address of its own, as in registerCustomer.
-  await ownAddress(page.context());
+  const address = await ownAddress(page.context());
   const email = uniqueEmail(prefix);
   await post(page, '/api/auth/sign-up', { email, password: PASSWORD });
   const token = new URL(linkIn(await mailTo(email))).searchParams.get('token');
@@ -207,6 +209,7 @@ export async function createCustomer(page: Page, prefix: string): Promise<Accoun
   return {
     email,
     password: PASSWORD,
+    address,
     secret,
     phrase: seedPhrase.split(' '),
     backupCodes: backupCodes.map(String),
