@@ -45,5 +45,5 @@ test('a confirming chain deposit shows in history as "Confirming n of N", pendin
     'SELECT balance_crypto::text AS balance FROM user_wallets WHERE id = $1',
     [wallet.id],
   );
-  expect(Number(balance?.balance)).toBe(0.5);
+  expect(balance?.balance).toBe('0.500000000000000000');
 });
