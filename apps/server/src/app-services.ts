@@ -206,7 +206,7 @@ export function createServices(infra: Infra) {
     securityHold,
     stepUp,
   });
-  const history = createHistoryService({ pool });
+  const history = createHistoryService({ pool, settings });
   // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).
   const realtime = createRealtimeHub({
     listener,

@@ -48,6 +48,18 @@ export const CONFIRMATION_DEFAULTS = {
 } as const;
 export const CONFIRMATIONS_RANGE = { min: 1, max: 100 } as const;
 
+/**
+ * Block explorer links in the customer's history (issue 14): per chain, a URL template with
+ * `{hash}` where the transaction hash goes; empty shows the hash without a link.
+ */
+export const EXPLORER_TX_URL_DEFAULTS = {
+  explorer_tx_url_btc: 'https://mempool.space/tx/{hash}',
+  explorer_tx_url_eth: 'https://etherscan.io/tx/{hash}',
+  explorer_tx_url_tron: 'https://tronscan.org/#/transaction/{hash}',
+} as const;
+export type TExplorerSettingKey = keyof typeof EXPLORER_TX_URL_DEFAULTS;
+export const EXPLORER_HASH_PLACEHOLDER = '{hash}';
+
 /** A whole number within [min, max] written plainly (no sign, no leading zero), or null. */
 export function wholeNumberIn(value: string, range: { min: number; max: number }): number | null {
   if (!/^[1-9]\d{0,5}$/.test(value)) return null;
@@ -77,6 +89,9 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   confirmations_btc: { label: 'Bitcoin confirmations', section: 'Limits & Security' },
   confirmations_eth: { label: 'Ethereum confirmations', section: 'Limits & Security' },
   confirmations_tron: { label: 'TRON confirmations', section: 'Limits & Security' },
+  explorer_tx_url_btc: { label: 'Bitcoin explorer link', section: 'API Configuration' },
+  explorer_tx_url_eth: { label: 'Ethereum explorer link', section: 'API Configuration' },
+  explorer_tx_url_tron: { label: 'TRON explorer link', section: 'API Configuration' },
   staking_daily_rate: { label: 'Staking daily rate', section: 'Other Settings' },
   staking_program_start: { label: 'Staking program start', section: 'Other Settings' },
   bank_statement_descriptor: { label: 'Bank statement descriptor', section: 'Other Settings' },
@@ -117,6 +132,38 @@ function httpUrl(value: string): boolean {
 }
 
 /**
+ * Why an explorer link template cannot be stored, or null. https only, so a customer is
+ * never sent over plain HTTP, except to this machine (a regtest explorer beside a local
+ * node); `{hash}` exactly once, as a link with no hash or two would point at the wrong page.
+ */
+function explorerTemplateError(label: string, value: string): string | null {
+  if (value === '') return null;
+  if (value.length > URL_MAX) return `${label} must be at most ${URL_MAX} characters.`;
+  const shape = `${label} must be an https:// address containing ${EXPLORER_HASH_PLACEHOLDER} once, e.g. ${EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_btc}, or empty for no link.`;
+  if (value.split(EXPLORER_HASH_PLACEHOLDER).length !== 2) return shape;
+  // The placeholder stands in for a hash while the rest is checked as an address.
+  const sample = value.replace(EXPLORER_HASH_PLACEHOLDER, 'hash');
+  if (!httpUrl(sample)) return shape;
+  let url: URL;
+  let other: URL;
+  try {
+    url = new URL(sample);
+    other = new URL(value.replace(EXPLORER_HASH_PLACEHOLDER, 'other'));
+  } catch {
+    return shape;
+  }
+  // The hash goes in the path, query or fragment: in the host it would choose the site.
+  if (url.host !== other.host) {
+    return `${label} must have ${EXPLORER_HASH_PLACEHOLDER} after the site's address, e.g. ${EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_btc}.`;
+  }
+  if (url.protocol === 'https:') return null;
+  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+  return local
+    ? null
+    : `${label} must start with https:// (http:// only for an explorer on localhost or 127.0.0.1).`;
+}
+
+/**
  * Why a value cannot be stored for a setting, or null when it can. The server and the
  * settings screen both use it, so they refuse the same values with the same words.
  */
@@ -143,6 +190,10 @@ export function settingValueError(key: string, type: TSettingType, value: string
       return wholeNumberIn(value, CONFIRMATIONS_RANGE) === null
         ? `${label} must be a whole number of blocks from ${CONFIRMATIONS_RANGE.min} to ${CONFIRMATIONS_RANGE.max}.`
         : null;
+    case 'explorer_tx_url_btc':
+    case 'explorer_tx_url_eth':
+    case 'explorer_tx_url_tron':
+      return explorerTemplateError(label, value);
     case 'staking_daily_rate':
       return RATE.test(value) && compareDecimal(value, MAX_STAKING_DAILY_RATE) <= 0
         ? null

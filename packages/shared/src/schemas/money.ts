@@ -80,6 +80,11 @@ export const ZMoneyStatus = z.object({
   withdrawnTodayUsd: ZDecimal,
   remainingTodayUsd: ZDecimal,
   bankStatementDescriptor: z.string(),
+  /**
+   * The server's BTC_NETWORK: the Bitcoin network withdrawal and deposit addresses are
+   * checked for, so the forms refuse what the server would (a `bcrt1…` address on regtest).
+   */
+  bitcoinNetwork: z.enum(['mainnet', 'testnet', 'regtest']),
 });
 export type TMoneyStatus = z.infer<typeof ZMoneyStatus>;
 
@@ -165,6 +170,12 @@ export const ZTransaction = z.object({
     .object({ current: z.number().int().nonnegative(), required: z.number().int().positive() })
     .nullable()
     .optional(),
+  /**
+   * The block explorer page of `transactionHash` (issue 14), from the operator's explorer
+   * setting for the asset's chain: set on the customer history's deposits and withdrawals
+   * that are not failed; absent or null where there is no link.
+   */
+  explorerUrl: z.string().nullable().optional(),
 });
 export type TTransaction = z.infer<typeof ZTransaction>;
 

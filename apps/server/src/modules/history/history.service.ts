@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { AppError } from '../../lib/app-error';
 import { presentTransaction, trimDecimal, usdShown } from '../ledger';
 import { csvLine } from './csv';
+import { explorerLinkOf } from './explorer-link';
 import { type KeyedRow, type Keyset, historyRepository as repo } from './history.repository';
 
 const CURSOR = /^(-?\d{1,18}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -50,7 +51,11 @@ function decodeCursor(cursor: string): Keyset {
   return { dateUs: us.toString(), id };
 }
 
-export function createHistoryService(deps: { pool: pg.Pool }) {
+export function createHistoryService(deps: {
+  pool: pg.Pool;
+  /** The app settings (the explorer link templates); the cached reader in production. */
+  settings: { all(): Promise<Map<string, string>> };
+}) {
   return {
     /** A page of the customer's own history, newest first, and how many rows there are. */
     async list(
@@ -69,18 +74,25 @@ export function createHistoryService(deps: { pool: pg.Pool }) {
             : 0;
       const items = rows.slice(0, query.limit);
       const last = items.at(-1);
-      const confirming = await repo.confirmingDeposits(
-        deps.pool,
-        items
-          .filter((r) => r.transaction_type === 'deposit' && r.status === 'pending')
-          .map((r) => r.id),
-      );
+      const [confirming, settings] = await Promise.all([
+        repo.confirmingDeposits(
+          deps.pool,
+          items
+            .filter((r) => r.transaction_type === 'deposit' && r.status === 'pending')
+            .map((r) => r.id),
+        ),
+        deps.settings.all(),
+      ]);
       return {
         items: items.map((row) => {
+          const tx = presentTransaction(row);
           const chain = confirming.get(row.id);
-          return chain
-            ? { ...presentTransaction(row), confirmations: chain }
-            : presentTransaction(row);
+          const explorerUrl = explorerLinkOf(settings, tx);
+          return {
+            ...tx,
+            ...(chain ? { confirmations: chain } : {}),
+            ...(explorerUrl ? { explorerUrl } : {}),
+          };
         }),
         nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
         total,

@@ -1,4 +1,10 @@
-import { formatAmount, MONEY_MSG, parseAmount, type TMoneyStatus } from '@coffer/shared';
+import {
+  bitcoinAddressNetwork,
+  formatAmount,
+  MONEY_MSG,
+  parseAmount,
+  type TMoneyStatus,
+} from '@coffer/shared';
 import type pg from 'pg';
 import { AppError } from '../../lib/app-error';
 import { SETTING_DEFAULTS } from '../settings';
@@ -111,6 +117,9 @@ export function createMoneyControls(deps: {
         withdrawnTodayUsd: usdString(withdrawnCents),
         remainingTodayUsd: usdString(settings.maxDailyWithdrawalCents - withdrawnCents),
         bankStatementDescriptor: settings.bankStatementDescriptor,
+        // The network the server's own address checks follow (set from BTC_NETWORK at
+        // start), so the forms check addresses exactly as the server will.
+        bitcoinNetwork: bitcoinAddressNetwork(),
       };
     },
   };

@@ -2,6 +2,7 @@ import {
   CONFIRMATION_DEFAULTS,
   DEFAULT_STAKING_DAILY_RATE,
   DEFAULT_STAKING_PROGRAM_START,
+  EXPLORER_TX_URL_DEFAULTS,
   SESSION_TIMEOUT_DEFAULTS,
 } from '@coffer/shared';
 
@@ -121,5 +122,26 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     type: 'number',
     description:
       'TRON blocks (the including one counts as 1) before a deposit is credited (1 to 100)',
+  },
+  {
+    key: 'explorer_tx_url_btc',
+    value: EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_btc,
+    type: 'text',
+    description:
+      'Bitcoin block explorer link in customer history: https:// address with {hash} for the transaction hash (empty: no link)',
+  },
+  {
+    key: 'explorer_tx_url_eth',
+    value: EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_eth,
+    type: 'text',
+    description:
+      'Ethereum (ETH, USDT ERC-20) block explorer link: https:// address with {hash} for the transaction hash (empty: no link)',
+  },
+  {
+    key: 'explorer_tx_url_tron',
+    value: EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_tron,
+    type: 'text',
+    description:
+      'TRON (USDT TRC-20) block explorer link: https:// address with {hash} for the transaction hash (empty: no link)',
   },
 ];
