@@ -21,28 +21,12 @@ import { BackupFormatError } from './lib/backup/format';
 import { restoreBackup } from './lib/backup/restore';
 import { hashPassword } from './lib/password';
 import { createAuditLog } from './modules/audit';
-import { type ChainStatus, chainStatus } from './modules/chains/chain-status';
+import { chainsOverview, formatChainsOverview } from './modules/chains/chain-status';
 import { createLedger } from './modules/ledger';
 import { seedLoad } from './seed-load';
 
-/** One chain's lines of `chain-status`. */
-export function formatChainStatus(c: ChainStatus): string {
-  const at = (d: Date | null) => (d ? d.toISOString() : 'never');
-  const n = (v: number | null) => (v === null ? 'unknown' : String(v));
-  return [
-    `${c.chain}:`,
-    `  node tip:           ${n(c.nodeTip)}`,
-    `  watcher height:     ${c.height === null ? 'not started' : c.height}`,
-    `  lag:                ${c.lag === null ? 'unknown' : `${c.lag} block(s)`}`,
-    `  last block time:    ${at(c.lastBlockAt)}`,
-    `  errors, last hour:  ${c.errorsLastHour}${c.errorsLastHour > 0 ? ` (last at ${at(c.lastErrorAt)}: ${c.lastError})` : ''}`,
-    `  watched addresses:  ${c.watchedAddresses}`,
-    `  awaiting confirmations: ${c.confirming} deposit(s) (${n(c.requiredConfirmations)} needed)`,
-    ...(c.reversedOnChain > 0
-      ? [`  ALERT: ${c.reversedOnChain} credited deposit(s) left the chain; see the audit log`]
-      : []),
-  ].join('\n');
-}
+// One source of truth for what `chain-status` prints: chain-status.ts (the Chains screen's too).
+export { formatChainStatus } from './modules/chains/chain-status';
 
 /** A refusal the operator can act on: printed as it is, without a stack trace. */
 export class CliError extends Error {}
@@ -313,11 +297,7 @@ export const COMMANDS: Record<string, CliCommand> = {
       } catch (err) {
         throw new CliError(err instanceof Error ? err.message : String(err));
       }
-      const statuses = await chainStatus(s.pool, s.chainAdapters);
-      if (statuses.length === 0) {
-        return 'No chain is watched: none is configured (see "Watching chains" in the README). Deposits are credited by hand.';
-      }
-      return statuses.map(formatChainStatus).join('\n\n');
+      return formatChainsOverview(await chainsOverview(s.pool, s.chainAdapters, s.config.chains));
     },
   },
   backup: {

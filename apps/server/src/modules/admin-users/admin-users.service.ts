@@ -24,6 +24,7 @@ import {
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import { chainProblems } from '../chains/chain-status';
 import type { PriceBook } from '../prices';
 import type { Limit } from '../rate-limit';
 import { endSessions } from '../sessions';
@@ -485,6 +486,7 @@ export function createAdminUsersService(s: Services) {
         problems.push(
           `Ledger reconciliation: ${mismatched} wallet${mismatched === 1 ? '' : 's'} out of balance`,
         );
+      problems.push(...(await chainProblems(pool, s.chainAdapters)));
       return {
         totalUsers,
         volume30dUsd: sumUsd(parts),

@@ -1,7 +1,38 @@
 import type pg from 'pg';
+import { SETTING_DEFAULTS } from '../settings';
 import type { ChainAdapter, ChainName } from './chain-adapter';
+import type { ChainConfigs } from './chain-config';
 import { CONFIRMATIONS_SETTING, symbolNetworksOf } from './chain-watcher';
-import { chainsRepository } from './chains.repository';
+
+/** Every chain Coffer can watch, in the order the screen and the CLI list them. */
+export const CHAIN_NAMES: readonly ChainName[] = ['bitcoin', 'ethereum', 'tron'];
+
+export const CHAIN_LABELS: Record<ChainName, string> = {
+  bitcoin: 'Bitcoin',
+  ethereum: 'Ethereum',
+  tron: 'TRON',
+};
+
+/**
+ * A watcher whose latest recorded event is a failure this recent is failing. The watcher's
+ * backoff tops out at a minute, so a node that stays down keeps its last error younger than
+ * this; an older last error with nothing since means the watcher went quiet (see STALE).
+ */
+export const FAILING_WINDOW_MS = 10 * 60_000;
+
+/**
+ * This many failures in the last hour is a failing node even when polls succeed in between:
+ * about one failed poll in every two minutes means deposits are seen late and unreliably.
+ */
+export const PERSISTENT_ERRORS_PER_HOUR = 30;
+
+/**
+ * A watcher polls every few seconds (jobs.ts) and touches its cursor on every poll. No poll
+ * for this long means no instance runs the chain's job (stopped, or its lock is stuck).
+ */
+export const STALE_AFTER_MS = 5 * 60_000;
+
+export type ChainState = 'ok' | 'lagging' | 'failing' | 'not-started';
 
 export type ChainStatus = {
   chain: ChainName;
@@ -11,6 +42,8 @@ export type ChainStatus = {
   /** Blocks the watcher is behind the node. */
   lag: number | null;
   lastBlockAt: Date | null;
+  /** When the watcher last touched its cursor: a poll, successful or not. */
+  lastPollAt: Date | null;
   lastError: string | null;
   lastErrorAt: Date | null;
   /** The watcher's failures in the last hour. */
@@ -20,61 +53,331 @@ export type ChainStatus = {
   confirming: number;
   reversedOnChain: number;
   requiredConfirmations: number | null;
+  state: ChainState;
+  /** One line saying why the state is what it is, for staff. */
+  reason: string;
 };
 
-/** How each chain's watcher stands, for `chain-status` and the Chains screen. */
+type CursorRow = {
+  height: string;
+  node_tip: string | null;
+  last_block_at: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+  updated_at: Date;
+};
+
+type CountsRow = {
+  confirming: number;
+  reversed: number;
+  errors: number;
+  watched: number;
+  required: string | null;
+  latest_error: string | null;
+  latest_error_at: Date | null;
+  db_now: Date;
+};
+
+function minutes(ms: number): string {
+  const m = Math.max(1, Math.round(ms / 60_000));
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
+function blocks(n: number): string {
+  return `${n} block${n === 1 ? '' : 's'}`;
+}
+
+/** The state from the recorded figures; `now` is the database's clock, as the figures are. */
+export function stateOf(
+  c: Pick<
+    ChainStatus,
+    | 'height'
+    | 'lag'
+    | 'lastPollAt'
+    | 'lastError'
+    | 'lastErrorAt'
+    | 'errorsLastHour'
+    | 'requiredConfirmations'
+  >,
+  now: Date,
+): { state: ChainState; reason: string } {
+  const errorAge = c.lastErrorAt ? now.getTime() - c.lastErrorAt.getTime() : null;
+  const recentError = errorAge !== null && errorAge <= FAILING_WINDOW_MS;
+  if (c.height === null) {
+    // No cursor: the watcher never got as far as the node's tip.
+    if (recentError) {
+      return {
+        state: 'failing',
+        reason: `The watcher cannot start: ${c.lastError ?? 'the node did not answer'}`,
+      };
+    }
+    return {
+      state: 'not-started',
+      reason: "The watcher has not run yet: it starts with the server's background jobs.",
+    };
+  }
+  // A failure writes the cursor's error time and its poll time together; any later poll that
+  // reached the node moves the poll time on. So "no later poll" means the failure is current.
+  const failedLast =
+    c.lastErrorAt !== null &&
+    c.lastPollAt !== null &&
+    c.lastErrorAt.getTime() >= c.lastPollAt.getTime();
+  if (failedLast && recentError) {
+    return {
+      state: 'failing',
+      reason: `The last poll failed ${minutes(errorAge ?? 0)} ago: ${c.lastError ?? 'unknown error'}`,
+    };
+  }
+  if (recentError && c.errorsLastHour >= PERSISTENT_ERRORS_PER_HOUR) {
+    return {
+      state: 'failing',
+      reason: `${c.errorsLastHour} failed polls in the last hour: the node answers only some of the time.`,
+    };
+  }
+  const silentFor = c.lastPollAt ? now.getTime() - c.lastPollAt.getTime() : null;
+  if (silentFor !== null && silentFor > STALE_AFTER_MS) {
+    return {
+      state: 'lagging',
+      reason: `No poll for ${minutes(silentFor)}: is the server running its background jobs?`,
+    };
+  }
+  // A deposit needs this many blocks anyway; further behind than that, customers wait longer
+  // than the setting says. A block or two behind between polls is normal.
+  const allowed = Math.max(1, c.requiredConfirmations ?? 1);
+  if (c.lag !== null && c.lag > allowed) {
+    return {
+      state: 'lagging',
+      reason: `${blocks(c.lag)} behind the node, more than the ${blocks(allowed)} a deposit needs: deposits are credited late.`,
+    };
+  }
+  return {
+    state: 'ok',
+    reason:
+      c.lag === null || c.lag === 0
+        ? 'Following the node: up to date.'
+        : `Following the node: ${blocks(c.lag)} behind.`,
+  };
+}
+
+/** How one watched chain stands, from its rows. */
+async function statusOf(
+  pool: pg.Pool,
+  adapter: Pick<ChainAdapter, 'chain' | 'assets'>,
+): Promise<ChainStatus> {
+  const chain = adapter.chain;
+  const { rows: cursors } = await pool.query<CursorRow>(
+    `SELECT height::text, node_tip::text, last_block_at, last_error, last_error_at, updated_at
+       FROM chain_cursors WHERE chain = $1`,
+    [chain],
+  );
+  // Watched addresses are counted by the deposit addresses' asset and network (the pairs the
+  // watcher reads), each distinct address once (ETH and USDT-ERC20 share theirs). The watcher
+  // also drops an address not in its chain's format; staff's address input refuses those,
+  // so the count is the same without loading every address here.
+  const { rows: counts } = await pool.query<CountsRow>(
+    `SELECT (SELECT count(*) FILTER (WHERE status = 'confirming')::int
+               FROM chain_deposits WHERE chain = $1) AS confirming,
+            (SELECT count(*) FILTER (WHERE status = 'reversed-on-chain')::int
+               FROM chain_deposits WHERE chain = $1) AS reversed,
+            (SELECT count(*)::int FROM chain_watch_errors
+              WHERE chain = $1 AND at > now() - interval '1 hour') AS errors,
+            (SELECT count(DISTINCT lower(btrim(address)))::int FROM deposit_addresses
+              WHERE is_active AND (upper(asset_symbol) || '/' || lower(network)) = ANY($2::text[])
+            ) AS watched,
+            (SELECT setting_value FROM app_settings WHERE setting_key = $3) AS required,
+            e.message AS latest_error, e.at AS latest_error_at, now() AS db_now
+       FROM (SELECT 1) one
+       LEFT JOIN LATERAL (SELECT message, at FROM chain_watch_errors WHERE chain = $1
+                           ORDER BY at DESC, id DESC LIMIT 1) e ON true`,
+    [chain, symbolNetworksOf(adapter.assets), CONFIRMATIONS_SETTING[chain]],
+  );
+  const c = cursors[0];
+  const k = counts[0] as CountsRow;
+  const requiredText =
+    k.required ?? SETTING_DEFAULTS.find((d) => d.key === CONFIRMATIONS_SETTING[chain])?.value;
+  const required = requiredText === undefined ? null : Number(requiredText);
+  const height = c ? Number(c.height) : null;
+  const nodeTip = c?.node_tip == null ? null : Number(c.node_tip);
+  const figures = {
+    chain,
+    nodeTip,
+    height,
+    lag: height !== null && nodeTip !== null ? Math.max(0, nodeTip - height) : null,
+    lastBlockAt: c?.last_block_at ?? null,
+    lastPollAt: c?.updated_at ?? null,
+    // Without a cursor the failures are only in the error log (a node never reached).
+    lastError: c ? c.last_error : k.latest_error,
+    lastErrorAt: c ? c.last_error_at : k.latest_error_at,
+    errorsLastHour: k.errors,
+    watchedAddresses: k.watched,
+    confirming: k.confirming,
+    reversedOnChain: k.reversed,
+    requiredConfirmations: required !== null && Number.isFinite(required) ? required : null,
+  };
+  return { ...figures, ...stateOf(figures, k.db_now) };
+}
+
+/** How each watched chain stands, for `chain-status`, the Chains screen and the dashboard. */
 export async function chainStatus(
   pool: pg.Pool,
-  adapters: readonly Pick<ChainAdapter, 'chain' | 'matchKeyOf' | 'assets'>[],
+  adapters: readonly Pick<ChainAdapter, 'chain' | 'assets'>[],
 ): Promise<ChainStatus[]> {
   const out: ChainStatus[] = [];
-  for (const adapter of adapters) {
-    const chain = adapter.chain;
-    const { rows: cursors } = await pool.query(
-      `SELECT height, node_tip, last_block_at, last_error, last_error_at
-         FROM chain_cursors WHERE chain = $1`,
-      [chain],
-    );
-    const c = cursors[0];
-    const { rows: counts } = await pool.query<{
-      confirming: number;
-      reversed: number;
-      errors: number;
-    }>(
-      `SELECT count(*) FILTER (WHERE status = 'confirming')::int AS confirming,
-              count(*) FILTER (WHERE status = 'reversed-on-chain')::int AS reversed,
-              (SELECT count(*)::int FROM chain_watch_errors e
-                WHERE e.chain = $1 AND e.at > now() - interval '1 hour') AS errors
-         FROM chain_deposits WHERE chain = $1`,
-      [chain],
-    );
-    const addresses = await chainsRepository.watchedAddresses(
-      pool,
-      symbolNetworksOf(adapter.assets),
-    );
-    const watched = new Set(
-      addresses.map((a) => adapter.matchKeyOf(a.address)).filter((k) => k !== null),
-    );
-    const { rows: setting } = await pool.query<{ setting_value: string }>(
-      'SELECT setting_value FROM app_settings WHERE setting_key = $1',
-      [CONFIRMATIONS_SETTING[chain]],
-    );
-    const height = c ? Number(c.height) : null;
-    const nodeTip = c?.node_tip == null ? null : Number(c.node_tip);
-    out.push({
-      chain,
-      nodeTip,
-      height,
-      lag: height !== null && nodeTip !== null ? Math.max(0, nodeTip - height) : null,
-      lastBlockAt: c?.last_block_at ?? null,
-      lastError: c?.last_error ?? null,
-      lastErrorAt: c?.last_error_at ?? null,
-      errorsLastHour: counts[0]?.errors ?? 0,
-      watchedAddresses: watched.size,
-      confirming: counts[0]?.confirming ?? 0,
-      reversedOnChain: counts[0]?.reversed ?? 0,
-      requiredConfirmations: setting[0] ? Number(setting[0].setting_value) : null,
-    });
-  }
+  for (const adapter of adapters) out.push(await statusOf(pool, adapter));
   return out;
+}
+
+/** One environment variable as staff may see it: never a secret. */
+export type ConfigItem = { name: string; value: string | null };
+
+/**
+ * A node URL without what may be a secret: the user and password, the query string (API
+ * keys) and the path (providers put keys there too, e.g. `/v3/<key>`) are left out.
+ */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const hidden: string[] = [];
+    if (u.username || u.password) hidden.push('credentials');
+    if (u.pathname !== '/' && u.pathname !== '') hidden.push('path');
+    if (u.search) hidden.push('query');
+    return `${u.protocol}//${u.host}${hidden.length > 0 ? ` (${hidden.join(', ')} hidden)` : ''}`;
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+/** An extended public key's start and end: enough to tell which key it is. */
+export function shortKey(key: string): string {
+  return key.length <= 20 ? key : `${key.slice(0, 8)}…${key.slice(-6)}`;
+}
+
+/** Which variables configure a chain, as set (redacted) or not. */
+export function chainConfiguration(configs: ChainConfigs, chain: ChainName): ConfigItem[] {
+  if (chain === 'bitcoin') {
+    const c = configs.bitcoin;
+    return [
+      { name: 'BTC_RPC_URL', value: c ? redactUrl(c.rpcUrl) : null },
+      { name: 'BTC_XPUB', value: c ? shortKey(c.xpub) : null },
+      { name: 'BTC_NETWORK', value: configs.bitcoinNetwork },
+    ];
+  }
+  if (chain === 'ethereum') {
+    const c = configs.ethereum;
+    return [
+      { name: 'ETH_RPC_URL', value: c ? redactUrl(c.rpcUrl) : null },
+      { name: 'ETH_XPUB', value: c ? shortKey(c.xpub) : null },
+      { name: 'USDT_ERC20_CONTRACT', value: c ? c.usdtContract : null },
+    ];
+  }
+  const c = configs.tron;
+  return [
+    { name: 'TRON_API_URL', value: c ? redactUrl(c.apiUrl) : null },
+    { name: 'TRON_XPUB', value: c ? shortKey(c.xpub) : null },
+    { name: 'USDT_TRC20_CONTRACT', value: c ? c.usdtContract : null },
+    // A secret: only whether it is there.
+    { name: 'TRON_API_KEY', value: c?.apiKey ? 'set' : null },
+  ];
+}
+
+export type ChainOverview =
+  | (ChainStatus & { configured: true; configuration: ConfigItem[] })
+  | {
+      chain: ChainName;
+      configured: false;
+      state: 'not-configured';
+      reason: string;
+      configuration: ConfigItem[];
+    };
+
+export const NOT_CONFIGURED_REASON = 'Not configured: deposits are credited by staff.';
+
+/** Every chain: the watched ones with their status, the others as not configured. */
+export async function chainsOverview(
+  pool: pg.Pool,
+  adapters: readonly Pick<ChainAdapter, 'chain' | 'assets'>[],
+  configs: ChainConfigs,
+): Promise<ChainOverview[]> {
+  const statuses = await chainStatus(pool, adapters);
+  return CHAIN_NAMES.map((chain): ChainOverview => {
+    const configuration = chainConfiguration(configs, chain);
+    const status = statuses.find((s) => s.chain === chain);
+    return status
+      ? { ...status, configured: true, configuration }
+      : {
+          chain,
+          configured: false,
+          state: 'not-configured',
+          reason: NOT_CONFIGURED_REASON,
+          configuration,
+        };
+  });
+}
+
+/** One chain's lines of `chain-status`. */
+export function formatChainStatus(c: ChainStatus): string {
+  const at = (d: Date | null) => (d ? d.toISOString() : 'never');
+  const n = (v: number | null) => (v === null ? 'unknown' : String(v));
+  return [
+    `${c.chain}: ${c.state.toUpperCase()}: ${c.reason}`,
+    `  node tip:           ${n(c.nodeTip)}`,
+    `  watcher height:     ${c.height === null ? 'not started' : c.height}`,
+    `  lag:                ${c.lag === null ? 'unknown' : `${c.lag} block(s)`}`,
+    `  last block time:    ${at(c.lastBlockAt)}`,
+    `  last poll:          ${at(c.lastPollAt)}`,
+    `  errors, last hour:  ${c.errorsLastHour}${c.errorsLastHour > 0 ? ` (last at ${at(c.lastErrorAt)}: ${c.lastError})` : ''}`,
+    `  watched addresses:  ${c.watchedAddresses}`,
+    `  awaiting confirmations: ${c.confirming} deposit(s) (${n(c.requiredConfirmations)} needed)`,
+    ...(c.reversedOnChain > 0
+      ? [`  ALERT: ${c.reversedOnChain} credited deposit(s) left the chain; see the audit log`]
+      : []),
+  ].join('\n');
+}
+
+function formatConfiguration(items: ConfigItem[]): string[] {
+  return items.map((i) => `  ${`${i.name}:`.padEnd(20)}${i.value ?? 'not set'}`);
+}
+
+/** `chain-status` as printed: every chain, watched or not, with its configuration. */
+export function formatChainsOverview(chains: ChainOverview[]): string {
+  const parts = chains.map((c) =>
+    c.configured
+      ? [formatChainStatus(c), '  configuration:', ...formatConfiguration(c.configuration)].join(
+          '\n',
+        )
+      : [`${c.chain}: ${c.reason}`, ...formatConfiguration(c.configuration)].join('\n'),
+  );
+  const head = chains.some((c) => c.configured)
+    ? []
+    : [
+        'No chain is watched: none is configured (see "Watching chains" in the README). Deposits are credited by hand.',
+      ];
+  return [...head, ...parts].join('\n\n');
+}
+
+/**
+ * What the admin dashboard's health lists about the chains: each lagging or failing watcher,
+ * and the credited deposits that left their chain (of any chain, watched now or not). Each
+ * line starts with "Chain", which the dashboard links to the Chains screen.
+ */
+export async function chainProblems(
+  pool: pg.Pool,
+  adapters: readonly Pick<ChainAdapter, 'chain' | 'assets'>[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const c of await chainStatus(pool, adapters)) {
+    if (c.state === 'lagging' || c.state === 'failing') {
+      problems.push(`Chain ${CHAIN_LABELS[c.chain]} ${c.state}: ${c.reason}`);
+    }
+  }
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM chain_deposits WHERE status = 'reversed-on-chain'`,
+  );
+  const reversed = rows[0]?.n ?? 0;
+  if (reversed > 0) {
+    problems.push(
+      `Chain deposits: ${reversed} credited deposit${reversed === 1 ? '' : 's'} left the blockchain; not debited, staff must resolve ${reversed === 1 ? 'it' : 'them'}`,
+    );
+  }
+  return problems;
 }

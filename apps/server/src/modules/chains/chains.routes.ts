@@ -2,20 +2,44 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { chainStatus } from './chain-status';
+import { chainsOverview } from './chain-status';
 
-const ZChainStatus = z.object({
-  chain: z.enum(['bitcoin', 'ethereum', 'tron']),
+const ZChainName = z.enum(['bitcoin', 'ethereum', 'tron']);
+
+/** A configuration variable as staff may see it: URLs without credentials, no secret. */
+const ZConfigItem = z.object({
+  name: z.string(),
+  /** Null when the variable is not set. */
+  value: z.string().nullable(),
+});
+
+const ZWatchedChain = z.object({
+  chain: ZChainName,
+  configured: z.literal(true),
+  state: z.enum(['ok', 'lagging', 'failing', 'not-started']),
+  reason: z.string(),
   nodeTip: z.number().nullable(),
   height: z.number().nullable(),
   lag: z.number().nullable(),
   lastBlockAt: z.string().nullable(),
+  lastPollAt: z.string().nullable(),
   lastError: z.string().nullable(),
   lastErrorAt: z.string().nullable(),
   errorsLastHour: z.number(),
   watchedAddresses: z.number(),
   confirming: z.number(),
+  reversedOnChain: z.number(),
   requiredConfirmations: z.number().nullable(),
+  configuration: z.array(ZConfigItem),
+});
+
+/** A chain with no node configured: its deposits are credited by staff, as before. */
+const ZUnwatchedChain = z.object({
+  chain: ZChainName,
+  configured: z.literal(false),
+  state: z.literal('not-configured'),
+  reason: z.string(),
+  configuration: z.array(ZConfigItem),
 });
 
 /** A credited deposit that left its chain: staff resolve it; it was never debited. */
@@ -31,14 +55,18 @@ const ZChainAlert = z.object({
 });
 
 export const ZChainsResponse = z.object({
-  chains: z.array(ZChainStatus),
+  /** Every chain, in a fixed order (bitcoin, ethereum, tron), watched or not. */
+  chains: z.array(z.discriminatedUnion('configured', [ZWatchedChain, ZUnwatchedChain])),
   alerts: z.array(ZChainAlert),
 });
 export type TChainsResponse = z.infer<typeof ZChainsResponse>;
 
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
 /**
- * The watchers as staff see them (admin tree, `access: 'admin'`): each configured chain's
- * state, and every credited deposit that left its chain (status 'reversed-on-chain').
+ * The watchers as staff see them (admin tree, `access: 'admin'`): each chain's state with
+ * its figures and configuration (chain-status.ts, shared with the CLI's `chain-status`),
+ * and every credited deposit that left its chain (status 'reversed-on-chain').
  */
 export function adminChainsRoutes(s: Services): FastifyPluginAsyncZod {
   return async (app) => {
@@ -46,7 +74,7 @@ export function adminChainsRoutes(s: Services): FastifyPluginAsyncZod {
       '/api/admin/chains',
       { schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } } },
       async (): Promise<TChainsResponse> => {
-        const statuses = await chainStatus(s.pool, s.chainAdapters);
+        const chains = await chainsOverview(s.pool, s.chainAdapters, s.config.chains);
         const { rows } = await s.pool.query<{
           id: string;
           chain: string;
@@ -63,19 +91,29 @@ export function adminChainsRoutes(s: Services): FastifyPluginAsyncZod {
             WHERE d.status = 'reversed-on-chain' ORDER BY d.updated_at DESC LIMIT 100`,
         );
         return {
-          chains: statuses.map((c) => ({
-            chain: c.chain,
-            nodeTip: c.nodeTip,
-            height: c.height,
-            lag: c.lag,
-            lastBlockAt: c.lastBlockAt?.toISOString() ?? null,
-            lastError: c.lastError,
-            lastErrorAt: c.lastErrorAt?.toISOString() ?? null,
-            errorsLastHour: c.errorsLastHour,
-            watchedAddresses: c.watchedAddresses,
-            confirming: c.confirming,
-            requiredConfirmations: c.requiredConfirmations,
-          })),
+          chains: chains.map((c) =>
+            c.configured
+              ? {
+                  chain: c.chain,
+                  configured: true as const,
+                  state: c.state,
+                  reason: c.reason,
+                  nodeTip: c.nodeTip,
+                  height: c.height,
+                  lag: c.lag,
+                  lastBlockAt: iso(c.lastBlockAt),
+                  lastPollAt: iso(c.lastPollAt),
+                  lastError: c.lastError,
+                  lastErrorAt: iso(c.lastErrorAt),
+                  errorsLastHour: c.errorsLastHour,
+                  watchedAddresses: c.watchedAddresses,
+                  confirming: c.confirming,
+                  reversedOnChain: c.reversedOnChain,
+                  requiredConfirmations: c.requiredConfirmations,
+                  configuration: c.configuration,
+                }
+              : c,
+          ),
           alerts: rows.map((r) => ({
             depositId: r.id,
             chain: r.chain,
