@@ -5,6 +5,7 @@ import {
   type TAdminDepositAddress,
   validateNetworkAddress,
 } from '@coffer/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { AddressInput } from '../../../components/admin/address-input';
@@ -19,6 +20,7 @@ import { DialogContent } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { errorMessage } from '../../../lib/api-client';
+import { moneyStatusQueryOptions } from '../../../lib/money/get-money-status';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
 
 /** The network an asset's addresses are usually on, offered when none is chosen yet. */
@@ -41,6 +43,7 @@ type Props = {
 export function AddressDialog({ editing, onDone }: Props) {
   const id = useId();
   const save = useSaveDepositAddress();
+  const queryClient = useQueryClient();
   const [user, setUser] = useState<PickedUser | null>(editing ? editing.user : null);
   const [assetSymbol, setAssetSymbol] = useState(editing?.assetSymbol ?? '');
   const [network, setNetwork] = useState(editing?.network ?? '');
@@ -59,7 +62,16 @@ export function AddressDialog({ editing, onDone }: Props) {
       });
       return;
     }
-    const checked = validateNetworkAddress(chain, address);
+    // A Bitcoin address is checked for the server's BTC_NETWORK, which the money status
+    // hands to the shared checks as it loads (lib/money/get-money-status). If it cannot be
+    // loaded, the server's own check decides rather than one for the wrong network.
+    const networkKnown =
+      chain !== 'bitcoin' ||
+      (await queryClient.fetchQuery(moneyStatusQueryOptions()).then(
+        () => true,
+        () => false,
+      ));
+    const checked = networkKnown ? validateNetworkAddress(chain, address) : { ok: true as const };
     if (!checked.ok) {
       setError(checked.message);
       return;

@@ -107,7 +107,12 @@ export function SettingField({ setting, value, error, changed, onChange }: Props
     control = (
       <Input
         id={id}
-        type={setting.key === 'support_chat_url' ? 'url' : 'text'}
+        // The explorer templates are web addresses too; `{hash}` is fine in a URL field.
+        type={
+          setting.key === 'support_chat_url' || setting.key.startsWith('explorer_tx_url_')
+            ? 'url'
+            : 'text'
+        }
         value={value}
         onChange={(e) => onChange(e.target.value)}
         aria-describedby={describedBy}

@@ -255,9 +255,23 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
           {tx.memo ? <Detail label="Memo">{tx.memo}</Detail> : null}
           {tx.transactionHash ? (
             <Detail label={isBank ? 'Bank reference' : 'Transaction hash'}>
-              <span translate="no" className="font-mono">
-                {tx.transactionHash}
-              </span>
+              {/* The server builds the link from the operator's explorer setting for the
+                  chain (the hash URL-encoded); without one the hash is shown as text. */}
+              {tx.explorerUrl && !isBank ? (
+                <a
+                  href={tx.explorerUrl}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  translate="no"
+                  className="font-mono text-primary underline underline-offset-2 hover:no-underline"
+                >
+                  {tx.transactionHash}
+                </a>
+              ) : (
+                <span translate="no" className="font-mono">
+                  {tx.transactionHash}
+                </span>
+              )}
             </Detail>
           ) : null}
           {tx.reason ? (

@@ -63,6 +63,12 @@ export function feeOf(asset: TAsset): bigint {
 export function checkWithdrawal(
   fields: TWithdrawalFields,
   funds: TWithdrawalFunds | null,
+  /**
+   * Whether the server's Bitcoin network is known yet (the money status has loaded). Until
+   * it is, a Bitcoin address is neither refused nor accepted: the check would follow
+   * mainnet, and a regtest or testnet server takes other addresses.
+   */
+  bitcoinNetworkKnown = true,
 ): TWithdrawalCheck {
   const asset = assetById(fields.assetId);
   const errors: TWithdrawalCheck['errors'] = {};
@@ -105,7 +111,8 @@ export function checkWithdrawal(
     order.push(errors.amount);
   }
 
-  if (address !== '') {
+  const addressCheckable = bitcoinNetworkKnown || asset.network !== 'bitcoin';
+  if (address !== '' && addressCheckable) {
     const addressError = withdrawalAddressError(asset.id, address);
     if (addressError) {
       errors.address = addressError;
@@ -114,7 +121,7 @@ export function checkWithdrawal(
   }
 
   let request: TWithdrawalDraft | null = null;
-  if (order.length === 0 && funds) {
+  if (order.length === 0 && funds && addressCheckable) {
     const memo = fields.memo?.trim();
     const parsed = ZWithdrawalDraft.safeParse({
       assetId: asset.id,

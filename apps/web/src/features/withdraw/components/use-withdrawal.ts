@@ -139,6 +139,8 @@ export function useWithdrawal() {
     wallets,
     staking,
     status,
+    /** The status has loaded, and with it the Bitcoin network addresses are checked for. */
+    bitcoinNetworkKnown: status.data !== undefined,
     fundsOf,
     closedReason,
     limitWarning,

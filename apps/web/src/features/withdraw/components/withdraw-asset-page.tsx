@@ -62,7 +62,11 @@ export default function WithdrawAssetPage() {
   if (withdrawal.wallets.isPending) return <PageSpinner text="Loading your wallet..." />;
 
   const funds = withdrawal.fundsOf(asset);
-  const check = checkWithdrawal({ assetId: asset.id, ...fields }, funds);
+  const check = checkWithdrawal(
+    { assetId: asset.id, ...fields },
+    funds,
+    withdrawal.bitcoinNetworkKnown,
+  );
   const closed = withdrawal.closedReason;
   const fee = check.feeMinor ?? 0n;
   const max = funds && funds.available > fee ? funds.available - fee : 0n;

@@ -39,7 +39,7 @@ export default function WithdrawPage() {
 
   const asset = CUSTOMER_ASSETS.find((a) => a.id === fields.assetId);
   const funds = withdrawal.fundsOf(asset);
-  const check = checkWithdrawal(fields, funds);
+  const check = checkWithdrawal(fields, funds, withdrawal.bitcoinNetworkKnown);
   const closed = withdrawal.closedReason;
   // The daily limit counts the amount sent, as the server does; the fee is not part of it.
   const warning = withdrawal.limitWarning(asset, check.amountMinor);
