@@ -46,6 +46,7 @@ const AdminSettingsPage = lazy(
   () => import('../features/admin-settings/components/admin-settings-page'),
 );
 const AdminAuditPage = lazy(() => import('../features/admin-audit/components/admin-audit-page'));
+const AdminChainsPage = lazy(() => import('../features/admin-chains/components/admin-chains-page'));
 const KycPage = lazy(() => import('../features/kyc/components/kyc-page'));
 const ChatPage = lazy(() => import('../features/chat/components/chat-page'));
 const AdminChatPage = lazy(() => import('../features/admin-chat/components/admin-chat-page'));
@@ -129,6 +130,7 @@ const routes: RouteObject[] = [
           { path: '/dashboard/admin/addresses', element: page(<DepositAddressesAdminPage />) },
           { path: '/dashboard/admin/settings', element: page(<AdminSettingsPage />) },
           { path: '/dashboard/admin/audit', element: page(<AdminAuditPage />) },
+          { path: '/dashboard/admin/chains', element: page(<AdminChainsPage />) },
           { path: '/dashboard/admin/kyc', element: page(<AdminKycPage />) },
           { path: '/dashboard/admin/chat', element: page(<AdminChatPage />) },
           { path: '/dashboard/admin/transactions', element: page(<AdminTransactionsPage />) },

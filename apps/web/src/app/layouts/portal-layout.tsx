@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   ArrowDownToLine,
   ArrowUpFromLine,
+  Blocks,
   ExternalLink,
   FileClock,
   History,
@@ -81,6 +82,7 @@ const NAV_ENTRIES: readonly NavEntry[] = [
     icon: MapPinned,
     group: 'admin',
   },
+  { label: 'Chains', to: '/dashboard/admin/chains', icon: Blocks, group: 'admin' },
   { label: 'App Settings', to: '/dashboard/admin/settings', icon: Settings2, group: 'admin' },
   { label: 'KYC Review', to: '/dashboard/admin/kyc', icon: UserCheck, group: 'admin' },
   { label: 'Support Chat', to: '/dashboard/admin/chat', icon: MessagesSquare, group: 'admin' },

@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import {
   Activity,
   ArrowLeftRight,
+  Blocks,
   DollarSign,
   KeyRound,
   MapPin,
@@ -57,12 +58,26 @@ const ADMIN_TOOLS: readonly AdminTool[] = [
     icon: MapPin,
   },
   {
+    title: 'Chains',
+    description: 'Blockchain watchers, their nodes, and deposits that left a chain',
+    to: '/dashboard/admin/chains',
+    icon: Blocks,
+  },
+  {
     title: 'System Settings',
     description: 'Global configuration and price sync',
     to: '/admin/settings',
     icon: Settings,
   },
 ];
+
+/**
+ * The server words every chain problem "Chain …" (modules/chains/chain-status.ts,
+ * chainProblems): those lead to the Chains screen, where the figures are.
+ */
+function isChainProblem(problem: string): boolean {
+  return problem.startsWith('Chain ');
+}
 
 /** '42 s', '5 min', '3 h': how old the last good price fetch is. */
 function formatAge(seconds: number): string {
@@ -156,7 +171,18 @@ export default function AdminDashboardPage() {
           {health.problems.length > 0 ? (
             <ul className="list-disc space-y-0.5 pl-4 text-xs text-danger">
               {health.problems.map((p) => (
-                <li key={p}>{p}</li>
+                <li key={p}>
+                  {isChainProblem(p) ? (
+                    <Link
+                      to="/dashboard/admin/chains"
+                      className="underline underline-offset-2 hover:no-underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+                    >
+                      {p}
+                    </Link>
+                  ) : (
+                    p
+                  )}
+                </li>
               ))}
             </ul>
           ) : null}
