@@ -72,6 +72,13 @@ export const depositAddresses = pgTable(
      */
     chain: text('chain'),
     derivationIndex: integer('derivation_index'),
+    /**
+     * The chain watcher's key for this address (ChainAdapter.matchKeyOf: the output script on
+     * Bitcoin, the lower-case address on Ethereum, the hex form on TRON), filled in by the
+     * watcher; '' when the address is not one of its chain's. A block's payees are looked up
+     * by it, so the watcher never holds every watched address in memory (migration 0011).
+     */
+    matchKey: text('match_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -83,5 +90,7 @@ export const depositAddresses = pgTable(
     uniqueIndex('deposit_addresses_user_chain_key')
       .on(t.userId, t.chain)
       .where(sql`derivation_index IS NOT NULL`),
+    index('deposit_addresses_match_key_idx').on(t.matchKey).where(sql`match_key <> ''`),
+    index('deposit_addresses_unkeyed_idx').on(t.createdAt).where(sql`match_key IS NULL`),
   ],
 );

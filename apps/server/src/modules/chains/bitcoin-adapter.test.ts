@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
 import { StartupError } from '../../lib/startup-error';
 import { BitcoinAdapter } from './bitcoin-adapter';
+import type { WatchedLookup } from './chain-adapter';
 import { bitcoinScriptOf } from './derive';
+import { watchingOnly } from './fake-chain';
 
 const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 
@@ -101,7 +103,8 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
   const derived = p2wpkh(key0, REGTEST);
   // An admin-added legacy address: base58 P2PKH.
   const legacy = p2pkh(key1, REGTEST);
-  let watched: Set<string>;
+  let keys: Array<string | null>;
+  let watched: WatchedLookup;
 
   /** The node's own address string for a script (rltc1… / m…), which Coffer never sees. */
   async function nodeAddressOf(script: Uint8Array): Promise<string> {
@@ -142,8 +145,8 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
     adapter = new BitcoinAdapter({ rpcUrl: node.rpcUrl, network: 'regtest' });
     // Coinbase outputs mature after 100 blocks: 101 give one spendable reward.
     await node.mine(101);
-    const keys = [derived.address, legacy.address].map((a) => adapter.matchKeyOf(a ?? ''));
-    watched = new Set(keys.filter((k): k is string => k !== null));
+    keys = [derived.address, legacy.address].map((a) => adapter.matchKeyOf(a ?? ''));
+    watched = watchingOnly(keys.filter((k): k is string => k !== null));
   }, 60_000);
 
   afterAll(async () => {
@@ -153,7 +156,7 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
   it("derives Coffer's own address format and matches it by script", () => {
     expect(derived.address).toMatch(/^bcrt1q/);
     expect(legacy.address).toMatch(/^[mn]/);
-    expect(watched).toEqual(new Set([hex.encode(derived.script), hex.encode(legacy.script)]));
+    expect(keys).toEqual([hex.encode(derived.script), hex.encode(legacy.script)]);
   });
 
   it('reads the tip and blocks by height, with parent hashes and times', async () => {
@@ -209,7 +212,7 @@ describe('BitcoinAdapter on a Litecoin Core regtest node', () => {
       ]),
     );
     // Nothing watched, nothing found; a block without payments to us, nothing either.
-    expect(await adapter.transfersIn(block, new Set())).toEqual([]);
+    expect(await adapter.transfersIn(block, watchingOnly([]))).toEqual([]);
     const parent = await adapter.blockAt(block.height - 1);
     if (!parent) throw new Error('no parent');
     expect(await adapter.transfersIn(parent, watched)).toEqual([]);

@@ -1,7 +1,7 @@
 import { hex } from '@scure/base';
 import { Address, NETWORK, OutScript, RawTx, TEST_NETWORK } from '@scure/btc-signer';
 import { StartupError } from '../../lib/startup-error';
-import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
+import type { BlockRef, ChainAdapter, SeenTransfer, WatchedLookup } from './chain-adapter';
 
 /**
  * Bitcoin over Bitcoin Core's JSON-RPC (docs/decisions/0021). Outputs are matched by their
@@ -135,8 +135,7 @@ export class BitcoinAdapter implements ChainAdapter {
     };
   }
 
-  async transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]> {
-    if (watched.size === 0) return [];
+  async transfersIn(block: BlockRef, lookup: WatchedLookup): Promise<SeenTransfer[]> {
     // Verbosity 2: every transaction with its outputs' scripts and its raw hex.
     const full = await this.call<RpcBlock>('getblock', [block.hash, 2]);
     if (full.hash !== block.hash) {
@@ -146,14 +145,17 @@ export class BitcoinAdapter implements ChainAdapter {
         `asked for block ${block.hash}, got ${full.hash}`,
       );
     }
+    // A coinbase output cannot be spent for 100 blocks and vanishes with its block: a
+    // custodial credit after a few confirmations would be an advance on coins that may
+    // never exist. Mining to a deposit address is not a deposit.
+    const paying = full.tx.filter((tx) => !tx.vin.some((input) => input.coinbase !== undefined));
+    const watched = await lookup([
+      ...new Set(paying.flatMap((tx) => tx.vout.map((out) => out.scriptPubKey.hex))),
+    ]);
     const found: SeenTransfer[] = [];
-    for (const tx of full.tx) {
+    for (const tx of paying) {
       const matching = tx.vout.filter((out) => watched.has(out.scriptPubKey.hex));
       if (matching.length === 0) continue;
-      // A coinbase output cannot be spent for 100 blocks and vanishes with its block: a
-      // custodial credit after a few confirmations would be an advance on coins that may
-      // never exist. Mining to a deposit address is not a deposit.
-      if (tx.vin.some((input) => input.coinbase !== undefined)) continue;
       // The JSON `value` is a float; the amount is read from the transaction's own bytes.
       const raw = RawTx.decode(hex.decode(tx.hex));
       for (const out of matching) {

@@ -26,6 +26,15 @@ export type SeenTransfer = {
 };
 
 /**
+ * Which of `keys` (match keys of a block's payees) are watched addresses. The watcher asks
+ * the database, so it never holds every watched address in memory (docs/decisions/0022).
+ */
+export type WatchedLookup = (keys: readonly string[]) => Promise<ReadonlySet<string>>;
+
+/** A block with the payments to watched addresses in it. */
+export type ScannedBlock = { block: BlockRef; transfers: SeenTransfer[] };
+
+/**
  * What a watcher needs of one chain's node or API. Every method throws when the node cannot
  * answer: the watcher then retries with backoff, and never reads "no answer" as "no deposits".
  */
@@ -43,6 +52,14 @@ export interface ChainAdapter {
   tip(): Promise<number>;
   /** The block at `height` on the node's current chain, or null above its tip. */
   blockAt(height: number): Promise<BlockRef | null>;
-  /** Every payment in `block` whose match key is in `watched`. */
-  transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]>;
+  /** Every payment in `block` to an address `watched` names (asked once per block). */
+  transfersIn(block: BlockRef, watched: WatchedLookup): Promise<SeenTransfer[]>;
+  /**
+   * For catching up: blocks `from`..`to` (inclusive) with their payments, read in a few
+   * requests instead of several per block. The answer is a run of blocks linked by their
+   * parent hashes starting at `from`, possibly shorter than asked (empty when the chain
+   * moved while it was read: the watcher then goes block by block). Optional: a chain whose
+   * blocks come minutes apart gains nothing.
+   */
+  scanRange?(from: number, to: number, watched: WatchedLookup): Promise<ScannedBlock[]>;
 }

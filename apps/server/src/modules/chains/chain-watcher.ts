@@ -7,7 +7,14 @@ import type { Ledger } from '../ledger';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
 import { SETTING_DEFAULTS } from '../settings';
-import type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
+import type {
+  BlockRef,
+  ChainAdapter,
+  ChainName,
+  ScannedBlock,
+  SeenTransfer,
+  WatchedLookup,
+} from './chain-adapter';
 import { type ChainDepositRow, chainsRepository as repo } from './chains.repository';
 
 /**
@@ -44,6 +51,15 @@ const SYMBOL_NETWORK: Partial<Record<TAssetId, string>> = {
 export function symbolNetworksOf(assets: readonly TAssetId[]): string[] {
   return assets.flatMap((a) => SYMBOL_NETWORK[a] ?? []);
 }
+
+/** Blocks read per request while catching up (a range of full blocks and their token logs). */
+export const RANGE_BLOCKS = 50;
+/** Addresses keyed per query (keyNewAddresses). */
+const KEY_BATCH = 1_000;
+
+type Owner = { userId: string; address: string };
+/** A run of blocks read from `from` on, and the owners of the watched payees in it. */
+type Run = { from: number; blocks: ScannedBlock[]; owners: Map<string, Owner> };
 
 const ORPHANED_REASON =
   'This deposit left the blockchain in a reorganisation before it was confirmed.';
@@ -106,16 +122,40 @@ export function createChainWatcher(deps: WatcherDeps) {
     return Number.isInteger(n) && n >= 1 ? n : 1;
   }
 
-  /** Match key → the customer and address it belongs to (the first, if staff entered two). */
-  async function watched(): Promise<Map<string, { userId: string; address: string }>> {
-    const rows = await repo.watchedAddresses(pool, symbolNetworks);
-    const map = new Map<string, { userId: string; address: string }>();
-    for (const row of rows) {
-      const key = adapter.matchKeyOf(row.address);
-      if (key !== null && !map.has(key))
-        map.set(key, { userId: row.user_id, address: row.address });
+  /**
+   * Works out the match key of every address that has none yet (new or changed ones, from
+   * any path), so a block's payees can be looked up by key. Called after the tip is read:
+   * an address handed out before a payment in any block up to that tip is keyed by then.
+   */
+  async function keyNewAddresses() {
+    for (;;) {
+      const rows = await repo.unkeyedAddresses(pool, symbolNetworks, KEY_BATCH);
+      if (rows.length === 0) return;
+      await repo.setMatchKeys(
+        pool,
+        rows.map((r) => ({ id: r.id, key: adapter.matchKeyOf(r.address) ?? '' })),
+      );
+      if (rows.length < KEY_BATCH) return;
     }
-    return map;
+  }
+
+  /** A lookup for one read of the node, and the owners it found (key → customer, address). */
+  function ownersLookup() {
+    const owners = new Map<string, Owner>();
+    const lookup: WatchedLookup = async (keys) => {
+      for (const row of await repo.ownersOf(pool, symbolNetworks, keys)) {
+        owners.set(row.match_key, { userId: row.user_id, address: row.address });
+      }
+      return new Set(owners.keys());
+    };
+    return { owners, lookup };
+  }
+
+  /** Blocks `from`..`to` with their payments, read in a few requests (ChainAdapter.scanRange). */
+  async function readRun(from: number, to: number): Promise<Run> {
+    const { owners, lookup } = ownersLookup();
+    const blocks = (await adapter.scanRange?.(from, to, lookup)) ?? [];
+    return { from, blocks, owners };
   }
 
   /** A cursor to start from: one block below the start, so the start block is processed. */
@@ -199,12 +239,7 @@ export function createChainWatcher(deps: WatcherDeps) {
     });
   }
 
-  async function record(
-    client: TxClient,
-    block: BlockRef,
-    t: SeenTransfer,
-    owner: { userId: string; address: string },
-  ) {
+  async function record(client: TxClient, block: BlockRef, t: SeenTransfer, owner: Owner) {
     const asset = ASSETS[t.assetId];
     const hash = normalizeTxHash(asset.id, t.txHash);
     if (!hash.ok) throw new Error(`the node gave a malformed transaction hash ${t.txHash}`);
@@ -335,10 +370,44 @@ export function createChainWatcher(deps: WatcherDeps) {
     }
   }
 
+  /**
+   * Records a block read from the node on top of `cursor`, in one transaction that goes on
+   * only if the cursor still is where the watcher read it ('raced' otherwise).
+   */
+  async function apply(
+    cursor: { height: number; block_hash: string },
+    scanned: ScannedBlock,
+    owners: ReadonlyMap<string, Owner>,
+    tip: number,
+    required: number,
+  ): Promise<'advanced' | 'raced'> {
+    const { block, transfers } = scanned;
+    return withTransaction(pool, async (client) => {
+      const locked = await repo.lockCursor(client, chain);
+      if (!locked || locked.height !== cursor.height || locked.block_hash !== cursor.block_hash)
+        return 'raced';
+      for (const t of transfers) {
+        const owner = owners.get(t.matchKey);
+        if (!owner || !adapter.assets.includes(t.assetId) || t.amountMinor <= 0n) continue;
+        await record(client, block, t, owner);
+      }
+      await repo.storeBlock(client, chain, block, KEEP_BLOCKS);
+      await repo.advanceCursor(client, chain, {
+        height: block.height,
+        blockHash: block.hash,
+        nodeTip: tip,
+        blockTime: block.time,
+      });
+      // Confirmations count from the blocks the watcher has checked, never from a tip it
+      // has not: a node on another fork cannot make a deposit look deeper than it is.
+      await creditConfirmed(client, block.height, required);
+      return 'advanced';
+    });
+  }
+
   /** One step: the next block, a rollback, or nothing new. */
   async function step(
     tip: number,
-    keys: Map<string, { userId: string; address: string }>,
     required: number,
   ): Promise<'advanced' | 'rolled-back' | 'raced' | 'caught-up'> {
     const cursor = await ensureCursor(tip);
@@ -360,28 +429,45 @@ export function createChainWatcher(deps: WatcherDeps) {
       const done = await rollBack({ height: cursor.height, hash: cursor.block_hash }, ancestor);
       return done ? 'rolled-back' : 'raced';
     }
-    const transfers = await adapter.transfersIn(next, new Set(keys.keys()));
-    return withTransaction(pool, async (client) => {
-      const locked = await repo.lockCursor(client, chain);
-      if (!locked || locked.height !== cursor.height || locked.block_hash !== cursor.block_hash)
-        return 'raced';
-      for (const t of transfers) {
-        const owner = keys.get(t.matchKey);
-        if (!owner || !adapter.assets.includes(t.assetId) || t.amountMinor <= 0n) continue;
-        await record(client, next, t, owner);
+    const { owners, lookup } = ownersLookup();
+    const transfers = await adapter.transfersIn(next, lookup);
+    return apply(cursor, { block: next, transfers }, owners, tip, required);
+  }
+
+  /**
+   * Catching up: runs of blocks read in a few requests each, the next run read while this
+   * one is recorded. Each block is still its own transaction, checked against the cursor.
+   * Stops at the first thing it cannot simply record (a block that does not follow the
+   * cursor, an empty run): `step` then looks at it, with the rollbacks it may need.
+   */
+  async function catchUp(tip: number, required: number, budget: number): Promise<number> {
+    let done = 0;
+    let cursor = await ensureCursor(tip);
+    let run: Promise<Run> | null = null;
+    const ahead = () => Math.min(tip, cursor.height + RANGE_BLOCKS);
+    while (done < budget && tip - cursor.height > 1) {
+      const current: Run = await (run ?? readRun(cursor.height + 1, ahead()));
+      run = null;
+      const first = current.blocks[0];
+      if (!first || current.from !== cursor.height + 1) break;
+      const last = current.blocks.at(-1) as ScannedBlock;
+      if (last.block.height < tip && done + current.blocks.length < budget) {
+        run = readRun(last.block.height + 1, Math.min(tip, last.block.height + RANGE_BLOCKS));
+        // Dropped unread if this run stops early; its failure then matters to no one.
+        run.catch(() => {});
       }
-      await repo.storeBlock(client, chain, next, KEEP_BLOCKS);
-      await repo.advanceCursor(client, chain, {
-        height: next.height,
-        blockHash: next.hash,
-        nodeTip: tip,
-        blockTime: next.time,
-      });
-      // Confirmations count from the blocks the watcher has checked, never from a tip it
-      // has not: a node on another fork cannot make a deposit look deeper than it is.
-      await creditConfirmed(client, next.height, required);
-      return 'advanced';
-    });
+      for (const scanned of current.blocks) {
+        const follows =
+          scanned.block.height === cursor.height + 1 &&
+          (cursor.block_hash === '' || scanned.block.parentHash === cursor.block_hash);
+        if (!follows) return done;
+        const outcome = await apply(cursor, scanned, current.owners, tip, required);
+        if (outcome !== 'advanced') return done;
+        done++;
+        cursor = { ...cursor, height: scanned.block.height, block_hash: scanned.block.hash };
+      }
+    }
+    return done;
   }
 
   return {
@@ -414,11 +500,11 @@ export function createChainWatcher(deps: WatcherDeps) {
           const ancestor = await commonAncestor(tip - 1);
           await rollBack({ height: cursor.height, hash: cursor.block_hash }, ancestor);
         }
-        const keys = await watched();
+        await keyNewAddresses();
         const required = await requiredConfirmations();
-        let blocks = 0;
-        for (let i = 0; i < maxBlocks; i++) {
-          const outcome = await step(tip, keys, required);
+        let blocks = adapter.scanRange ? await catchUp(tip, required, maxBlocks) : 0;
+        for (let i = blocks; i < maxBlocks; i++) {
+          const outcome = await step(tip, required);
           if (outcome === 'caught-up') break;
           if (outcome === 'advanced') blocks++;
         }

@@ -15,13 +15,6 @@ export type CursorRow = {
 
 export type StoredBlock = { height: number; block_hash: string; parent_hash: string };
 
-export type WatchedAddressRow = {
-  user_id: string;
-  address: string;
-  asset_symbol: string;
-  network: string;
-};
-
 export type ChainDepositRow = {
   id: string;
   chain: string;
@@ -168,15 +161,61 @@ export const chainsRepository = {
     ]);
   },
 
-  /** Active addresses of the assets `symbolNetworks` ("SYMBOL/network"), staff-entered or derived. */
-  async watchedAddresses(db: pg.Pool, symbolNetworks: string[]): Promise<WatchedAddressRow[]> {
-    const { rows } = await db.query<WatchedAddressRow>(
-      `SELECT user_id, address, asset_symbol, network FROM deposit_addresses
-        WHERE is_active AND (upper(asset_symbol) || '/' || lower(network)) = ANY($1::text[])
-        ORDER BY created_at, id`,
-      [symbolNetworks],
+  /**
+   * Addresses of the assets `symbolNetworks` ("SYMBOL/network") whose match key is not yet
+   * worked out: new ones, staff-entered or derived, and changed ones (migration 0011's trigger).
+   */
+  async unkeyedAddresses(
+    db: pg.Pool,
+    symbolNetworks: string[],
+    limit: number,
+  ): Promise<Array<{ id: string; address: string }>> {
+    const { rows } = await db.query<{ id: string; address: string }>(
+      `SELECT id, address FROM deposit_addresses
+        WHERE match_key IS NULL AND (upper(asset_symbol) || '/' || lower(network)) = ANY($1::text[])
+        ORDER BY created_at LIMIT $2`,
+      [symbolNetworks, limit],
     );
     return rows;
+  },
+
+  async setMatchKeys(db: pg.Pool, keys: Array<{ id: string; key: string }>): Promise<void> {
+    await db.query(
+      `UPDATE deposit_addresses d SET match_key = k.key
+         FROM unnest($1::uuid[], $2::text[]) AS k(id, key) WHERE d.id = k.id`,
+      [keys.map((k) => k.id), keys.map((k) => k.key)],
+    );
+  },
+
+  /**
+   * The owner of each of `keys` that is a watched (active) address of these assets: the
+   * first entered, if staff entered one address twice.
+   */
+  async ownersOf(
+    db: pg.Pool,
+    symbolNetworks: string[],
+    keys: readonly string[],
+  ): Promise<Array<{ match_key: string; user_id: string; address: string }>> {
+    if (keys.length === 0) return [];
+    const { rows } = await db.query<{ match_key: string; user_id: string; address: string }>(
+      `SELECT DISTINCT ON (match_key) match_key, user_id, address FROM deposit_addresses
+        WHERE match_key = ANY($1::text[]) AND is_active
+          AND (upper(asset_symbol) || '/' || lower(network)) = ANY($2::text[])
+        ORDER BY match_key, created_at, id`,
+      [keys, symbolNetworks],
+    );
+    return rows;
+  },
+
+  /** How many distinct addresses a chain's watcher watches (keyed ones; new ones join within a tick). */
+  async watchedCount(db: pg.Pool | TxClient, symbolNetworks: string[]): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(DISTINCT match_key)::int AS n FROM deposit_addresses
+        WHERE match_key <> '' AND is_active
+          AND (upper(asset_symbol) || '/' || lower(network)) = ANY($1::text[])`,
+      [symbolNetworks],
+    );
+    return rows[0]?.n ?? 0;
   },
 
   async lockDeposit(

@@ -6,9 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
 import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
 import { StartupError } from '../../lib/startup-error';
-import type { SeenTransfer } from './chain-adapter';
+import type { ScannedBlock, SeenTransfer } from './chain-adapter';
 import { verifyChainConfig } from './chain-config';
 import { EthereumAdapter } from './ethereum-adapter';
+import { watchingOnly } from './fake-chain';
 
 function newAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address;
@@ -60,7 +61,7 @@ describe('Ethereum adapter on anvil', () => {
 
   it('finds exactly the ETH and USDT paid to watched addresses, with amounts and indexes', async () => {
     const [a, b, unwatched] = [newAddress(), newAddress(), newAddress()];
-    const watched = new Set(
+    const watched = watchingOnly(
       [a, b, usdt].map((x) => {
         const key = adapter.matchKeyOf(x);
         if (!key) throw new Error(`no key for ${x}`);
@@ -134,7 +135,7 @@ describe('Ethereum adapter on anvil', () => {
     expect([...seen].sort(byTxAndIndex)).toEqual(expected.sort(byTxAndIndex));
 
     // Nobody watched: nothing; the next, empty block: nothing.
-    expect(await adapter.transfersIn(block, new Set())).toEqual([]);
+    expect(await adapter.transfersIn(block, watchingOnly([]))).toEqual([]);
     await anvil.mine();
     const next = await adapter.blockAt(height + 1);
     if (!next) throw new Error('no next block');
@@ -144,7 +145,8 @@ describe('Ethereum adapter on anvil', () => {
   it('finds every watched payment in busy blocks, and only those', async () => {
     const watchedList = Array.from({ length: 1_000 }, newAddress);
     const others = Array.from({ length: 200 }, newAddress);
-    const watched = new Set(watchedList.map((a) => a.toLowerCase()));
+    const watchedSet = new Set(watchedList.map((a) => a.toLowerCase()));
+    const watched = watchingOnly(watchedSet);
     const first = (await adapter.tip()) + 1;
     // 20 blocks of 50 transfers each, every fifth to a watched address.
     const recipients = (b: number) =>
@@ -153,6 +155,7 @@ describe('Ethereum adapter on anvil', () => {
       );
     await chain.fillTokenBlocks(usdt, 20, recipients);
 
+    const perBlock: ScannedBlock[] = [];
     for (let b = 0; b < 20; b++) {
       const block = await adapter.blockAt(first + b);
       if (!block) throw new Error(`no block ${first + b}`);
@@ -161,7 +164,7 @@ describe('Ethereum adapter on anvil', () => {
       expect(logs).toHaveLength(50);
       // The watched ones, in the block's log order, with the node's own log indexes.
       const expected = logs
-        .filter((l) => watched.has(`0x${l.topics[2]?.slice(26)}`))
+        .filter((l) => watchedSet.has(`0x${l.topics[2]?.slice(26)}`))
         .map((l) => ({
           txHash: l.transactionHash,
           outputIndex: l.logIndex,
@@ -175,7 +178,13 @@ describe('Ethereum adapter on anvil', () => {
           .map((a) => a.toLowerCase()),
       );
       expect(seen).toEqual(expected);
+      perBlock.push({ block, transfers: seen });
     }
+    // Catching up reads the same 20 blocks in a few requests and finds exactly the same.
+    expect(await adapter.scanRange(first, first + 19, watched)).toEqual(perBlock);
+    // Asked past the tip, the run stops at the tip.
+    const ranged = await adapter.scanRange(first + 15, first + 40, watched);
+    expect(ranged.map((r) => r.block.height)).toEqual([15, 16, 17, 18, 19].map((b) => first + b));
   });
 
   it('ignores the same Transfer event from another contract', async () => {
@@ -187,7 +196,7 @@ describe('Ethereum adapter on anvil', () => {
     if (!block) throw new Error('no block');
     const logs = await chain.client.getLogs({ blockHash: block.hash as Hash });
     expect(logs).toHaveLength(1);
-    expect(await adapter.transfersIn(block, new Set([a.toLowerCase()]))).toEqual([]);
+    expect(await adapter.transfersIn(block, watchingOnly([a.toLowerCase()]))).toEqual([]);
   });
 
   it('matches addresses by their lower-case form, and only valid Ethereum addresses', () => {
@@ -207,7 +216,7 @@ describe('Ethereum adapter on anvil', () => {
 
   it('sees a reorg: the block at a height changes hash and content, its parent stays', async () => {
     const [a, b] = [newAddress(), newAddress()];
-    const watched = new Set([a.toLowerCase(), b.toLowerCase()]);
+    const watched = watchingOnly([a.toLowerCase(), b.toLowerCase()]);
     const snapshot = await anvil.rpc<string>('evm_snapshot');
     const paidA = await chain.sendEth(a, parseEther('3'));
     await anvil.mine();
@@ -281,13 +290,13 @@ describe('Ethereum adapter when the node does not answer', () => {
     const live = new EthereumAdapter({ rpcUrl: `${node.url}/?key=s3cret`, usdtContract: token });
     const block = await live.blockAt(await live.tip());
     if (!block) throw new Error('no block');
-    expect(await live.transfersIn(block, new Set([a.toLowerCase()]))).toHaveLength(1);
+    expect(await live.transfersIn(block, watchingOnly([a.toLowerCase()]))).toHaveLength(1);
 
     await node.stop();
     const calls = [
       () => live.tip(),
       () => live.blockAt(1),
-      () => live.transfersIn(block, new Set([a.toLowerCase()])),
+      () => live.transfersIn(block, watchingOnly([a.toLowerCase()])),
     ];
     for (const call of calls) {
       const err = await call().then(

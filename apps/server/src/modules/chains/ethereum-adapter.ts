@@ -1,6 +1,7 @@
 import { ASSETS, type TAssetId, validateEthereumAddress } from '@coffer/shared';
 import {
   BaseError,
+  type BlockTag,
   createPublicClient,
   type Hash,
   type Hex,
@@ -10,11 +11,22 @@ import {
   http,
   type PublicClient,
   parseAbi,
+  type RpcBlock,
+  type RpcLog,
   TimeoutError,
   toEventSelector,
 } from 'viem';
 import { StartupError } from '../../lib/startup-error';
-import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
+import type {
+  BlockRef,
+  ChainAdapter,
+  ScannedBlock,
+  SeenTransfer,
+  WatchedLookup,
+} from './chain-adapter';
+
+/** A block as `eth_getBlockByNumber`/`ByHash` answer it with its transactions. */
+type FullBlock = RpcBlock<BlockTag, boolean>;
 
 /** `Transfer(address indexed from, address indexed to, uint256 value)`, the ERC-20 event. */
 const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
@@ -41,6 +53,8 @@ export class EthereumAdapter implements ChainAdapter {
   readonly chain = 'ethereum' as const;
   readonly assets: readonly TAssetId[] = ['ETH', 'USDT-ERC20'];
   private readonly client: PublicClient;
+  /** The same node, requests made together sent as one JSON-RPC batch (catching up). */
+  private readonly batched: PublicClient;
   private readonly usdtContract: Hex;
 
   constructor(options: EthereumAdapterOptions) {
@@ -52,13 +66,15 @@ export class EthereumAdapter implements ChainAdapter {
     }
     this.usdtContract = contract.address.toLowerCase() as Hex;
     const { url, headers } = withoutCredentials(options.rpcUrl);
-    this.client = createPublicClient({
-      transport: http(url, {
+    const transport = (batch: boolean) =>
+      http(url, {
         retryCount: 0,
         timeout: options.timeoutMs ?? 10_000,
         fetchOptions: { headers },
-      }),
-    });
+        batch: batch ? { batchSize: 100, wait: 0 } : false,
+      });
+    this.client = createPublicClient({ transport: transport(false) });
+    this.batched = createPublicClient({ transport: transport(true) });
   }
 
   matchKeyOf(address: string): string | null {
@@ -92,7 +108,7 @@ export class EthereumAdapter implements ChainAdapter {
     };
   }
 
-  async transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]> {
+  async transfersIn(block: BlockRef, watched: WatchedLookup): Promise<SeenTransfer[]> {
     const blockHash = block.hash as Hash;
     // Both by hash, so the answer is exactly this block's, even if the chain moved since.
     const [full, logs] = await Promise.all([
@@ -107,33 +123,148 @@ export class EthereumAdapter implements ChainAdapter {
       ),
     ]);
     if (!full) throw new Error(`Ethereum node: block ${block.height} (${blockHash}) is gone`);
+    const [scanned] = await this.paymentsIn([full], logs, watched);
+    return scanned?.transfers ?? [];
+  }
 
-    const seen: SeenTransfer[] = [];
-    const ethCandidates: { hash: Hash; to: string; value: bigint }[] = [];
-    for (const tx of full.transactions) {
-      if (typeof tx === 'string') throw new Error('Ethereum node: block without its transactions');
-      const to = tx.to?.toLowerCase();
-      if (!to || !watched.has(to)) continue;
-      const value = hexToBigInt(tx.value);
-      if (value > 0n) ethCandidates.push({ hash: tx.hash, to, value });
-    }
-    // A transaction to an address with code (a contract, or an account delegated under
-    // EIP-7702) can revert and move nothing; only the few matches pay for a receipt.
-    const receipts = await Promise.all(
-      ethCandidates.map((c) =>
-        this.call('eth_getTransactionReceipt', () =>
-          this.client.request({ method: 'eth_getTransactionReceipt', params: [c.hash] }),
+  /**
+   * Catching up (ChainAdapter.scanRange): the blocks' bodies in one batched request, the
+   * token's logs of the whole range in one `eth_getLogs`, then the last block read again.
+   * If it is still the same block, no block of the run changed in between (each names its
+   * parent), so the logs are exactly the run's; otherwise the run is dropped (empty answer).
+   */
+  async scanRange(from: number, to: number, watched: WatchedLookup): Promise<ScannedBlock[]> {
+    const heights = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+    const bodies = await this.call('eth_getBlockByNumber', () =>
+      Promise.all(
+        heights.map((h) =>
+          this.batched.request({
+            method: 'eth_getBlockByNumber',
+            params: [`0x${h.toString(16)}`, true],
+          }),
         ),
       ),
     );
-    ethCandidates.forEach((c, i) => {
+    let run: FullBlock[] = [];
+    for (const body of bodies) {
+      if (!body?.hash || !body.number) break;
+      const previous = run.at(-1);
+      if (previous && body.parentHash !== previous.hash) break;
+      run.push(body);
+    }
+    let logs: RpcLog[] | null = null;
+    while (logs === null && run.length > 0) {
+      const last = run.at(-1) as FullBlock;
+      try {
+        logs = await this.client.request({
+          method: 'eth_getLogs',
+          params: [
+            {
+              fromBlock: `0x${from.toString(16)}`,
+              toBlock: last.number as Hex,
+              address: this.usdtContract,
+              topics: [TRANSFER_TOPIC],
+            },
+          ],
+        });
+      } catch (err) {
+        // Providers cap a range's logs; a busy range is read in halves, then one block.
+        if (run.length === 1) {
+          throw new Error(`Ethereum node: eth_getLogs failed: ${shortMessage(err)}`, {
+            cause: err,
+          });
+        }
+        run = run.slice(0, Math.ceil(run.length / 2));
+      }
+    }
+    const last = run.at(-1);
+    if (!last || !logs) return [];
+    const again = await this.call('eth_getBlockByNumber', () =>
+      this.client.request({ method: 'eth_getBlockByNumber', params: [last.number as Hex, false] }),
+    );
+    if (!again || again.hash !== last.hash) return [];
+    const inRun = new Set(run.map((b) => b.hash));
+    if (logs.some((log) => !log.blockHash || !inRun.has(log.blockHash))) return [];
+    return this.paymentsIn(run, logs, watched);
+  }
+
+  /**
+   * The payments to watched addresses in `blocks`: plain ETH from their transactions, and
+   * the token's `Transfer` logs among `logs`. The lookup is asked once for all the payees.
+   */
+  private async paymentsIn(
+    blocks: FullBlock[],
+    logs: RpcLog[],
+    watched: WatchedLookup,
+  ): Promise<ScannedBlock[]> {
+    const ethCandidates: { block: number; hash: Hash; to: string; value: bigint }[] = [];
+    blocks.forEach((full, i) => {
+      for (const tx of full.transactions) {
+        if (typeof tx === 'string') {
+          throw new Error('Ethereum node: block without its transactions');
+        }
+        const to = tx.to?.toLowerCase();
+        if (!to) continue;
+        const value = hexToBigInt(tx.value);
+        if (value > 0n) ethCandidates.push({ block: i, hash: tx.hash, to, value });
+      }
+    });
+    const blockOfHash = new Map(blocks.map((b, i) => [b.hash, i]));
+    const tokenCandidates: { block: number; transfer: SeenTransfer }[] = [];
+    for (const log of logs) {
+      // Only the standard shape: both addresses indexed, the amount as the one data word.
+      if (log.removed || log.topics.length !== 3 || log.data.length !== 66) continue;
+      if (log.address.toLowerCase() !== this.usdtContract) continue;
+      const block = log.blockHash ? blockOfHash.get(log.blockHash) : undefined;
+      const toTopic = log.topics[2];
+      if (block === undefined || !toTopic || !log.transactionHash || log.logIndex === null)
+        continue;
+      const amount = hexToBigInt(log.data);
+      if (amount === 0n) continue;
+      tokenCandidates.push({
+        block,
+        transfer: {
+          txHash: log.transactionHash,
+          outputIndex: hexToNumber(log.logIndex),
+          matchKey: `0x${toTopic.slice(26)}`.toLowerCase(),
+          assetId: 'USDT-ERC20',
+          amountMinor: amount,
+        },
+      });
+    }
+    const keys = new Set([
+      ...ethCandidates.map((c) => c.to),
+      ...tokenCandidates.map((c) => c.transfer.matchKey),
+    ]);
+    const isWatched = keys.size > 0 ? await watched([...keys]) : new Set<string>();
+    const paid = ethCandidates.filter((c) => isWatched.has(c.to));
+    // A transaction to an address with code (a contract, or an account delegated under
+    // EIP-7702) can revert and move nothing; only the few matches pay for a receipt.
+    const receipts = await this.call('eth_getTransactionReceipt', () =>
+      Promise.all(
+        paid.map((c) =>
+          this.batched.request({ method: 'eth_getTransactionReceipt', params: [c.hash] }),
+        ),
+      ),
+    );
+    const scanned: ScannedBlock[] = blocks.map((full) => ({
+      block: {
+        height: hexToNumber(full.number as Hex),
+        hash: full.hash as string,
+        parentHash: full.parentHash,
+        time: new Date(hexToNumber(full.timestamp) * 1000),
+      },
+      transfers: [],
+    }));
+    paid.forEach((c, i) => {
       const receipt = receipts[i];
+      const block = scanned[c.block] as ScannedBlock;
       // A receipt from another block means the chain moved under this call: ask again later.
-      if (!receipt || receipt.blockHash !== blockHash) {
-        throw new Error(`Ethereum node: no receipt for ${c.hash} in block ${block.height}`);
+      if (!receipt || receipt.blockHash !== block.block.hash) {
+        throw new Error(`Ethereum node: no receipt for ${c.hash} in block ${block.block.height}`);
       }
       if (receipt.status !== '0x1') return;
-      seen.push({
+      block.transfers.push({
         txHash: c.hash,
         outputIndex: -1,
         matchKey: c.to,
@@ -141,26 +272,10 @@ export class EthereumAdapter implements ChainAdapter {
         amountMinor: c.value,
       });
     });
-
-    for (const log of logs) {
-      // Only the standard shape: both addresses indexed, the amount as the one data word.
-      if (log.removed || log.topics.length !== 3 || log.data.length !== 66) continue;
-      if (log.address.toLowerCase() !== this.usdtContract || log.blockHash !== blockHash) continue;
-      const toTopic = log.topics[2];
-      if (!toTopic) continue;
-      const to = `0x${toTopic.slice(26)}`.toLowerCase();
-      if (!watched.has(to) || !log.transactionHash || log.logIndex === null) continue;
-      const amount = hexToBigInt(log.data);
-      if (amount === 0n) continue;
-      seen.push({
-        txHash: log.transactionHash,
-        outputIndex: hexToNumber(log.logIndex),
-        matchKey: to,
-        assetId: 'USDT-ERC20',
-        amountMinor: amount,
-      });
+    for (const c of tokenCandidates) {
+      if (isWatched.has(c.transfer.matchKey)) scanned[c.block]?.transfers.push(c.transfer);
     }
-    return seen;
+    return scanned;
   }
 
   /** The chain configuration's start-up hook (`verifyChainConfig`). */

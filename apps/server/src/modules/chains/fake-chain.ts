@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { TAssetId } from '@coffer/shared';
-import type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
+import type {
+  BlockRef,
+  ChainAdapter,
+  ChainName,
+  SeenTransfer,
+  WatchedLookup,
+} from './chain-adapter';
 
 /** A payment scripted into a fake block: to an address, in an asset, in minor units. */
 export type FakePayment = {
@@ -47,7 +53,7 @@ export function createFakeChain(chain: ChainName = 'ethereum', assets?: TAssetId
   }
   push([]); // genesis
 
-  async function answer<T>(value: () => T): Promise<T> {
+  async function answer<T>(value: () => T | Promise<T>): Promise<T> {
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     if (failure) throw new Error(failure);
     return value();
@@ -72,11 +78,12 @@ export function createFakeChain(chain: ChainName = 'ethereum', assets?: TAssetId
           : null;
       });
     },
-    transfersIn: (block, watched) => {
+    transfersIn: (block, lookup) => {
       calls.transfersIn++;
-      return answer(() => {
+      return answer(async () => {
         const b = blocks[block.height];
         if (!b || b.hash !== block.hash) throw new Error(`block ${block.hash} is not on the chain`);
+        const watched = await lookup(b.payments.map((p) => p.to.toLowerCase()));
         return b.payments.flatMap((p): SeenTransfer[] => {
           const key = p.to.toLowerCase();
           return watched.has(key)
@@ -133,3 +140,9 @@ export function createFakeChain(chain: ChainName = 'ethereum', assets?: TAssetId
 }
 
 export type FakeChain = ReturnType<typeof createFakeChain>;
+
+/** A lookup that watches exactly `keys`, for adapter tests that need no database. */
+export function watchingOnly(keys: Iterable<string>): WatchedLookup {
+  const set = new Set(keys);
+  return async (asked) => new Set(asked.filter((k) => set.has(k)));
+}

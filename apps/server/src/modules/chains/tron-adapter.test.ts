@@ -7,6 +7,7 @@ import {
 } from '../../../test/fake-trongrid';
 import { freePort } from '../../../test/free-port';
 import { StartupError } from '../../lib/startup-error';
+import { watchingOnly } from './fake-chain';
 import { TronAdapter, tronBase58Address, tronHexAddress } from './tron-adapter';
 
 // USDT's TRC-20 contract on TRON mainnet, as block explorers and Tether publish it.
@@ -118,7 +119,7 @@ describe('TronAdapter against a fake TronGrid', () => {
     const before = fake.eventRequests().length;
     const ref = await adapter.blockAt(block.number);
     if (!ref) throw new Error('block missing');
-    const watched = new Set([a, b, c].map((x) => adapter.matchKeyOf(x) ?? ''));
+    const watched = watchingOnly([a, b, c].map((x) => adapter.matchKeyOf(x) ?? ''));
     const seen = await adapter.transfersIn(ref, watched);
 
     const event = (i: number) => block.events[i];
@@ -166,12 +167,12 @@ describe('TronAdapter against a fake TronGrid', () => {
       expect(url.searchParams.get('block_number')).toBe(String(block.number));
       expect(r.apiKey).toBe('k-123');
     }
-    expect(await adapter.transfersIn(ref, new Set())).toEqual([]);
+    expect(await adapter.transfersIn(ref, watchingOnly([]))).toEqual([]);
   });
 
   it('follows a reorg: the same height answers another block, without the orphaned transfer', async () => {
     const to = randomTronAddress();
-    const watched = new Set([tronHex(to)]);
+    const watched = watchingOnly([tronHex(to)]);
     const parent = await adapter.blockAt(fake.tip());
     const old = fake.mine([{ to, value: '42000000' }]);
     const oldRef = await adapter.blockAt(old.number);
@@ -194,7 +195,7 @@ describe('TronAdapter against a fake TronGrid', () => {
     const block = fake.mine([{ to, value: '1000000' }]);
     const ref = await adapter.blockAt(block.number);
     if (!ref) throw new Error('block missing');
-    const watched = new Set([tronHex(to)]);
+    const watched = watchingOnly([tronHex(to)]);
     const cases = [
       ['http500', /HTTP 500/],
       ['hang', /no answer within 500 ms/],
@@ -227,7 +228,7 @@ describe('TronAdapter against a fake TronGrid', () => {
     const block = fake.mine([{ to, value: '1000000' }]);
     const ref = await adapter.blockAt(block.number);
     if (!ref) throw new Error('block missing');
-    const watched = new Set([tronHex(to)]);
+    const watched = watchingOnly([tronHex(to)]);
     fake.state.eventsFail = true;
     await expect(adapter.transfersIn(ref, watched)).rejects.toThrow(/without success/);
     fake.state.eventsFail = false;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createBase58check, hex } from '@scure/base';
 import { StartupError } from '../../lib/startup-error';
-import type { BlockRef, ChainAdapter, SeenTransfer } from './chain-adapter';
+import type { BlockRef, ChainAdapter, SeenTransfer, WatchedLookup } from './chain-adapter';
 
 /** TRON's address prefix byte: every account and contract address is 0x41 + 20 bytes. */
 const TRON_PREFIX = 0x41;
@@ -146,8 +146,8 @@ export class TronAdapter implements ChainAdapter {
     };
   }
 
-  async transfersIn(block: BlockRef, watched: ReadonlySet<string>): Promise<SeenTransfer[]> {
-    const found: SeenTransfer[] = [];
+  async transfersIn(block: BlockRef, lookup: WatchedLookup): Promise<SeenTransfer[]> {
+    const all: SeenTransfer[] = [];
     // Not only_confirmed: the watcher counts confirmations itself, and a block TronGrid has not
     // solidified yet would otherwise be scanned as empty and never looked at again.
     const query = new URLSearchParams({
@@ -173,7 +173,7 @@ export class TronAdapter implements ChainAdapter {
       }
       for (const event of field(body, 'data') as unknown[]) {
         const transfer = this.transferOf(event, block.height);
-        if (transfer && watched.has(transfer.matchKey)) found.push(transfer);
+        if (transfer) all.push(transfer);
       }
       const fingerprint = field(body, 'meta', 'fingerprint');
       if (fingerprint === undefined || fingerprint === null || fingerprint === '') break;
@@ -185,7 +185,8 @@ export class TronAdapter implements ChainAdapter {
       seenPages.add(fingerprint);
       query.set('fingerprint', fingerprint);
     }
-    return found;
+    const watched = await lookup([...new Set(all.map((t) => t.matchKey))]);
+    return all.filter((t) => watched.has(t.matchKey));
   }
 
   /**
