@@ -3,9 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { fromMinor } from '@coffer/shared';
+import { fromMinor, type TAssetId } from '@coffer/shared';
+import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { Address as BitcoinAddress, OutScript } from '@scure/btc-signer';
 import pg from 'pg';
 import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,7 @@ import { type Anvil, startAnvil } from './fixtures/ethereum/anvil';
 import { type TestChain, testChain } from './fixtures/ethereum/test-chain';
 import { testTokenArtifact } from './fixtures/ethereum/test-token';
 import { call, createTestApp, type SignedInUser, type TestApp, verifiedCustomer } from './helpers';
+import { type LitecoinNode, startLitecoinNode, WALLET } from './litecoin-node';
 import { expectReconciled, setSetting, walletOf } from './money-helpers';
 
 /**
@@ -26,154 +29,50 @@ import { expectReconciled, setSetting, walletOf } from './money-helpers';
 
 const CONFIRMATIONS = 3;
 const CUSTOMERS = 4;
-/** Blocks holding deposits: enough that a catch-up takes a few seconds, so a kill lands in it. */
-const DEPOSIT_BLOCKS = 320;
 /** Instance A is killed once its cursor is this far past the start (some deposits credited). */
 const KILL_AFTER_BLOCKS = 20;
 
-// The operator's account key, the same test mnemonic as the other Ethereum watcher tests.
-const ACCOUNT = HDKey.fromMasterSeed(
-  mnemonicToSeedSync(
-    'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
-  ),
-).derive("m/44'/60'/0'");
+// The operator's account keys, from the test mnemonic the other watcher tests use.
+const SEED = mnemonicToSeedSync(
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about',
+);
+const ETH_ACCOUNT = HDKey.fromMasterSeed(SEED).derive("m/44'/60'/0'");
+const BTC_ACCOUNT = HDKey.fromMasterSeed(SEED).derive("m/84'/1'/0'");
+const REGTEST = { bech32: 'bcrt', pubKeyHash: 0x6f, scriptHash: 0xc4, wif: 0xef };
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-type Sent = { to: number; assetId: 'ETH' | 'USDT-ERC20'; amountMinor: bigint; txHash: string };
+type ChainName = 'ethereum' | 'bitcoin';
+/** One transfer to a customer (by index) as the test sent it. */
+type Sent = { to: number; assetId: TAssetId; amountMinor: bigint; txHash: string };
 
-let t: TestApp;
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
-let anvil: Anvil;
-let chain: TestChain;
-let usdt: Address;
-let customers: SignedInUser[];
-let addresses: Address[];
-/** A connection of the test's own for polling, so a slow pool never delays a kill. */
-let watch: pg.Client;
 const children: ChildProcess[] = [];
 const dataDirs: string[] = [];
 
 beforeAll(async () => {
   feeds = await startFakeFeeds();
-  anvil = await startAnvil();
-  chain = testChain(anvil);
-  usdt = await chain.deployToken(6);
-  t = await createTestApp({
-    ETH_RPC_URL: anvil.url,
-    ETH_XPUB: ACCOUNT.publicExtendedKey,
-    USDT_ERC20_CONTRACT: usdt,
-    PRICE_FEED_URL: feeds.priceFeedUrl,
-    FX_FEED_URL: feeds.fxFeedUrl,
-  });
-  await setSetting(t, 'confirmations_eth', String(CONFIRMATIONS));
-  customers = [];
-  for (let i = 0; i < CUSTOMERS; i++) customers.push(await verifiedCustomer(t));
-  watch = new pg.Client({ connectionString: t.databaseUrl });
-  await watch.connect();
-}, 60_000);
-
-afterEach(() => {
-  for (const child of children) if (child.exitCode === null && !child.signalCode) child.kill();
 });
 
-afterAll(async () => {
-  for (const child of children) {
+/** No instance outlives its test: the next one must find every lock free. */
+async function killChildren() {
+  for (const child of children.splice(0)) {
     if (child.exitCode === null && !child.signalCode) {
       const gone = new Promise((r) => child.once('exit', r));
       child.kill('SIGKILL');
       await gone;
     }
   }
-  await watch?.end();
-  await anvil?.stop();
+}
+afterEach(killChildren);
+
+afterAll(async () => {
+  await killChildren();
   await feeds?.close();
-  await t?.close();
   for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** The customer's Ethereum deposit address, as their deposit page shows it (derived on first look). */
-async function ethAddressOf(user: SignedInUser): Promise<Address> {
-  const res = await call(t, { url: '/api/deposit-addresses', cookie: user.cookie });
-  expect(res.statusCode).toBe(200);
-  const shown = (res.json().addresses as { assetId: string | null; address: string }[]).filter(
-    (a) => a.assetId === 'ETH' || a.assetId === 'USDT-ERC20',
-  );
-  expect(shown.map((a) => a.assetId).sort()).toEqual(['ETH', 'USDT-ERC20']);
-  expect(shown[0]?.address).toBe(shown[1]?.address);
-  return shown[0]?.address as Address;
-}
-
-/**
- * Fills the chain: per block one `batchTransfer` of the token to some customers (now and then
- * one customer twice in the same transaction) and, every other block, plain ETH to one of
- * them; amounts differ everywhere, so a deposit credited to the wrong customer or twice shows
- * in the sums. Signed here with counted nonces: hundreds of blocks in a few seconds.
- */
-async function fillChain(): Promise<Sent[]> {
-  const { abi } = testTokenArtifact();
-  const sent: Sent[] = [];
-  const chainId = await chain.client.getChainId();
-  let nonce = await chain.client.getTransactionCount({
-    address: chain.account.address,
-    blockTag: 'pending',
-  });
-  const send = async (tx: { to: Address; value?: bigint; data?: Hex; gas: bigint }) => {
-    const raw = await chain.account.signTransaction({
-      chainId,
-      type: 'eip1559',
-      nonce: nonce++,
-      maxFeePerGas: 100_000_000_000n,
-      maxPriorityFeePerGas: 1n,
-      ...tx,
-    });
-    return anvil.rpc<Hex>('eth_sendRawTransaction', [raw]);
-  };
-  for (let b = 0; b < DEPOSIT_BLOCKS; b++) {
-    const picked = [...Array(CUSTOMERS).keys()].filter((i) => (b + i) % 3 !== 0);
-    if (b % 10 === 0) picked.push(b % CUSTOMERS);
-    const amounts = picked.map((i, k) => BigInt(b * 1_000_000 + i * 1_000 + k + 1));
-    const tokenTx = await send({
-      to: usdt,
-      gas: 60_000n + 40_000n * BigInt(picked.length),
-      data: encodeFunctionData({
-        abi,
-        functionName: 'batchTransfer',
-        args: [picked.map((i) => addresses[i] as Address), amounts],
-      }),
-    });
-    picked.forEach((i, k) => {
-      sent.push({ to: i, assetId: 'USDT-ERC20', amountMinor: amounts[k] ?? 0n, txHash: tokenTx });
-    });
-    if (b % 2 === 0) {
-      const to = (b / 2) % CUSTOMERS;
-      const wei = BigInt(b + 1) * 10n ** 14n + BigInt(to);
-      const ethTx = await send({ to: addresses[to] as Address, value: wei, gas: 21_000n });
-      sent.push({ to, assetId: 'ETH', amountMinor: wei, txHash: ethTx });
-    }
-    await anvil.mine();
-  }
-  // Past the confirmations of the last deposit: at the tip, every one of them is due.
-  await anvil.mine(CONFIRMATIONS);
-  return sent;
-}
-
-async function cursorHeight(): Promise<number | null> {
-  const { rows } = await watch.query<{ height: string }>(
-    `SELECT height::text FROM chain_cursors WHERE chain = 'ethereum'`,
-  );
-  return rows[0] ? Number(rows[0].height) : null;
-}
-
-async function depositCount(status: 'credited' | 'confirming'): Promise<number> {
-  const { rows } = await watch.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM chain_deposits WHERE chain = 'ethereum' AND status = $1`,
-    [status],
-  );
-  return rows[0]?.n ?? 0;
-}
-
-/** Polls until `check` gives a value, or fails with what it last saw. */
+/** Polls until `check` gives a value, or fails saying what it waited for and what it saw. */
 async function until<T>(
   what: string,
   check: () => Promise<T | null>,
@@ -197,16 +96,16 @@ type Instance = {
   exited: Promise<NodeJS.Signals | number>;
   /** The exclusive jobs whose lock this instance has logged taking. */
   locks: Set<string>;
-  /** Its stderr and its warnings and errors, for a failure message. */
+  /** Its stderr and last warnings, for a failure message. */
   trouble(): string;
 };
 
 /**
  * Another Coffer instance on the test's database: a child process running the server's
- * services and timed jobs (job-instance.ts) with this chain configured, as an operator's
+ * services and timed jobs (job-instance.ts) with the chain configured, as an operator's
  * second server would be. Its JSON log says which job locks it takes.
  */
-function startInstance(): Instance {
+function startInstance(t: TestApp, chainEnv: Record<string, string>): Instance {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-chain-failover-'));
   dataDirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/test/job-instance.ts'], {
@@ -219,10 +118,8 @@ function startInstance(): Instance {
       COFFER_SECRET_KEY: t.secretKeyHex ?? '',
       PRICE_FEED_URL: feeds.priceFeedUrl,
       FX_FEED_URL: feeds.fxFeedUrl,
-      ETH_RPC_URL: anvil.url,
-      ETH_XPUB: ACCOUNT.publicExtendedKey,
-      USDT_ERC20_CONTRACT: usdt,
       LOG_LEVEL: 'info',
+      ...chainEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -256,57 +153,112 @@ function startInstance(): Instance {
   };
 }
 
-/** Resolves once the instance has logged taking the Ethereum watcher's lock. */
-function tookEthereumLock(instance: Instance, name: string) {
-  return until(
-    `instance ${name} taking the chain-ethereum job lock`,
-    async () => {
-      if (instance.child.exitCode !== null || instance.child.signalCode) {
-        throw new Error(`instance ${name} exited at start\n${instance.trouble()}`);
-      }
-      return instance.locks.has('chain-ethereum') ? true : null;
-    },
-    { timeoutMs: 20_000, seen: () => `locks logged: ${[...instance.locks].join(', ') || 'none'}` },
-  );
-}
+type Scenario = {
+  t: TestApp;
+  chain: ChainName;
+  /** What an instance needs in its environment to watch the chain. */
+  env: Record<string, string>;
+  customers: SignedInUser[];
+  /** The assets paid on this chain, as the deposit page lists them. */
+  assets: readonly TAssetId[];
+  /**
+   * Pays the customers' addresses over many blocks and mines past the confirmations of the
+   * last payment; what was sent.
+   */
+  fill(addresses: string[]): Promise<Sent[]>;
+  tip(): Promise<number>;
+};
 
-/** The backends holding the Ethereum watcher's job lock. */
-async function ethereumLockHolders(): Promise<number> {
-  const { rows } = await watch.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_locks
-      WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objid = $2::int::oid
-        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-    [JOB_LOCK_NAMESPACE, JOB_LOCK_KEYS['chain-ethereum']],
-  );
-  return rows[0]?.n ?? 0;
-}
+/**
+ * The whole story on one chain: customers' addresses derived as they look at their deposit
+ * page, the app's cursor placed at the node's tip, the chain filled, instance A killed with
+ * SIGKILL partway through its catch-up, instance B started and followed to the tip; then
+ * every payment must be one deposit, credited through one ledger row, once.
+ */
+async function killMidScanAndTakeOver(s: Scenario): Promise<string> {
+  const { t, chain } = s;
+  // A connection of the test's own for polling, so a busy pool never delays a kill.
+  const watch = new pg.Client({ connectionString: t.databaseUrl });
+  await watch.connect();
+  try {
+    const cursorHeight = async (): Promise<number | null> => {
+      const { rows } = await watch.query<{ height: string }>(
+        'SELECT height::text FROM chain_cursors WHERE chain = $1',
+        [chain],
+      );
+      return rows[0] ? Number(rows[0].height) : null;
+    };
+    const depositCount = async (status: 'credited' | 'confirming') => {
+      const { rows } = await watch.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM chain_deposits WHERE chain = $1 AND status = $2',
+        [chain, status],
+      );
+      return rows[0]?.n ?? 0;
+    };
+    /** The backends holding this chain's watcher lock. */
+    const lockHolders = async () => {
+      const { rows } = await watch.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_locks
+          WHERE locktype = 'advisory' AND granted AND classid = $1::int::oid AND objid = $2::int::oid
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [JOB_LOCK_NAMESPACE, JOB_LOCK_KEYS[`chain-${chain}`]],
+      );
+      return rows[0]?.n ?? 0;
+    };
+    const mails = async () => {
+      const { rows } = await watch.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM outbox WHERE kind = 'mail'",
+      );
+      return rows[0]?.n ?? 0;
+    };
+    const tookLock = (instance: Instance, name: string) =>
+      until(
+        `instance ${name} taking the chain-${chain} job lock`,
+        async () => {
+          if (instance.child.exitCode !== null || instance.child.signalCode) {
+            throw new Error(`instance ${name} exited at start\n${instance.trouble()}`);
+          }
+          return instance.locks.has(`chain-${chain}`) ? true : null;
+        },
+        {
+          timeoutMs: 20_000,
+          seen: () => `locks logged: ${[...instance.locks].join(', ') || 'none'}`,
+        },
+      );
 
-describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up', () => {
-  it('is taken over by another instance, and every deposit is recorded and credited exactly once', async () => {
     const startedAt = Date.now();
-    addresses = [];
-    for (const user of customers) addresses.push(await ethAddressOf(user));
-    expect(new Set(addresses.map((a) => a.toLowerCase())).size).toBe(CUSTOMERS);
+    // Each customer's address, derived on their first look at their deposit page.
+    const addresses: string[] = [];
+    for (const user of s.customers) {
+      const res = await call(t, { url: '/api/deposit-addresses', cookie: user.cookie });
+      expect(res.statusCode).toBe(200);
+      const shown = (res.json().addresses as { assetId: string | null; address: string }[])
+        .filter((a) => a.assetId !== null && s.assets.includes(a.assetId as TAssetId))
+        .map((a) => [a.assetId, a.address] as const);
+      expect(shown.map(([asset]) => asset).sort()).toEqual([...s.assets].sort());
+      // One address per chain: every asset of the chain shows the same.
+      expect(new Set(shown.map(([, address]) => address)).size).toBe(1);
+      addresses.push(shown[0]?.[1] ?? '');
+    }
+    expect(new Set(addresses.map((a) => a.toLowerCase())).size).toBe(s.customers.length);
 
-    // The app watched this chain before any deposit: its cursor is at the node's tip then.
-    const watcher = t.services.chainWatchers.find((w) => w.chain === 'ethereum');
-    if (!watcher) throw new Error('the app watches no Ethereum');
-    expect(await watcher.tick()).toMatchObject({ state: 'ok' });
+    // The app watched this chain before any payment: its cursor is at the node's tip then.
+    const watcher = t.services.chainWatchers.find((w) => w.chain === chain);
+    if (!watcher) throw new Error(`the app watches no ${chain}`);
+    const first = await watcher.tick();
+    if (first.state !== 'ok') throw new Error(`the app's first tick: ${JSON.stringify(first)}`);
     const start = await cursorHeight();
-    if (start === null) throw new Error('no Ethereum cursor after a tick');
+    if (start === null) throw new Error(`no ${chain} cursor after a tick`);
 
-    const sent = await fillChain();
-    const tip = Number(await chain.client.getBlockNumber({ cacheTime: 0 }));
-    expect(tip).toBe(start + DEPOSIT_BLOCKS + CONFIRMATIONS);
+    const sent = await s.fill(addresses);
+    const tip = await s.tip();
     const filledAt = Date.now();
-    const { rows: outboxBefore } = await watch.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM outbox WHERE kind = 'mail'",
-    );
+    const mailsBefore = await mails();
 
     // Instance A takes the watcher's lock and starts catching up.
-    const a = startInstance();
-    await tookEthereumLock(a, 'A');
-    const killAt = await until(
+    const a = startInstance(t, s.env);
+    await tookLock(a, 'A');
+    const polledAt = await until(
       `instance A's cursor passing ${start + KILL_AFTER_BLOCKS}`,
       async () => {
         const h = await cursorHeight();
@@ -324,26 +276,23 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
     const atKill = await cursorHeight();
     const creditedAtKill = await depositCount('credited');
     const confirmingAtKill = await depositCount('confirming');
-    expect(atKill, `A's cursor when it was killed (polled ${killAt})`).toBeGreaterThan(start);
-    expect(atKill, 'A finished the catch-up before the kill; make the chain longer').toBeLessThan(
-      tip,
-    );
+    expect(atKill, `A's cursor when it was killed (polled at ${polledAt})`).toBeGreaterThan(start);
+    expect(atKill, 'A finished the catch-up before the kill: fill more blocks').toBeLessThan(tip);
     expect(creditedAtKill).toBeGreaterThan(0);
     expect(confirmingAtKill).toBeGreaterThan(0);
     expect(creditedAtKill + confirmingAtKill).toBeLessThan(sent.length);
     // The killed instance's session is gone, and its lock with it.
     await until(
       'the lock of the killed instance released',
-      async () => ((await ethereumLockHolders()) === 0 ? true : null),
+      async () => ((await lockHolders()) === 0 ? true : null),
       { timeoutMs: 10_000 },
     );
 
     // Instance B: the same command started again.
-    const b = startInstance();
-    await tookEthereumLock(b, 'B');
-    expect(await ethereumLockHolders()).toBe(1);
+    const b = startInstance(t, s.env);
+    await tookLock(b, 'B');
     await until(
-      `instance B's cursor reaching the tip ${tip} with every deposit credited`,
+      `instance B's cursor reaching the tip ${tip} with all ${sent.length} deposits credited`,
       async () =>
         (await cursorHeight()) === tip && (await depositCount('credited')) >= sent.length
           ? true
@@ -351,7 +300,8 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
       {
         timeoutMs: 40_000,
         intervalMs: 100,
-        seen: () => b.trouble(),
+        seen: () =>
+          `cursor ${start} → ${atKill} at the kill; instance B's log: ${b.trouble() || 'quiet'}`,
       },
     );
     const doneAt = Date.now();
@@ -362,13 +312,14 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
       tx_hash: string;
       output_index: number;
       user_id: string;
-      asset_id: string;
+      asset_id: TAssetId;
       amount_minor: string;
       status: string;
       transaction_id: string | null;
     }>(
       `SELECT tx_hash, output_index, user_id, asset_id, amount_minor::text, status, transaction_id
-         FROM chain_deposits WHERE chain = 'ethereum'`,
+         FROM chain_deposits WHERE chain = $1`,
+      [chain],
     );
     const key = (hash: string, userId: string, assetId: string, amount: bigint | string) =>
       `${hash.toLowerCase()} ${userId} ${assetId} ${amount}`;
@@ -376,7 +327,7 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
       deposits.map((d) => key(d.tx_hash, d.user_id, d.asset_id, d.amount_minor)).sort(),
     ).toEqual(
       sent
-        .map((s) => key(s.txHash, customers[s.to]?.userId ?? '', s.assetId, s.amountMinor))
+        .map((p) => key(p.txHash, s.customers[p.to]?.userId ?? '', p.assetId, p.amountMinor))
         .sort(),
     );
     expect(new Set(deposits.map((d) => `${d.tx_hash} ${d.output_index}`)).size).toBe(sent.length);
@@ -395,26 +346,28 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
       `SELECT t.id, t.user_id, t.asset_id, t.status, trim_scale(t.crypto_amount)::text AS amount,
               (SELECT count(*)::int FROM chain_deposits d WHERE d.transaction_id = t.id) AS deposits
          FROM transactions t WHERE t.user_id = ANY($1::uuid[])`,
-      [customers.map((c) => c.userId)],
+      [s.customers.map((c) => c.userId)],
     );
     expect(ledger).toHaveLength(sent.length);
     expect(ledger.filter((row) => row.deposits !== 1 || row.status !== 'completed')).toEqual([]);
     const byId = new Map(ledger.map((row) => [row.id, row]));
     for (const d of deposits) {
-      const row = byId.get(d.transaction_id ?? '');
-      expect(row, `ledger row of deposit ${d.tx_hash}:${d.output_index}`).toMatchObject({
+      expect(
+        byId.get(d.transaction_id ?? ''),
+        `ledger row of deposit ${d.tx_hash}:${d.output_index}`,
+      ).toMatchObject({
         user_id: d.user_id,
         asset_id: d.asset_id,
-        amount: fromMinor(d.asset_id as 'ETH' | 'USDT-ERC20', BigInt(d.amount_minor)),
+        amount: fromMinor(d.asset_id, BigInt(d.amount_minor)),
       });
     }
 
     // What each customer sees: balances equal to the sums sent to them.
-    for (const [i, user] of customers.entries()) {
-      for (const assetId of ['ETH', 'USDT-ERC20'] as const) {
+    for (const [i, user] of s.customers.entries()) {
+      for (const assetId of s.assets) {
         const total = sent
-          .filter((s) => s.to === i && s.assetId === assetId)
-          .reduce((sum, s) => sum + s.amountMinor, 0n);
+          .filter((p) => p.to === i && p.assetId === assetId)
+          .reduce((sum, p) => sum + p.amountMinor, 0n);
         expect(
           (await walletOf(t, user.userId, assetId))?.balance,
           `${assetId} of customer ${i}`,
@@ -422,21 +375,212 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up',
       }
     }
     // One arrival mail per deposit, none twice (a killed block's mails rolled back with it).
-    const { rows: outboxAfter } = await watch.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM outbox WHERE kind = 'mail'",
-    );
-    expect((outboxAfter[0]?.n ?? 0) - (outboxBefore[0]?.n ?? 0)).toBe(sent.length);
+    expect((await mails()) - mailsBefore).toBe(sent.length);
     await expectReconciled(t);
 
-    // B holds the lock and follows the node at its tip; A is gone.
+    // B holds the lock and follows the node at its tip.
     expect(await cursorHeight()).toBe(tip);
-    expect(b.locks.has('chain-ethereum')).toBe(true);
-    expect(await ethereumLockHolders()).toBe(1);
+    expect(b.locks.has(`chain-${chain}`)).toBe(true);
+    expect(b.child.exitCode).toBeNull();
+    expect(await lockHolders()).toBe(1);
 
-    console.log(
-      `Chain failover: ${sent.length} deposits in ${DEPOSIT_BLOCKS} blocks (filled in ${filledAt - startedAt} ms); ` +
-        `A killed at block ${(atKill ?? 0) - start} of ${tip - start} with ${creditedAtKill} credited and ${confirmingAtKill} confirming; ` +
-        `B caught up ${doneAt - killedAt} ms after the kill`,
+    return (
+      `${chain} failover: ${sent.length} deposits in ${tip - start} blocks (set up and filled in ${filledAt - startedAt} ms); ` +
+      `A killed at block ${(atKill ?? 0) - start} with ${creditedAtKill} credited and ${confirmingAtKill} confirming; ` +
+      `B caught up ${doneAt - killedAt} ms after the kill`
     );
+  } finally {
+    await watch.end();
+  }
+}
+
+/** Three customers of every four get a payment per block, each amount its own. */
+const picked = (block: number) => [...Array(CUSTOMERS).keys()].filter((i) => (block + i) % 4 !== 0);
+
+describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up on anvil', () => {
+  /** Blocks holding deposits: enough that a catch-up takes seconds, so a kill lands in it. */
+  const DEPOSIT_BLOCKS = 200;
+  let t: TestApp;
+  let anvil: Anvil;
+  let chain: TestChain;
+  let usdt: Address;
+  let env: Record<string, string>;
+  const customers: SignedInUser[] = [];
+
+  beforeAll(async () => {
+    anvil = await startAnvil();
+    chain = testChain(anvil);
+    usdt = await chain.deployToken(6);
+    env = {
+      ETH_RPC_URL: anvil.url,
+      ETH_XPUB: ETH_ACCOUNT.publicExtendedKey,
+      USDT_ERC20_CONTRACT: usdt,
+    };
+    t = await createTestApp({
+      ...env,
+      PRICE_FEED_URL: feeds.priceFeedUrl,
+      FX_FEED_URL: feeds.fxFeedUrl,
+    });
+    await setSetting(t, 'confirmations_eth', String(CONFIRMATIONS));
+    for (let i = 0; i < CUSTOMERS; i++) customers.push(await verifiedCustomer(t));
+  }, 60_000);
+
+  afterAll(async () => {
+    await anvil?.stop();
+    await t?.close();
+  });
+
+  /**
+   * Per block one `batchTransfer` of the token to some customers (now and then one of them
+   * twice in the same transaction) and, every other block, plain ETH to one of them. Signed
+   * here with counted nonces: hundreds of blocks in a second or two.
+   */
+  async function fill(addresses: string[]): Promise<Sent[]> {
+    const { abi } = testTokenArtifact();
+    const sent: Sent[] = [];
+    const chainId = await chain.client.getChainId();
+    let nonce = await chain.client.getTransactionCount({
+      address: chain.account.address,
+      blockTag: 'pending',
+    });
+    const send = async (tx: { to: Address; value?: bigint; data?: Hex; gas: bigint }) => {
+      const raw = await chain.account.signTransaction({
+        chainId,
+        type: 'eip1559',
+        nonce: nonce++,
+        maxFeePerGas: 100_000_000_000n,
+        maxPriorityFeePerGas: 1n,
+        ...tx,
+      });
+      return anvil.rpc<Hex>('eth_sendRawTransaction', [raw]);
+    };
+    for (let b = 0; b < DEPOSIT_BLOCKS; b++) {
+      const to = picked(b);
+      if (b % 10 === 0) to.push(b % CUSTOMERS);
+      const amounts = to.map((i, k) => BigInt(b * 1_000_000 + i * 1_000 + k + 1));
+      const tokenTx = await send({
+        to: usdt,
+        gas: 60_000n + 40_000n * BigInt(to.length),
+        data: encodeFunctionData({
+          abi,
+          functionName: 'batchTransfer',
+          args: [to.map((i) => addresses[i] as Address), amounts],
+        }),
+      });
+      to.forEach((i, k) => {
+        sent.push({ to: i, assetId: 'USDT-ERC20', amountMinor: amounts[k] ?? 0n, txHash: tokenTx });
+      });
+      if (b % 2 === 0) {
+        const i = (b / 2) % CUSTOMERS;
+        const wei = BigInt(b + 1) * 10n ** 14n + BigInt(i);
+        const ethTx = await send({ to: addresses[i] as Address, value: wei, gas: 21_000n });
+        sent.push({ to: i, assetId: 'ETH', amountMinor: wei, txHash: ethTx });
+      }
+      await anvil.mine();
+    }
+    // Past the confirmations of the last deposit: at the tip, every one of them is due.
+    await anvil.mine(CONFIRMATIONS);
+    return sent;
+  }
+
+  it('is taken over by another instance; every ETH and USDT deposit is recorded and credited exactly once', async () => {
+    const summary = await killMidScanAndTakeOver({
+      t,
+      chain: 'ethereum',
+      env,
+      customers,
+      assets: ['ETH', 'USDT-ERC20'],
+      fill,
+      tip: async () => Number(await chain.client.getBlockNumber({ cacheTime: 0 })),
+    });
+    console.log(summary);
+  }, 90_000);
+});
+
+describe('the Bitcoin watcher killed with SIGKILL in the middle of a catch-up on litecoind regtest', () => {
+  // Fewer than on anvil: a wallet payment on litecoind costs more than a signed transaction.
+  const DEPOSIT_BLOCKS = 150;
+  let t: TestApp;
+  let node: LitecoinNode;
+  let env: Record<string, string>;
+  const customers: SignedInUser[] = [];
+
+  beforeAll(async () => {
+    node = await startLitecoinNode();
+    // Coinbase outputs mature after 100 blocks: 101 give the node's wallet coins to spend.
+    await node.mine(101);
+    env = {
+      BTC_RPC_URL: node.rpcUrl,
+      BTC_XPUB: BTC_ACCOUNT.publicExtendedKey,
+      BTC_NETWORK: 'regtest',
+    };
+    t = await createTestApp({
+      ...env,
+      PRICE_FEED_URL: feeds.priceFeedUrl,
+      FX_FEED_URL: feeds.fxFeedUrl,
+    });
+    await setSetting(t, 'confirmations_btc', String(CONFIRMATIONS));
+    for (let i = 0; i < CUSTOMERS; i++) customers.push(await verifiedCustomer(t));
+  }, 60_000);
+
+  afterAll(async () => {
+    await node?.stop();
+    await t?.close();
+  });
+
+  /**
+   * Per block one `sendmany` to some customers and, every fifth block, one more payment to
+   * one of them. The node writes its own address format (rltc1…) for the scripts of the
+   * `bcrt1…` addresses Coffer shows: it is paid by those.
+   */
+  async function fill(addresses: string[]): Promise<Sent[]> {
+    const nodeAddresses: string[] = [];
+    for (const address of addresses) {
+      const script = hex.encode(OutScript.encode(BitcoinAddress(REGTEST).decode(address)));
+      const decoded = await node.rpc<{ address?: string; addresses?: string[] }>('decodescript', [
+        script,
+      ]);
+      const printed = decoded.address ?? decoded.addresses?.[0];
+      if (!printed) throw new Error(`the node printed no address for ${address}`);
+      nodeAddresses.push(printed);
+    }
+    const sent: Sent[] = [];
+    for (let b = 0; b < DEPOSIT_BLOCKS; b++) {
+      const to = picked(b);
+      const amounts = to.map((i) => BigInt(100_000 + b * 1_000 + i * 10 + 1));
+      const outputs = Object.fromEntries(
+        to.map((i, k) => [nodeAddresses[i], fromMinor('BTC', amounts[k] ?? 0n)]),
+      );
+      const txid = await node.rpc<string>('sendmany', ['', outputs], WALLET);
+      to.forEach((i, k) => {
+        sent.push({ to: i, assetId: 'BTC', amountMinor: amounts[k] ?? 0n, txHash: txid });
+      });
+      if (b % 5 === 0) {
+        const i = (b / 5) % CUSTOMERS;
+        const sats = BigInt(5_000_000 + b * 100 + i);
+        const one = await node.rpc<string>(
+          'sendtoaddress',
+          [nodeAddresses[i], fromMinor('BTC', sats)],
+          WALLET,
+        );
+        sent.push({ to: i, assetId: 'BTC', amountMinor: sats, txHash: one });
+      }
+      await node.mine(1);
+    }
+    await node.mine(CONFIRMATIONS);
+    return sent;
+  }
+
+  it('is taken over by another instance; every BTC deposit is recorded and credited exactly once', async () => {
+    const summary = await killMidScanAndTakeOver({
+      t,
+      chain: 'bitcoin',
+      env,
+      customers,
+      assets: ['BTC'],
+      fill,
+      tip: () => node.rpc<number>('getblockcount'),
+    });
+    console.log(summary);
   }, 90_000);
 });
