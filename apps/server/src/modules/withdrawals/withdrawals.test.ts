@@ -640,6 +640,7 @@ describe('limits and switches (DEVIATIONS M10)', () => {
         withdrawnTodayUsd: '650.00',
         remainingTodayUsd: '350.00',
         bankStatementDescriptor: 'COFFER CUSTODY',
+        bitcoinNetwork: 'mainnet',
       });
       // Up to the limit exactly is fine ($350 = 0.00538461 BTC at most; 0.005 = $325).
       const fits = await requestWithdrawal(t, user, {
