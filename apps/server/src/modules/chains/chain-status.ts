@@ -3,6 +3,7 @@ import { SETTING_DEFAULTS } from '../settings';
 import type { ChainAdapter, ChainName } from './chain-adapter';
 import type { ChainConfigs } from './chain-config';
 import { CONFIRMATIONS_SETTING, symbolNetworksOf } from './chain-watcher';
+import { chainsRepository } from './chains.repository';
 
 /** Every chain Coffer can watch, in the order the screen and the CLI list them. */
 export const CHAIN_NAMES: readonly ChainName[] = ['bitcoin', 'ethereum', 'tron'];
@@ -71,7 +72,6 @@ type CountsRow = {
   confirming: number;
   reversed: number;
   errors: number;
-  watched: number;
   required: string | null;
   latest_error: string | null;
   latest_error_at: Date | null;
@@ -170,10 +170,6 @@ async function statusOf(
        FROM chain_cursors WHERE chain = $1`,
     [chain],
   );
-  // Watched addresses are counted by the deposit addresses' asset and network (the pairs the
-  // watcher reads), each distinct address once (ETH and USDT-ERC20 share theirs). The watcher
-  // also drops an address not in its chain's format; staff's address input refuses those,
-  // so the count is the same without loading every address here.
   const { rows: counts } = await pool.query<CountsRow>(
     `SELECT (SELECT count(*) FILTER (WHERE status = 'confirming')::int
                FROM chain_deposits WHERE chain = $1) AS confirming,
@@ -181,16 +177,17 @@ async function statusOf(
                FROM chain_deposits WHERE chain = $1) AS reversed,
             (SELECT count(*)::int FROM chain_watch_errors
               WHERE chain = $1 AND at > now() - interval '1 hour') AS errors,
-            (SELECT count(DISTINCT lower(btrim(address)))::int FROM deposit_addresses
-              WHERE is_active AND (upper(asset_symbol) || '/' || lower(network)) = ANY($2::text[])
-            ) AS watched,
-            (SELECT setting_value FROM app_settings WHERE setting_key = $3) AS required,
+            (SELECT setting_value FROM app_settings WHERE setting_key = $2) AS required,
             e.message AS latest_error, e.at AS latest_error_at, now() AS db_now
        FROM (SELECT 1) one
        LEFT JOIN LATERAL (SELECT message, at FROM chain_watch_errors WHERE chain = $1
                            ORDER BY at DESC, id DESC LIMIT 1) e ON true`,
-    [chain, symbolNetworksOf(adapter.assets), CONFIRMATIONS_SETTING[chain]],
+    [chain, CONFIRMATIONS_SETTING[chain]],
   );
+  // Counted in SQL by the match keys the watcher itself looks payees up by (migration 0011):
+  // an address not in the chain's format has none, and ETH and USDT-ERC20 share one. A new
+  // address counts once the watcher's next poll has keyed it.
+  const watched = await chainsRepository.watchedCount(pool, symbolNetworksOf(adapter.assets));
   const c = cursors[0];
   const k = counts[0] as CountsRow;
   const requiredText =
@@ -209,7 +206,7 @@ async function statusOf(
     lastError: c ? c.last_error : k.latest_error,
     lastErrorAt: c ? c.last_error_at : k.latest_error_at,
     errorsLastHour: k.errors,
-    watchedAddresses: k.watched,
+    watchedAddresses: watched,
     confirming: k.confirming,
     reversedOnChain: k.reversed,
     requiredConfirmations: required !== null && Number.isFinite(required) ? required : null,
