@@ -7,7 +7,7 @@ import { fromMinor, type TAssetId } from '@coffer/shared';
 import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { Address as BitcoinAddress, OutScript } from '@scure/btc-signer';
+import { Address as BitcoinAddress, OutScript, p2wpkh, Transaction } from '@scure/btc-signer';
 import pg from 'pg';
 import { type Address, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -498,8 +498,7 @@ describe('the Ethereum watcher killed with SIGKILL in the middle of a catch-up o
 });
 
 describe('the Bitcoin watcher killed with SIGKILL in the middle of a catch-up on litecoind regtest', () => {
-  // Fewer than on anvil: a wallet payment on litecoind costs more than a signed transaction.
-  const DEPOSIT_BLOCKS = 150;
+  const DEPOSIT_BLOCKS = 200;
   let t: TestApp;
   let node: LitecoinNode;
   let env: Record<string, string>;
@@ -529,41 +528,58 @@ describe('the Bitcoin watcher killed with SIGKILL in the middle of a catch-up on
   });
 
   /**
-   * Per block one `sendmany` to some customers and, every fifth block, one more payment to
-   * one of them. The node writes its own address format (rltc1…) for the scripts of the
-   * `bcrt1…` addresses Coffer shows: it is paid by those.
+   * Per block one transaction paying some customers and, every other block, a second one to
+   * one of them, each spending the change of the one before. They are signed here by a payer
+   * key of the test's own (the node's wallet takes tens of milliseconds a payment, too slow
+   * for hundreds) and pay the scripts of the `bcrt1…` addresses Coffer shows: Litecoin Core
+   * writes its own address format (rltc1…) for the same scripts.
    */
   async function fill(addresses: string[]): Promise<Sent[]> {
-    const nodeAddresses: string[] = [];
-    for (const address of addresses) {
-      const script = hex.encode(OutScript.encode(BitcoinAddress(REGTEST).decode(address)));
-      const decoded = await node.rpc<{ address?: string; addresses?: string[] }>('decodescript', [
-        script,
-      ]);
-      const printed = decoded.address ?? decoded.addresses?.[0];
-      if (!printed) throw new Error(`the node printed no address for ${address}`);
-      nodeAddresses.push(printed);
-    }
+    const payer = HDKey.fromMasterSeed(SEED).derive("m/84'/1'/1'/0/0");
+    if (!payer.publicKey || !payer.privateKey) throw new Error('no payer key');
+    const payerScript = p2wpkh(payer.publicKey, REGTEST).script;
+    const scripts = addresses.map((a) => OutScript.encode(BitcoinAddress(REGTEST).decode(a)));
+    // The node's wallet funds the payer once, by the node's own address for its script.
+    const decoded = await node.rpc<{ address?: string; addresses?: string[] }>('decodescript', [
+      hex.encode(payerScript),
+    ]);
+    const payerAddress = decoded.address ?? decoded.addresses?.[0];
+    if (!payerAddress) throw new Error('the node printed no address for the payer');
+    const funding = await node.rpc<string>('sendtoaddress', [payerAddress, '10'], WALLET);
+    const fundingTx = await node.rpc<{ vout: { n: number; scriptPubKey: { hex: string } }[] }>(
+      'getrawtransaction',
+      [funding, true],
+    );
+    const fundingOut = fundingTx.vout.find((o) => o.scriptPubKey.hex === hex.encode(payerScript));
+    if (!fundingOut) throw new Error('the funding transaction does not pay the payer');
+    let coin = { txid: funding, index: fundingOut.n, amount: 1_000_000_000n };
+
     const sent: Sent[] = [];
-    for (let b = 0; b < DEPOSIT_BLOCKS; b++) {
-      const to = picked(b);
-      const amounts = to.map((i) => BigInt(100_000 + b * 1_000 + i * 10 + 1));
-      const outputs = Object.fromEntries(
-        to.map((i, k) => [nodeAddresses[i], fromMinor('BTC', amounts[k] ?? 0n)]),
-      );
-      const txid = await node.rpc<string>('sendmany', ['', outputs], WALLET);
-      to.forEach((i, k) => {
-        sent.push({ to: i, assetId: 'BTC', amountMinor: amounts[k] ?? 0n, txHash: txid });
+    const pay = async (outputs: { to: number; amount: bigint }[]) => {
+      const tx = new Transaction();
+      tx.addInput({
+        txid: coin.txid,
+        index: coin.index,
+        witnessUtxo: { script: payerScript, amount: coin.amount },
       });
-      if (b % 5 === 0) {
-        const i = (b / 5) % CUSTOMERS;
-        const sats = BigInt(5_000_000 + b * 100 + i);
-        const one = await node.rpc<string>(
-          'sendtoaddress',
-          [nodeAddresses[i], fromMinor('BTC', sats)],
-          WALLET,
-        );
-        sent.push({ to: i, assetId: 'BTC', amountMinor: sats, txHash: one });
+      for (const o of outputs) tx.addOutput({ script: scripts[o.to], amount: o.amount });
+      // Well above the minimum relay fee for a transaction this size.
+      const change = coin.amount - outputs.reduce((sum, o) => sum + o.amount, 0n) - 5_000n;
+      tx.addOutput({ script: payerScript, amount: change });
+      tx.sign(payer.privateKey as Uint8Array);
+      tx.finalize();
+      const txid = await node.rpc<string>('sendrawtransaction', [tx.hex]);
+      coin = { txid, index: outputs.length, amount: change };
+      for (const o of outputs) {
+        sent.push({ to: o.to, assetId: 'BTC', amountMinor: o.amount, txHash: txid });
+      }
+    };
+    for (let b = 0; b < DEPOSIT_BLOCKS; b++) {
+      await pay(
+        picked(b).map((i) => ({ to: i, amount: BigInt(100_000 + b * 1_000 + i * 10 + 1) })),
+      );
+      if (b % 2 === 0) {
+        await pay([{ to: (b / 2) % CUSTOMERS, amount: BigInt(5_000_000 + b * 100) }]);
       }
       await node.mine(1);
     }
