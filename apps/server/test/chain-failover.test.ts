@@ -291,19 +291,27 @@ async function killMidScanAndTakeOver(s: Scenario): Promise<string> {
     // Instance B: the same command started again.
     const b = startInstance(t, s.env);
     await tookLock(b, 'B');
+    let seenHeight: number | null = null;
     await until(
-      `instance B's cursor reaching the tip ${tip} with all ${sent.length} deposits credited`,
-      async () =>
-        (await cursorHeight()) === tip && (await depositCount('credited')) >= sent.length
-          ? true
-          : null,
+      `instance B's cursor reaching the tip ${tip}`,
+      async () => {
+        seenHeight = await cursorHeight();
+        return seenHeight === tip ? true : null;
+      },
       {
         timeoutMs: 40_000,
         intervalMs: 100,
         seen: () =>
-          `cursor ${start} → ${atKill} at the kill; instance B's log: ${b.trouble() || 'quiet'}`,
+          `cursor ${start} at the start, ${atKill} at the kill, ${seenHeight} last seen; instance B's log: ${b.trouble() || 'quiet'}`,
       },
     );
+    // Every deposit is past its confirmations at the tip: given a moment, none is left
+    // confirming. One that stays so is named by the assertions below, not by a timeout here.
+    await until(
+      'no deposit left confirming',
+      async () => ((await depositCount('confirming')) === 0 ? true : null),
+      { timeoutMs: 5_000 },
+    ).catch(() => {});
     const doneAt = Date.now();
 
     // Every transfer sent is one chain deposit, of the right customer, asset and amount,
@@ -323,13 +331,24 @@ async function killMidScanAndTakeOver(s: Scenario): Promise<string> {
     );
     const key = (hash: string, userId: string, assetId: string, amount: bigint | string) =>
       `${hash.toLowerCase()} ${userId} ${assetId} ${amount}`;
-    expect(
-      deposits.map((d) => key(d.tx_hash, d.user_id, d.asset_id, d.amount_minor)).sort(),
-    ).toEqual(
-      sent
-        .map((p) => key(p.txHash, s.customers[p.to]?.userId ?? '', p.assetId, p.amountMinor))
-        .sort(),
+    const found = deposits.map((d) => key(d.tx_hash, d.user_id, d.asset_id, d.amount_minor));
+    const expected = sent.map((p) =>
+      key(p.txHash, s.customers[p.to]?.userId ?? '', p.assetId, p.amountMinor),
     );
+    // First in short (how many are missing or extra, and a few of them), then in full.
+    const left = [...found];
+    const missing = expected.filter((k) => {
+      const at = left.indexOf(k);
+      if (at < 0) return true;
+      left.splice(at, 1);
+      return false;
+    });
+    expect({
+      missing: missing.length,
+      extra: left.length,
+      examples: [...missing.slice(0, 3), ...left.slice(0, 3)],
+    }).toEqual({ missing: 0, extra: 0, examples: [] });
+    expect(found.sort()).toEqual(expected.sort());
     expect(new Set(deposits.map((d) => `${d.tx_hash} ${d.output_index}`)).size).toBe(sent.length);
     expect(deposits.filter((d) => d.status !== 'credited')).toEqual([]);
 

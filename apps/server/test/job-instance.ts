@@ -1,7 +1,8 @@
 /**
- * A second instance for jobs-failover.test.ts: the server's services and timed jobs on the
- * database in DATABASE_URL, without HTTP. Its log (JSON lines on stdout) says which job
- * locks it takes; the test kills it with SIGKILL.
+ * A second instance for jobs-failover.test.ts and chain-failover.test.ts: the server's
+ * services and timed jobs on the database in DATABASE_URL, without HTTP (with a chain
+ * configured in its environment, that chain's watcher too). Its log (JSON lines on stdout)
+ * says which job locks it takes; the tests kill it with SIGKILL.
  */
 import { loadConfig } from '../src/config';
 import { createLogger, openServices } from '../src/infra';
