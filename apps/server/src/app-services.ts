@@ -231,8 +231,11 @@ export function createServices(infra: Infra) {
       settings,
       log: infra.log,
       publicUrl: config.publicUrl,
-      onConfirmations: (client, userId) =>
-        realtime.publish(client, { type: 'ledger.changed', userId }),
+      onConfirmations: (client, userIds) =>
+        realtime.publishMany(
+          client,
+          userIds.map((userId) => ({ type: 'ledger.changed' as const, userId })),
+        ),
     }),
   );
   return {

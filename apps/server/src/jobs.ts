@@ -6,7 +6,7 @@ const MINUTE = 60_000;
 /** How often queued mails and file removals are looked for: a retry is due at most this late. */
 const OUTBOX_EVERY_MS = 5_000;
 /** How often a chain's watcher asks its node for new blocks (an Ethereum block is ~12 s). */
-const CHAIN_EVERY_MS = 5_000;
+export const CHAIN_EVERY_MS = 5_000;
 
 export type JobStats = { runs: number; failures: number; lastRunAt: Date | null };
 

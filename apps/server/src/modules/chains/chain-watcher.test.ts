@@ -63,8 +63,8 @@ const announced: string[] = [];
 function watcherOn(chain: FakeChain, startHeight = 1) {
   const s = t.services;
   return createChainWatcher({
-    onConfirmations: async (_client, userId) => {
-      announced.push(userId);
+    onConfirmations: async (_client, userIds) => {
+      announced.push(...userIds);
     },
     pool: s.pool,
     adapter: chain.adapter,

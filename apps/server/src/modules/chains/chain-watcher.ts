@@ -75,10 +75,10 @@ export type WatcherDeps = {
   log: Logger;
   publicUrl: string;
   /**
-   * Called in the block's transaction for each customer with a deposit still confirming,
-   * whose count just moved (the server announces it, so their history refreshes live).
+   * Called in the block's transaction with the customers whose deposits' confirmations just
+   * moved (the server announces it, so their history refreshes live).
    */
-  onConfirmations?: (client: TxClient, userId: string) => Promise<void>;
+  onConfirmations?: (client: TxClient, userIds: string[]) => Promise<void>;
   /** Where a chain with no cursor yet starts; default: the node's tip at the first run. */
   startHeight?: number;
   /** Blocks processed per tick at most, so one tick never runs for ever. */
@@ -334,8 +334,8 @@ export function createChainWatcher(deps: WatcherDeps) {
   /** Completes the deposits that reached `required` confirmations at `height`, each once. */
   async function creditConfirmed(client: TxClient, height: number, required: number) {
     const recounted = await repo.recountConfirming(client, chain, height);
-    for (const userId of new Set(recounted.map((d) => d.user_id))) {
-      await deps.onConfirmations?.(client, userId);
+    if (recounted.length > 0) {
+      await deps.onConfirmations?.(client, [...new Set(recounted.map((d) => d.user_id))]);
     }
     for (const d of recounted) {
       if (d.confirmations < required || !d.transaction_id) continue;

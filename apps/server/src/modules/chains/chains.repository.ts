@@ -359,9 +359,9 @@ export const chainsRepository = {
     txHash: string,
   ): Promise<ChainDepositRow[]> {
     const { rows } = await db.query(
-      `SELECT * FROM chain_deposits WHERE chain = $1
-         AND lower(regexp_replace(tx_hash, '^0[xX]', '')) = lower(regexp_replace($2, '^0[xX]', ''))
-       ORDER BY output_index`,
+      // Hashes are stored in normalizeTxHash's form, and callers pass that form: the
+      // equality is served by the (chain, tx_hash, output_index) index.
+      `SELECT * FROM chain_deposits WHERE chain = $1 AND tx_hash = $2 ORDER BY output_index`,
       [chain, txHash],
     );
     return rows.map(depositOf);

@@ -16,6 +16,8 @@ import { createPresence } from './presence';
 
 /** The one PostgreSQL channel every realtime event travels on. */
 export const REALTIME_CHANNEL = 'coffer_events';
+/** Under PostgreSQL's NOTIFY payload limit (8,000 bytes), with room to spare. */
+const NOTIFY_PAYLOAD_BYTES = 7_000;
 /**
  * Where the database announces ended sessions (a trigger on `sessions`, migration 0003):
  * the payload is the user's id, and that user's sockets are checked again at once.
@@ -72,14 +74,20 @@ export function createRealtimeHub(deps: {
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
   }
 
+  /** A NOTIFY carries one event, or an array of them (publishMany). */
   function deliver(payload: string) {
-    let event: TRealtimeEvent;
+    let events: TRealtimeEvent[];
     try {
-      event = ZRealtimeEvent.parse(JSON.parse(payload));
+      const parsed: unknown = JSON.parse(payload);
+      events = (Array.isArray(parsed) ? parsed : [parsed]).map((e) => ZRealtimeEvent.parse(e));
     } catch {
       deps.log.warn('ignored a malformed realtime event');
       return;
     }
+    for (const event of events) deliverOne(event);
+  }
+
+  function deliverOne(event: TRealtimeEvent) {
     const message = JSON.stringify({ type: 'event', event } satisfies TRealtimeServerMessage);
     for (const conn of byUser.get(event.userId) ?? []) if (conn.subscribed) send(conn, message);
     for (const conn of admins) if (conn.subscribed) send(conn, message);
@@ -173,6 +181,32 @@ export function createRealtimeHub(deps: {
     async publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
       const payload = JSON.stringify(ZRealtimeEvent.parse(event));
       await client.query('SELECT pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
+    },
+
+    /**
+     * Announces many events with few NOTIFYs (a chain block moves every confirming deposit's
+     * count at once): packed as arrays under PostgreSQL's 8,000-byte payload limit.
+     */
+    async publishMany(client: Queryable, events: readonly TRealtimeEvent[]): Promise<void> {
+      const payloads: string[] = [];
+      let batch: string[] = [];
+      let size = 2;
+      for (const event of events) {
+        const one = JSON.stringify(ZRealtimeEvent.parse(event));
+        if (batch.length > 0 && size + one.length + 1 > NOTIFY_PAYLOAD_BYTES) {
+          payloads.push(`[${batch.join(',')}]`);
+          batch = [];
+          size = 2;
+        }
+        batch.push(one);
+        size += one.length + 1;
+      }
+      if (batch.length > 0) payloads.push(`[${batch.join(',')}]`);
+      if (payloads.length === 0) return;
+      await client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [
+        REALTIME_CHANNEL,
+        payloads,
+      ]);
     },
 
     /**

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { REALTIME_CLOSE, type TRealtimeEvent } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -64,6 +65,22 @@ describe('two server instances on one database', () => {
       expect(socket.events).toEqual([ledgerOf(bob.userId)]);
       socket.close();
     }
+  });
+
+  it('deliver many events published at once, each to its own customer, past one payload', async () => {
+    const bobOnB = await subscribed(b.url, bob.cookie);
+    const adminOnB = await subscribed(b.url, admin.cookie);
+    // 300 customers' events (a block moving many deposits' confirmations): more than one
+    // NOTIFY payload holds, Bob's among them.
+    const others = Array.from({ length: 299 }, () => ledgerOf(randomUUID()));
+    const events = [...others.slice(0, 150), ledgerOf(bob.userId), ...others.slice(150)];
+    await a.services.realtime.publishMany(a.services.pool, events);
+    await adminOnB.next((e) => e.type === 'ledger.changed' && e.userId === others.at(-1)?.userId);
+    expect(adminOnB.events).toEqual(events);
+    await bobOnB.next((e) => e.type === 'ledger.changed' && e.userId === bob.userId);
+    expect(bobOnB.events).toEqual([ledgerOf(bob.userId)]);
+    bobOnB.close();
+    adminOnB.close();
   });
 
   it('send an event written in a transaction only when it commits', async () => {
