@@ -9,7 +9,10 @@ import autocannon from 'autocannon';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Only the scenarios whose name contains this text (e.g. `BENCH_ONLY=admin`); all if unset. */
+/**
+ * Only the scenarios whose name contains this text (e.g. `BENCH_ONLY=admin`); all if unset.
+ * `BENCH_ONLY=chain` or `realtime` runs only that benchmark.
+ */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const chosen = (name: string) => name.includes(ONLY);
 /** The back-office screens are measured at the load a few operators make. */
@@ -104,84 +107,94 @@ function row(name: string, f: Figures, bare?: Figures): string {
   return `${name.padEnd(52)} ${f.rps.toFixed(0).padStart(7)} req/s   p50 ${ms(f.p50)}   p95 ${ms(f.p95)}   p99 ${ms(f.p99)}${ratio}${bad}`;
 }
 
-const server = await startServer();
-try {
-  const { appPort, barePort, cookie, heavyCookie, adminCookie, searchName, historyUrls } =
-    server.ready;
-  const app = `http://127.0.0.1:${appPort}`;
-  const bareBase = `http://127.0.0.1:${barePort}`;
-  console.log(
-    `Coffer benchmarks: ${CONNECTIONS} connections, ${DURATION} s each, after warm-ups\n`,
-  );
-  const scenarios: Array<{ name: string; paths: string[]; cookie: string }> = [
-    { name: 'GET /api/session (signed in, 2FA verified)', paths: ['/api/session'], cookie },
-    { name: 'GET /api/wallets (dashboard)', paths: ['/api/wallets'], cookie },
-    { name: 'GET /api/staking (dashboard, polled)', paths: ['/api/staking'], cookie },
-    { name: 'GET /api/prices (dashboard)', paths: ['/api/prices'], cookie },
-    { name: 'GET /api/money/status (dashboard)', paths: ['/api/money/status'], cookie },
-    {
-      name: 'dashboard: all four calls, in turn',
-      paths: ['/api/wallets', '/api/staking', '/api/prices', '/api/money/status'],
-      cookie,
-    },
-    {
-      name: 'history page, 100,000-row customer (41 pages)',
-      paths: historyUrls,
-      cookie: heavyCookie,
-    },
-  ];
-  await measure(bareBase, ['/bare'], {}, 3);
-  const bare = await measure(bareBase, ['/bare'], {});
-  console.log(row('bare Fastify + single indexed SELECT', bare));
-  const results = new Map<string, Figures>();
-  for (const s of scenarios.filter((x) => chosen(x.name))) {
-    await measure(app, s.paths, { cookie: s.cookie }, 2);
-    const f = await measure(app, s.paths, { cookie: s.cookie });
-    results.set(s.name, f);
-    console.log(row(s.name, f, bare));
+/** The HTTP scenarios, on the benchmark's loaded server (bench/server.ts). */
+async function httpBenchmarks() {
+  const server = await startServer();
+  try {
+    const { appPort, barePort, cookie, heavyCookie, adminCookie, searchName, historyUrls } =
+      server.ready;
+    const app = `http://127.0.0.1:${appPort}`;
+    const bareBase = `http://127.0.0.1:${barePort}`;
+    console.log(
+      `Coffer benchmarks: ${CONNECTIONS} connections, ${DURATION} s each, after warm-ups\n`,
+    );
+    const scenarios: Array<{ name: string; paths: string[]; cookie: string }> = [
+      { name: 'GET /api/session (signed in, 2FA verified)', paths: ['/api/session'], cookie },
+      { name: 'GET /api/wallets (dashboard)', paths: ['/api/wallets'], cookie },
+      { name: 'GET /api/staking (dashboard, polled)', paths: ['/api/staking'], cookie },
+      { name: 'GET /api/prices (dashboard)', paths: ['/api/prices'], cookie },
+      { name: 'GET /api/money/status (dashboard)', paths: ['/api/money/status'], cookie },
+      {
+        name: 'dashboard: all four calls, in turn',
+        paths: ['/api/wallets', '/api/staking', '/api/prices', '/api/money/status'],
+        cookie,
+      },
+      {
+        name: 'history page, 100,000-row customer (41 pages)',
+        paths: historyUrls,
+        cookie: heavyCookie,
+      },
+    ];
+    await measure(bareBase, ['/bare'], {}, 3);
+    const bare = await measure(bareBase, ['/bare'], {});
+    console.log(row('bare Fastify + single indexed SELECT', bare));
+    const results = new Map<string, Figures>();
+    for (const s of scenarios.filter((x) => chosen(x.name))) {
+      await measure(app, s.paths, { cookie: s.cookie }, 2);
+      const f = await measure(app, s.paths, { cookie: s.cookie });
+      results.set(s.name, f);
+      console.log(row(s.name, f, bare));
+    }
+    console.log(`\nBack office, ${ADMIN_CONNECTIONS} connections, 1,000,000 transactions:`);
+    const adminScenarios: Array<{ name: string; paths: string[] }> = [
+      { name: 'admin transactions, first page', paths: ['/api/admin/transactions?page=1'] },
+      {
+        // The load data's withdrawals are failed ones: a filter that finds a full page.
+        name: 'admin transactions, filtered (failed withdrawals)',
+        paths: ['/api/admin/transactions?page=1&status=failed&type=withdrawal'],
+      },
+      {
+        name: "admin transactions, text search (a customer's name)",
+        paths: [`/api/admin/transactions?page=1&q=${encodeURIComponent(searchName)}`],
+      },
+      { name: 'admin users, first page', paths: ['/api/admin/users'] },
+    ];
+    for (const s of adminScenarios.filter((x) => chosen(x.name))) {
+      const headers = { cookie: adminCookie };
+      await measure(app, s.paths, headers, 2, ADMIN_CONNECTIONS);
+      const f = await measure(app, s.paths, headers, DURATION, ADMIN_CONNECTIONS);
+      results.set(s.name, f);
+      console.log(row(s.name, f, bare));
+    }
+    const SESSION = 'GET /api/session (signed in, 2FA verified)';
+    const DASHBOARD = 'dashboard: all four calls, in turn';
+    const HISTORY = 'history page, 100,000-row customer (41 pages)';
+    const targets: Array<[string, string, (f: Figures) => string]> = [
+      [SESSION, 'session route >= 0.8 of bare', (f) => (f.rps / bare.rps).toFixed(2)],
+      [DASHBOARD, 'dashboard calls >= 0.5 of bare', (f) => (f.rps / bare.rps).toFixed(2)],
+      [HISTORY, `history page p99 < 20 ms at ${CONNECTIONS} connections`, (f) => `${f.p99} ms`],
+      ...adminScenarios.map((s): [string, string, (f: Figures) => string] => [
+        s.name,
+        `${s.name}: p95 < 50 ms at ${ADMIN_CONNECTIONS} connections`,
+        (f) => `${f.p95} ms`,
+      ]),
+    ];
+    console.log('\nTargets:');
+    for (const [name, target, shown] of targets) {
+      const f = results.get(name);
+      if (f) console.log(`  ${target}: ${shown(f)}`);
+    }
+  } finally {
+    await server.stop();
   }
-  console.log(`\nBack office, ${ADMIN_CONNECTIONS} connections, 1,000,000 transactions:`);
-  const adminScenarios: Array<{ name: string; paths: string[] }> = [
-    { name: 'admin transactions, first page', paths: ['/api/admin/transactions?page=1'] },
-    {
-      // The load data's withdrawals are failed ones: a filter that finds a full page.
-      name: 'admin transactions, filtered (failed withdrawals)',
-      paths: ['/api/admin/transactions?page=1&status=failed&type=withdrawal'],
-    },
-    {
-      name: "admin transactions, text search (a customer's name)",
-      paths: [`/api/admin/transactions?page=1&q=${encodeURIComponent(searchName)}`],
-    },
-    { name: 'admin users, first page', paths: ['/api/admin/users'] },
-  ];
-  for (const s of adminScenarios.filter((x) => chosen(x.name))) {
-    const headers = { cookie: adminCookie };
-    await measure(app, s.paths, headers, 2, ADMIN_CONNECTIONS);
-    const f = await measure(app, s.paths, headers, DURATION, ADMIN_CONNECTIONS);
-    results.set(s.name, f);
-    console.log(row(s.name, f, bare));
-  }
-  const SESSION = 'GET /api/session (signed in, 2FA verified)';
-  const DASHBOARD = 'dashboard: all four calls, in turn';
-  const HISTORY = 'history page, 100,000-row customer (41 pages)';
-  const targets: Array<[string, string, (f: Figures) => string]> = [
-    [SESSION, 'session route >= 0.8 of bare', (f) => (f.rps / bare.rps).toFixed(2)],
-    [DASHBOARD, 'dashboard calls >= 0.5 of bare', (f) => (f.rps / bare.rps).toFixed(2)],
-    [HISTORY, `history page p99 < 20 ms at ${CONNECTIONS} connections`, (f) => `${f.p99} ms`],
-    ...adminScenarios.map((s): [string, string, (f: Figures) => string] => [
-      s.name,
-      `${s.name}: p95 < 50 ms at ${ADMIN_CONNECTIONS} connections`,
-      (f) => `${f.p95} ms`,
-    ]),
-  ];
-  console.log('\nTargets:');
-  for (const [name, target, shown] of targets) {
-    const f = results.get(name);
-    if (f) console.log(`  ${target}: ${shown(f)}`);
-  }
-} finally {
-  await server.stop();
+}
+
+// The HTTP figures, unless only the chain or realtime benchmarks were asked for.
+if (!['chain', 'realtime'].includes(ONLY)) {
+  await httpBenchmarks();
 }
 
 // Realtime: websocket delivery under load, with a server of its own (bench/realtime.ts).
 if (chosen('realtime')) await import('./realtime');
+// Chains: the Ethereum watcher against anvil (bench/chains.ts).
+if (chosen('chain')) await import('./chains');
