@@ -82,6 +82,8 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
     /** Put a value that is not a number into every event of the answer. */
     badEventValue: false,
     requests: [] as { method: string; path: string; apiKey: string | undefined }[],
+    /** The events index has reached this block (null: every block), as TronGrid's trails. */
+    indexedUpTo: null as number | null,
   };
   // A fork counter in the block hash: a block mined after a rewind differs from the one it replaces.
   let fork = 0;
@@ -138,6 +140,26 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
       },
       witness_signature: '00'.repeat(65),
     },
+    // Each transfer's own call of its token's `transfer`, as the node shows it.
+    transactions: b.events.map((e) => ({
+      ret: [{ contractRet: 'SUCCESS' }],
+      txID: e.transactionId,
+      raw_data: {
+        contract: [
+          {
+            type: 'TriggerSmartContract',
+            parameter: {
+              value: {
+                owner_address: tronHex(e.from),
+                contract_address: tronHex(e.contract),
+                data: `a9059cbb${tronHex(e.to).slice(2).padStart(64, '0')}${BigInt(e.value).toString(16).padStart(64, '0')}`,
+              },
+              type_url: 'type.googleapis.com/protocol.TriggerSmartContract',
+            },
+          },
+        ],
+      },
+    })),
   });
 
   const eventJson = (b: FakeBlock, e: FakeEvent) => {
@@ -213,7 +235,9 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
         const contract = decodeURIComponent(events[1] ?? '');
         const number = Number(url.searchParams.get('block_number'));
         const b = blocks[number];
-        const all = (b?.events ?? [])
+        // A lagging event index answers a block it has not reached as empty.
+        const indexed = state.indexedUpTo === null || number <= state.indexedUpTo;
+        const all = (indexed ? (b?.events ?? []) : [])
           .filter(
             (e) => e.contract === contract && url.searchParams.get('event_name') === 'Transfer',
           )

@@ -92,6 +92,9 @@ function isBlockId(v: unknown): v is string {
  * deposits from the indexed `Transfer` events of the configured contract (decision 0021).
  * Every unexpected answer throws, so the watcher retries instead of reading "no deposits".
  */
+/** The selectors of ERC-20's `transfer(address,uint256)` and `transferFrom(…)`, as TRC-20's. */
+const TRANSFER_CALLS = ['a9059cbb', '23b872dd'];
+
 export class TronAdapter implements ChainAdapter {
   readonly chain = 'tron' as const;
   readonly assets = ['USDT-TRC20'] as const;
@@ -147,6 +150,7 @@ export class TronAdapter implements ChainAdapter {
   }
 
   async transfersIn(block: BlockRef, lookup: WatchedLookup): Promise<SeenTransfer[]> {
+    const expected = await this.tokenCallsIn(block);
     const all: SeenTransfer[] = [];
     // Not only_confirmed: the watcher counts confirmations itself, and a block TronGrid has not
     // solidified yet would otherwise be scanned as empty and never looked at again.
@@ -185,8 +189,49 @@ export class TronAdapter implements ChainAdapter {
       seenPages.add(fingerprint);
       query.set('fingerprint', fingerprint);
     }
+    // TronGrid's event index trails its node: a block it has not indexed yet answers no
+    // events. A successful transfer call to the token with no event means exactly that; the
+    // block is read again later rather than passed over as empty.
+    const withEvents = new Set(all.map((t) => t.txHash));
+    const missing = expected.find((txId) => !withEvents.has(txId));
+    if (missing) {
+      throw new Error(
+        `TRON API: the events of block ${block.height} are not indexed yet (transaction ${missing} has none); trying again`,
+      );
+    }
     const watched = await lookup([...new Set(all.map((t) => t.matchKey))]);
     return all.filter((t) => watched.has(t.matchKey));
+  }
+
+  /**
+   * The transactions of `block` that called the token's `transfer` or `transferFrom` and
+   * succeeded: each emitted a Transfer event the events API must show.
+   */
+  private async tokenCallsIn(block: BlockRef): Promise<string[]> {
+    const body = await this.request('POST', '/wallet/getblockbynum', { num: block.height });
+    const id = field(body, 'blockID');
+    if (typeof id !== 'string' || id.toLowerCase() !== block.hash) {
+      throw new Error(`TRON API: block ${block.height} is no longer ${block.hash}`);
+    }
+    const transactions = field(body, 'transactions') ?? [];
+    if (!Array.isArray(transactions)) {
+      throw new Error(`TRON API: getblockbynum ${block.height} answered malformed transactions`);
+    }
+    const calls: string[] = [];
+    for (const tx of transactions) {
+      const contract = field(tx, 'raw_data', 'contract');
+      const call = Array.isArray(contract) ? contract[0] : undefined;
+      if (field(call, 'type') !== 'TriggerSmartContract') continue;
+      const target = field(call, 'parameter', 'value', 'contract_address');
+      const data = field(call, 'parameter', 'value', 'data');
+      if (typeof target !== 'string' || eventAddress(target) !== this.contractHex) continue;
+      if (typeof data !== 'string' || !TRANSFER_CALLS.some((sel) => data.startsWith(sel))) continue;
+      const ret = field(tx, 'ret');
+      const outcome = Array.isArray(ret) ? field(ret[0], 'contractRet') : undefined;
+      const txId = field(tx, 'txID');
+      if (outcome === 'SUCCESS' && typeof txId === 'string') calls.push(txId.toLowerCase());
+    }
+    return calls;
   }
 
   /**

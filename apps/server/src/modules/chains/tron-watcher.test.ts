@@ -161,6 +161,35 @@ describe('TRON deposits through the watcher', () => {
     expect(mailsTo(t, alice.email).slice(mailsBefore)).toHaveLength(1);
   });
 
+  it('waits for a lagging event index instead of passing a block over as empty', async () => {
+    const { address, watcher } = await setUp();
+    mineEmpty(2);
+    const indexedUpTo = fake.tip();
+    const block = fake.mine([{ to: address, value: '4200000' }]);
+    const tx = block.events[0]?.transactionId;
+    mineEmpty(2);
+    // The node has the block; the events API has not reached it yet and answers it empty.
+    fake.state.indexedUpTo = indexedUpTo;
+    const result = await watcher.tick();
+    expect(result).toMatchObject({ state: 'failed' });
+    expect(result.state === 'failed' && result.error).toContain(
+      `the events of block ${block.number} are not indexed yet`,
+    );
+    // The watcher stopped below the block, so it is read again, not skipped.
+    const { rows } = await t.services.pool.query(
+      `SELECT height FROM chain_cursors WHERE chain = 'tron'`,
+    );
+    expect(Number(rows[0]?.height)).toBe(block.number - 1);
+    expect(await depositOf(tx)).toEqual([]);
+
+    fake.state.indexedUpTo = null;
+    watcher.retryNow();
+    expect(await watcher.tick()).toMatchObject({ state: 'ok', height: fake.tip() });
+    expect(await depositOf(tx)).toEqual([
+      { status: 'confirming', confirmations: 3, amount: '4200000' },
+    ]);
+  });
+
   it('drops a deposit whose block leaves the chain before its confirmations', async () => {
     const { address, watcher } = await setUp();
     const before = await usdt();
