@@ -78,7 +78,9 @@ async function stopApp(app: ReturnType<typeof startApp>) {
 
 const mb = (v: number) => `${v.toFixed(0)} MB`;
 
-const anvil = await startAnvil();
+// Without pruning, anvil keeps every block's state and slows down block by block while the
+// day is made; the watcher reads blocks, logs and receipts, which it keeps.
+const anvil = await startAnvil(['--prune-history', '300']);
 try {
   const chain = testChain(anvil);
   const usdt = await chain.deployToken(6);

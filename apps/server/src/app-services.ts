@@ -163,7 +163,11 @@ export function createServices(infra: Infra) {
   const ledger = createLedger({
     beforeBalanceChange: (client, wallet, before) =>
       staking.beforeBalanceChange(client, wallet, before),
-    afterChange: (client, userId) => realtime.publish(client, { type: 'ledger.changed', userId }),
+    afterChange: (client, userIds) =>
+      realtime.publishMany(
+        client,
+        userIds.map((userId) => ({ type: 'ledger.changed' as const, userId })),
+      ),
   });
   const ledgerCheck = createLedgerCheck(pool, ledger);
   const staking = createStakingService({

@@ -14,6 +14,7 @@ import {
 } from '../../../test/helpers';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
+import { withTransaction } from '../../db/tx';
 import { startJobs } from '../../jobs';
 import { chainStatus } from './chain-status';
 import { createChainWatcher, KEEP_BLOCKS } from './chain-watcher';
@@ -173,6 +174,45 @@ describe('chain watcher', () => {
     await w.tick();
     expect(await ledgerRowsOf(tx)).toHaveLength(1);
     expect((await ethBalance()).balance).toBe(after.balance);
+  });
+
+  it('leaves a deposit staff settled while it confirmed as staff left it, and never stalls on it', async () => {
+    const { address, chain, watcher } = await setUp();
+    const w = watcher();
+    const before = await ethBalance();
+    const rejected = fakeTxHash(`rejected-${address}`);
+    const kept = fakeTxHash(`kept-${address}`);
+    chain.mine([
+      { txHash: rejected, to: address, assetId: 'ETH', amountMinor: 5n * ETH },
+      { txHash: kept, to: address, assetId: 'ETH', amountMinor: 1n * ETH },
+    ]);
+    await w.tick();
+    // Staff reject one of the two pending rows before its confirmations (Transactions screen).
+    const { rows } = await t.services.pool.query<{ id: string }>(
+      'SELECT id FROM transactions WHERE transaction_hash = $1',
+      [`0x${rejected}`],
+    );
+    await withTransaction(t.services.pool, (client) =>
+      t.services.ledger.changeStatus(client, rows[0]?.id ?? '', 'failed', {
+        reason: 'Sent from a sanctioned address',
+        processedBy: null,
+      }),
+    );
+    const mailsBefore = mailsTo(t, alice.email).length;
+    chain.mine([], 3);
+    expect(await w.tick()).toMatchObject({ state: 'ok', height: 4 });
+    // The other deposit is credited; the rejected one stays rejected, and is not paid out.
+    expect(await ledgerRowsOf(kept)).toEqual([
+      { status: 'completed', crypto_amount: '1.000000000000000000' },
+    ]);
+    expect(await ledgerRowsOf(rejected)).toEqual([
+      { status: 'failed', crypto_amount: '5.000000000000000000' },
+    ]);
+    expect(Number((await ethBalance()).balance) - Number(before.balance)).toBe(1);
+    await t.services.outbox.deliver({ wait: 'all' });
+    const mails = mailsTo(t, alice.email).slice(mailsBefore);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toContain('Your deposit of 1 ETH');
   });
 
   it('one transaction paying two watched addresses is two deposits, each credited once', async () => {

@@ -69,7 +69,7 @@ export type WatcherDeps = {
   adapter: ChainAdapter;
   ledger: Ledger;
   prices: Pick<PriceService, 'current'>;
-  outbox: Pick<Outbox, 'mail'>;
+  outbox: Pick<Outbox, 'mailMany'>;
   audit: AuditLog;
   settings: { all(): Promise<Map<string, string>> };
   log: Logger;
@@ -331,41 +331,143 @@ export function createChainWatcher(deps: WatcherDeps) {
     await record('confirming', row.id);
   }
 
+  /**
+   * Records a block's payments to watched addresses. The usual case, a transaction seen for
+   * the first time and never credited by hand, is written for the whole block in a few
+   * statements; anything else (a deposit seen before, in another block; a hash staff
+   * credited; a later output of a transaction already recorded) goes through `record`.
+   */
+  async function recordAll(
+    client: TxClient,
+    block: BlockRef,
+    payments: Array<{ t: SeenTransfer; owner: Owner }>,
+  ) {
+    if (payments.length === 0) return;
+    const items = payments.map(({ t, owner }) => {
+      const hash = normalizeTxHash(t.assetId, t.txHash);
+      if (!hash.ok) throw new Error(`the node gave a malformed transaction hash ${t.txHash}`);
+      return { t, owner, txHash: hash.value, assetId: t.assetId };
+    });
+    // The locks a manual credit of these hashes takes (deposits module), in one order.
+    const lockKeys = [
+      ...new Set(items.map((i) => `deposit:${i.assetId}:${i.txHash.toLowerCase()}`)),
+    ].sort();
+    await client.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+         FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS ordered`,
+      [lockKeys],
+    );
+    const seen = new Set(
+      (
+        await repo.lockDepositsOf(
+          client,
+          chain,
+          items.map((i) => ({ txHash: i.txHash, outputIndex: i.t.outputIndex })),
+        )
+      ).map((d) => `${d.tx_hash}/${d.output_index}`),
+    );
+    const inLedger = await repo.ledgerDepositHashes(
+      client,
+      items.map((i) => ({ assetId: i.assetId, hash: i.txHash })),
+    );
+    const fresh = items.filter(
+      (i) =>
+        !seen.has(`${i.txHash}/${i.t.outputIndex}`) && !inLedger.has(`${i.assetId}/${i.txHash}`),
+    );
+    for (const i of items) if (!fresh.includes(i)) await record(client, block, i.t, i.owner);
+    if (fresh.length === 0) return;
+    // The ledger keeps one deposit per chain hash and asset: a transaction's first output
+    // carries the hash, its later outputs carry it in the memo (as `record` does).
+    fresh.sort((a, b) => a.t.outputIndex - b.t.outputIndex);
+    const first = new Set<string>();
+    const rows = await deps.ledger.postPendingDeposits(
+      client,
+      fresh.map((i) => {
+        const asset = ASSETS[i.assetId];
+        const carriesHash = !first.has(`${i.assetId}/${i.txHash}`);
+        first.add(`${i.assetId}/${i.txHash}`);
+        return {
+          userId: i.owner.userId,
+          assetId: asset.id,
+          amount: i.t.amountMinor,
+          usdAmount: mulPrice(
+            i.t.amountMinor,
+            asset.decimals,
+            deps.prices.current().quotes[asset.id].priceUsd,
+          ),
+          transactionHash: carriesHash ? i.txHash : null,
+          memo: carriesHash ? null : `${i.txHash}:${i.t.outputIndex}`,
+        };
+      }),
+    );
+    await repo.insertConfirming(
+      client,
+      chain,
+      block,
+      fresh.map((i, k) => ({
+        txHash: i.txHash,
+        outputIndex: i.t.outputIndex,
+        address: i.owner.address,
+        userId: i.owner.userId,
+        assetId: i.assetId,
+        amountMinor: i.t.amountMinor,
+        transactionId: (rows[k] as { id: string }).id,
+      })),
+    );
+  }
+
   /** Completes the deposits that reached `required` confirmations at `height`, each once. */
   async function creditConfirmed(client: TxClient, height: number, required: number) {
     const recounted = await repo.recountConfirming(client, chain, height);
     if (recounted.length > 0) {
       await deps.onConfirmations?.(client, [...new Set(recounted.map((d) => d.user_id))]);
     }
-    for (const d of recounted) {
-      if (d.confirmations < required || !d.transaction_id) continue;
-      const row = await deps.ledger.changeStatus(client, d.transaction_id, 'completed', {
-        processedBy: null,
-      });
-      await repo.setStatus(client, d.id, 'credited');
-      const to = await repo.emailOf(client, d.user_id);
-      if (to) {
+    const due = recounted.filter((d) => d.confirmations >= required && d.transaction_id);
+    if (due.length === 0) return;
+    const completed = await deps.ledger.completeDeposits(
+      client,
+      due.map((d) => d.transaction_id as string),
+    );
+    await repo.markCredited(
+      client,
+      due.map((d) => d.id),
+    );
+    // A mail for each deposit that reached the balance here (not one staff settled by hand).
+    const done = new Set(completed.map((r) => r.id));
+    const arrived = due.filter((d) => d.transaction_id && done.has(d.transaction_id));
+    const emails = await repo.emailsOf(client, [...new Set(arrived.map((d) => d.user_id))]);
+    await deps.outbox.mailMany(
+      client,
+      arrived.flatMap((d) => {
+        const to = emails.get(d.user_id);
+        if (!to) return [];
         const asset = ASSETS[d.asset_id as TAssetId];
         const amount = formatAmount(BigInt(d.amount_minor), asset.decimals, {
           minFractionDigits: 0,
           maxFractionDigits: asset.decimals,
         });
-        await deps.outbox.mail(client, {
-          to,
-          subject: `Your ${asset.symbol} deposit has arrived`,
-          text: [
-            `Your deposit of ${amount} ${asset.symbol} is confirmed and now in your balance.`,
-            '',
-            `Transaction hash: ${d.tx_hash}`,
-            `Confirmations: ${d.confirmations}`,
-            '',
-            `Your history: ${deps.publicUrl}/dashboard/history`,
-          ].join('\n'),
-        });
-      }
+        return [
+          {
+            to,
+            subject: `Your ${asset.symbol} deposit has arrived`,
+            text: [
+              `Your deposit of ${amount} ${asset.symbol} is confirmed and now in your balance.`,
+              '',
+              `Transaction hash: ${d.tx_hash}`,
+              `Confirmations: ${d.confirmations}`,
+              '',
+              `Your history: ${deps.publicUrl}/dashboard/history`,
+            ].join('\n'),
+          },
+        ];
+      }),
+    );
+    for (const d of due) {
       deps.log.info(
-        { chain, deposit: d.id, transaction: row.id, confirmations: d.confirmations },
-        'chain deposit credited',
+        { chain, deposit: d.id, transaction: d.transaction_id, confirmations: d.confirmations },
+        done.has(d.transaction_id as string)
+          ? 'chain deposit credited'
+          : 'chain deposit confirmed; its ledger row was already settled by staff',
       );
     }
   }
@@ -386,11 +488,15 @@ export function createChainWatcher(deps: WatcherDeps) {
       const locked = await repo.lockCursor(client, chain);
       if (!locked || locked.height !== cursor.height || locked.block_hash !== cursor.block_hash)
         return 'raced';
-      for (const t of transfers) {
-        const owner = owners.get(t.matchKey);
-        if (!owner || !adapter.assets.includes(t.assetId) || t.amountMinor <= 0n) continue;
-        await record(client, block, t, owner);
-      }
+      await recordAll(
+        client,
+        block,
+        transfers.flatMap((t) => {
+          const owner = owners.get(t.matchKey);
+          if (!owner || !adapter.assets.includes(t.assetId) || t.amountMinor <= 0n) return [];
+          return [{ t, owner }];
+        }),
+      );
       await repo.storeBlock(client, chain, block, KEEP_BLOCKS);
       await repo.advanceCursor(client, chain, {
         height: block.height,

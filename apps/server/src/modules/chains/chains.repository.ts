@@ -337,6 +337,93 @@ export const chainsRepository = {
   },
 
   /** A ledger deposit row already carrying this chain hash for the asset (a manual credit). */
+  /** The deposits already recorded for these (transaction, output) pairs, locked. */
+  async lockDepositsOf(
+    client: TxClient,
+    chain: ChainName,
+    outputs: Array<{ txHash: string; outputIndex: number }>,
+  ): Promise<ChainDepositRow[]> {
+    const { rows } = await client.query(
+      `SELECT d.* FROM chain_deposits d
+         JOIN unnest($2::text[], $3::int[]) AS o(tx_hash, output_index)
+           ON d.tx_hash = o.tx_hash AND d.output_index = o.output_index
+        WHERE d.chain = $1 ORDER BY d.id FOR UPDATE OF d`,
+      [chain, outputs.map((o) => o.txHash), outputs.map((o) => o.outputIndex)],
+    );
+    return rows.map(depositOf);
+  },
+
+  /** Which of these (asset, hash) pairs have a ledger deposit (the same test as ledgerDepositWithHash). */
+  async ledgerDepositHashes(
+    client: TxClient,
+    pairs: Array<{ assetId: string; hash: string }>,
+  ): Promise<Set<string>> {
+    const { rows } = await client.query<{ asset_id: string; hash: string }>(
+      `SELECT p.asset_id, p.hash FROM unnest($1::text[], $2::text[]) AS p(asset_id, hash)
+        WHERE EXISTS (SELECT 1 FROM transactions t
+          WHERE t.transaction_type = 'deposit' AND t.asset_id = p.asset_id
+            AND t.transaction_hash IS NOT NULL AND t.deleted_at IS NULL
+            AND lower(regexp_replace(t.transaction_hash, '^0[xX]', '')) = lower(regexp_replace(p.hash, '^0[xX]', '')))`,
+      [pairs.map((p) => p.assetId), pairs.map((p) => p.hash)],
+    );
+    return new Set(rows.map((r) => `${r.asset_id}/${r.hash}`));
+  },
+
+  /** New confirming deposits of one block, one statement for many. */
+  async insertConfirming(
+    client: TxClient,
+    chain: ChainName,
+    block: { height: number; hash: string },
+    deposits: Array<{
+      txHash: string;
+      outputIndex: number;
+      address: string;
+      userId: string;
+      assetId: string;
+      amountMinor: bigint;
+      transactionId: string;
+    }>,
+  ): Promise<void> {
+    const column = <K extends keyof (typeof deposits)[number]>(k: K) => deposits.map((d) => d[k]);
+    await client.query(
+      `INSERT INTO chain_deposits (chain, tx_hash, output_index, address, user_id, asset_id,
+         amount_minor, block_height, block_hash, confirmations, status, transaction_id)
+       SELECT $1, tx_hash, output_index, address, user_id, asset_id, amount_minor, $8, $9, 0,
+              'confirming', transaction_id
+         FROM unnest($2::text[], $3::int[], $4::text[], $5::uuid[], $6::text[], $7::numeric[],
+                     $10::uuid[])
+           AS d(tx_hash, output_index, address, user_id, asset_id, amount_minor, transaction_id)`,
+      [
+        chain,
+        column('txHash'),
+        column('outputIndex'),
+        column('address'),
+        column('userId'),
+        column('assetId'),
+        deposits.map((d) => d.amountMinor.toString()),
+        block.height,
+        block.hash,
+        column('transactionId'),
+      ],
+    );
+  },
+
+  async markCredited(client: TxClient, ids: string[]): Promise<void> {
+    await client.query(
+      `UPDATE chain_deposits SET status = 'credited', credited_at = COALESCE(credited_at, now()),
+         updated_at = now() WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+  },
+
+  async emailsOf(client: TxClient, userIds: string[]): Promise<Map<string, string>> {
+    const { rows } = await client.query<{ id: string; email: string }>(
+      'SELECT id, email FROM users WHERE id = ANY($1::uuid[])',
+      [userIds],
+    );
+    return new Map(rows.map((r) => [r.id, r.email]));
+  },
+
   async ledgerDepositWithHash(
     client: TxClient,
     assetId: string,

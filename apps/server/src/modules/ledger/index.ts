@@ -13,6 +13,7 @@ export {
   insufficientBalance,
   type Ledger,
   type LedgerChangeHook,
+  type PendingDepositInput,
   type PostFiatInput,
   type PostInput,
   type Revision,

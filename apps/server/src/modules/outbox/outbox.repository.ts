@@ -17,6 +17,19 @@ export const outboxRepository = {
    * Queues one row in the caller's transaction. `clock_timestamp()` rather than the
    * transaction's start: the time names the mail file, and files sort in queueing order.
    */
+  /** Many rows in one statement, in the order given (clock_timestamp() is read per row). */
+  async insertMany(
+    client: pg.PoolClient,
+    kind: OutboxKind,
+    payloadsEncrypted: string[],
+  ): Promise<void> {
+    await client.query(
+      `INSERT INTO outbox (kind, payload_encrypted, created_at)
+       SELECT $1, p, clock_timestamp() FROM unnest($2::text[]) WITH ORDINALITY AS t(p, n) ORDER BY n`,
+      [kind, payloadsEncrypted],
+    );
+  },
+
   async insert(client: pg.PoolClient, kind: OutboxKind, payloadEncrypted: string): Promise<void> {
     await client.query(
       'INSERT INTO outbox (kind, payload_encrypted, created_at) VALUES ($1, $2, clock_timestamp())',

@@ -13,6 +13,8 @@ export type FilesToDelete = { keys?: string[]; prefixes?: string[] };
 export type Outbox = {
   /** Queues a mail in the caller's open database transaction. */
   mail(client: TxClient, mail: Mail): Promise<void>;
+  /** Queues many mails in one statement (a block's credited deposits). */
+  mailMany(client: TxClient, mails: Mail[]): Promise<void>;
   /** Queues removal of stored private files (keys and/or key prefixes) in the caller's transaction. */
   deleteFiles(client: TxClient, files: FilesToDelete): Promise<void>;
   /**
@@ -155,15 +157,24 @@ export function createOutbox(deps: {
     }
   }
 
+  async function queueMails(client: TxClient, mails: Mail[]) {
+    if (mails.length === 0) return;
+    await repo.insertMany(
+      client,
+      'mail',
+      mails.map(({ to, subject, text, link }) =>
+        deps.secrets.encrypt(JSON.stringify({ to, subject, text, ...(link ? { link } : {}) })),
+      ),
+    );
+  }
+
   async function queue(client: TxClient, kind: 'mail' | 'delete-files', payload: unknown) {
     await repo.insert(client, kind, deps.secrets.encrypt(JSON.stringify(payload)));
   }
 
   return {
-    async mail(client, mail) {
-      const { to, subject, text, link } = mail;
-      await queue(client, 'mail', { to, subject, text, ...(link ? { link } : {}) });
-    },
+    mail: (client, mail) => queueMails(client, [mail]),
+    mailMany: queueMails,
 
     async deleteFiles(client, files) {
       const keys = files.keys ?? [];
