@@ -90,6 +90,11 @@ export const chainDeposits = pgTable(
     amountMinor: numeric('amount_minor', { precision: 78, scale: 0 }).notNull(),
     blockHeight: bigint('block_height', { mode: 'number' }).notNull(),
     blockHash: text('block_hash').notNull(),
+    /**
+     * The count the deposit was credited at. While it confirms, its count is read from the
+     * cursor (chains.repository's CONFIRMATIONS_SQL), so a block does not rewrite every
+     * confirming row.
+     */
     confirmations: integer('confirmations').notNull().default(0),
     status: text('status').notNull().default('confirming'),
     /** The ledger row of the credit, once credited. */

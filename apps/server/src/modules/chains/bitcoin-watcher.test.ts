@@ -14,6 +14,7 @@ import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/lite
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
 import { BitcoinAdapter } from './bitcoin-adapter';
 import { createChainWatcher } from './chain-watcher';
+import { CONFIRMATIONS_SQL } from './chains.repository';
 
 /**
  * End to end on a real node: Litecoin Core in regtest pays a BIP-84 `bcrt1…` address by its
@@ -106,7 +107,7 @@ async function depositsOf(txid: string) {
     amount_minor: string;
     transaction_id: string | null;
   }>(
-    `SELECT status, confirmations, amount_minor::text, transaction_id FROM chain_deposits
+    `SELECT status, ${CONFIRMATIONS_SQL} AS confirmations, amount_minor::text, transaction_id FROM chain_deposits d LEFT JOIN chain_cursors c USING (chain)
       WHERE chain = 'bitcoin' AND tx_hash = $1`,
     [txid],
   );

@@ -18,6 +18,7 @@ import { withTransaction } from '../../db/tx';
 import { startJobs } from '../../jobs';
 import { chainStatus } from './chain-status';
 import { createChainWatcher, KEEP_BLOCKS } from './chain-watcher';
+import { CONFIRMATIONS_SQL } from './chains.repository';
 import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
 
 let t: TestApp;
@@ -88,7 +89,7 @@ async function depositsOf(txHash: string) {
     block_height: string;
     transaction_id: string | null;
   }>(
-    `SELECT status, confirmations, block_height, transaction_id FROM chain_deposits
+    `SELECT status, ${CONFIRMATIONS_SQL} AS confirmations, block_height, transaction_id FROM chain_deposits d LEFT JOIN chain_cursors c USING (chain)
       WHERE tx_hash = $1 ORDER BY output_index`,
     [`0x${txHash}`],
   );

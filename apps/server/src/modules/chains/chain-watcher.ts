@@ -418,11 +418,11 @@ export function createChainWatcher(deps: WatcherDeps) {
 
   /** Completes the deposits that reached `required` confirmations at `height`, each once. */
   async function creditConfirmed(client: TxClient, height: number, required: number) {
-    const recounted = await repo.recountConfirming(client, chain, height);
-    if (recounted.length > 0) {
-      await deps.onConfirmations?.(client, [...new Set(recounted.map((d) => d.user_id))]);
-    }
-    const due = recounted.filter((d) => d.confirmations >= required && d.transaction_id);
+    const waiting = await repo.confirmingUsers(client, chain);
+    if (waiting.length > 0) await deps.onConfirmations?.(client, waiting);
+    const due = (await repo.dueDeposits(client, chain, height, required)).filter(
+      (d) => d.transaction_id,
+    );
     if (due.length === 0) return;
     const completed = await deps.ledger.completeDeposits(
       client,

@@ -45,6 +45,14 @@ function depositOf(row: Record<string, unknown>): ChainDepositRow {
   return { ...(row as ChainDepositRow), block_height: num(row.block_height) };
 }
 
+/**
+ * A deposit's confirmations, for `chain_deposits d LEFT JOIN chain_cursors c USING (chain)`:
+ * while confirming, counted from the blocks the watcher has checked (the block itself is 1);
+ * afterwards, the count it was credited (or left the chain) at.
+ */
+export const CONFIRMATIONS_SQL = `(CASE WHEN d.status = 'confirming'
+  THEN GREATEST(0, c.height - d.block_height + 1) ELSE d.confirmations END)::int`;
+
 /** The only code that reads and writes the chain tables (schema/chains.ts). */
 export const chainsRepository = {
   async cursor(db: pg.Pool | TxClient, chain: ChainName): Promise<CursorRow | null> {
@@ -314,16 +322,30 @@ export const chainsRepository = {
     return rows.map(depositOf);
   },
 
-  /** Sets every confirming deposit's confirmations at `height`; returns them, locked. */
-  async recountConfirming(
+  /** The customers with a deposit still confirming on this chain (their counts move per block). */
+  async confirmingUsers(client: TxClient, chain: ChainName): Promise<string[]> {
+    const { rows } = await client.query<{ user_id: string }>(
+      `SELECT DISTINCT user_id FROM chain_deposits WHERE chain = $1 AND status = 'confirming'`,
+      [chain],
+    );
+    return rows.map((r) => r.user_id);
+  },
+
+  /**
+   * The confirming deposits that reach `required` confirmations at `height`, locked, with
+   * their count written. Only these are written: a block leaves the others' rows alone (their
+   * count is read from the cursor, CONFIRMATIONS_SQL).
+   */
+  async dueDeposits(
     client: TxClient,
     chain: ChainName,
     height: number,
+    required: number,
   ): Promise<ChainDepositRow[]> {
     const { rows } = await client.query(
-      `UPDATE chain_deposits SET confirmations = GREATEST(0, $2 - block_height + 1), updated_at = now()
-        WHERE chain = $1 AND status = 'confirming' RETURNING *`,
-      [chain, height],
+      `UPDATE chain_deposits SET confirmations = $2::bigint - block_height + 1, updated_at = now()
+        WHERE chain = $1 AND status = 'confirming' AND block_height <= $2::bigint - $3::int + 1 RETURNING *`,
+      [chain, height, required],
     );
     return rows.map(depositOf);
   },

@@ -14,6 +14,7 @@ import {
 } from '../../../test/helpers';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
 import type { ChainWatcher } from './chain-watcher';
+import { CONFIRMATIONS_SQL } from './chains.repository';
 
 /**
  * End to end on a real node: the app is configured for anvil as an operator would
@@ -93,7 +94,7 @@ async function depositsOf(txHash: Hash) {
     amount_minor: string;
     user_id: string;
   }>(
-    `SELECT status, confirmations, asset_id, amount_minor::text, user_id FROM chain_deposits
+    `SELECT status, ${CONFIRMATIONS_SQL} AS confirmations, asset_id, amount_minor::text, user_id FROM chain_deposits d LEFT JOIN chain_cursors c USING (chain)
       WHERE chain = 'ethereum' AND tx_hash = $1 ORDER BY output_index`,
     [txHash],
   );

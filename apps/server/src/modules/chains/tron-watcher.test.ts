@@ -15,6 +15,7 @@ import {
 } from '../../../test/helpers';
 import { expectReconciled, walletOf } from '../../../test/money-helpers';
 import { createChainWatcher } from './chain-watcher';
+import { CONFIRMATIONS_SQL } from './chains.repository';
 import { TronAdapter } from './tron-adapter';
 
 // The watcher over the TRON adapter over the fake TronGrid: what a customer's USDT-TRC20
@@ -79,7 +80,7 @@ async function depositOf(txHash: string | undefined) {
     confirmations: number;
     amount: string;
   }>(
-    `SELECT status, confirmations, amount_minor::text AS amount FROM chain_deposits WHERE chain = 'tron' AND tx_hash = $1`,
+    `SELECT status, ${CONFIRMATIONS_SQL} AS confirmations, amount_minor::text AS amount FROM chain_deposits d LEFT JOIN chain_cursors c USING (chain) WHERE chain = 'tron' AND tx_hash = $1`,
     [txHash],
   );
   return rows;

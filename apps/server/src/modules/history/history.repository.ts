@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { CONFIRMATIONS_SQL } from '../chains/chains.repository';
 import type { TransactionRow } from '../ledger';
 
 /** A row and its position in the keyset: the exact microsecond of its date, and its id. */
@@ -47,8 +48,8 @@ export const historyRepository = {
   ): Promise<Map<string, { current: number; required: number }>> {
     if (transactionIds.length === 0) return new Map();
     const { rows } = await pool.query<{ id: string; current: number; required: string | null }>(
-      `SELECT d.transaction_id AS id, d.confirmations AS current, s.setting_value AS required
-         FROM chain_deposits d
+      `SELECT d.transaction_id AS id, ${CONFIRMATIONS_SQL} AS current, s.setting_value AS required
+         FROM chain_deposits d LEFT JOIN chain_cursors c USING (chain)
          LEFT JOIN app_settings s ON s.setting_key = CASE d.chain
            WHEN 'bitcoin' THEN 'confirmations_btc' WHEN 'ethereum' THEN 'confirmations_eth'
            WHEN 'tron' THEN 'confirmations_tron' END
