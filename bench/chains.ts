@@ -107,8 +107,6 @@ try {
     `catch-up, ${day.watched.toLocaleString('en')} watched addresses: ${day.blocks} blocks in ${day.seconds.toFixed(1)} s = ${(day.blocks / day.seconds).toFixed(0)} blocks/s, ${day.deposits.toLocaleString('en')} deposits = ${(day.deposits / day.seconds).toFixed(0)} deposits/s (${day.credited.toLocaleString('en')} credited), peak RSS ${mb(day.peakRssMb)}, peak heap ${mb(day.peakHeapMb)}`,
   );
 
-  app.send(`measure ${Math.min(20, STEADY_SECONDS)}`);
-  const idle = (await app.next()) as { cpuPercent: number };
   let mining = true;
   let mined = 0;
   const miner = (async () => {
@@ -125,6 +123,10 @@ try {
   const busy = (await app.next()) as { cpuPercent: number; blocks: number };
   mining = false;
   await miner;
+  // The same app with nothing new to follow, once the last blocks are in.
+  await new Promise((r) => setTimeout(r, 10_000));
+  app.send(`measure ${Math.min(20, STEADY_SECONDS)}`);
+  const idle = (await app.next()) as { cpuPercent: number };
   await stopApp(app);
   console.log(
     `steady state, 1 block/s: app CPU ${busy.cpuPercent.toFixed(1)} % of one core over ${STEADY_SECONDS} s (${busy.blocks} blocks followed); idle ${idle.cpuPercent.toFixed(1)} %; added ${(busy.cpuPercent - idle.cpuPercent).toFixed(1)} %`,
