@@ -485,11 +485,6 @@ export function createChainWatcher(deps: WatcherDeps) {
   ): Promise<'advanced' | 'raced'> {
     const { block, transfers } = scanned;
     return withTransaction(pool, async (client) => {
-      // A block's commit need not wait for the disk (docs/decisions/0022): the cursor commits
-      // with the block's deposits, so a database crash that loses the last commits only sends
-      // the watcher back to read those blocks again; any later commit that waits for the
-      // disk (a withdrawal spending a credit) makes these durable first.
-      await client.query('SET LOCAL synchronous_commit = off');
       const locked = await repo.lockCursor(client, chain);
       if (!locked || locked.height !== cursor.height || locked.block_hash !== cursor.block_hash)
         return 'raced';
