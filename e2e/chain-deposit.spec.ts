@@ -27,10 +27,16 @@ test('a confirming chain deposit shows in history as "Confirming n of N", pendin
   );
   await query(
     `INSERT INTO chain_deposits (chain, tx_hash, output_index, address, user_id, asset_id,
-       amount_minor, block_height, block_hash, confirmations, status, transaction_id)
+       amount_minor, block_height, block_hash, status, transaction_id)
      VALUES ('ethereum', $1, -1, '0x52908400098527886e0f7030069857d2e4169ee7', $2, 'ETH',
-       '2000000000000000000', 100, $3, 4, 'confirming', $4)`,
+       '2000000000000000000', 100, $3, 'confirming', $4)`,
     [hash, wallet.user_id, `0x${uniqueTxHash()}`, row?.id],
+  );
+  // The watcher has checked blocks up to 103: the deposit's block 100 has 4 confirmations.
+  await query(
+    `INSERT INTO chain_cursors (chain, height, block_hash) VALUES ('ethereum', 103, $1)
+     ON CONFLICT (chain) DO UPDATE SET height = 103`,
+    [`0x${uniqueTxHash()}`],
   );
 
   await page.goto('/dashboard/history');
