@@ -98,6 +98,9 @@ while (height < input.stopHeight) {
 const seconds = (performance.now() - started) / 1000;
 sample();
 clearInterval(sampler);
+// What the watcher keeps, once its garbage is collected.
+globalThis.gc?.();
+const retainedHeap = process.memoryUsage().heapUsed;
 const { rows } = await pool.query<{ seen: number; credited: number }>(
   `SELECT count(*)::int AS seen, count(*) FILTER (WHERE status = 'credited')::int AS credited
      FROM chain_deposits`,
@@ -111,6 +114,7 @@ print({
   watched: addresses.length,
   peakRssMb: memory.peakRss / 2 ** 20,
   peakHeapMb: memory.peakHeap / 2 ** 20,
+  retainedHeapMb: retainedHeap / 2 ** 20,
 });
 
 /** The database's postmaster: the process whose command line names this data directory. */
@@ -125,17 +129,26 @@ const postmaster = fs
     }
   });
 
-/** CPU seconds of this process and of the database's processes: the app is both. */
+if (!postmaster) throw new Error('the benchmark database has no postmaster process');
+
+/**
+ * CPU seconds of this process and of the database's processes: the app is both. A backend
+ * that ended was reaped by the postmaster, so its time is in the postmaster's children's
+ * time (cutime, cstime) from then on, and the sum never drops when a connection closes.
+ */
 function cpuSeconds(): number {
   const own = process.cpuUsage();
   let ticks = 0;
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // After the command's name: state, ppid, …; utime and stime are fields 14 and 15.
+      // After the command's name: state, ppid, …; utime, stime, cutime, cstime are 14–17.
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (pid !== postmaster && fields[1] !== postmaster) continue;
-      ticks += Number(fields[11]) + Number(fields[12]);
+      if (pid === postmaster) {
+        ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+      } else if (fields[1] === postmaster) {
+        ticks += Number(fields[11]) + Number(fields[12]);
+      }
     } catch {
       // A process that ended between the listing and the read.
     }
