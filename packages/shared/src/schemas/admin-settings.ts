@@ -127,6 +127,9 @@ function compareDecimal(a: string, b: string): number {
 const HTTP_URL =
   /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?([/?#][^\s]*)?$/i;
 
+/** An http(s) address's scheme, host with port, and host name (shared code has no URL class). */
+const ORIGIN = /^(https?):\/\/(([^/?#:]+)(?::\d+)?)/i;
+
 function httpUrl(value: string): boolean {
   return HTTP_URL.test(value);
 }
@@ -144,20 +147,16 @@ function explorerTemplateError(label: string, value: string): string | null {
   // The placeholder stands in for a hash while the rest is checked as an address.
   const sample = value.replace(EXPLORER_HASH_PLACEHOLDER, 'hash');
   if (!httpUrl(sample)) return shape;
-  let url: URL;
-  let other: URL;
-  try {
-    url = new URL(sample);
-    other = new URL(value.replace(EXPLORER_HASH_PLACEHOLDER, 'other'));
-  } catch {
-    return shape;
-  }
+  const url = ORIGIN.exec(sample);
+  const other = ORIGIN.exec(value.replace(EXPLORER_HASH_PLACEHOLDER, 'other'));
+  if (!url || !other) return shape;
   // The hash goes in the path, query or fragment: in the host it would choose the site.
-  if (url.host !== other.host) {
+  if (url[2]?.toLowerCase() !== other[2]?.toLowerCase()) {
     return `${label} must have ${EXPLORER_HASH_PLACEHOLDER} after the site's address, e.g. ${EXPLORER_TX_URL_DEFAULTS.explorer_tx_url_btc}.`;
   }
-  if (url.protocol === 'https:') return null;
-  const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+  if (url[1]?.toLowerCase() === 'https') return null;
+  const hostname = url[3]?.toLowerCase();
+  const local = hostname === 'localhost' || hostname === '127.0.0.1';
   return local
     ? null
     : `${label} must start with https:// (http:// only for an explorer on localhost or 127.0.0.1).`;
