@@ -24,7 +24,7 @@ import {
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { chainProblems } from '../chains/chain-status';
+import { chainProblems } from '../chains';
 import type { PriceBook } from '../prices';
 import type { Limit } from '../rate-limit';
 import { endSessions } from '../sessions';

@@ -8,6 +8,7 @@ export {
   loadChainConfig,
   verifyChainConfig,
 } from './chain-config';
+export { chainProblems } from './chain-status';
 export {
   type ChainWatcher,
   CONFIRMATIONS_SETTING,
@@ -16,7 +17,7 @@ export {
   KEEP_BLOCKS,
   type TickResult,
 } from './chain-watcher';
-export { chainsRepository } from './chains.repository';
+export { CONFIRMATIONS_SQL, chainsRepository } from './chains.repository';
 export { adminChainsRoutes, type TChainsResponse, ZChainsResponse } from './chains.routes';
 export {
   bitcoinScriptOf,

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { CONFIRMATIONS_SQL } from '../chains/chains.repository';
+import { CONFIRMATIONS_SQL } from '../chains';
 import type { TransactionRow } from '../ledger';
 
 /** A row and its position in the keyset: the exact microsecond of its date, and its id. */
