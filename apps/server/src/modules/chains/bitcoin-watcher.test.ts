@@ -12,8 +12,9 @@ import {
 } from '../../../test/helpers';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { testWatcher } from '../../../test/test-watcher';
 import { BitcoinAdapter } from './bitcoin-adapter';
-import { createChainWatcher } from './chain-watcher';
+import type { createChainWatcher } from './chain-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';
 
 /**
@@ -57,20 +58,9 @@ beforeAll(async () => {
   const printed = decoded.address ?? decoded.addresses?.[0];
   if (!printed) throw new Error('the node printed no address for the script');
   nodeAddress = printed;
-  const s = t.services;
-  watcher = createChainWatcher({
-    pool: s.pool,
-    adapter: new BitcoinAdapter({ rpcUrl: node.rpcUrl, network: 'regtest' }),
-    ledger: s.ledger,
-    prices: s.prices,
-    outbox: s.outbox,
-    audit: s.audit,
-    settings: s.settings,
-    log: s.log,
-    publicUrl: s.config.publicUrl,
-    // The watcher starts above the blocks mined so far.
+  // The watcher starts above the blocks mined so far.
+  watcher = testWatcher(t, new BitcoinAdapter({ rpcUrl: node.rpcUrl, network: 'regtest' }), {
     startHeight: 102,
-    backoffMs: { first: 60_000, max: 60_000 },
   });
 }, 60_000);
 

@@ -13,11 +13,12 @@ import {
   withoutChange,
 } from '../../../test/helpers';
 import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { testWatcher } from '../../../test/test-watcher';
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
 import { withTransaction } from '../../db/tx';
 import { startJobs } from '../../jobs';
 import { chainStatus } from './chain-status';
-import { createChainWatcher, KEEP_BLOCKS } from './chain-watcher';
+import { KEEP_BLOCKS } from './chain-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';
 import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
 
@@ -63,22 +64,11 @@ async function setUp(startHeight = 1) {
 const announced: string[] = [];
 
 function watcherOn(chain: FakeChain, startHeight = 1) {
-  const s = t.services;
-  return createChainWatcher({
+  return testWatcher(t, chain.adapter, {
+    startHeight,
     onConfirmations: async (_client, userIds) => {
       announced.push(...userIds);
     },
-    pool: s.pool,
-    adapter: chain.adapter,
-    ledger: s.ledger,
-    prices: s.prices,
-    outbox: s.outbox,
-    audit: s.audit,
-    settings: s.settings,
-    log: s.log,
-    publicUrl: s.config.publicUrl,
-    startHeight,
-    backoffMs: { first: 60_000, max: 60_000 },
   });
 }
 

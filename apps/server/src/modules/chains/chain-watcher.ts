@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type TxClient, withTransaction } from '../../db/tx';
 import type { AuditLog } from '../audit';
-import type { Ledger } from '../ledger';
+import type { Ledger, PendingDepositInput } from '../ledger';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
 import { SETTING_DEFAULTS } from '../settings';
@@ -58,6 +58,8 @@ export const RANGE_BLOCKS = 50;
 const KEY_BATCH = 1_000;
 
 type Owner = { userId: string; address: string };
+/** A payment to a watched address, its hash in its network's one form. */
+type Payment = { t: SeenTransfer; owner: Owner; txHash: string; assetId: TAssetId };
 /** A run of blocks read from `from` on, and the owners of the watched payees in it. */
 type Run = { from: number; blocks: ScannedBlock[]; owners: Map<string, Owner> };
 
@@ -239,11 +241,14 @@ export function createChainWatcher(deps: WatcherDeps) {
     });
   }
 
-  async function record(client: TxClient, block: BlockRef, t: SeenTransfer, owner: Owner) {
-    const asset = ASSETS[t.assetId];
-    const hash = normalizeTxHash(asset.id, t.txHash);
-    if (!hash.ok) throw new Error(`the node gave a malformed transaction hash ${t.txHash}`);
-    const txHash = hash.value;
+  /**
+   * A payment `recordAll` cannot simply add: one already recorded (seen again in another
+   * block, after a reorganisation), or one whose chain hash the ledger already has (staff
+   * credited it by hand, or it is a later output of a transaction recorded before). Runs
+   * under recordAll's locks of the hashes, which manual credits take too.
+   */
+  async function recordKnown(client: TxClient, block: BlockRef, p: Payment) {
+    const { t, owner, txHash, assetId } = p;
     const existing = await repo.lockDeposit(client, chain, txHash, t.outputIndex);
     if (existing) {
       if (existing.block_hash === block.hash && existing.status !== 'orphaned') return;
@@ -280,23 +285,20 @@ export function createChainWatcher(deps: WatcherDeps) {
       }
       return;
     }
-    // The same lock as a manual credit of this hash (deposits module): they take turns.
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `deposit:${asset.id}:${txHash.toLowerCase()}`,
-    ]);
-    const manual = await repo.ledgerDepositWithHash(client, asset.id, txHash);
-    const earlierOutput = manual
-      ? (await repo.depositsOfTx(client, chain, txHash)).some((d) => d.asset_id === asset.id)
-      : false;
+    const inLedger = await repo.ledgerDepositWithHash(client, assetId, txHash);
+    if (!inLedger) throw new Error(`the ledger row of ${txHash} vanished under its lock`);
+    const earlierOutput = (await repo.depositsOfTx(client, chain, txHash)).some(
+      (d) => d.asset_id === assetId,
+    );
     /** The deposit as first seen, with the ledger row that stands for it. */
-    const record = (status: 'credited' | 'confirming', transactionId: string) =>
+    const insert = (status: 'credited' | 'confirming', transactionId: string) =>
       repo.insertDeposit(client, {
         chain,
         txHash,
         outputIndex: t.outputIndex,
         address: owner.address,
         userId: owner.userId,
-        assetId: asset.id,
+        assetId,
         amountMinor: t.amountMinor,
         blockHeight: block.height,
         blockHash: block.hash,
@@ -304,31 +306,34 @@ export function createChainWatcher(deps: WatcherDeps) {
         status,
         transactionId,
       });
-    if (manual && !earlierOutput) {
+    if (!earlierOutput) {
       // Staff credited this transaction by hand before the watcher saw it: it is recorded
       // as credited by that row and never credited again.
-      await record('credited', manual.id);
+      await insert('credited', inLedger.id);
       return;
     }
-    // One ledger row per deposit. The ledger keeps one deposit per chain hash and asset, so
-    // a second output of one transaction to a watched address carries its hash in the memo.
-    const row = await deps.ledger.post(client, {
-      userId: owner.userId,
+    // A later output of a recorded transaction: the ledger keeps one deposit per chain hash
+    // and asset, so this one carries the hash in its memo.
+    const [row] = await deps.ledger.postPendingDeposits(client, [pendingDeposit(p, false)]);
+    if (!row) throw new Error(`the deposit of ${txHash} was not written`);
+    await insert('confirming', row.id);
+  }
+
+  /** The pending ledger row of a payment; `carriesHash` false puts the hash in the memo. */
+  function pendingDeposit(p: Payment, carriesHash: boolean): PendingDepositInput {
+    const asset = ASSETS[p.assetId];
+    return {
+      userId: p.owner.userId,
       assetId: asset.id,
-      type: 'deposit',
-      direction: 'credit',
-      amount: t.amountMinor,
-      status: 'pending',
+      amount: p.t.amountMinor,
       usdAmount: mulPrice(
-        t.amountMinor,
+        p.t.amountMinor,
         asset.decimals,
         deps.prices.current().quotes[asset.id].priceUsd,
       ),
-      transactionHash: manual ? null : txHash,
-      memo: manual ? `${txHash}:${t.outputIndex}` : null,
-      createdBy: null,
-    });
-    await record('confirming', row.id);
+      transactionHash: carriesHash ? p.txHash : null,
+      memo: carriesHash ? null : `${p.txHash}:${p.t.outputIndex}`,
+    };
   }
 
   /**
@@ -343,7 +348,7 @@ export function createChainWatcher(deps: WatcherDeps) {
     payments: Array<{ t: SeenTransfer; owner: Owner }>,
   ) {
     if (payments.length === 0) return;
-    const items = payments.map(({ t, owner }) => {
+    const items = payments.map(({ t, owner }): Payment => {
       const hash = normalizeTxHash(t.assetId, t.txHash);
       if (!hash.ok) throw new Error(`the node gave a malformed transaction hash ${t.txHash}`);
       return { t, owner, txHash: hash.value, assetId: t.assetId };
@@ -374,7 +379,7 @@ export function createChainWatcher(deps: WatcherDeps) {
       (i) =>
         !seen.has(`${i.txHash}/${i.t.outputIndex}`) && !inLedger.has(`${i.assetId}/${i.txHash}`),
     );
-    for (const i of items) if (!fresh.includes(i)) await record(client, block, i.t, i.owner);
+    for (const i of items) if (!fresh.includes(i)) await recordKnown(client, block, i);
     if (fresh.length === 0) return;
     // The ledger keeps one deposit per chain hash and asset: a transaction's first output
     // carries the hash, its later outputs carry it in the memo (as `record` does).
@@ -383,21 +388,9 @@ export function createChainWatcher(deps: WatcherDeps) {
     const rows = await deps.ledger.postPendingDeposits(
       client,
       fresh.map((i) => {
-        const asset = ASSETS[i.assetId];
         const carriesHash = !first.has(`${i.assetId}/${i.txHash}`);
         first.add(`${i.assetId}/${i.txHash}`);
-        return {
-          userId: i.owner.userId,
-          assetId: asset.id,
-          amount: i.t.amountMinor,
-          usdAmount: mulPrice(
-            i.t.amountMinor,
-            asset.decimals,
-            deps.prices.current().quotes[asset.id].priceUsd,
-          ),
-          transactionHash: carriesHash ? i.txHash : null,
-          memo: carriesHash ? null : `${i.txHash}:${i.t.outputIndex}`,
-        };
+        return pendingDeposit(i, carriesHash);
       }),
     );
     await repo.insertConfirming(
@@ -550,9 +543,9 @@ export function createChainWatcher(deps: WatcherDeps) {
     let done = 0;
     let cursor = await ensureCursor(tip);
     let run: Promise<Run> | null = null;
-    const ahead = () => Math.min(tip, cursor.height + RANGE_BLOCKS);
     while (done < budget && tip - cursor.height > 1) {
-      const current: Run = await (run ?? readRun(cursor.height + 1, ahead()));
+      const current: Run = await (run ??
+        readRun(cursor.height + 1, Math.min(tip, cursor.height + RANGE_BLOCKS)));
       run = null;
       const first = current.blocks[0];
       if (!first || current.from !== cursor.height + 1) break;

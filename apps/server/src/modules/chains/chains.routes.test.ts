@@ -13,8 +13,8 @@ import {
   withoutChange,
 } from '../../../test/helpers';
 import { setSetting } from '../../../test/money-helpers';
+import { testWatcher } from '../../../test/test-watcher';
 import { COMMANDS } from '../../cli-commands';
-import { createChainWatcher } from './chain-watcher';
 import type { TChainsResponse } from './chains.routes';
 import { createFakeChain, type FakeChain } from './fake-chain';
 
@@ -99,20 +99,7 @@ async function chainHealth() {
 
 /** A watcher of the configured ethereum chain, following a scripted node. */
 function watcherOn(chain: FakeChain) {
-  const s = t.services;
-  return createChainWatcher({
-    pool: s.pool,
-    adapter: chain.adapter,
-    ledger: s.ledger,
-    prices: s.prices,
-    outbox: s.outbox,
-    audit: s.audit,
-    settings: s.settings,
-    log: s.log,
-    publicUrl: s.config.publicUrl,
-    startHeight: 1,
-    backoffMs: { first: 60_000, max: 60_000 },
-  });
+  return testWatcher(t, chain.adapter);
 }
 
 async function cursorAt(chain: string, height: number, tip: number, polledAgo = '0 seconds') {

@@ -14,7 +14,7 @@ import {
   verifiedCustomer,
 } from '../../../test/helpers';
 import { expectReconciled, walletOf } from '../../../test/money-helpers';
-import { createChainWatcher } from './chain-watcher';
+import { testWatcher } from '../../../test/test-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';
 import { TronAdapter } from './tron-adapter';
 
@@ -53,20 +53,10 @@ async function setUp() {
   await t.services.pool.query(`DELETE FROM chain_blocks WHERE chain = 'tron'`);
   await fake?.close();
   fake = await startFakeTronGrid({ usdtContract: USDT });
-  const s = t.services;
-  const watcher = createChainWatcher({
-    pool: s.pool,
-    adapter: new TronAdapter({ apiUrl: fake.url, usdtContract: USDT, timeoutMs: 1_000 }),
-    ledger: s.ledger,
-    prices: s.prices,
-    outbox: s.outbox,
-    audit: s.audit,
-    settings: s.settings,
-    log: s.log,
-    publicUrl: s.config.publicUrl,
-    startHeight: 1,
-    backoffMs: { first: 60_000, max: 60_000 },
-  });
+  const watcher = testWatcher(
+    t,
+    new TronAdapter({ apiUrl: fake.url, usdtContract: USDT, timeoutMs: 1_000 }),
+  );
   return { address, watcher };
 }
 

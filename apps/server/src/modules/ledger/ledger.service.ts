@@ -418,21 +418,20 @@ export function createLedger(
      */
     async completeDeposits(client: TxClient, transactionIds: string[]): Promise<TransactionRow[]> {
       if (transactionIds.length === 0) return [];
-      const credit = new Map<string, bigint>();
-      const pending = (await repo.lockTransactions(client, transactionIds)).filter(
+      const rows = (await repo.lockTransactions(client, transactionIds)).filter(
         (row) =>
           row.transaction_type === 'deposit' &&
           row.direction === 'credit' &&
           row.status === 'pending' &&
           row.deleted_at === null,
       );
-      for (const row of pending) {
+      if (rows.length === 0) return [];
+      const credit = new Map<string, bigint>();
+      for (const row of rows) {
         if (!row.wallet_id) throw new Error(`deposit ${row.id} has no wallet`);
         const amount = minor(row.crypto_amount, assetOf(row.asset_id));
         credit.set(row.wallet_id, (credit.get(row.wallet_id) ?? 0n) + amount);
       }
-      if (pending.length === 0) return [];
-      const rows = pending;
       const balances: Array<{ id: string; balance: string }> = [];
       for (const wallet of await repo.lockWalletsById(client, [...credit.keys()])) {
         const assetId = assetOf(wallet.asset_id);

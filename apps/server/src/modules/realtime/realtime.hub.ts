@@ -74,7 +74,7 @@ export function createRealtimeHub(deps: {
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
   }
 
-  /** A NOTIFY carries one event, or an array of them (publishMany). */
+  /** A NOTIFY carries an array of events (publishMany); one event alone from an older instance. */
   function deliver(payload: string) {
     let events: TRealtimeEvent[];
     try {
@@ -91,6 +91,32 @@ export function createRealtimeHub(deps: {
     const message = JSON.stringify({ type: 'event', event } satisfies TRealtimeServerMessage);
     for (const conn of byUser.get(event.userId) ?? []) if (conn.subscribed) send(conn, message);
     for (const conn of admins) if (conn.subscribed) send(conn, message);
+  }
+
+  /**
+   * Announces many events with few NOTIFYs (a chain block moves every confirming deposit's
+   * count at once): packed as arrays under PostgreSQL's 8,000-byte payload limit.
+   */
+  async function publishMany(client: Queryable, events: readonly TRealtimeEvent[]): Promise<void> {
+    const payloads: string[] = [];
+    let batch: string[] = [];
+    let size = 2;
+    for (const event of events) {
+      const one = JSON.stringify(ZRealtimeEvent.parse(event));
+      if (batch.length > 0 && size + one.length + 1 > NOTIFY_PAYLOAD_BYTES) {
+        payloads.push(`[${batch.join(',')}]`);
+        batch = [];
+        size = 2;
+      }
+      batch.push(one);
+      size += one.length + 1;
+    }
+    if (batch.length > 0) payloads.push(`[${batch.join(',')}]`);
+    if (payloads.length === 0) return;
+    await client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [
+      REALTIME_CHANNEL,
+      payloads,
+    ]);
   }
 
   deps.listener.on(REALTIME_CHANNEL, deliver);
@@ -178,36 +204,11 @@ export function createRealtimeHub(deps: {
      * Announces an event to every instance. On a transaction's client it is sent only if
      * that transaction commits.
      */
-    async publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
-      const payload = JSON.stringify(ZRealtimeEvent.parse(event));
-      await client.query('SELECT pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
+    publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
+      return publishMany(client, [event]);
     },
 
-    /**
-     * Announces many events with few NOTIFYs (a chain block moves every confirming deposit's
-     * count at once): packed as arrays under PostgreSQL's 8,000-byte payload limit.
-     */
-    async publishMany(client: Queryable, events: readonly TRealtimeEvent[]): Promise<void> {
-      const payloads: string[] = [];
-      let batch: string[] = [];
-      let size = 2;
-      for (const event of events) {
-        const one = JSON.stringify(ZRealtimeEvent.parse(event));
-        if (batch.length > 0 && size + one.length + 1 > NOTIFY_PAYLOAD_BYTES) {
-          payloads.push(`[${batch.join(',')}]`);
-          batch = [];
-          size = 2;
-        }
-        batch.push(one);
-        size += one.length + 1;
-      }
-      if (batch.length > 0) payloads.push(`[${batch.join(',')}]`);
-      if (payloads.length === 0) return;
-      await client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [
-        REALTIME_CHANNEL,
-        payloads,
-      ]);
-    },
+    publishMany,
 
     /**
      * Takes a socket the upgrade let through (cookie of a 2FA-passed session, own Origin).
