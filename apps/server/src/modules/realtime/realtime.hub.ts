@@ -74,7 +74,7 @@ export function createRealtimeHub(deps: {
     if (conn.socket.readyState === conn.socket.OPEN) conn.socket.send(message);
   }
 
-  /** A NOTIFY carries an array of events (publishMany); one event alone from an older instance. */
+  /** A NOTIFY carries one event (publish), or an array of them (publishMany). */
   function deliver(payload: string) {
     let events: TRealtimeEvent[];
     try {
@@ -204,8 +204,9 @@ export function createRealtimeHub(deps: {
      * Announces an event to every instance. On a transaction's client it is sent only if
      * that transaction commits.
      */
-    publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
-      return publishMany(client, [event]);
+    async publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
+      const payload = JSON.stringify(ZRealtimeEvent.parse(event));
+      await client.query('SELECT pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
     },
 
     publishMany,
