@@ -6,7 +6,7 @@ import { createDb, createPool } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
 import { createDiskFileStore, importDiskFiles } from './lib/file-store';
-import { serializeRequest } from './lib/log-redaction';
+import { serializeError, serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
 import { requestIdMixin } from './lib/request-context';
 import { checkSecretKey } from './lib/secret-key';
@@ -30,13 +30,14 @@ export const LOG_REDACT = [
 
 /**
  * The app's logger. Its `req` serializer replaces Fastify's (which logs the URL as it came),
- * so no request line shows a verification token or any other secret query parameter.
+ * so no request line shows a verification token or any other secret query parameter; its
+ * `err` serializer drops a failed query's parameters.
  */
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   const options = {
     level,
     redact: { paths: LOG_REDACT, censor: '[redacted]' },
-    serializers: { req: serializeRequest },
+    serializers: { req: serializeRequest, err: serializeError },
     // Every line logged while a request is served names its request id, services' lines too.
     mixin: requestIdMixin,
   };

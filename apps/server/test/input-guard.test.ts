@@ -653,3 +653,98 @@ describe('hostile strings', () => {
     expect(failures).toEqual([]);
   }, 120_000);
 });
+
+describe('malformed multipart bodies', () => {
+  /** Bodies a broken or hostile client sends as `multipart/form-data`, each unreadable. */
+  function malformed(): Array<{ name: string; contentType: string; payload: Buffer }> {
+    const good = multipart({ text: 'hello' }, [
+      { field: 'files', filename: 'a.jpg', bytes: realJpeg(), type: 'image/jpeg' },
+    ]);
+    const boundary = good.contentType.split('boundary=')[1] ?? '';
+    return [
+      { name: 'no boundary', contentType: 'multipart/form-data', payload: good.payload },
+      {
+        name: 'an empty boundary',
+        contentType: 'multipart/form-data; boundary=',
+        payload: good.payload,
+      },
+      {
+        name: 'a truncated body',
+        contentType: good.contentType,
+        payload: good.payload.subarray(0, Math.floor(good.payload.length / 2)),
+      },
+      {
+        name: 'a boundary that is not in the body',
+        contentType: 'multipart/form-data; boundary=nothing-like-it',
+        payload: good.payload,
+      },
+      {
+        name: 'an unknown charset',
+        contentType: `multipart/form-data; boundary=${boundary}; charset=x-no-such-charset`,
+        payload: good.payload,
+      },
+      {
+        name: 'a part without headers',
+        contentType: good.contentType,
+        payload: Buffer.from(`--${boundary}\r\n\r\nloose\r\n--${boundary}--\r\n`),
+      },
+    ];
+  }
+
+  it('is a 400 on every upload route and a 4xx on every other route, changing nothing', async () => {
+    const user = await verifiedCustomer(t);
+    const room = (
+      await call(t, { method: 'POST', url: '/api/chat/rooms', cookie: user.cookie, body: {} })
+    ).json().room;
+    const uploadRoutes = [
+      { url: '/api/kyc', cookie: user.cookie },
+      { url: `/api/chat/rooms/${room.id}/attachments`, cookie: user.cookie },
+      { url: `/api/admin/chat/rooms/${room.id}/attachments`, cookie: admin.cookie },
+    ];
+    const filesBefore = await storedFileKeys(t);
+    const failures: string[] = [];
+    const post = (url: string, cookie: string | undefined, body: ReturnType<typeof malformed>[0]) =>
+      t.app.inject({
+        method: 'POST',
+        url,
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          origin: t.origin,
+          'content-type': body.contentType,
+        },
+        payload: body.payload,
+      });
+    await withoutChange(t, async () => {
+      for (const route of uploadRoutes) {
+        for (const body of malformed()) {
+          const res = await post(route.url, route.cookie, body);
+          if (res.statusCode !== 400 || res.json().error !== 'VALIDATION_FAILED')
+            failures.push(
+              `${route.url} (${body.name}): ${res.statusCode} ${res.body.slice(0, 160)}`,
+            );
+        }
+      }
+      // Every other route that takes a body refuses the same bodies as a client error too.
+      for (const route of allRoutes()) {
+        if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(route.method)) continue;
+        const url = fill(route.url, A_UUID).replace('*', 'anything');
+        for (const body of malformed()) {
+          const res = await t.app.inject({
+            method: route.method as Method,
+            url,
+            headers: {
+              ...(cookieFor(route.access) ? { cookie: cookieFor(route.access) } : {}),
+              origin: t.origin,
+              'content-type': body.contentType,
+            },
+            payload: body.payload,
+          });
+          if (res.statusCode < 400 || res.statusCode >= 500)
+            failures.push(`${route.method} ${route.url} (${body.name}): ${res.statusCode}`);
+        }
+      }
+    });
+    expect(failures).toEqual([]);
+    expect(await storedFileKeys(t)).toEqual(filesBefore);
+  });
+});

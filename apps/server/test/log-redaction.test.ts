@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/infra';
 import { redactUrl } from '../src/lib/log-redaction';
@@ -104,11 +105,15 @@ describe('log lines', () => {
         what,
       ).toEqual([]);
     }
-    // The one place a verification link is logged on purpose: the outbox mode's line for an
-    // operator without SMTP (README, SMTP_URL), so they can pass the link on.
-    expect(lines.filter((l) => l.raw.includes(token)).map((l) => l.msg)).toEqual([
-      'mail written to outbox',
-    ]);
+    // No line carries the mailed link either; without SMTP the line names the file written.
+    expect(lines.filter((l) => l.raw.includes(token)).map((l) => l.msg)).toEqual([]);
+    const written = lines.filter((l) => l.msg === 'mail written to outbox');
+    expect(written.length).toBeGreaterThan(0);
+    for (const line of written) {
+      const { file } = JSON.parse(line.raw) as { file?: string };
+      expect(file).toMatch(/outbox[/\\][^/\\]+\.eml$/);
+      expect(line.raw).not.toMatch(/https?:\/\//);
+    }
 
     // The requests were logged, just without their secrets.
     const urls = lines.map((l) => l.req?.url).filter((u) => u !== undefined);
@@ -118,6 +123,30 @@ describe('log lines', () => {
       '/api/session?token=[redacted]&Code=[redacted]&newPassword=[redacted]&recoveryPhrase=[redacted]&page=2',
     );
     expect(urls).toContain('/api/auth/sign-in');
+  });
+});
+
+describe('database errors', () => {
+  it('are logged without the values the query was given', async () => {
+    const email = `dup-${secret()}@example.com`;
+    const from = lines.length;
+    // A failed query through the app's own logger, as a job or a request logs one.
+    const err = await t.services.db
+      .execute(sql`SELECT 1 / 0 AS boom, ${email}::text AS email`)
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err)).toContain(email);
+    t.services.log.error({ err }, 'a query failed');
+    t.services.log.warn({ err: String(err) }, 'a query failed');
+    const logged = lines.slice(from).filter((l) => l.msg === 'a query failed');
+    expect(logged).toHaveLength(2);
+    for (const line of logged) {
+      expect(line.raw).not.toContain(email);
+      expect(line.raw).toContain('params: [redacted]');
+    }
   });
 });
 

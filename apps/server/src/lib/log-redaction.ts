@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import pino from 'pino';
 
 /** Query parameters whose values are secrets wherever they appear (links, codes, passwords). */
 const SECRET_PARAM = /token|code|password|phrase|secret/i;
@@ -42,4 +43,34 @@ export function serializeRequest(request: FastifyRequest) {
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };
+}
+
+/** Error fields that carry the values of a failed query: bound parameters, or a key's value. */
+const VALUE_FIELDS = new Set(['params', 'parameters', 'detail']);
+
+/** A query error's text without its bound parameters (Drizzle appends them as `params: …`). */
+function withoutParams(text: string): string {
+  return text.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]');
+}
+
+function redactError(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return withoutParams(value);
+  if (typeof value !== 'object' || value === null || depth > 4) return value;
+  if (Array.isArray(value)) return value.map((v) => redactError(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [
+      key,
+      VALUE_FIELDS.has(key) ? REDACTED : redactError(v, depth + 1),
+    ]),
+  );
+}
+
+/**
+ * The `err` serializer: pino's, then without what a failed query was given. Database errors
+ * carry their parameters (e-mail addresses, amounts) in `params` and in the message, and a
+ * unique key's value in `detail`; the query, the code and the constraint stay for the reader.
+ * A string `err` (`String(err)`) is cleaned the same way.
+ */
+export function serializeError(err: unknown): unknown {
+  return redactError(err instanceof Error ? pino.stdSerializers.err(err) : err, 0);
 }

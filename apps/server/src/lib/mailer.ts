@@ -135,8 +135,9 @@ export function createMailer(opts: {
       // Written in place (readers list this folder, so no temporary file beside it): a crash
       // mid-write leaves its row undelivered, and the re-send replaces the file whole.
       await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
-      // The link is what the operator needs to pass on; it is logged only in outbox mode.
-      opts.log.info({ file, link: mail.link, subject: mail.subject }, 'mail written to outbox');
+      // The file, never its link: a log line is read by more people than the mail's addressee,
+      // and an operator without SMTP opens the file to pass the mail on.
+      opts.log.info({ file, subject: mail.subject }, 'mail written to outbox');
     },
   };
 }

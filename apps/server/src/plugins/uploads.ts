@@ -41,6 +41,36 @@ export type UploadedFile = {
 
 export type Upload = { fields: Record<string, string>; files: UploadedFile[] };
 
+const UNREADABLE_FORM = 'The form could not be read.';
+
+/**
+ * Refuses a `multipart/form-data` header the parser would trip over or misread: without a
+ * boundary (busboy throws, which is no fault of ours), or with a charset other than UTF-8
+ * (busboy would quietly decode the fields in a charset the sender did not use; browsers send
+ * none).
+ */
+function checkMultipartType(contentType: string): void {
+  const params = new Map<string, string>();
+  for (const param of contentType.split(';').slice(1)) {
+    const eq = param.indexOf('=');
+    if (eq < 0) continue;
+    const value = param.slice(eq + 1).trim();
+    params.set(
+      param.slice(0, eq).trim().toLowerCase(),
+      value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value,
+    );
+  }
+  const boundary = params.get('boundary') ?? '';
+  // RFC 2046: 1 to 70 characters.
+  if (boundary.length < 1 || boundary.length > 70) {
+    throw new AppError('VALIDATION_FAILED', UNREADABLE_FORM);
+  }
+  const charset = params.get('charset');
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw new AppError('VALIDATION_FAILED', UNREADABLE_FORM);
+  }
+}
+
 /**
  * Reads a whole multipart request into memory (files are at most 10 MB each).
  * A request that is not multipart, has too many parts, or a text field longer than the
@@ -52,6 +82,7 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   if (!request.isMultipart()) {
     throw new AppError('VALIDATION_FAILED', 'Please send the form with its files.');
   }
+  checkMultipartType(request.headers['content-type'] ?? '');
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   try {
@@ -90,7 +121,10 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
       throw new AppError('VALIDATION_FAILED', 'The form has too many fields.');
     }
     if (code === 'FST_PROTO_VIOLATION' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new AppError('VALIDATION_FAILED', 'The form could not be read.');
+      throw new AppError('VALIDATION_FAILED', UNREADABLE_FORM);
+    }
+    if (err instanceof Error && /Boundary not found|Malformed content type/i.test(err.message)) {
+      throw new AppError('VALIDATION_FAILED', UNREADABLE_FORM);
     }
     if (err instanceof Error && /terminated early|Unexpected end|Malformed/i.test(err.message)) {
       throw new AppError('VALIDATION_FAILED', 'The upload was interrupted. Please try again.');

@@ -160,12 +160,13 @@ export function createAuthService(d: Deps) {
       const attempt = await d.limiter.consume(LIMITS.passwordReset(client.ip));
       const userId = await d.phrases.findUserByPhrase(phrase);
       const user = userId ? await d.users.findById(userId) : null;
-      if (!user) throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
-      await attempt.release();
-      // Staff are never restored by a phrase alone: another admin does it, audited.
-      if (await d.users.isAdmin(user.id)) {
-        throw new AppError('FORBIDDEN', MSG.staffNoPhraseRecovery);
+      // Staff are never restored by a phrase alone: another admin does it, audited. A staff
+      // phrase is answered as a wrong one, and counted as one, so that this public form does
+      // not tell whoever holds a phrase that it opens a staff account.
+      if (!user || (await d.users.isAdmin(user.id))) {
+        throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
+      await attempt.release();
       await assertStrongPassword(newPassword, user.email);
       const passwordHash = await hashPassword(newPassword);
       // The new password, the sign-out everywhere and the notice commit together.
