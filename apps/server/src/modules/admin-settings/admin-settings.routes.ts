@@ -1,8 +1,8 @@
 import {
+  type TStepUp,
   ZAppSettingsResponse,
   ZPriceSyncResponse,
   ZPriceSyncStatus,
-  type TStepUp,
   ZSettingChangeIdParams,
   ZSettingsStepUpRequest,
   ZUpdateSettingsRequest,
