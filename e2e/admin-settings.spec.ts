@@ -188,6 +188,8 @@ test('a risk setting is proposed by one admin and applied when another approves 
   await expect(limit).toHaveValue('10000');
   await limit.fill('5000');
   await admin.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(admin.getByRole('dialog')).toBeVisible();
+  await snap(admin, 'admin-settings-save-step-up');
   await confirmStepUp(admin, adminAccount, {
     title: 'Confirm the settings change',
     says: 'Maximum daily withdrawal (USD) will wait for another admin\u2019s approval.',
@@ -201,7 +203,8 @@ test('a risk setting is proposed by one admin and applied when another approves 
   // The proposer sees it waiting for someone else, with no way to approve it.
   const mine = admin
     .getByRole('list', { name: 'Changes awaiting approval' })
-    .getByRole('listitem', { name: 'Maximum daily withdrawal (USD)', exact: true });
+    .getByRole('listitem')
+    .filter({ has: admin.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
   await expect(mine).toContainText('From 10000 to 5000');
   await expect(mine).toContainText('Proposed by you');
   await expect(mine).toContainText(
@@ -216,7 +219,8 @@ test('a risk setting is proposed by one admin and applied when another approves 
   await approver.goto('/dashboard/admin/settings');
   const theirs = approver
     .getByRole('list', { name: 'Changes awaiting approval' })
-    .getByRole('listitem', { name: 'Maximum daily withdrawal (USD)', exact: true });
+    .getByRole('listitem')
+    .filter({ has: approver.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
   await expect(theirs).toContainText('From 10000 to 5000');
   await expect(theirs).toContainText(`Proposed by ${adminEmail} on`);
   await expect(theirs.getByRole('button', { name: 'Approve' })).toBeVisible();

@@ -339,7 +339,8 @@ export async function approveSettingChange(
   await page.goto('/dashboard/admin/settings');
   const change = page
     .getByRole('list', { name: 'Changes awaiting approval' })
-    .getByRole('listitem', { name: label, exact: true });
+    .getByRole('listitem')
+    .filter({ has: page.getByText(label, { exact: true }) });
   await change.getByRole('button', { name: 'Approve' }).click();
   await confirmStepUp(page, admin, { title: 'Approve this change' });
   await expect(toasts(page).getByText('Change approved and applied')).toBeVisible();

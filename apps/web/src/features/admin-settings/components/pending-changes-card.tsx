@@ -99,7 +99,6 @@ export function PendingChangesCard({
             return (
               <li
                 key={c.id}
-                aria-label={settingLabel(c.key)}
                 className="flex flex-col gap-3 py-4 first:pt-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between"
               >
                 <div className="min-w-0 space-y-1">
