@@ -73,7 +73,13 @@ export default function AdminSettingsPage() {
 
   /** What the server did: applied now, or waiting for another admin (four eyes). */
   function tell(result: TUpdateSettingsResponse, done: string) {
-    if (result.changed.length > 0 || result.pending.length === 0) toast.success(done);
+    if (result.pending.length === 0) toast.success(done);
+    else if (result.changed.length > 0) {
+      // Only what really applied is called saved.
+      toast.success(done, {
+        description: `Applied now: ${result.changed.map((key) => settingLabel(key)).join(', ')}.`,
+      });
+    }
     if (result.pending.length > 0) {
       toast.info('Awaiting approval', {
         description: `${result.pending.map((p) => settingLabel(p.key)).join(', ')}: ${SETTINGS_MSG.proposed}`,
