@@ -2,17 +2,21 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  approveSettingChange,
   confirmStepUp,
   createCustomer,
+  type StepUpAdmin,
+  saveSettingsWithStepUp,
   scrollToTop,
   sidebar,
-  signInNewAdmin,
+  signInNewStepUpAdmin,
   toasts,
 } from './support/flows';
 import { snap } from './support/shots';
 
-// One customer with BTC and one admin: what the admin switches in App Settings, the
-// customer meets at once; the audit log shows each change. Serial: each step builds on
+// One customer with BTC and two admins: what an admin switches off in App Settings, the
+// customer meets at once; risk settings and switching money back on wait for the other
+// admin's approval (four eyes); the audit log shows each step. Serial: each step builds on
 // the one before.
 test.describe.configure({ mode: 'serial' });
 
@@ -22,9 +26,14 @@ const TURNED_OFF =
 
 let customerContext: BrowserContext;
 let adminContext: BrowserContext;
+let approverContext: BrowserContext;
 let customer: Page;
 let admin: Page;
+/** The second admin, who approves what the first proposes. */
+let approver: Page;
 let account: Account;
+let adminAccount: StepUpAdmin;
+let approverAccount: StepUpAdmin;
 let adminEmail: string;
 
 const withdrawForm = {
@@ -43,7 +52,7 @@ async function openWithdraw(): Promise<void> {
   await statusLoaded;
 }
 
-/** Flips one switch in App Settings and saves it. */
+/** Flips one switch in App Settings and saves it with a step-up. */
 async function saveWithdrawals(on: boolean): Promise<void> {
   const toggle = admin.getByRole('switch', { name: 'Withdrawals enabled' });
   await expect(toggle).toHaveAttribute('aria-checked', on ? 'false' : 'true');
@@ -51,9 +60,9 @@ async function saveWithdrawals(on: boolean): Promise<void> {
   await expect(toggle).toHaveAttribute('aria-checked', on ? 'true' : 'false');
   await expect(admin.getByText('1 unsaved change.')).toBeVisible();
   // The toast of an earlier save must be gone first, so the one seen is this save's.
-  const saved = toasts(admin).getByText('Settings updated successfully');
+  const saved = toasts(admin).getByText(on ? 'Awaiting approval' : 'Settings updated successfully');
   await expect(saved).toHaveCount(0, { timeout: 10_000 });
-  await admin.getByRole('button', { name: 'Save Settings' }).click();
+  await saveSettingsWithStepUp(admin, adminAccount);
   await expect(saved).toBeVisible();
   await expect(admin.getByText('No unsaved changes.')).toBeVisible();
 }
@@ -68,12 +77,19 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  adminEmail = await signInNewAdmin(admin, 'settings-admin');
+  adminAccount = await signInNewStepUpAdmin(admin, 'settings-admin');
+  adminEmail = adminAccount.email;
+
+  approverContext = await browser.newContext();
+  await ownAddress(approverContext);
+  approver = await approverContext.newPage();
+  approverAccount = await signInNewStepUpAdmin(approver, 'settings-approver');
 });
 
 test.afterAll(async () => {
   await customerContext.close();
   await adminContext.close();
+  await approverContext.close();
 });
 
 test('App Settings shows the price sync and every setting in four sections; a sync revalues wallets', async () => {
@@ -140,7 +156,22 @@ test('withdrawals switched off in Settings refuse the customer at once; switched
     customer.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),
   ).toContainText(TURNED_OFF);
 
+  // Back on is proposed: still off until the other admin approves it.
   await saveWithdrawals(true);
+  await expect(admin.getByRole('switch', { name: 'Withdrawals enabled' })).toHaveAttribute(
+    'aria-checked',
+    'false',
+  );
+  await openWithdraw();
+  await expect(
+    customer.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),
+  ).toBeVisible();
+
+  await approveSettingChange(approver, approverAccount, 'Withdrawals enabled');
+  await expect(approver.getByRole('switch', { name: 'Withdrawals enabled' })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
   await openWithdraw();
   await expect(
     customer.getByRole('alert').filter({ hasText: 'Withdrawals unavailable' }),
@@ -151,7 +182,62 @@ test('withdrawals switched off in Settings refuse the customer at once; switched
   await expect(withdrawForm.submit()).toBeEnabled();
 });
 
-test('the audit log shows both changes and filters by action and actor', async () => {
+test('a risk setting is proposed by one admin and applied when another approves it, both with step-up', async () => {
+  await admin.goto('/dashboard/admin/settings');
+  const limit = admin.getByLabel('Maximum daily withdrawal (USD)');
+  await expect(limit).toHaveValue('10000');
+  await limit.fill('5000');
+  await admin.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(admin.getByRole('dialog')).toBeVisible();
+  await snap(admin, 'admin-settings-save-step-up');
+  await confirmStepUp(admin, adminAccount, {
+    title: 'Confirm the settings change',
+    says: 'Maximum daily withdrawal (USD) will wait for another admin\u2019s approval.',
+  });
+  // Said as waiting, never as saved.
+  await expect(toasts(admin).getByText('Awaiting approval')).toBeVisible();
+  await expect(toasts(admin).getByText('Settings updated successfully')).toHaveCount(0);
+  await expect(limit).toHaveValue('10000');
+  await expect(admin.getByText('Awaiting another admin\u2019s approval: 5000')).toBeVisible();
+
+  // The proposer sees it waiting for someone else, with no way to approve it.
+  const mine = admin
+    .getByRole('list', { name: 'Changes awaiting approval' })
+    .getByRole('listitem')
+    .filter({ has: admin.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
+  await expect(mine).toContainText('From 10000 to 5000');
+  await expect(mine).toContainText('Proposed by you');
+  await expect(mine).toContainText(
+    'Another admin must approve this change before it takes effect.',
+  );
+  await expect(mine.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expectAccessible(admin);
+  await scrollToTop(admin);
+  await snap(admin, 'admin-settings-proposed');
+
+  // The other admin sees who proposed what and when, and approves it with a step-up.
+  await approver.goto('/dashboard/admin/settings');
+  const theirs = approver
+    .getByRole('list', { name: 'Changes awaiting approval' })
+    .getByRole('listitem')
+    .filter({ has: approver.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
+  await expect(theirs).toContainText('From 10000 to 5000');
+  await expect(theirs).toContainText(`Proposed by ${adminEmail} on`);
+  await expect(theirs.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await expect(theirs.getByRole('button', { name: 'Reject' })).toBeVisible();
+  await expectAccessible(approver);
+  await scrollToTop(approver);
+  await snap(approver, 'admin-settings-approve');
+  await approveSettingChange(approver, approverAccount, 'Maximum daily withdrawal (USD)');
+  await expect(approver.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('5000');
+  await expect(approver.getByRole('region', { name: 'Awaiting approval' })).toHaveCount(0);
+
+  await admin.reload();
+  await expect(admin.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('5000');
+  await expect(admin.getByText(/Awaiting another admin/)).toHaveCount(0);
+});
+
+test('the audit log shows the stop, the proposals and the approvals, and filters by action and actor', async () => {
   await sidebar(admin).getByRole('link', { name: 'Audit Log' }).click();
   await expect(admin).toHaveURL(/\/dashboard\/admin\/audit$/);
   await expect(admin.getByRole('heading', { level: 1, name: 'Audit Log' })).toBeVisible();
@@ -160,16 +246,25 @@ test('the audit log shows both changes and filters by action and actor', async (
   await admin.getByLabel('Actor').selectOption({ label: adminEmail });
   await admin.getByLabel('Action').selectOption('settings.update');
   const entries = admin.getByRole('list', { name: 'Audit entries' }).getByRole('listitem');
-  await expect(entries).toHaveCount(2);
-  // Newest first: switched back on, then off.
+  // Switched off at once: the one change this admin applied alone.
+  await expect(entries).toHaveCount(1);
   await expect(entries.nth(0)).toContainText('withdrawals_enabled');
-  await expect(entries.nth(0).getByRole('deletion')).toHaveText('false');
-  await expect(entries.nth(0).getByRole('insertion')).toHaveText('true');
-  await expect(entries.nth(1).getByRole('deletion')).toHaveText('true');
-  await expect(entries.nth(1).getByRole('insertion')).toHaveText('false');
-  for (const entry of [entries.nth(0), entries.nth(1)])
-    await expect(entry).toContainText(adminEmail);
-  await expect(admin.getByText('Showing 1–2 of 2')).toBeVisible();
+  await expect(entries.nth(0).getByRole('deletion')).toHaveText('true');
+  await expect(entries.nth(0).getByRole('insertion')).toHaveText('false');
+  await expect(entries.nth(0)).toContainText(adminEmail);
+
+  // Switching back on and the new limit were proposals, applied by the other admin.
+  await admin.getByLabel('Action').selectOption('settings.propose');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toContainText('max_daily_withdrawal');
+  await expect(entries.nth(1)).toContainText('withdrawals_enabled');
+  await admin.getByLabel('Actor').selectOption({ label: approverAccount.email });
+  await admin.getByLabel('Action').selectOption('settings.approve');
+  await expect(entries).toHaveCount(2);
+  await expect(entries.nth(0)).toContainText('max_daily_withdrawal');
+  await expect(entries.nth(0)).toContainText('5000');
+  await expect(entries.nth(1)).toContainText('withdrawals_enabled');
+  await admin.getByLabel('Actor').selectOption({ label: adminEmail });
 
   // Another action of the same admin: the price sync.
   await admin.getByLabel('Action').selectOption('prices.sync');
@@ -177,7 +272,7 @@ test('the audit log shows both changes and filters by action and actor', async (
   await expect(entries.first()).toContainText('user_wallets');
 
   await admin.getByLabel('Action').selectOption('settings.update');
-  await expect(entries).toHaveCount(2);
+  await expect(entries).toHaveCount(1);
   const download = admin.waitForEvent('download');
   await admin.getByRole('button', { name: 'Export CSV' }).click();
   const file = await download;

@@ -2,7 +2,15 @@ import { EXPLORER_TX_URL_DEFAULTS } from '@coffer/shared';
 import { type BrowserContext, expect, type Page, type Route, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import { query } from './support/db';
-import { createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import {
+  approveSettingChange,
+  createCustomer,
+  type StepUpAdmin,
+  saveSettingsWithStepUp,
+  sidebar,
+  signInNewStepUpAdmin,
+  toasts,
+} from './support/flows';
 
 // Issue 14, what the customer sees: a chain hash in the history opens the operator's block
 // explorer, and the withdrawal form checks a Bitcoin address for the server's BTC_NETWORK.
@@ -11,8 +19,13 @@ test.describe.configure({ mode: 'serial' });
 
 let customerContext: BrowserContext;
 let adminContext: BrowserContext;
+let approverContext: BrowserContext;
 let customer: Page;
 let admin: Page;
+/** Explorer links are risk settings: a second admin approves each change. */
+let approver: Page;
+let adminAccount: StepUpAdmin;
+let approverAccount: StepUpAdmin;
 let ethHash: string;
 let btcHash: string;
 
@@ -29,7 +42,11 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdmin(admin, 'explorer-admin');
+  adminAccount = await signInNewStepUpAdmin(admin, 'explorer-admin');
+  approverContext = await browser.newContext();
+  await ownAddress(approverContext);
+  approver = await approverContext.newPage();
+  approverAccount = await signInNewStepUpAdmin(approver, 'explorer-approver');
 });
 
 test.afterAll(async () => {
@@ -44,6 +61,7 @@ test.afterAll(async () => {
   );
   await customerContext.close();
   await adminContext.close();
+  await approverContext.close();
 });
 
 /** A history row of the asset, by the symbol line under its title. */
@@ -90,20 +108,21 @@ test('staff change the Ethereum explorer in App Settings: a bad one is explained
 
   await field.fill('http://localhost:5100/tx/{hash}');
   await expect(field).not.toHaveAttribute('aria-invalid', 'true');
-  await save.click();
-  await expect(toasts(admin).getByText('Settings updated successfully')).toBeVisible();
+  await saveSettingsWithStepUp(admin, adminAccount);
+  await expect(toasts(admin).getByText('Awaiting approval')).toBeVisible();
+  await approveSettingChange(approver, approverAccount, 'Ethereum explorer link');
   await openHistory();
   await expect(depositRow('ETH').getByRole('link', { name: `0x${ethHash}` })).toHaveAttribute(
     'href',
     `http://localhost:5100/tx/0x${ethHash}`,
   );
 
-  await toasts(admin)
-    .getByText('Settings updated successfully')
-    .waitFor({ state: 'detached', timeout: 10_000 });
+  await admin.reload();
+  await expect(field).toHaveValue('http://localhost:5100/tx/{hash}');
   await field.fill('');
-  await save.click();
-  await expect(toasts(admin).getByText('Settings updated successfully')).toBeVisible();
+  await saveSettingsWithStepUp(admin, adminAccount);
+  await expect(admin.getByText('Awaiting another admin\u2019s approval: (empty)')).toBeVisible();
+  await approveSettingChange(approver, approverAccount, 'Ethereum explorer link');
   await openHistory();
   // The hash is still there, as text.
   await expect(depositRow('ETH').getByText(`0x${ethHash}`, { exact: true })).toBeVisible();

@@ -262,6 +262,14 @@ export async function scrollToTop(page: Page): Promise<void> {
  * dashboard. Returns the admin's e-mail.
  */
 export async function signInNewAdmin(page: Page, prefix: string): Promise<string> {
+  return (await signInNewStepUpAdmin(page, prefix)).email;
+}
+
+/** An admin who can confirm step-ups: their e-mail and the backup codes of their 2FA setup. */
+export type StepUpAdmin = Pick<Account, 'email' | 'backupCodes'>;
+
+/** As `signInNewAdmin`, keeping the backup codes for step-ups (saving settings, approving). */
+export async function signInNewStepUpAdmin(page: Page, prefix: string): Promise<StepUpAdmin> {
   const email = uniqueEmail(prefix);
   createAdmin(email);
   const base = test.info().project.use.baseURL;
@@ -276,7 +284,7 @@ export async function signInNewAdmin(page: Page, prefix: string): Promise<string
   await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
   await page.goto('/dashboard/admin');
   await expect(page.getByRole('heading', { level: 1, name: 'Admin Dashboard' })).toBeVisible();
-  return email;
+  return { email, backupCodes: [...setup.backupCodes] };
 }
 
 /** The step-up dialog (issue 12) that asks for a fresh second factor before a sensitive request. */
@@ -294,7 +302,7 @@ export type StepUpExpectation = { title?: string; says?: string | RegExp };
  */
 export async function confirmStepUp(
   page: Page,
-  account: Account,
+  account: Pick<Account, 'email' | 'backupCodes'>,
   expected: StepUpExpectation = {},
 ): Promise<void> {
   const dialog = stepUpDialog(page);
@@ -308,4 +316,33 @@ export async function confirmStepUp(
   await dialog.getByLabel('Authentication code').fill(code);
   await dialog.locator('button[type="submit"]').click();
   await expect(dialog).toBeHidden();
+}
+
+/**
+ * Saves App Settings' unsaved changes as `admin`: Save Settings, then the step-up dialog
+ * with their next backup code.
+ */
+export async function saveSettingsWithStepUp(page: Page, admin: StepUpAdmin): Promise<void> {
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await confirmStepUp(page, admin, { title: 'Confirm the settings change' });
+}
+
+/**
+ * Approves, as another admin, the pending change of the setting with this label on App
+ * Settings (four eyes), with a step-up, and waits for it to be applied.
+ */
+export async function approveSettingChange(
+  page: Page,
+  admin: StepUpAdmin,
+  label: string,
+): Promise<void> {
+  await page.goto('/dashboard/admin/settings');
+  const change = page
+    .getByRole('list', { name: 'Changes awaiting approval' })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(label, { exact: true }) });
+  await change.getByRole('button', { name: 'Approve' }).click();
+  await confirmStepUp(page, admin, { title: 'Approve this change' });
+  await expect(toasts(page).getByText('Change approved and applied')).toBeVisible();
+  await expect(change).toHaveCount(0);
 }

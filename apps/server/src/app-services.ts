@@ -258,6 +258,7 @@ export function createServices(infra: Infra) {
     twoFactor,
     passkeys,
     accountSecurity,
+    stepUp,
     ledger,
     ledgerCheck,
     prices,

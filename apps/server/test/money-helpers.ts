@@ -38,6 +38,14 @@ async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<
   spareCodes.set(userId, [...(spareCodes.get(userId) ?? []), ...codes]);
 }
 
+/**
+ * Tops up the account's unused backup codes for step-ups (an admin saving settings, say,
+ * who has no money to `fund`). Never inside a `withoutChange`.
+ */
+export async function spareStepUps(t: TestApp, user: SignedInUser): Promise<void> {
+  if ((spareCodes.get(user.userId)?.length ?? 0) < 20) await seedBackupCodes(t, user.userId);
+}
+
 /** A fresh second factor for one request of this customer (an unused backup code). */
 export function stepUpFor(user: SignedInUser): { code: string } {
   const code = spareCodes.get(user.userId)?.shift() ?? user.backupCodes.shift();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStepUp } from './step-up';
 
 // ---------------------------------------------------------------- app settings
 
@@ -60,6 +61,48 @@ export const EXPLORER_TX_URL_DEFAULTS = {
 export type TExplorerSettingKey = keyof typeof EXPLORER_TX_URL_DEFAULTS;
 export const EXPLORER_HASH_PLACEHOLDER = '{hash}';
 
+/**
+ * The security hold's length in hours. The floor: a hold shorter than a day lets whoever
+ * used a stolen recovery phrase move money before the owner reads the hold's mail; the
+ * ceiling: the security hold reads anything above it as unreadable.
+ */
+export const SECURITY_HOLD_HOURS = { min: 24, max: 720 } as const;
+
+/**
+ * Four eyes (docs/decisions/00XX-four-eyes-on-risk-settings.md): a change to these only
+ * takes effect when a second admin approves it. Each one decides how safe customers' money
+ * is: how long a hold lasts, how much leaves a day, when a deposit counts, where a
+ * customer is sent to check a transaction.
+ */
+export const APPROVAL_SETTINGS = [
+  'security_hold_hours',
+  'max_daily_withdrawal',
+  'confirmations_btc',
+  'confirmations_eth',
+  'confirmations_tron',
+  'explorer_tx_url_btc',
+  'explorer_tx_url_eth',
+  'explorer_tx_url_tron',
+] as const;
+
+/**
+ * The money switches and the value that stops money: any one admin may pull the stop at
+ * once (an emergency must not wait for a second person), but turning money back on is a
+ * change a second admin approves.
+ */
+export const MONEY_STOPS: Record<string, string> = {
+  withdrawals_enabled: 'false',
+  deposits_enabled: 'false',
+  maintenance_mode: 'true',
+};
+
+/** Whether setting `key` to `value` waits for a second admin's approval. */
+export function needsApproval(key: string, value: string): boolean {
+  if ((APPROVAL_SETTINGS as readonly string[]).includes(key)) return true;
+  const stop = MONEY_STOPS[key];
+  return stop !== undefined && value !== stop;
+}
+
 /** A whole number within [min, max] written plainly (no sign, no leading zero), or null. */
 export function wholeNumberIn(value: string, range: { min: number; max: number }): number | null {
   if (!/^[1-9]\d{0,5}$/.test(value)) return null;
@@ -76,6 +119,7 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   api_provider: { label: 'Price data provider', section: 'API Configuration' },
   support_chat_url: { label: 'Support chat link', section: 'API Configuration' },
   max_daily_withdrawal: { label: 'Maximum daily withdrawal (USD)', section: 'Limits & Security' },
+  security_hold_hours: { label: 'Security hold (hours)', section: 'Limits & Security' },
   admins_require_passkey: { label: 'Admins require a passkey', section: 'Limits & Security' },
   session_idle_minutes_customer: {
     label: 'Customer idle timeout (minutes)',
@@ -174,6 +218,10 @@ export function settingValueError(key: string, type: TSettingType, value: string
       return USD_AMOUNT.test(value)
         ? null
         : `${label} must be an amount in US dollars of 0 or more, with at most 2 decimals (e.g. 10000).`;
+    case 'security_hold_hours':
+      return wholeNumberIn(value, SECURITY_HOLD_HOURS) === null
+        ? `${label} must be a whole number of hours from ${SECURITY_HOLD_HOURS.min} to ${SECURITY_HOLD_HOURS.max}.`
+        : null;
     case 'session_idle_minutes_customer':
     case 'session_idle_minutes_admin':
       return wholeNumberIn(value, SESSION_IDLE_MINUTES) === null
@@ -241,21 +289,49 @@ export const ZAppSetting = z.object({
 });
 export type TAppSetting = z.infer<typeof ZAppSetting>;
 
-export const ZAppSettingsResponse = z.object({ settings: z.array(ZAppSetting) });
+/**
+ * A risk setting's change proposed by one admin, waiting for another's approval (four
+ * eyes). `value` is the proposed value; the setting's current one is in `settings`.
+ */
+export const ZPendingSettingChange = z.object({
+  id: z.string(),
+  key: z.string(),
+  value: z.string(),
+  proposedBy: z.object({ id: z.string(), email: z.string() }),
+  proposedAt: z.string(),
+});
+export type TPendingSettingChange = z.infer<typeof ZPendingSettingChange>;
+
+/** Every setting, and the changes waiting for a second admin (oldest first). */
+export const ZAppSettingsResponse = z.object({
+  settings: z.array(ZAppSetting),
+  pending: z.array(ZPendingSettingChange),
+});
 export type TAppSettingsResponse = z.infer<typeof ZAppSettingsResponse>;
 
-/** The changed settings only, key → new value (strings, as stored). */
+/** The changed settings only, key → new value (strings, as stored), with a fresh second factor. */
 export const ZUpdateSettingsRequest = z.object({
   values: z
     .record(z.string().min(1).max(100), z.string())
     .refine((v) => Object.keys(v).length > 0, 'Change at least one setting before saving.')
     .refine((v) => Object.keys(v).length <= 100, 'Too many settings at once.'),
+  stepUp: ZStepUp,
 });
 export type TUpdateSettingsRequest = z.infer<typeof ZUpdateSettingsRequest>;
 
-export const ZUpdateSettingsResponse = ZAppSettingsResponse.extend({
-  /** The keys whose value really changed. */
+/** Resetting to the defaults, and approving or rejecting a proposed change: a second factor. */
+export const ZSettingsStepUpRequest = z.object({ stepUp: ZStepUp });
+export type TSettingsStepUpRequest = z.infer<typeof ZSettingsStepUpRequest>;
+
+/**
+ * A save's answer: 200 when everything applied, 202 when some of it waits for another
+ * admin. `changed` lists the keys applied now; `pending` the changes THIS request proposed
+ * (the whole list awaiting approval is in GET's `pending`).
+ */
+export const ZUpdateSettingsResponse = z.object({
+  settings: z.array(ZAppSetting),
   changed: z.array(z.string()),
+  pending: z.array(ZPendingSettingChange),
 });
 export type TUpdateSettingsResponse = z.infer<typeof ZUpdateSettingsResponse>;
 
@@ -304,4 +380,18 @@ export const SETTINGS_MSG = {
   syncDone: 'All wallet balances synced with current market prices',
   syncFailed: 'Failed to sync wallet prices',
   syncFailedFallback: 'Sync failed',
+  proposed:
+    'Awaiting another admin\u2019s approval: the change takes effect when a different admin approves it.',
+  approved: 'Change approved and applied',
+  rejected: 'Change rejected',
+  approveFailed: 'Failed to approve the change',
+  rejectFailed: 'Failed to reject the change',
+  ownProposal:
+    'Another admin must approve this change: the admin who proposed a change cannot approve it (they may withdraw it).',
+  changeDecided: 'This change was already approved, rejected or replaced by a newer proposal.',
+  changeNotFound: 'There is no proposed setting change with this id.',
 } as const;
+
+export const ZSettingChangeIdParams = z.object({
+  id: z.uuid({ error: SETTINGS_MSG.changeNotFound }),
+});

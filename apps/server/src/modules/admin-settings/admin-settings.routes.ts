@@ -1,26 +1,40 @@
 import {
+  type TStepUp,
   ZAppSettingsResponse,
   ZPriceSyncResponse,
   ZPriceSyncStatus,
+  ZSettingChangeIdParams,
+  ZSettingsStepUpRequest,
   ZUpdateSettingsRequest,
   ZUpdateSettingsResponse,
 } from '@coffer/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
-import { createAdminSettingsService } from './admin-settings.service';
+import { createAdminSettingsService, type SettingsRequest } from './admin-settings.service';
 
-/** App settings and the wallet price sync (admin.md §2.6); registered in the admin tree. */
+/** The admin, where from, and the fresh second factor the body carries. */
+const settingsRequest = (request: FastifyRequest, body: { stepUp: TStepUp }): SettingsRequest => ({
+  session: signedIn(request),
+  who: clientOf(request),
+  stepUp: body.stepUp,
+});
+
+/**
+ * App settings and the wallet price sync (admin.md §2.6); registered in the admin tree.
+ * Risk settings change with four eyes: a save that proposes one answers 202.
+ */
 export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
   const service = createAdminSettingsService(s);
   return async (app) => {
     app.get(
       '/api/admin/settings',
       { schema: { response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES } } },
-      async () => ({ settings: await service.list() }),
+      async () => service.list(),
     );
-
     app.put(
       '/api/admin/settings',
       {
@@ -28,25 +42,65 @@ export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
         config: { multilineFields: ['values.*'] },
         schema: {
           body: ZUpdateSettingsRequest,
-          response: { 200: ZUpdateSettingsResponse, ...ERROR_RESPONSES },
+          response: {
+            200: ZUpdateSettingsResponse,
+            202: ZUpdateSettingsResponse,
+            ...ERROR_RESPONSES,
+          },
         },
       },
-      async (request) =>
-        service.update({ userId: signedIn(request).userId, ip: request.ip }, request.body.values),
+      async (request, reply) => {
+        const saved = await service.update(
+          settingsRequest(request, request.body),
+          request.body.values,
+        );
+        return reply.code(saved.pending.length > 0 ? 202 : 200).send(saved);
+      },
     );
-
     app.post(
       '/api/admin/settings/reset',
-      { schema: { response: { 200: ZUpdateSettingsResponse, ...ERROR_RESPONSES } } },
-      async (request) => service.reset({ userId: signedIn(request).userId, ip: request.ip }),
+      {
+        schema: {
+          body: ZSettingsStepUpRequest,
+          response: {
+            200: ZUpdateSettingsResponse,
+            202: ZUpdateSettingsResponse,
+            ...ERROR_RESPONSES,
+          },
+        },
+      },
+      async (request, reply) => {
+        const saved = await service.reset(settingsRequest(request, request.body));
+        return reply.code(saved.pending.length > 0 ? 202 : 200).send(saved);
+      },
     );
-
+    app.post(
+      '/api/admin/settings/changes/:id/approve',
+      {
+        schema: {
+          params: ZSettingChangeIdParams,
+          body: ZSettingsStepUpRequest,
+          response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => service.approve(settingsRequest(request, request.body), request.params.id),
+    );
+    app.post(
+      '/api/admin/settings/changes/:id/reject',
+      {
+        schema: {
+          params: ZSettingChangeIdParams,
+          body: ZSettingsStepUpRequest,
+          response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => service.reject(settingsRequest(request, request.body), request.params.id),
+    );
     app.get(
       '/api/admin/prices/sync',
       { schema: { response: { 200: ZPriceSyncStatus, ...ERROR_RESPONSES } } },
       async () => service.syncStatus(),
     );
-
     app.post(
       '/api/admin/prices/sync',
       { schema: { response: { 200: ZPriceSyncResponse, ...ERROR_RESPONSES } } },

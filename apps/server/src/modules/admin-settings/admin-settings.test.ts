@@ -1,5 +1,6 @@
-import { MONEY_MSG } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MONEY_MSG, SETTINGS_MSG, STEP_UP_MSG } from '@coffer/shared';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeFeeds } from '../../../test/fake-feeds';
 import {
   call,
@@ -12,7 +13,14 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { fund, GOOD_ADDRESS, requestWithdrawal } from '../../../test/money-helpers';
+import {
+  fund,
+  GOOD_ADDRESS,
+  requestWithdrawal,
+  spareStepUps,
+  stepUpFor,
+} from '../../../test/money-helpers';
+import { approveChange } from '../../../test/settings-helpers';
 import { buildApp } from '../../app';
 import { createServices } from '../../app-services';
 import { createDb, createPool } from '../../db/client';
@@ -22,6 +30,9 @@ import { SETTING_DEFAULTS } from '../settings';
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
 let admin: SignedInUser;
+/** Other admins: the second pair of eyes. */
+let admin2: SignedInUser;
+let admin3: SignedInUser;
 
 beforeAll(async () => {
   feeds = await startFakeFeeds();
@@ -29,6 +40,12 @@ beforeAll(async () => {
   // As the server runs: listening, so the settings cache is really in use.
   await t.services.listener.start();
   admin = await verifiedAdmin(t);
+  admin2 = await verifiedAdmin(t);
+  admin3 = await verifiedAdmin(t);
+});
+// Every save carries a fresh second factor: spare backup codes, topped up outside the calls.
+beforeEach(async () => {
+  for (const a of [admin, admin2, admin3]) await spareStepUps(t, a);
 });
 afterAll(async () => {
   await t.services.listener.stop();
@@ -44,11 +61,67 @@ afterEach(async () => {
        FROM unnest($1::text[], $2::text[]) AS d(key, value) WHERE s.setting_key = d.key`,
     [SETTING_DEFAULTS.map((d) => d.key), SETTING_DEFAULTS.map((d) => d.value)],
   );
+  await t.services.pool.query("DELETE FROM app_setting_changes WHERE status = 'pending'");
   await t.services.pool.query("SELECT pg_notify('coffer_settings', '')");
 });
 
-const put = (values: Record<string, string>, cookie = admin.cookie) =>
-  call(t, { method: 'PUT', url: '/api/admin/settings', cookie, body: { values } });
+/** A save as `by`; `proof` replaces the fresh second factor (`{}`: none at all). */
+const put = (
+  values: Record<string, string>,
+  by = admin,
+  proof: { stepUp?: unknown } = { stepUp: stepUpFor(by) },
+) =>
+  call(t, {
+    method: 'PUT',
+    url: '/api/admin/settings',
+    cookie: by.cookie,
+    body: { values, ...proof },
+  });
+
+const decide = (
+  id: string,
+  decision: 'approve' | 'reject',
+  by: SignedInUser,
+  proof: { stepUp?: unknown } = { stepUp: stepUpFor(by) },
+) =>
+  call(t, {
+    method: 'POST',
+    url: `/api/admin/settings/changes/${id}/${decision}`,
+    cookie: by.cookie,
+    body: proof,
+  });
+
+async function pendingChanges(cookie = admin.cookie) {
+  const res = await call(t, { url: '/api/admin/settings', cookie });
+  expect(res.statusCode).toBe(200);
+  return res.json().pending as Array<{
+    id: string;
+    key: string;
+    value: string;
+    proposedBy: { id: string; email: string };
+    proposedAt: string;
+  }>;
+}
+
+async function changeStatus(id: string) {
+  const { rows } = await t.services.pool.query(
+    'SELECT status, decided_by FROM app_setting_changes WHERE id = $1',
+    [id],
+  );
+  return rows[0];
+}
+
+/** Counts the settings announcements on a connection of its own, as another instance hears them. */
+async function announcements() {
+  const client = new pg.Client({ connectionString: t.databaseUrl });
+  await client.connect();
+  let heard = 0;
+  client.on('notification', (n) => {
+    if (n.channel === 'coffer_settings') heard++;
+  });
+  await client.query('LISTEN coffer_settings');
+  return { heard: () => heard, close: () => client.end() };
+}
 
 async function settingsMap(cookie = admin.cookie): Promise<Record<string, string>> {
   const res = await call(t, { url: '/api/admin/settings', cookie });
@@ -79,8 +152,22 @@ async function until(check: () => Promise<boolean>) {
 describe('authorization', () => {
   const routes = [
     { method: 'GET', url: '/api/admin/settings' },
-    { method: 'PUT', url: '/api/admin/settings', body: { values: { maintenance_mode: 'true' } } },
-    { method: 'POST', url: '/api/admin/settings/reset', body: {} },
+    {
+      method: 'PUT',
+      url: '/api/admin/settings',
+      body: { values: { maintenance_mode: 'true' }, stepUp: { code: '123456' } },
+    },
+    { method: 'POST', url: '/api/admin/settings/reset', body: { stepUp: { code: '123456' } } },
+    {
+      method: 'POST',
+      url: '/api/admin/settings/changes/00000000-0000-4000-8000-000000000000/approve',
+      body: { stepUp: { code: '123456' } },
+    },
+    {
+      method: 'POST',
+      url: '/api/admin/settings/changes/00000000-0000-4000-8000-000000000000/reject',
+      body: { stepUp: { code: '123456' } },
+    },
     { method: 'GET', url: '/api/admin/prices/sync' },
     { method: 'POST', url: '/api/admin/prices/sync', body: {} },
   ] as const;
@@ -126,6 +213,8 @@ describe('GET /api/admin/settings', () => {
     }
     expect(Number.isNaN(Date.parse(byKey.deposits_enabled?.updatedAt ?? ''))).toBe(false);
     expect(byKey.deposits_enabled?.description).toBeTruthy();
+    expect(byKey.security_hold_hours).toMatchObject({ value: '48', type: 'number' });
+    expect(res.json().pending).toEqual([]);
   });
 });
 
@@ -135,14 +224,15 @@ describe('PUT /api/admin/settings', () => {
       "SELECT updated_at FROM app_settings WHERE setting_key = 'deposits_enabled'",
     );
     const res = await put({
-      max_daily_withdrawal: '2500.50',
+      staking_daily_rate: '0.00015',
       api_provider: 'coinmarketcap',
       deposits_enabled: 'true', // unchanged: neither written nor audited
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json().changed.sort()).toEqual(['api_provider', 'max_daily_withdrawal']);
+    expect(res.json().changed.sort()).toEqual(['api_provider', 'staking_daily_rate']);
+    expect(res.json().pending).toEqual([]);
     const values = await settingsMap();
-    expect(values.max_daily_withdrawal).toBe('2500.50');
+    expect(values.staking_daily_rate).toBe('0.00015');
     expect(values.api_provider).toBe('coinmarketcap');
     const after = await t.services.pool.query(
       "SELECT updated_at FROM app_settings WHERE setting_key = 'deposits_enabled'",
@@ -153,17 +243,17 @@ describe('PUT /api/admin/settings', () => {
     expect(rows.at(-1)).toEqual({
       actor_id: admin.userId,
       target_type: 'app_settings',
-      target_id: 'api_provider,max_daily_withdrawal',
-      before: { api_provider: 'coingecko', max_daily_withdrawal: '10000' },
-      after: { api_provider: 'coinmarketcap', max_daily_withdrawal: '2500.50' },
+      target_id: 'api_provider,staking_daily_rate',
+      before: { api_provider: 'coingecko', staking_daily_rate: '0.0001' },
+      after: { api_provider: 'coinmarketcap', staking_daily_rate: '0.00015' },
       ip: '127.0.0.1',
     });
     expect(await t.services.audit.verify(t.services.pool)).toMatchObject({ ok: true });
   });
 
-  it('writes nothing and no audit row when nothing changes', async () => {
+  it('writes nothing and no audit row when nothing changes, and spends no second factor', async () => {
     await withoutChange(t, async () => {
-      const res = await put({ withdrawals_enabled: 'true' });
+      const res = await put({ withdrawals_enabled: 'true', security_hold_hours: '48' });
       expect(res.statusCode).toBe(200);
       expect(res.json().changed).toEqual([]);
     });
@@ -210,6 +300,21 @@ describe('PUT /api/admin/settings', () => {
       'Bank statement descriptor must be at most 100 characters.',
     ],
     ['no_such_setting', 'true', 'There is no setting called no_such_setting.'],
+    [
+      'security_hold_hours',
+      '0',
+      'Security hold (hours) must be a whole number of hours from 24 to 720.',
+    ],
+    [
+      'security_hold_hours',
+      '23',
+      'Security hold (hours) must be a whole number of hours from 24 to 720.',
+    ],
+    [
+      'security_hold_hours',
+      '24.5',
+      'Security hold (hours) must be a whole number of hours from 24 to 720.',
+    ],
   ];
 
   for (const [key, value, message] of bad) {
@@ -248,7 +353,10 @@ describe('PUT /api/admin/settings', () => {
       message: MONEY_MSG.withdrawalsDisabled,
     });
 
-    expect((await put({ withdrawals_enabled: 'true' })).statusCode).toBe(200);
+    // Back on is a change another admin approves.
+    const proposed = await put({ withdrawals_enabled: 'true' });
+    expect(proposed.statusCode).toBe(202);
+    expect((await approveChange(t, admin2, proposed.json().pending[0].id)).statusCode).toBe(200);
     const ok = await requestWithdrawal(t, customer, {
       assetId: 'BTC',
       amount: '0.1',
@@ -324,41 +432,348 @@ describe('PUT /api/admin/settings', () => {
 });
 
 describe('POST /api/admin/settings/reset', () => {
-  it('puts every setting back to its default in one audited change', async () => {
-    expect(
-      (
-        await put({
-          withdrawals_enabled: 'false',
-          max_daily_withdrawal: '5',
-          show_public_stats: 'false',
-        })
-      ).statusCode,
-    ).toBe(200);
-    const res = await call(t, {
-      method: 'POST',
-      url: '/api/admin/settings/reset',
-      cookie: admin.cookie,
-      body: {},
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().changed.sort()).toEqual([
-      'max_daily_withdrawal',
-      'show_public_stats',
-      'withdrawals_enabled',
-    ]);
-    const values = await settingsMap();
-    for (const d of SETTING_DEFAULTS) expect(values[d.key], d.key).toBe(d.value);
-    const row = (await auditRows('settings.reset')).at(-1);
-    expect(row.before).toEqual({
+  const reset = (by = admin, proof: { stepUp?: unknown } = { stepUp: stepUpFor(by) }) =>
+    call(t, { method: 'POST', url: '/api/admin/settings/reset', cookie: by.cookie, body: proof });
+
+  it('puts the free settings back at once and proposes the risk ones, each audited', async () => {
+    const first = await put({
+      withdrawals_enabled: 'false',
       max_daily_withdrawal: '5',
       show_public_stats: 'false',
+    });
+    expect(first.statusCode).toBe(202);
+    expect((await approveChange(t, admin2, first.json().pending[0].id)).statusCode).toBe(200);
+    expect(await settingsMap()).toMatchObject({
+      withdrawals_enabled: 'false',
+      max_daily_withdrawal: '5',
+      show_public_stats: 'false',
+    });
+
+    const refused = await withoutChange(t, () => reset(admin, {}));
+    expect(refused.statusCode).toBe(400);
+
+    const res = await reset();
+    expect(res.statusCode).toBe(202);
+    expect(res.json().changed).toEqual(['show_public_stats']);
+    const pending = res.json().pending as Array<{ id: string; key: string; value: string }>;
+    expect(pending.map((p) => [p.key, p.value])).toEqual([
+      ['max_daily_withdrawal', '10000'],
+      ['withdrawals_enabled', 'true'],
+    ]);
+    expect(await settingsMap()).toMatchObject({
+      withdrawals_enabled: 'false',
+      max_daily_withdrawal: '5',
+      show_public_stats: 'true',
+    });
+    const row = (await auditRows('settings.reset')).at(-1);
+    expect(row.before).toEqual({ show_public_stats: 'false' });
+    expect(row.after).toEqual({ show_public_stats: 'true' });
+
+    for (const p of pending) expect((await approveChange(t, admin2, p.id)).statusCode).toBe(200);
+    const values = await settingsMap();
+    for (const d of SETTING_DEFAULTS) expect(values[d.key], d.key).toBe(d.value);
+  });
+});
+
+describe('four eyes on risk settings', () => {
+  it('a risk setting is proposed (202), unchanged until another admin approves it, then applied and announced', async () => {
+    const ears = await announcements();
+    try {
+      const before = await settingsMap();
+      const res = await put({ security_hold_hours: '72' });
+      expect(res.statusCode).toBe(202);
+      const [change] = res.json().pending;
+      expect(res.json().pending).toHaveLength(1);
+      expect(change).toMatchObject({
+        key: 'security_hold_hours',
+        value: '72',
+        proposedBy: { id: admin.userId, email: admin.email },
+      });
+      expect(Number.isNaN(Date.parse(change.proposedAt))).toBe(false);
+      expect(res.json().changed).toEqual([]);
+      expect(await settingsMap()).toEqual(before);
+      expect((await t.services.settings.all()).get('security_hold_hours')).toBe('48');
+      // Every admin sees it waiting, with who proposed it.
+      expect(await pendingChanges(admin2.cookie)).toEqual([change]);
+      expect((await auditRows('settings.propose')).at(-1)).toEqual({
+        actor_id: admin.userId,
+        target_type: 'app_settings',
+        target_id: 'security_hold_hours',
+        before: { security_hold_hours: '48' },
+        after: { security_hold_hours: '72', change: change.id },
+        ip: '127.0.0.1',
+      });
+
+      const heardBefore = ears.heard();
+      const approved = await decide(change.id, 'approve', admin2);
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(approved.json().pending).toEqual([]);
+      expect((await settingsMap()).security_hold_hours).toBe('72');
+      expect((await t.services.settings.all()).get('security_hold_hours')).toBe('72');
+      await until(async () => ears.heard() > heardBefore);
+      expect(await changeStatus(change.id)).toEqual({
+        status: 'approved',
+        decided_by: admin2.userId,
+      });
+      expect((await auditRows('settings.approve')).at(-1)).toEqual({
+        actor_id: admin2.userId,
+        target_type: 'app_settings',
+        target_id: 'security_hold_hours',
+        before: { security_hold_hours: '48' },
+        after: { security_hold_hours: '72', change: change.id, proposedBy: admin.userId },
+        ip: '127.0.0.1',
+      });
+      expect(await t.services.audit.verify(t.services.pool)).toMatchObject({ ok: true });
+    } finally {
+      await ears.close();
+    }
+  });
+
+  it('each risk setting waits: daily limit, confirmations, explorer links', async () => {
+    const values = {
+      max_daily_withdrawal: '500',
+      confirmations_btc: '6',
+      confirmations_eth: '20',
+      confirmations_tron: '25',
+      explorer_tx_url_btc: 'https://blockstream.info/tx/{hash}',
+      explorer_tx_url_eth: '',
+      explorer_tx_url_tron: 'https://tronscan.io/#/transaction/{hash}',
+    };
+    const before = await settingsMap();
+    const res = await put(values);
+    expect(res.statusCode).toBe(202);
+    const pending = res.json().pending as Array<{ key: string; value: string }>;
+    expect(Object.fromEntries(pending.map((p) => [p.key, p.value]))).toEqual(values);
+    expect(await settingsMap()).toEqual(before);
+    expect((await auditRows('settings.propose')).slice(-7).map((r) => r.target_id)).toEqual(
+      Object.keys(values).sort(),
+    );
+  });
+
+  it('a save of free and risk settings applies the free ones and proposes the others', async () => {
+    const res = await put({ show_public_stats: 'false', max_daily_withdrawal: '2500.50' });
+    expect(res.statusCode).toBe(202);
+    expect(res.json().changed).toEqual(['show_public_stats']);
+    expect(res.json().pending.map((p: { key: string }) => p.key)).toEqual(['max_daily_withdrawal']);
+    expect(await settingsMap()).toMatchObject({
+      show_public_stats: 'false',
+      max_daily_withdrawal: '10000',
+    });
+    const row = (await auditRows('settings.update')).at(-1);
+    expect(row.before).toEqual({ show_public_stats: 'true' });
+    expect(row.after).toEqual({ show_public_stats: 'false' });
+  });
+
+  it('the proposer cannot approve their own change (403), and nothing changes', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '1' })).json().pending[0];
+    const res = await withoutChange(t, () => decide(id, 'approve', admin));
+    expect(res.statusCode).toBe(403);
+    expect(errorOf(res)).toEqual({ error: 'FORBIDDEN', message: SETTINGS_MSG.ownProposal });
+    expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
+    expect((await pendingChanges()).map((p) => p.id)).toEqual([id]);
+  });
+
+  it('another admin rejects: dropped, nothing applied, audited; the proposer may withdraw their own', async () => {
+    const before = await settingsMap();
+    const first = (await put({ confirmations_btc: '1' })).json().pending[0];
+    const rejected = await decide(first.id, 'reject', admin2);
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    expect(rejected.json().pending).toEqual([]);
+    expect(await settingsMap()).toEqual(before);
+    expect(await changeStatus(first.id)).toEqual({ status: 'rejected', decided_by: admin2.userId });
+    expect((await auditRows('settings.reject')).at(-1)).toEqual({
+      actor_id: admin2.userId,
+      target_type: 'app_settings',
+      target_id: 'confirmations_btc',
+      before: { confirmations_btc: '1', change: first.id, proposedBy: admin.userId },
+      after: null,
+      ip: '127.0.0.1',
+    });
+
+    const own = (await put({ confirmations_btc: '2' })).json().pending[0];
+    const withdrawn = await decide(own.id, 'reject', admin);
+    expect(withdrawn.statusCode, withdrawn.body).toBe(200);
+    expect(await changeStatus(own.id)).toEqual({ status: 'rejected', decided_by: admin.userId });
+    expect(await settingsMap()).toEqual(before);
+  });
+
+  it('a decided change cannot be decided again (409), and nothing changes', async () => {
+    const approvedId = (await put({ max_daily_withdrawal: '700' })).json().pending[0].id;
+    expect((await decide(approvedId, 'approve', admin2)).statusCode).toBe(200);
+    const rejectedId = (await put({ max_daily_withdrawal: '800' })).json().pending[0].id;
+    expect((await decide(rejectedId, 'reject', admin2)).statusCode).toBe(200);
+    for (const [id, decision] of [
+      [approvedId, 'approve'],
+      [approvedId, 'reject'],
+      [rejectedId, 'approve'],
+      [rejectedId, 'reject'],
+    ] as const) {
+      const res = await withoutChange(t, () => decide(id, decision, admin3));
+      expect(res.statusCode, `${decision} ${id}`).toBe(409);
+      expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: SETTINGS_MSG.changeDecided });
+    }
+    expect((await settingsMap()).max_daily_withdrawal).toBe('700');
+  });
+
+  it('parallel approvals apply the change once', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '1234' })).json().pending[0];
+    const approvals = (await auditRows('settings.approve')).length;
+    const results = await Promise.all([
+      decide(id, 'approve', admin2),
+      decide(id, 'approve', admin3),
+      decide(id, 'reject', admin2),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const winner = results.find((r) => r.statusCode === 200);
+    const status = await changeStatus(id);
+    // Whichever came first decided it; the others changed nothing.
+    if (status.status === 'approved') {
+      expect((await settingsMap()).max_daily_withdrawal).toBe('1234');
+      expect((await auditRows('settings.approve')).length).toBe(approvals + 1);
+    } else {
+      expect(status.status).toBe('rejected');
+      expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
+      expect((await auditRows('settings.approve')).length).toBe(approvals);
+    }
+    expect(winner?.json().pending).toEqual([]);
+  });
+
+  it('two admins approving in parallel: one applies, the other is told it is decided', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '4321' })).json().pending[0];
+    const approvals = (await auditRows('settings.approve')).length;
+    const results = await Promise.all([
+      decide(id, 'approve', admin2),
+      decide(id, 'approve', admin3),
+    ]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect((await settingsMap()).max_daily_withdrawal).toBe('4321');
+    expect((await auditRows('settings.approve')).length).toBe(approvals + 1);
+  });
+
+  it('a newer proposal for the same setting replaces the older one', async () => {
+    const older = (await put({ security_hold_hours: '72' })).json().pending[0];
+    const res = await put({ security_hold_hours: '96' }, admin2);
+    expect(res.statusCode).toBe(202);
+    const newer = res.json().pending[0];
+    expect(await changeStatus(older.id)).toEqual({ status: 'replaced', decided_by: admin2.userId });
+    expect(await pendingChanges()).toEqual([newer]);
+    expect((await auditRows('settings.propose')).at(-1).after).toEqual({
+      security_hold_hours: '96',
+      change: newer.id,
+      replaces: older.id,
+    });
+    // The older one cannot be approved any more; the newer one can, by another admin.
+    const stale = await withoutChange(t, () => decide(older.id, 'approve', admin3));
+    expect(stale.statusCode).toBe(409);
+    expect((await decide(newer.id, 'approve', admin)).statusCode).toBe(200);
+    expect((await settingsMap()).security_hold_hours).toBe('96');
+  });
+
+  it("approval checks the value again: one stored before today's rules is refused", async () => {
+    // A proposal from before the floor of 24 hours existed.
+    const { rows } = await t.services.pool.query(
+      `INSERT INTO app_setting_changes (setting_key, value, proposed_by)
+       VALUES ('security_hold_hours', '2', $1) RETURNING id`,
+      [admin.userId],
+    );
+    const res = await withoutChange(t, () => decide(rows[0].id, 'approve', admin2));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({
+      error: 'VALIDATION_FAILED',
+      message: 'Security hold (hours) must be a whole number of hours from 24 to 720.',
+    });
+    expect((await settingsMap()).security_hold_hours).toBe('48');
+  });
+
+  it('an unknown change is 404 and a malformed id 400, changing nothing', async () => {
+    const unknown = await withoutChange(t, () =>
+      decide('00000000-0000-4000-8000-000000000000', 'approve', admin2),
+    );
+    expect(unknown.statusCode).toBe(404);
+    expect(errorOf(unknown)).toEqual({ error: 'NOT_FOUND', message: SETTINGS_MSG.changeNotFound });
+    const malformed = await withoutChange(t, () => decide('not-an-id', 'reject', admin2));
+    expect(malformed.statusCode).toBe(400);
+  });
+
+  it('an emergency stop applies at once for one admin; turning money back on waits for another', async () => {
+    const stop = await put({
+      withdrawals_enabled: 'false',
+      deposits_enabled: 'false',
+      maintenance_mode: 'true',
+    });
+    expect(stop.statusCode).toBe(200);
+    expect(stop.json().changed).toEqual([
+      'deposits_enabled',
+      'maintenance_mode',
+      'withdrawals_enabled',
+    ]);
+    expect(stop.json().pending).toEqual([]);
+    expect(await settingsMap()).toMatchObject({
+      withdrawals_enabled: 'false',
+      deposits_enabled: 'false',
+      maintenance_mode: 'true',
+    });
+    expect((await auditRows('settings.update')).at(-1).after).toEqual({
+      deposits_enabled: 'false',
+      maintenance_mode: 'true',
       withdrawals_enabled: 'false',
     });
-    expect(row.after).toEqual({
-      max_daily_withdrawal: '10000',
-      show_public_stats: 'true',
+
+    const on = await put({
       withdrawals_enabled: 'true',
+      deposits_enabled: 'true',
+      maintenance_mode: 'false',
     });
+    expect(on.statusCode).toBe(202);
+    expect(on.json().changed).toEqual([]);
+    const pending = on.json().pending as Array<{ id: string; key: string }>;
+    expect(pending.map((p) => p.key)).toEqual([
+      'deposits_enabled',
+      'maintenance_mode',
+      'withdrawals_enabled',
+    ]);
+    expect(await settingsMap()).toMatchObject({
+      withdrawals_enabled: 'false',
+      deposits_enabled: 'false',
+      maintenance_mode: 'true',
+    });
+    for (const p of pending) expect((await decide(p.id, 'approve', admin2)).statusCode).toBe(200);
+    expect(await settingsMap()).toMatchObject({
+      withdrawals_enabled: 'true',
+      deposits_enabled: 'true',
+      maintenance_mode: 'false',
+    });
+  });
+
+  it('a missing or wrong second factor is refused and changes nothing, on every route', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '900' })).json().pending[0];
+    const attempts: Array<[string, () => Promise<{ statusCode: number }>]> = [
+      ['PUT free, none', () => put({ show_public_stats: 'false' }, admin, {})],
+      ['PUT risk, none', () => put({ security_hold_hours: '30' }, admin, {})],
+      [
+        'PUT free, wrong',
+        () => put({ show_public_stats: 'false' }, admin, { stepUp: { code: '000000' } }),
+      ],
+      [
+        'PUT risk, wrong',
+        () => put({ security_hold_hours: '30' }, admin, { stepUp: { code: 'ZZZZ-ZZZZ' } }),
+      ],
+      ['approve, none', () => decide(id, 'approve', admin2, {})],
+      ['approve, wrong', () => decide(id, 'approve', admin2, { stepUp: { code: '000000' } })],
+      ['reject, none', () => decide(id, 'reject', admin2, {})],
+      ['reject, wrong', () => decide(id, 'reject', admin2, { stepUp: { code: 'ZZZZ-ZZZZ' } })],
+    ];
+    for (const [what, attempt] of attempts) {
+      const res = await withoutChange(t, attempt);
+      expect(res.statusCode, what).toBe(400);
+      expect(errorOf(res as never), what).toEqual(
+        what.endsWith('none')
+          ? { error: 'VALIDATION_FAILED', message: STEP_UP_MSG.required }
+          : { error: 'INVALID_CODE', message: STEP_UP_MSG.invalid },
+      );
+    }
+    expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
+    expect((await pendingChanges()).map((p) => p.id)).toEqual([id]);
   });
 });
 

@@ -12,7 +12,8 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { expectReconciled, setSetting, spareStepUps, walletOf } from '../../../test/money-helpers';
+import { approveChange, putSettings } from '../../../test/settings-helpers';
 import { testWatcher } from '../../../test/test-watcher';
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
 import { withTransaction } from '../../db/tx';
@@ -479,8 +480,11 @@ describe('chain watcher', () => {
     expect(errorOf(res).message).toContain('already credited');
   });
 
-  it('the confirmation settings default to 3, 12 and 19 and take whole numbers of blocks from 1 to 100 only', async () => {
+  it('the confirmation settings default to 3, 12 and 19, take whole numbers of blocks from 1 to 100 only, and change with a second admin', async () => {
     const admin = await verifiedAdmin(t);
+    const approver = await verifiedAdmin(t);
+    await spareStepUps(t, admin);
+    await spareStepUps(t, approver);
     const read = async () => {
       const res = await call(t, { url: '/api/admin/settings', cookie: admin.cookie });
       return Object.fromEntries(
@@ -494,25 +498,19 @@ describe('chain watcher', () => {
     });
     for (const value of ['0', '101', '2.5', '-1', 'six', '']) {
       const res = await withoutChange(t, () =>
-        call(t, {
-          method: 'PUT',
-          url: '/api/admin/settings',
-          cookie: admin.cookie,
-          body: { values: { confirmations_tron: value } },
-        }),
+        putSettings(t, admin, { confirmations_tron: value }),
       );
       expect(res.statusCode, value).toBe(400);
       expect(errorOf(res).message).toBe(
         'TRON confirmations must be a whole number of blocks from 1 to 100.',
       );
     }
-    const ok = await call(t, {
-      method: 'PUT',
-      url: '/api/admin/settings',
-      cookie: admin.cookie,
-      body: { values: { confirmations_btc: '6' } },
-    });
-    expect(ok.statusCode).toBe(200);
+    // Fewer or more blocks before a deposit counts: proposed, applied when another admin approves.
+    const proposed = await putSettings(t, admin, { confirmations_btc: '6' });
+    expect(proposed.statusCode).toBe(202);
+    expect(await read()).toMatchObject({ confirmations_btc: '3' });
+    const approved = await approveChange(t, approver, proposed.json().pending[0].id);
+    expect(approved.statusCode, approved.body).toBe(200);
     expect(await read()).toMatchObject({ confirmations_btc: '6' });
   });
 

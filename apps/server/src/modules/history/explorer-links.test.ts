@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EXPLORER_TX_URL_DEFAULTS, type TAssetId, type TTransaction } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -11,7 +11,8 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { expectReconciled, fund, setSetting } from '../../../test/money-helpers';
+import { expectReconciled, fund, setSetting, spareStepUps } from '../../../test/money-helpers';
+import { putSettings, saveSettings } from '../../../test/settings-helpers';
 import { withTransaction } from '../../db/tx';
 import { explorerTxUrl } from './explorer-link';
 
@@ -20,9 +21,16 @@ import { explorerTxUrl } from './explorer-link';
 
 let t: TestApp;
 let admin: SignedInUser;
+/** Explorer links are risk settings: a second admin approves each change. */
+let approver: SignedInUser;
 beforeAll(async () => {
   t = await createTestApp();
   admin = await verifiedAdmin(t);
+  approver = await verifiedAdmin(t);
+});
+beforeEach(async () => {
+  await spareStepUps(t, admin);
+  await spareStepUps(t, approver);
 });
 afterAll(async () => {
   await t.close();
@@ -34,8 +42,7 @@ afterEach(async () => {
   await expectReconciled(t);
 });
 
-const put = (values: Record<string, string>) =>
-  call(t, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: { values } });
+const put = (values: Record<string, string>) => putSettings(t, admin, values);
 
 async function history(user: SignedInUser): Promise<TTransaction[]> {
   const res = await call(t, { url: '/api/transactions?limit=100', cookie: user.cookie });
@@ -73,18 +80,22 @@ describe('saving the explorer settings', () => {
   });
 
   it('saves a template, empty (no link), and http:// for an explorer on this machine', async () => {
-    const res = await put({
+    const values = {
       explorer_tx_url_btc: 'http://localhost:3002/tx/{hash}',
       explorer_tx_url_eth: '',
       explorer_tx_url_tron: 'https://nile.tronscan.org/#/transaction/{hash}?from=coffer',
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().changed).toEqual([
-      'explorer_tx_url_btc',
-      'explorer_tx_url_eth',
-      'explorer_tx_url_tron',
-    ]);
-    expect((await put({ explorer_tx_url_btc: 'http://127.0.0.1/tx/{hash}' })).statusCode).toBe(200);
+    };
+    const res = await put(values);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().pending.map((p: { key: string; value: string }) => [p.key, p.value])).toEqual(
+      Object.entries(values),
+    );
+    await saveSettings(t, admin, approver, values);
+    await saveSettings(t, admin, approver, { explorer_tx_url_btc: 'http://127.0.0.1/tx/{hash}' });
+    const saved = await call(t, { url: '/api/admin/settings', cookie: admin.cookie });
+    expect(
+      saved.json().settings.find((x: { key: string }) => x.key === 'explorer_tx_url_btc').value,
+    ).toBe('http://127.0.0.1/tx/{hash}');
   });
 
   const shape = (label: string) =>
@@ -140,14 +151,10 @@ describe('links in the customer history', () => {
 
   it('follows a saved template at once, and shows no link where the setting is empty', async () => {
     const { user, hashes } = await customerWithDeposits();
-    expect(
-      (
-        await put({
-          explorer_tx_url_btc: 'http://localhost:8080/tx/{hash}?net=regtest',
-          explorer_tx_url_eth: '',
-        })
-      ).statusCode,
-    ).toBe(200);
+    await saveSettings(t, admin, approver, {
+      explorer_tx_url_btc: 'http://localhost:8080/tx/{hash}?net=regtest',
+      explorer_tx_url_eth: '',
+    });
     const items = await history(user);
     const byAsset = (assetId: string) => items.find((i) => i.assetId === assetId);
     expect(byAsset('BTC')?.explorerUrl).toBe(`http://localhost:8080/tx/${hashes.BTC}?net=regtest`);

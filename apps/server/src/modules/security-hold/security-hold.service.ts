@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { SECURITY_HOLD_HOURS } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
@@ -57,8 +58,11 @@ function holdHours(values: Map<string, string>): number {
     SETTING_DEFAULTS.find((d) => d.key === 'security_hold_hours')?.value ??
     '48';
   const hours = Number(raw);
-  // An unreadable setting holds for the default rather than not at all.
-  return Number.isFinite(hours) && hours >= 1 && hours <= 24 * 30 ? hours : 48;
+  // An unreadable setting holds for the default rather than not at all, and a value stored
+  // before the floor existed never makes a hold shorter than it.
+  return Number.isFinite(hours) && hours >= 1 && hours <= 24 * 30
+    ? Math.max(hours, SECURITY_HOLD_HOURS.min)
+    : 48;
 }
 
 /** Whether a hold is on now: before its end, and while the phrase that was used is not replaced. */

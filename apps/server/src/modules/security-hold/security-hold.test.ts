@@ -176,18 +176,24 @@ describe('a recovery with the phrase', () => {
     expect(paid.statusCode).toBe(200);
   });
 
-  it('lasts the security_hold_hours setting', async () => {
-    await t.services.pool.query(
-      "UPDATE app_settings SET setting_value = '2' WHERE setting_key = 'security_hold_hours'",
-    );
-    try {
+  it('lasts the security_hold_hours setting, and never less than 24 hours', async () => {
+    const holdHoursFor = async (setting: string) => {
+      await t.services.pool.query(
+        "UPDATE app_settings SET setting_value = $1 WHERE setting_key = 'security_hold_hours'",
+        [setting],
+      );
       const user = await afterPhraseReset();
       const { rows } = await t.services.pool.query<{ hours: number }>(
         `SELECT round(extract(epoch FROM security_hold_until - now()) / 3600)::int AS hours
            FROM user_profiles WHERE id = $1`,
         [user.userId],
       );
-      expect(rows[0]?.hours).toBe(2);
+      return rows[0]?.hours;
+    };
+    try {
+      expect(await holdHoursFor('72')).toBe(72);
+      // A value stored before the floor of 24 existed cannot shorten a hold.
+      expect(await holdHoursFor('2')).toBe(24);
     } finally {
       await t.services.pool.query(
         "UPDATE app_settings SET setting_value = '48' WHERE setting_key = 'security_hold_hours'",

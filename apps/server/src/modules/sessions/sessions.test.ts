@@ -11,7 +11,9 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
+import { spareStepUps } from '../../../test/money-helpers';
 import { subscribed } from '../../../test/realtime-support';
+import { putSettings as putSettingsAs } from '../../../test/settings-helpers';
 import { SETTING_DEFAULTS } from '../settings';
 
 let t: TestApp;
@@ -24,6 +26,7 @@ beforeAll(async () => {
   // reaches the session look-up only through the announcement every save makes.
   await t.services.listener.start();
   admin = await verifiedAdmin(t);
+  await spareStepUps(t, admin);
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   socketUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -78,8 +81,7 @@ const sessionOf = async (user: SignedInUser, headers: Record<string, string> = {
 
 const background = { [SESSION_BACKGROUND_HEADER]: '1' };
 
-const putSettings = (values: Record<string, string>) =>
-  call(t, { method: 'PUT', url: '/api/admin/settings', cookie: admin.cookie, body: { values } });
+const putSettings = (values: Record<string, string>) => putSettingsAs(t, admin, values);
 
 /** Waits for the save's announcement to reach this instance's settings cache. */
 async function cached(key: string, value: string) {

@@ -512,14 +512,15 @@ describe('who cannot or may not confirm with a code', () => {
     async () => {
       const first = await addPasskey(admin, 'Office key');
       const second = await addPasskey(admin, 'Home key');
-      const setRule = (value: 'true' | 'false') =>
+      // Saving a setting takes a step-up too: a backup code before the rule, a passkey under it.
+      const setRule = (value: 'true' | 'false', stepUp: Proof) =>
         call(t, {
           method: 'PUT',
           url: '/api/admin/settings',
           cookie: admin.cookie,
-          body: { values: { admins_require_passkey: value } },
+          body: { values: { admins_require_passkey: value }, stepUp },
         });
-      const on = await setRule('true');
+      const on = await setRule('true', { code: admin.backupCodes.pop() ?? '' });
       expect(on.statusCode, on.body).toBe(200);
       try {
         const remove = (body: unknown) =>
@@ -539,7 +540,8 @@ describe('who cannot or may not confirm with a code', () => {
         const list = await call(t, { url: '/api/passkeys', cookie: admin.cookie });
         expect(list.json().passkeys.map((p: { name: string }) => p.name)).toEqual(['Home key']);
       } finally {
-        expect((await setRule('false')).statusCode).toBe(200);
+        const off = await setRule('false', await passkeyProof(second.key, admin.cookie));
+        expect(off.statusCode, off.body).toBe(200);
       }
     },
   );

@@ -1,20 +1,16 @@
-import type { TUpdateSettingsResponse } from '@coffer/shared';
+import type { TSettingsStepUpRequest, TUpdateSettingsResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { appSettingsQueryOptions } from './get-app-settings';
 
-export function resetAppSettings(): Promise<TUpdateSettingsResponse> {
-  return api.post<TUpdateSettingsResponse>('/api/admin/settings/reset');
+export function resetAppSettings(body: TSettingsStepUpRequest): Promise<TUpdateSettingsResponse> {
+  return api.post<TUpdateSettingsResponse>('/api/admin/settings/reset', body);
 }
 
-/** Puts every setting back to its default. */
+/** Puts every setting back to its default; the risk settings among them wait for approval. */
 export function useResetAppSettings() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: resetAppSettings,
-    onSuccess: (data) => {
-      queryClient.setQueryData(appSettingsQueryOptions().queryKey, { settings: data.settings });
-      void queryClient.invalidateQueries();
-    },
+    onSuccess: () => void queryClient.invalidateQueries(),
   });
 }

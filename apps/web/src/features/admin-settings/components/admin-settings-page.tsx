@@ -1,13 +1,18 @@
 import {
+  needsApproval,
   SETTING_SECTIONS,
   SETTINGS_MSG,
+  settingLabel,
   settingSection,
   settingValueError,
   type TAppSetting,
+  type TStepUp,
+  type TUpdateSettingsResponse,
 } from '@coffer/shared';
 import { RefreshCw, RotateCcw, Save } from 'lucide-react';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
 import {
   Card,
@@ -22,6 +27,7 @@ import { errorMessage } from '../../../lib/api-client';
 import { useAppSettings } from '../api/get-app-settings';
 import { useResetAppSettings } from '../api/reset-app-settings';
 import { useUpdateAppSettings } from '../api/update-app-settings';
+import { PendingChangesCard } from './pending-changes-card';
 import { PriceSyncCard } from './price-sync-card';
 import { SettingField } from './setting-field';
 
@@ -40,6 +46,8 @@ export default function AdminSettingsPage() {
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [confirmReset, setConfirmReset] = useState(false);
+  /** The save or reset waiting for the admin's fresh second factor. */
+  const [asking, setAsking] = useState<'save' | 'reset' | null>(null);
   const toldFetchFailure = useRef(false);
 
   useEffect(() => {
@@ -51,6 +59,7 @@ export default function AdminSettingsPage() {
   }, [settings.isError, settings.isSuccess]);
 
   const rows = settings.data?.settings ?? [];
+  const pending = settings.data?.pending ?? [];
   const stored = useMemo(() => new Map(rows.map((s) => [s.key, s.value])), [rows]);
   const changed = Object.entries(draft).filter(([key, value]) => stored.get(key) !== value);
   const errors = new Map<string, string>();
@@ -60,39 +69,57 @@ export default function AdminSettingsPage() {
     if (error) errors.set(key, error);
   }
 
+  const needApproval = changed.filter(([key, value]) => needsApproval(key, value));
+
+  /** What the server did: applied now, or waiting for another admin (four eyes). */
+  function tell(result: TUpdateSettingsResponse, done: string) {
+    if (result.pending.length === 0) toast.success(done);
+    else if (result.changed.length > 0) {
+      // Only what really applied is called saved.
+      toast.success(done, {
+        description: `Applied now: ${result.changed.map((key) => settingLabel(key)).join(', ')}.`,
+      });
+    }
+    if (result.pending.length > 0) {
+      toast.info('Awaiting approval', {
+        description: `${result.pending.map((p) => settingLabel(p.key)).join(', ')}: ${SETTINGS_MSG.proposed}`,
+      });
+    }
+  }
+
   function onSave() {
     setServerError(null);
     if (changed.length === 0 || errors.size > 0) return;
-    update.mutate(
-      { values: Object.fromEntries(changed) },
-      {
-        onSuccess: () => {
-          setDraft({});
-          toast.success(SETTINGS_MSG.updated);
-        },
-        onError: (err) => {
-          setServerError(errorMessage(err, SETTINGS_MSG.updateFailed));
-          toast.error('Error', { description: SETTINGS_MSG.updateFailed });
-        },
-      },
-    );
+    setAsking('save');
   }
 
-  function onReset() {
-    setServerError(null);
-    reset.mutate(undefined, {
-      onSuccess: () => {
-        setDraft({});
-        setConfirmReset(false);
-        toast.success(SETTINGS_MSG.reset);
-      },
-      onError: (err) => {
-        setConfirmReset(false);
-        setServerError(errorMessage(err, SETTINGS_MSG.resetFailed));
-        toast.error('Error', { description: SETTINGS_MSG.resetFailed });
-      },
-    });
+  async function confirm(stepUp: TStepUp) {
+    if (asking === 'reset') {
+      const result = await reset.mutateAsync({ stepUp });
+      setAsking(null);
+      setDraft({});
+      tell(result, SETTINGS_MSG.reset);
+      return;
+    }
+    const result = await update.mutateAsync({ values: Object.fromEntries(changed), stepUp });
+    setAsking(null);
+    setDraft({});
+    tell(result, SETTINGS_MSG.updated);
   }
+
+  function failed(err: unknown) {
+    const failure = asking === 'reset' ? SETTINGS_MSG.resetFailed : SETTINGS_MSG.updateFailed;
+    setAsking(null);
+    setServerError(errorMessage(err, failure));
+    toast.error('Error', { description: failure });
+  }
+
+  const saveDescription =
+    needApproval.length === 0
+      ? 'The change applies at once, for every customer.'
+      : `${needApproval.map(([key]) => settingLabel(key)).join(', ')} will wait for another admin’s approval${
+          needApproval.length < changed.length ? '; the other changes apply at once' : ''
+        }.`;
 
   let configuration: ReactNode;
   if (settings.isPending) {
@@ -129,6 +156,7 @@ export default function AdminSettingsPage() {
                     key={setting.key}
                     setting={setting}
                     value={draft[setting.key] ?? setting.value}
+                    pendingValue={pending.find((p) => p.key === setting.key)?.value ?? null}
                     changed={(draft[setting.key] ?? setting.value) !== setting.value}
                     error={errors.get(setting.key) ?? null}
                     onChange={(value) => setDraft((d) => ({ ...d, [setting.key]: value }))}
@@ -148,7 +176,9 @@ export default function AdminSettingsPage() {
       <header>
         <h1 className="text-2xl font-bold text-fg">App Settings</h1>
         <p className="text-sm text-muted">
-          Changes take effect at once for every customer, on every server.
+          Changes take effect at once for every customer, on every server. Risk settings (the daily
+          limit, the security hold, confirmations, explorer links) and switching money back on take
+          effect when a second admin approves them.
         </p>
       </header>
 
@@ -181,6 +211,7 @@ export default function AdminSettingsPage() {
             </Button>
           </div>
         </div>
+        {settings.isSuccess ? <PendingChangesCard pending={pending} settings={rows} /> : null}
         {serverError ? (
           <p role="alert" className="text-sm text-danger">
             {serverError}
@@ -192,18 +223,41 @@ export default function AdminSettingsPage() {
       <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
         <DialogContent
           title="Reset to Defaults?"
-          description="Every setting goes back to its default value, for every customer, at once. The change is recorded in the audit log."
+          description="Every setting goes back to its default value, for every customer: at once, except the risk settings, which wait for another admin's approval. The change is recorded in the audit log."
         >
           <div className="flex flex-wrap justify-end gap-2">
             <DialogClose asChild>
               <Button variant="outline">Cancel</Button>
             </DialogClose>
-            <Button variant="danger" onClick={onReset} disabled={reset.isPending}>
-              {reset.isPending ? 'Resetting...' : 'Reset to Defaults'}
+            <Button
+              variant="danger"
+              onClick={() => {
+                setConfirmReset(false);
+                setServerError(null);
+                setAsking('reset');
+              }}
+            >
+              Reset to Defaults
             </Button>
           </div>
         </DialogContent>
       </Dialog>
+
+      <StepUpDialog
+        open={asking !== null}
+        title={asking === 'reset' ? 'Confirm the reset to defaults' : 'Confirm the settings change'}
+        description={
+          asking === 'reset'
+            ? 'Every setting goes back to its default; the risk settings among them wait for another admin’s approval.'
+            : saveDescription
+        }
+        confirmLabel={asking === 'reset' ? 'Reset to Defaults' : 'Save Settings'}
+        pendingLabel={asking === 'reset' ? 'Resetting...' : 'Saving...'}
+        danger={asking === 'reset'}
+        onCancel={() => setAsking(null)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
     </div>
   );
 }

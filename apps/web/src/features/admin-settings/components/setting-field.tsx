@@ -1,7 +1,10 @@
 import {
   API_PROVIDERS,
+  APPROVAL_SETTINGS,
   describeStakingRate,
   MAX_STAKING_DAILY_RATE,
+  MONEY_STOPS,
+  SECURITY_HOLD_HOURS,
   settingLabel,
   type TAppSetting,
 } from '@coffer/shared';
@@ -14,6 +17,8 @@ import { cn } from '../../../lib/cn';
 type Props = {
   setting: TAppSetting;
   value: string;
+  /** The value another admin has been asked to approve, if any. */
+  pendingValue: string | null;
   error: string | null;
   changed: boolean;
   onChange: (value: string) => void;
@@ -26,8 +31,18 @@ const SELECT_CLASS =
 /** What a number setting accepts, as the browser's number input should offer it. */
 const NUMBER_LIMITS: Record<string, { min?: string; max?: string; step: string }> = {
   max_daily_withdrawal: { min: '0', step: '0.01' },
+  security_hold_hours: {
+    min: String(SECURITY_HOLD_HOURS.min),
+    max: String(SECURITY_HOLD_HOURS.max),
+    step: '1',
+  },
   staking_daily_rate: { min: '0', max: MAX_STAKING_DAILY_RATE, step: '0.0001' },
 };
+
+/** A stored value as the screen shows it: an empty one would be invisible. */
+export function showSettingValue(value: string): string {
+  return value === '' ? '(empty)' : value;
+}
 
 /** Notes the operator needs beside a setting's own description. */
 function hint(setting: TAppSetting, value: string): string | null {
@@ -43,12 +58,24 @@ function hint(setting: TAppSetting, value: string): string | null {
   }
 }
 
+/** Which changes of this setting wait for a second admin (four eyes), in words. */
+function approvalNote(key: string): string | null {
+  if ((APPROVAL_SETTINGS as readonly string[]).includes(key))
+    return 'A change takes effect when another admin approves it.';
+  if (key in MONEY_STOPS)
+    return MONEY_STOPS[key] === 'false'
+      ? 'Turning this off applies at once; turning it back on waits for another admin\u2019s approval.'
+      : 'Turning this on applies at once; turning it off waits for another admin\u2019s approval.';
+  return null;
+}
+
 /** One setting, with the input its type calls for (admin.md §2.6). */
-export function SettingField({ setting, value, error, changed, onChange }: Props) {
+export function SettingField({ setting, value, pendingValue, error, changed, onChange }: Props) {
   const id = `setting-${setting.key}`;
   const describedBy = [`${id}-description`, error ? `${id}-error` : null].filter(Boolean).join(' ');
   const label = settingLabel(setting.key);
   const note = hint(setting, value);
+  const approval = approvalNote(setting.key);
 
   let control: ReactNode;
   if (setting.type === 'boolean') {
@@ -137,6 +164,12 @@ export function SettingField({ setting, value, error, changed, onChange }: Props
         <p id={`${id}-description`} className="text-xs text-muted">
           {setting.description}
           {note ? <span className="block">{note}</span> : null}
+          {approval ? <span className="block">{approval}</span> : null}
+          {pendingValue !== null ? (
+            <span className="block font-medium text-warning">
+              Awaiting another admin&rsquo;s approval: {showSettingValue(pendingValue)}
+            </span>
+          ) : null}
           <span className="block">
             <code className="text-[11px]">{setting.key}</code>
           </span>
