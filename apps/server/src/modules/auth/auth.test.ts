@@ -7,6 +7,7 @@ import {
   errorOf,
   mailsTo,
   newSession,
+  promotedCustomer,
   type SignedInUser,
   STRONG_PASSWORD,
   sessionCookie,
@@ -16,7 +17,6 @@ import {
   signUpAndSignIn,
   type TestApp,
   verificationToken,
-  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
@@ -275,7 +275,7 @@ describe('password reset with the recovery phrase', () => {
 
 describe('staff and the recovery phrase', () => {
   it("refuses an admin's phrase at password reset, changing nothing", async () => {
-    const admin = await verifiedAdmin(t);
+    const admin = await promotedCustomer(t);
     const res = await withoutChange(t, () =>
       call(t, {
         method: 'POST',
