@@ -44,8 +44,8 @@ export function TwoFactorGateSetup() {
             {cancelled ? (
               <div className="flex flex-col items-center gap-3 py-6 text-center">
                 <p role="status" className="text-sm text-fg">
-                  Setup cancelled. The key, backup codes and recovery phrase shown before no longer
-                  work. A new setup gives you new ones.
+                  Setup cancelled. What it showed (the key, the backup codes and any recovery
+                  phrase) no longer works. A new setup gives you new ones.
                 </p>
                 <Button onClick={() => setCancelled(false)}>Start a new setup</Button>
               </div>

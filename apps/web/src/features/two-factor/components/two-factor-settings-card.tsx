@@ -107,7 +107,7 @@ export function TwoFactorSettingsCard() {
             onCancelled={() => {
               setDialog(null);
               toast('Setup cancelled', {
-                description: 'The key, backup codes and recovery phrase shown no longer work.',
+                description: 'The key and backup codes shown no longer work.',
               });
             }}
           />

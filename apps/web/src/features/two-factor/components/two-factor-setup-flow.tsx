@@ -201,7 +201,7 @@ function SetupStep({
 
       <BackupCodes codes={setup.backupCodes} />
 
-      <CancelSetup onCancelled={onCancelled}>
+      <CancelSetup withPhrase={setup.seedPhrase !== null} onCancelled={onCancelled}>
         <Button className="w-full sm:w-auto" onClick={onContinue}>
           Continue
         </Button>
@@ -214,7 +214,15 @@ function SetupStep({
  * The setup's footer: "Cancel setup" (asked once more, as it voids what was shown) beside
  * the step's own button.
  */
-function CancelSetup({ onCancelled, children }: { onCancelled: () => void; children: ReactNode }) {
+function CancelSetup({
+  withPhrase,
+  onCancelled,
+  children,
+}: {
+  withPhrase: boolean;
+  onCancelled: () => void;
+  children: ReactNode;
+}) {
   const cancel = useCancelTwoFactorSetup();
   const [asking, setAsking] = useState(false);
   const questionId = useId();
@@ -235,8 +243,11 @@ function CancelSetup({ onCancelled, children }: { onCancelled: () => void; child
       className="flex flex-col gap-3 rounded-lg border border-warning/50 bg-warning/10 p-3"
     >
       <p id={questionId} className="text-sm text-fg">
-        Cancel this setup? The key, the backup codes and the recovery phrase shown here stop
-        working. If you added the account to an authenticator app, remove it there.
+        Cancel this setup?{' '}
+        {withPhrase
+          ? 'The key, the backup codes and the recovery phrase shown here stop working.'
+          : 'The key and the backup codes shown here stop working.'}{' '}
+        If you added the account to an authenticator app, remove it there.
       </p>
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={() => setAsking(false)} disabled={cancel.isPending}>
