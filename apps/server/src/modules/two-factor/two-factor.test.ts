@@ -173,8 +173,22 @@ describe('setting up two-factor authentication', () => {
     expect((await enableSetup(user.cookie, next)).statusCode).toBe(200);
   });
 
-  it('refuses to cancel once 2FA is on, changing nothing', async () => {
+  it('once 2FA is on, shows no setup and cancels none, changing nothing', async () => {
     const user = await verifiedCustomer(t);
+    const shown = await withoutChange(t, () =>
+      call(t, { method: 'POST', url: '/api/2fa/setup', cookie: user.cookie }),
+    );
+    expect(shown.statusCode).toBe(409);
+    expect(errorOf(shown)).toEqual({
+      error: 'CONFLICT',
+      message: 'Two-factor authentication is already enabled.',
+    });
+    // Nor to a device of the account that has not passed 2FA yet.
+    const device = await newSession(t, user);
+    const fromDevice = await withoutChange(t, () =>
+      call(t, { method: 'POST', url: '/api/2fa/setup', cookie: device }),
+    );
+    expect(fromDevice.statusCode).toBe(409);
     const res = await withoutChange(t, () => cancel(user.cookie));
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).error).toBe('CONFLICT');
