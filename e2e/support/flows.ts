@@ -2,7 +2,10 @@ import { expect, type Locator, type Page, test } from '@playwright/test';
 import { totpAt } from '../../apps/server/test/totp-reference';
 import { createAdmin, freshCode, linkIn, mailTo, ownAddress, PASSWORD, uniqueEmail } from './app';
 
-/** What the forced 2FA setup shows once: the secret key, the recovery phrase and the backup codes. */
+/**
+ * What the 2FA setup shows: the secret key, the recovery phrase (none for staff) and the
+ * backup codes; the same on every reload until the setup is confirmed or cancelled.
+ */
 export type SetupScreen = { secret: string; phrase: string[]; backupCodes: string[] };
 
 /** A customer who went through sign-up, e-mail confirmation and 2FA setup in the browser. */
@@ -61,8 +64,14 @@ export async function confirmEmail(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'E-mail confirmed' })).toBeVisible();
 }
 
-/** Step 1 of the forced setup: reads the secret key, the 12 words and the backup codes off the screen. */
-export async function readSetupScreen(page: Page): Promise<SetupScreen> {
+/**
+ * Step 1 of the forced setup: reads the secret key, the 12 words and the backup codes off
+ * the screen. Staff are shown no phrase, and a note why.
+ */
+export async function readSetupScreen(
+  page: Page,
+  { staff = false }: { staff?: boolean } = {},
+): Promise<SetupScreen> {
   await expect(
     page.getByRole('heading', { level: 1, name: 'Set up two-factor authentication' }),
   ).toBeVisible();
@@ -73,14 +82,19 @@ export async function readSetupScreen(page: Page): Promise<SetupScreen> {
   const secret = ((await key.textContent()) ?? '').replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
 
-  const phraseItems = page
-    .getByRole('region', { name: 'Critical: write down your recovery phrase' })
-    .getByRole('listitem');
-  await expect(phraseItems).toHaveCount(12);
-  const phrase = (await phraseItems.allInnerTexts()).map((t) =>
-    t.replace(/^\s*\d+\.\s*/, '').trim(),
-  );
-  for (const word of phrase) expect(word).toMatch(/^[a-z]+$/);
+  const phraseRegion = page.getByRole('region', {
+    name: 'Critical: write down your recovery phrase',
+  });
+  let phrase: string[] = [];
+  if (staff) {
+    await expect(page.getByText('Staff accounts have no recovery phrase.')).toBeVisible();
+    await expect(phraseRegion).toHaveCount(0);
+  } else {
+    const phraseItems = phraseRegion.getByRole('listitem');
+    await expect(phraseItems).toHaveCount(12);
+    phrase = (await phraseItems.allInnerTexts()).map((t) => t.replace(/^\s*\d+\.\s*/, '').trim());
+    for (const word of phrase) expect(word).toMatch(/^[a-z]+$/);
+  }
 
   const codeItems = page.getByRole('region', { name: 'Backup codes' }).getByRole('listitem');
   await expect(codeItems).toHaveCount(10);
@@ -100,10 +114,36 @@ export function wrongCode(secret: string): string {
   }
 }
 
-/** Step 2 of the setup: confirms with a code from the secret; returns the code used. */
-export async function confirmSetup(page: Page, secret: string): Promise<string> {
+/** The fields of step 2 that ask words of the phrase back, labelled "Word 3" and so on. */
+export function phraseWordFields(page: Page): Locator {
+  return page.getByRole('group', { name: 'Check your recovery phrase' }).getByRole('textbox');
+}
+
+/**
+ * Types the words step 2 asks for (three, at positions the server picked; none for staff)
+ * from the phrase the setup showed; returns the positions asked.
+ */
+export async function typePhraseWords(page: Page, phrase: string[]): Promise<number[]> {
+  const fields = phraseWordFields(page);
+  await expect(fields).toHaveCount(phrase.length > 0 ? 3 : 0);
+  const positions: number[] = [];
+  for (const field of await fields.all()) {
+    const label = await page.locator(`label[for="${await field.getAttribute('id')}"]`).innerText();
+    const position = Number(/^Word (\d+)$/.exec(label.trim())?.[1]);
+    positions.push(position);
+    await field.fill(phrase[position - 1] ?? '');
+  }
+  return positions;
+}
+
+/**
+ * Step 2 of the setup: types the words of the phrase it asks for and a code from the
+ * secret; returns the code used.
+ */
+export async function confirmSetup(page: Page, setup: SetupScreen): Promise<string> {
   await expect(page.getByText('Step 2 of 2')).toBeVisible();
-  const code = await freshCode(secret);
+  await typePhraseWords(page, setup.phrase);
+  const code = await freshCode(setup.secret);
   await page.getByLabel('Enter the 6-digit code from your authenticator app').fill(code);
   await page.getByRole('button', { name: 'Verify and Enable' }).click();
   await expectDashboard(page);
@@ -157,7 +197,7 @@ export async function registerCustomer(page: Page, prefix: string): Promise<Acco
   await signIn(page, email);
   const setup = await readSetupScreen(page);
   await page.getByRole('button', { name: 'Continue' }).click();
-  const lastCode = await confirmSetup(page, setup.secret);
+  const lastCode = await confirmSetup(page, setup);
   return { ...setup, email, password: PASSWORD, address, lastCode };
 }
 
@@ -199,11 +239,19 @@ export async function createCustomer(page: Page, prefix: string): Promise<Accoun
   const secret = field(setup, 'secret');
   const seedPhrase = field(setup, 'seedPhrase');
   const backupCodes = field(setup, 'backupCodes');
-  if (typeof secret !== 'string' || typeof seedPhrase !== 'string' || !Array.isArray(backupCodes)) {
+  const phraseCheck = field(setup, 'phraseCheck');
+  if (
+    typeof secret !== 'string' ||
+    typeof seedPhrase !== 'string' ||
+    !Array.isArray(backupCodes) ||
+    !Array.isArray(phraseCheck)
+  ) {
     throw new Error(`unexpected 2FA setup answer: ${JSON.stringify(setup)}`);
   }
+  const words = seedPhrase.split(' ');
+  const phraseWords = phraseCheck.map((position) => words[Number(position) - 1]);
   const lastCode = await freshCode(secret);
-  await post(page, '/api/2fa/enable', { code: lastCode });
+  await post(page, '/api/2fa/enable', { code: lastCode, phraseWords });
   await page.goto('/dashboard');
   await expectDashboard(page);
   return {
@@ -280,6 +328,7 @@ export async function signInNewStepUpAdmin(page: Page, prefix: string): Promise<
     return res.json();
   };
   await post('/api/auth/sign-in', { email, password: PASSWORD });
+  // Staff are shown no phrase, so no words are asked back.
   const setup = await post('/api/2fa/setup', {});
   await post('/api/2fa/enable', { code: await freshCode(setup.secret) });
   await page.goto('/dashboard/admin');

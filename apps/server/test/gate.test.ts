@@ -50,6 +50,7 @@ const SIGNED_IN = [
   'POST /api/2fa/enable',
   'POST /api/2fa/reset-with-phrase',
   'POST /api/2fa/setup',
+  'POST /api/2fa/setup/cancel',
   'POST /api/2fa/verify',
   'POST /api/auth/sign-out',
   'POST /api/passkeys/assert/options',

@@ -220,6 +220,18 @@ export async function signUpAndSignIn(
   };
 }
 
+/**
+ * The words a customer types back before 2FA is turned on: those of the setup's new phrase
+ * at the positions it asks for (none when it shows no phrase).
+ */
+export function phraseWordsFor(setup: {
+  seedPhrase: string | null;
+  phraseCheck: number[] | null;
+}): string[] {
+  const words = setup.seedPhrase?.split(' ') ?? [];
+  return (setup.phraseCheck ?? []).map((position) => words[position - 1] ?? '');
+}
+
 /** Runs the forced 2FA setup with a code computed independently: a fully verified session. */
 export async function completeTwoFactor(
   t: TestApp,
@@ -233,7 +245,7 @@ export async function completeTwoFactor(
     method: 'POST',
     url: '/api/2fa/enable',
     cookie: user.cookie,
-    body: { code: totpAt(secret, now) },
+    body: { code: totpAt(secret, now), phraseWords: phraseWordsFor(setup.json()) },
   });
   if (enable.statusCode !== 200) throw new Error(`enable failed: ${enable.body}`);
   return { ...user, cookie: sessionCookie(enable), totpSecret: secret, backupCodes, seedPhrase };
@@ -248,6 +260,16 @@ export async function verifiedAdmin(t: TestApp): Promise<SignedInUser> {
   const user = await signUpAndSignIn(t);
   await t.services.users.makeAdmin(user.userId);
   return completeTwoFactor(t, user);
+}
+
+/**
+ * A customer made staff after their 2FA setup: an admin with the recovery phrase of their
+ * customer days (an admin's own setup makes none), which staff still cannot use.
+ */
+export async function promotedCustomer(t: TestApp): Promise<SignedInUser> {
+  const user = await verifiedCustomer(t);
+  await t.services.users.makeAdmin(user.userId);
+  return user;
 }
 
 /** Signs in from a browser that has no session yet; the response, whatever it says. */

@@ -7,6 +7,7 @@ import {
   errorOf,
   mailsTo,
   newSession,
+  promotedCustomer,
   type SignedInUser,
   STRONG_PASSWORD,
   sessionCookie,
@@ -275,8 +276,7 @@ describe('password reset with the recovery phrase', () => {
 describe('staff and the recovery phrase', () => {
   it("answers an admin's phrase at password reset as a wrong one, changing nothing", async () => {
     // A customer made staff keeps the phrase they were given as a customer.
-    const admin = await verifiedCustomer(t);
-    await t.services.users.makeAdmin(admin.userId);
+    const admin = await promotedCustomer(t);
     expect(admin.seedPhrase?.split(' ')).toHaveLength(12);
     const reset = (recoveryPhrase: string | null) =>
       call(t, {

@@ -1,4 +1,11 @@
-import { normalizePhrase, PHRASE_CONFIRM_MSG } from '@coffer/shared';
+import { randomInt } from 'node:crypto';
+import {
+  normalizePhrase,
+  PHRASE_CHECK_MSG,
+  PHRASE_CHECK_WORDS,
+  PHRASE_CONFIRM_MSG,
+  RECOVERY_PHRASE_WORDS,
+} from '@coffer/shared';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import type pg from 'pg';
@@ -31,28 +38,83 @@ export function createRecoveryPhraseService({
 }: Deps) {
   const hashOf = (phrase: string) => secrets.keyedHash(HASH_PURPOSE, normalizePhrase(phrase));
 
+  /**
+   * Stores `phrase` as the user's unless they have one, on the caller's transaction, with
+   * its security event; whether it was stored. A replacement for a burnt phrase is stored
+   * unconfirmed (see the repository's insert).
+   */
+  async function adopt(
+    client: TxClient,
+    userId: string,
+    phrase: string,
+    from: Client | null,
+  ): Promise<boolean> {
+    const made = await createSeedPhrasesRepository(createDbOn(client)).insertIfAbsent({
+      userId,
+      encrypted: secrets.encrypt(phrase),
+      hash: hashOf(phrase),
+    });
+    if (made) await securityLog.record(client, { userId, kind: 'phrase-created', client: from });
+    return made;
+  }
+
   return {
     hashOf,
+    adopt,
+
+    /** A new phrase, not stored: 128 bits from the CSPRNG, 12 words. */
+    generate(): string {
+      return generateMnemonic(wordlist, 128);
+    },
+
+    /** Which words (positions 1 to 12, ascending) a customer types back: three, at random. */
+    pickCheckPositions(): number[] {
+      const picked = new Set<number>();
+      while (picked.size < PHRASE_CHECK_WORDS) picked.add(randomInt(RECOVERY_PHRASE_WORDS) + 1);
+      return [...picked].sort((a, b) => a - b);
+    },
 
     /**
-     * Creates the user's phrase if it has none: 128 bits from the CSPRNG, 12 words. A
-     * replacement for a burnt phrase is stored unconfirmed (see the repository's insert).
+     * The words typed back at `positions` of a phrase just shown (not yet stored), before
+     * anything that relies on it being written down. Counted on the phrase-check limit
+     * before they are compared, like every other phrase check; right ones are released.
+     * Refusals name the wrong positions (a 400), never the words.
+     */
+    async checkWords(input: {
+      userId: string;
+      ip: string;
+      phrase: string;
+      positions: number[];
+      words: string[];
+    }): Promise<void> {
+      const { positions, words } = input;
+      const blank = positions.filter((_, i) => !words[i]);
+      // Not a guess: nothing to compare, so nothing is counted.
+      if (words.length !== positions.length || blank.length > 0) {
+        throw new AppError(
+          'VALIDATION_FAILED',
+          PHRASE_CHECK_MSG.missing(blank.length > 0 ? blank : positions),
+        );
+      }
+      const attempt = await limiter.consume(LIMITS.phrase(input.userId, input.ip));
+      const shown = normalizePhrase(input.phrase).split(' ');
+      const wrong = positions.filter((p, i) => normalizePhrase(words[i] ?? '') !== shown[p - 1]);
+      if (wrong.length > 0) {
+        throw new AppError('INVALID_RECOVERY_PHRASE', PHRASE_CHECK_MSG.wrong(wrong));
+      }
+      await attempt.release();
+    },
+
+    /**
+     * Creates the user's phrase if it has none. A replacement for a burnt phrase is stored
+     * unconfirmed (see the repository's insert).
      */
     async ensure(
       userId: string,
       from: Client | null = null,
     ): Promise<{ phrase: string; createdAt: Date; confirmedAt: Date | null; created: boolean }> {
       const phrase = generateMnemonic(wordlist, 128);
-      const created = await withTransaction(pool, async (client) => {
-        const made = await createSeedPhrasesRepository(createDbOn(client)).insertIfAbsent({
-          userId,
-          encrypted: secrets.encrypt(phrase),
-          hash: hashOf(phrase),
-        });
-        if (made)
-          await securityLog.record(client, { userId, kind: 'phrase-created', client: from });
-        return made;
-      });
+      const created = await withTransaction(pool, (client) => adopt(client, userId, phrase, from));
       const row = await phrases.findByUser(userId);
       if (!row) throw new Error('recovery phrase vanished after insert');
       return {

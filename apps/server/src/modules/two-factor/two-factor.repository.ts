@@ -14,48 +14,100 @@ async function removeTwoFactor(tx: DbOrTx, userId: string) {
 }
 
 export function createTwoFactorRepository(db: Db) {
-  return {
-    async find(userId: string) {
-      const rows = await db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, userId));
-      return rows[0] ?? null;
-    },
+  async function find(userId: string) {
+    const rows = await db.select().from(userTwoFactor).where(eq(userTwoFactor.userId, userId));
+    return rows[0] ?? null;
+  }
 
-    async savePending(
+  return {
+    find,
+
+    /**
+     * Stores `fresh` as the user's pending setup unless `sessionId` has one already (or 2FA
+     * is on); returns the row as it then stands. The conflict's row lock orders parallel
+     * calls: the first one stores, the others keep it and read it back, so they all agree.
+     * A setup another session started is replaced: only its own session may see it again.
+     */
+    async startPending(
       userId: string,
-      pendingSecretEncrypted: string,
-      pendingBackupCodeHashes: string[],
+      sessionId: string,
+      fresh: {
+        secretEncrypted: string;
+        backupCodesEncrypted: string;
+        phraseEncrypted: string | null;
+        phraseCheck: number[] | null;
+      },
     ) {
-      await db
+      const pending = {
+        pendingSessionId: sessionId,
+        pendingSecretEncrypted: fresh.secretEncrypted,
+        pendingBackupCodesEncrypted: fresh.backupCodesEncrypted,
+        pendingPhraseEncrypted: fresh.phraseEncrypted,
+        pendingPhraseCheck: fresh.phraseCheck,
+      };
+      const stored = await db
         .insert(userTwoFactor)
-        .values({ userId, pendingSecretEncrypted, pendingBackupCodeHashes })
+        .values({ userId, ...pending })
         .onConflictDoUpdate({
           target: userTwoFactor.userId,
-          set: { pendingSecretEncrypted, pendingBackupCodeHashes, updatedAt: new Date() },
-        });
+          set: { ...pending, updatedAt: new Date() },
+          where: sql`${userTwoFactor.secretEncrypted} IS NULL AND (${userTwoFactor.pendingSecretEncrypted} IS NULL
+            OR ${userTwoFactor.pendingSessionId} IS DISTINCT FROM ${sessionId})`,
+        })
+        .returning();
+      return stored[0] ?? (await find(userId));
+    },
+
+    /** Forgets the user's pending setup, whichever session started it. */
+    async discardPending(userId: string) {
+      await db
+        .update(userTwoFactor)
+        .set({
+          pendingSessionId: null,
+          pendingSecretEncrypted: null,
+          pendingBackupCodesEncrypted: null,
+          pendingPhraseEncrypted: null,
+          pendingPhraseCheck: null,
+          updatedAt: new Date(),
+        })
+        .where(eq(userTwoFactor.userId, userId));
     },
 
     /**
-     * Turns the pending setup into the active one, with its backup codes, on `tx` (the
-     * caller's transaction, which queues the owner's mail with it).
+     * Turns the pending setup `secretEncrypted` of `sessionId` into the active one, with its
+     * backup codes, on `tx` (the caller's transaction, which queues the owner's mail with
+     * it). False when that setup is no longer pending (confirmed in parallel, cancelled or
+     * replaced): then nothing changed.
      */
     async enable(
       tx: DbOrTx,
       userId: string,
-      secretEncrypted: string,
+      pending: { sessionId: string; secretEncrypted: string },
       codeHashes: string[],
       step: number,
-    ) {
-      await tx
+    ): Promise<boolean> {
+      const done = await tx
         .update(userTwoFactor)
         .set({
-          secretEncrypted,
+          secretEncrypted: pending.secretEncrypted,
+          pendingSessionId: null,
           pendingSecretEncrypted: null,
-          pendingBackupCodeHashes: null,
+          pendingBackupCodesEncrypted: null,
+          pendingPhraseEncrypted: null,
+          pendingPhraseCheck: null,
           lastUsedStep: step,
           enabledAt: new Date(),
           updatedAt: new Date(),
         })
-        .where(eq(userTwoFactor.userId, userId));
+        .where(
+          and(
+            eq(userTwoFactor.userId, userId),
+            eq(userTwoFactor.pendingSessionId, pending.sessionId),
+            eq(userTwoFactor.pendingSecretEncrypted, pending.secretEncrypted),
+          ),
+        )
+        .returning({ userId: userTwoFactor.userId });
+      if (done.length === 0) return false;
       await tx.delete(backupCodes).where(eq(backupCodes.userId, userId));
       if (codeHashes.length > 0) {
         await tx.insert(backupCodes).values(codeHashes.map((codeHash) => ({ userId, codeHash })));
@@ -64,6 +116,7 @@ export function createTwoFactorRepository(db: Db) {
         .update(userProfiles)
         .set({ twoFactorEnabled: true })
         .where(eq(userProfiles.id, userId));
+      return true;
     },
 
     /**

@@ -2,7 +2,7 @@ import {
   ZOk,
   ZSessionResponse,
   ZStepUp,
-  ZTwoFactorCodeRequest,
+  ZTwoFactorEnableRequest,
   ZTwoFactorResetRequest,
   ZTwoFactorSetupResponse,
   ZTwoFactorStatusResponse,
@@ -41,17 +41,22 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
     );
 
     app.post(
+      '/api/2fa/setup/cancel',
+      { config: { access: 'signed-in' }, schema: { response: { 200: ZOk } } },
+      async (request) => {
+        await s.twoFactor.cancel(signedIn(request));
+        return { ok: true as const };
+      },
+    );
+
+    app.post(
       '/api/2fa/enable',
       {
         config: { access: 'signed-in' },
-        schema: { body: ZTwoFactorCodeRequest, response: { 200: ZSessionResponse } },
+        schema: { body: ZTwoFactorEnableRequest, response: { 200: ZSessionResponse } },
       },
       async (request, reply) => {
-        const token = await s.twoFactor.enable(
-          signedIn(request),
-          request.body.code,
-          clientOf(request),
-        );
+        const token = await s.twoFactor.enable(signedIn(request), request.body, clientOf(request));
         return answerWithSession(request, reply, token);
       },
     );

@@ -4,6 +4,7 @@ import {
   BACKUP_CODE_LENGTH,
   MSG,
   type TStepUp,
+  type TTwoFactorEnableRequest,
   type TTwoFactorVerifyRequest,
 } from '@coffer/shared';
 import type pg from 'pg';
@@ -50,6 +51,15 @@ function newBackupCode(): string {
   return code;
 }
 
+const ALREADY_ENABLED = 'Two-factor authentication is already enabled.';
+const NO_PENDING_SETUP =
+  'Start the setup again: no two-factor setup is waiting on this device (it was cancelled, or started again on another device).';
+
+/** Staff never use a recovery phrase (README), so their setup neither makes nor asks one. */
+const wantsPhrase = (s: SessionContext) => !s.isAdmin && !s.hasRecoveryPhrase;
+
+type TwoFactorRow = NonNullable<Awaited<ReturnType<TwoFactorRepository['find']>>>;
+
 export function createTwoFactorService(d: Deps) {
   const settingsUrl = `${d.publicUrl}/dashboard/settings`;
 
@@ -87,6 +97,28 @@ export function createTwoFactorService(d: Deps) {
     return result;
   }
 
+  /**
+   * The pending setup as `s` may see it: only the session that started it, and only while
+   * 2FA is off. Its phrase only for a customer who has none yet (staff never use one, and
+   * one made meanwhile on the Secret Combination page is the account's phrase instead).
+   */
+  function pendingOf(row: TwoFactorRow, s: SessionContext) {
+    if (row.secretEncrypted || row.pendingSessionId !== s.sessionId) return null;
+    if (!row.pendingSecretEncrypted || !row.pendingBackupCodesEncrypted) return null;
+    const phrase =
+      wantsPhrase(s) && row.pendingPhraseEncrypted && row.pendingPhraseCheck
+        ? {
+            words: d.secrets.decrypt(row.pendingPhraseEncrypted),
+            positions: row.pendingPhraseCheck,
+          }
+        : null;
+    return {
+      secret: d.secrets.decrypt(row.pendingSecretEncrypted),
+      backupCodes: JSON.parse(d.secrets.decrypt(row.pendingBackupCodesEncrypted)) as string[],
+      phrase,
+    };
+  }
+
   /** Checks a code against the active secret and uses it up; null when it is wrong or used. */
   async function acceptCode(userId: string, code: string): Promise<true | null> {
     const row = await d.repo.find(userId);
@@ -105,47 +137,85 @@ export function createTwoFactorService(d: Deps) {
       };
     },
 
-    /** A new secret and backup codes, pending until confirmed with a code. */
+    /**
+     * The pending setup of this session: the secret, the backup codes and (for a customer
+     * without one) the new recovery phrase with the positions of its words to type back.
+     * Made on the first call and shown again, unchanged, on every later call of the same
+     * session until it is confirmed or cancelled, so a reload changes nothing. Another
+     * session (someone else holding the password, say) never sees it: its call starts a
+     * setup of its own, which replaces this one.
+     */
     async setup(s: SessionContext) {
-      if (s.twoFactorEnabled)
-        throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
-      const secret = newTotpSecret();
-      const codes = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
-      await d.repo.savePending(
-        s.userId,
-        d.secrets.encrypt(secret),
-        codes.map((c) => backupHash(s.userId, c)),
-      );
-      const phrase = await d.phrases.ensure(s.userId);
+      if (s.twoFactorEnabled) throw new AppError('CONFLICT', ALREADY_ENABLED);
+      const phrase = wantsPhrase(s) ? d.phrases.generate() : null;
+      const row = await d.repo.startPending(s.userId, s.sessionId, {
+        secretEncrypted: d.secrets.encrypt(newTotpSecret()),
+        backupCodesEncrypted: d.secrets.encrypt(
+          JSON.stringify(Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode)),
+        ),
+        phraseEncrypted: phrase === null ? null : d.secrets.encrypt(phrase),
+        phraseCheck: phrase === null ? null : d.phrases.pickCheckPositions(),
+      });
+      const pending = row && pendingOf(row, s);
+      // Turned on in parallel (by this session's own enable, which the session read missed).
+      if (!pending) throw new AppError('CONFLICT', ALREADY_ENABLED);
       return {
-        otpauthUrl: otpauthUrl(secret, s.email),
-        secret,
-        backupCodes: codes,
-        seedPhrase: phrase.created ? phrase.phrase : null,
+        otpauthUrl: otpauthUrl(pending.secret, s.email),
+        secret: pending.secret,
+        backupCodes: pending.backupCodes,
+        seedPhrase: pending.phrase?.words ?? null,
+        phraseCheck: pending.phrase?.positions ?? null,
       };
     },
 
-    /** Confirms the pending setup; the session counts as verified and gets a new token. */
-    async enable(s: SessionContext, code: string, client: Client): Promise<string> {
+    /** Forgets the pending setup: the next setup makes a new secret, new codes and phrase. */
+    async cancel(s: SessionContext): Promise<void> {
       if (s.twoFactorEnabled)
-        throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
-      const row = await d.repo.find(s.userId);
-      if (!row?.pendingSecretEncrypted) {
         throw new AppError(
           'CONFLICT',
-          'Start the setup again: no pending two-factor setup was found.',
+          'Two-factor authentication is on: there is no setup to cancel.',
         );
+      await d.repo.discardPending(s.userId);
+    },
+
+    /**
+     * Confirms this session's pending setup: the words of the new recovery phrase first
+     * (when it shows one), then the authenticator code. The session counts as verified and
+     * gets a new token; the phrase is stored with the factor, in one commit.
+     */
+    async enable(
+      s: SessionContext,
+      input: TTwoFactorEnableRequest,
+      client: Client,
+    ): Promise<string> {
+      if (s.twoFactorEnabled) throw new AppError('CONFLICT', ALREADY_ENABLED);
+      const row = await d.repo.find(s.userId);
+      const pending = row && pendingOf(row, s);
+      if (!row?.pendingSecretEncrypted || !pending)
+        throw new AppError('CONFLICT', NO_PENDING_SETUP);
+      const secretEncrypted = row.pendingSecretEncrypted;
+      if (pending.phrase) {
+        await d.phrases.checkWords({
+          userId: s.userId,
+          ip: client.ip,
+          phrase: pending.phrase.words,
+          positions: pending.phrase.positions,
+          words: input.phraseWords ?? [],
+        });
       }
-      const secret = row.pendingSecretEncrypted;
       const step = await limited(
         s,
         client,
-        async () => matchTotpStep(d.secrets.decrypt(secret), code),
+        async () => matchTotpStep(pending.secret, input.code),
         MSG.invalidCode,
       );
       await withTransaction(d.pool, async (tx) => {
         const db = createDbOn(tx);
-        await d.repo.enable(db, s.userId, secret, row.pendingBackupCodeHashes ?? [], step);
+        const codeHashes = pending.backupCodes.map((c) => backupHash(s.userId, c));
+        const sessionId = s.sessionId;
+        if (!(await d.repo.enable(db, s.userId, { sessionId, secretEncrypted }, codeHashes, step)))
+          throw new AppError('CONFLICT', NO_PENDING_SETUP);
+        if (pending.phrase) await d.phrases.adopt(tx, s.userId, pending.phrase.words, client);
         // A new authenticator ends every other session: one that was signed in with only the
         // password (an attacker's, say) must not carry on under the new factor.
         await endSessions(tx, s.userId, s.sessionId);

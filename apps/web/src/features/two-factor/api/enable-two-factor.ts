@@ -1,14 +1,17 @@
-import type { TSessionResponse, TTwoFactorCodeRequest } from '@coffer/shared';
+import type { TSessionResponse, TTwoFactorEnableRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { sessionQueryOptions } from '../../../lib/session';
 import { twoFactorStatusQueryOptions } from './get-two-factor-status';
 
-export function enableTwoFactor(data: TTwoFactorCodeRequest): Promise<TSessionResponse> {
+export function enableTwoFactor(data: TTwoFactorEnableRequest): Promise<TSessionResponse> {
   return api.post<TSessionResponse>('/api/2fa/enable', data);
 }
 
-/** Confirms the pending setup with a code; the returned session counts as verified. */
+/**
+ * Confirms the pending setup with a code (and the words of the new phrase it asks for);
+ * the returned session counts as verified.
+ */
 export function useEnableTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({

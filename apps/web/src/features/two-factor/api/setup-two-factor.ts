@@ -7,8 +7,8 @@ export function setupTwoFactor(): Promise<TTwoFactorSetupResponse> {
 }
 
 /**
- * Starts a setup: a new pending secret and backup codes (and the recovery phrase, the
- * first time). Each call replaces the pending secret, so call it once per setup.
+ * This session's pending setup: made by the first call, the same answer on every later
+ * one (a reload) until it is confirmed or cancelled.
  */
 export function useSetupTwoFactor() {
   return useMutation({ mutationFn: setupTwoFactor });

@@ -1,5 +1,5 @@
 import { ShieldCheck } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
@@ -19,6 +19,7 @@ const TwoFactorSetupFlow = lazy(() =>
  */
 export function TwoFactorGateSetup() {
   const signOut = useSignOut('/auth');
+  const [cancelled, setCancelled] = useState(false);
 
   return (
     <main className="min-h-screen bg-bg px-4 py-8 sm:py-12">
@@ -40,22 +41,33 @@ export function TwoFactorGateSetup() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <Suspense
-              fallback={
-                <div className="flex justify-center py-10">
-                  <Spinner className="h-8 w-8" label="Preparing two-factor authentication" />
-                </div>
-              }
-            >
-              <TwoFactorSetupFlow
-                onDone={() => {
-                  // The returned session is already in the cache; the gate lets them through.
-                  toast.success('2FA Enabled', {
-                    description: 'Two-factor authentication is now active on your account.',
-                  });
-                }}
-              />
-            </Suspense>
+            {cancelled ? (
+              <div className="flex flex-col items-center gap-3 py-6 text-center">
+                <p role="status" className="text-sm text-fg">
+                  Setup cancelled. What it showed (the key, the backup codes and any recovery
+                  phrase) no longer works. A new setup gives you new ones.
+                </p>
+                <Button onClick={() => setCancelled(false)}>Start a new setup</Button>
+              </div>
+            ) : (
+              <Suspense
+                fallback={
+                  <div className="flex justify-center py-10">
+                    <Spinner className="h-8 w-8" label="Preparing two-factor authentication" />
+                  </div>
+                }
+              >
+                <TwoFactorSetupFlow
+                  onDone={() => {
+                    // The returned session is already in the cache; the gate lets them through.
+                    toast.success('2FA Enabled', {
+                      description: 'Two-factor authentication is now active on your account.',
+                    });
+                  }}
+                  onCancelled={() => setCancelled(true)}
+                />
+              </Suspense>
+            )}
           </CardContent>
         </Card>
         <Button

@@ -95,13 +95,19 @@ export function TwoFactorSettingsCard() {
       <Dialog open={dialog === 'enable'} onOpenChange={closeDialog}>
         <DialogContent
           title="Enable two-factor authentication"
-          description="Scan the code with an authenticator app, save your backup codes, then confirm with a code."
+          description="Scan the code with an authenticator app, save your backup codes, then confirm with a code. Closing this keeps the setup: it opens again where you left it."
         >
           <TwoFactorSetupFlow
             onDone={() => {
               setDialog(null);
               toast.success('2FA Enabled', {
                 description: 'Two-factor authentication is now active on your account.',
+              });
+            }}
+            onCancelled={() => {
+              setDialog(null);
+              toast('Setup cancelled', {
+                description: 'The key and backup codes shown no longer work.',
               });
             }}
           />

@@ -1,13 +1,22 @@
-import { MSG, TOTP_DIGITS, type TSession, type TTwoFactorSetupResponse } from '@coffer/shared';
-import { AlertTriangle, ArrowLeft, Copy, Download, KeyRound } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import {
+  MSG,
+  PHRASE_CHECK_MSG,
+  TOTP_DIGITS,
+  type TSession,
+  type TTwoFactorSetupResponse,
+} from '@coffer/shared';
+import { AlertTriangle, ArrowLeft, Copy, Download, ExternalLink, KeyRound } from 'lucide-react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { FieldError } from '../../../components/ui/field-error';
+import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { QrCode } from '../../../components/ui/qr-code';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { useCancelTwoFactorSetup } from '../api/cancel-two-factor-setup';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { useSetupTwoFactor } from '../api/setup-two-factor';
 import { TotpCodeInput } from './totp-code-input';
@@ -47,12 +56,27 @@ function enableFailureMessage(err: unknown): string {
   return MSG.invalidCode;
 }
 
+/** A refusal about the phrase's words (wrong or missing): shown under the words, not the code. */
+function isWordsRefusal(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError && ['INVALID_RECOVERY_PHRASE', 'VALIDATION_FAILED'].includes(err.code)
+  );
+}
+
 /**
  * The two-step 2FA setup used by the forced setup screen and by Settings: step 1 shows
- * the new secret (QR code and key), the recovery phrase when this setup created it, and
- * the backup codes; step 2 confirms a code from the authenticator app.
+ * the secret (QR code, key and, on a phone, a link into the authenticator app), the new
+ * recovery phrase and the backup codes; step 2 asks three words of the phrase back and a
+ * code from the authenticator app. The server keeps the setup until it is confirmed or
+ * cancelled, so a reload shows the same one again.
  */
-export function TwoFactorSetupFlow({ onDone }: { onDone: (session: TSession | null) => void }) {
+export function TwoFactorSetupFlow({
+  onDone,
+  onCancelled,
+}: {
+  onDone: (session: TSession | null) => void;
+  onCancelled: () => void;
+}) {
   const { mutate: startSetup, data, error, isError } = useSetupTwoFactor();
   const started = useRef(false);
   const [step, setStep] = useState<1 | 2>(1);
@@ -66,8 +90,8 @@ export function TwoFactorSetupFlow({ onDone }: { onDone: (session: TSession | nu
     });
   }
 
-  // Once per mount: every setup call replaces the pending secret, and StrictMode runs
-  // effects twice in development. The ref survives that second run.
+  // Once per mount (StrictMode runs effects twice in development; the ref survives that
+  // second run). A second call would be harmless, as it answers with the same setup.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs once on mount by design
   useEffect(() => {
     if (started.current) return;
@@ -97,20 +121,23 @@ export function TwoFactorSetupFlow({ onDone }: { onDone: (session: TSession | nu
   }
 
   return step === 1 ? (
-    <SetupStep setup={data} onContinue={() => setStep(2)} />
+    <SetupStep setup={data} onContinue={() => setStep(2)} onCancelled={onCancelled} />
   ) : (
-    <ConfirmStep onBack={() => setStep(1)} onDone={onDone} />
+    <ConfirmStep setup={data} onBack={() => setStep(1)} onDone={onDone} />
   );
 }
 
 function SetupStep({
   setup,
   onContinue,
+  onCancelled,
 }: {
   setup: TTwoFactorSetupResponse;
   onContinue: () => void;
+  onCancelled: () => void;
 }) {
   const headingId = useId();
+  const isAdmin = useSession().data?.user.isAdmin ?? false;
   return (
     <div className="flex flex-col gap-6">
       <p className="text-xs font-medium uppercase tracking-wide text-muted">Step 1 of 2</p>
@@ -130,6 +157,18 @@ function SetupStep({
             failedText="The QR code could not be drawn. Enter the key by hand instead."
           />
           <div className="flex w-full min-w-0 flex-col gap-2">
+            {/* A phone cannot scan its own screen: there the same URI opens the app directly. */}
+            <div className="mb-2 hidden rounded-lg border border-border bg-surface-2 p-3 pointer-coarse:block max-sm:block">
+              <p className="mb-2 text-sm text-fg">
+                Setting up on this phone? Add the account to your authenticator app in one tap:
+              </p>
+              <Button asChild size="sm">
+                <a href={setup.otpauthUrl}>
+                  <ExternalLink className="h-4 w-4" aria-hidden />
+                  Open in authenticator app
+                </a>
+              </Button>
+            </div>
             <p className="text-sm text-fg">Can't scan it? Enter this key in the app instead:</p>
             <code className="break-all rounded-md border border-border bg-surface-2 px-3 py-2 font-mono text-sm text-fg">
               {groupSecret(setup.secret)}
@@ -153,18 +192,84 @@ function SetupStep({
         <p className="flex gap-2 rounded-lg border border-border bg-surface-2 p-3 text-sm text-fg">
           <KeyRound className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden />
           <span>
-            You already have a recovery phrase, so none is shown here. You can view it under Secret
-            Combination after re-entering your password.
+            {isAdmin
+              ? 'Staff accounts have no recovery phrase. If you lose your authenticator and your backup codes, another admin restores your access.'
+              : 'You already have a recovery phrase, so none is shown here. You can view it under Secret Combination after re-entering your password.'}
           </span>
         </p>
       )}
 
       <BackupCodes codes={setup.backupCodes} />
 
-      <Button className="w-full sm:w-auto sm:self-end" onClick={onContinue}>
-        Continue
-      </Button>
+      <CancelSetup withPhrase={setup.seedPhrase !== null} onCancelled={onCancelled}>
+        <Button className="w-full sm:w-auto" onClick={onContinue}>
+          Continue
+        </Button>
+      </CancelSetup>
     </div>
+  );
+}
+
+/**
+ * The setup's footer: "Cancel setup" (asked once more, as it voids what was shown) beside
+ * the step's own button.
+ */
+function CancelSetup({
+  withPhrase,
+  onCancelled,
+  children,
+}: {
+  withPhrase: boolean;
+  onCancelled: () => void;
+  children: ReactNode;
+}) {
+  const cancel = useCancelTwoFactorSetup();
+  const [asking, setAsking] = useState(false);
+  const questionId = useId();
+
+  if (!asking) {
+    return (
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
+        <Button variant="ghost" onClick={() => setAsking(true)}>
+          Cancel setup
+        </Button>
+        {children}
+      </div>
+    );
+  }
+  return (
+    <section
+      aria-labelledby={questionId}
+      className="flex flex-col gap-3 rounded-lg border border-warning/50 bg-warning/10 p-3"
+    >
+      <p id={questionId} className="text-sm text-fg">
+        Cancel this setup?{' '}
+        {withPhrase
+          ? 'The key, the backup codes and the recovery phrase shown here stop working.'
+          : 'The key and the backup codes shown here stop working.'}{' '}
+        If you added the account to an authenticator app, remove it there.
+      </p>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={() => setAsking(false)} disabled={cancel.isPending}>
+          Keep setting up
+        </Button>
+        <Button
+          variant="danger"
+          disabled={cancel.isPending}
+          onClick={() =>
+            cancel.mutate(undefined, {
+              onSuccess: onCancelled,
+              onError: (err) =>
+                toast.error('Could not cancel', {
+                  description: errorMessage(err, 'The setup could not be cancelled.'),
+                }),
+            })
+          }
+        >
+          {cancel.isPending ? 'Cancelling...' : 'Yes, cancel setup'}
+        </Button>
+      </div>
+    </section>
   );
 }
 
@@ -199,7 +304,8 @@ function RecoveryPhrase({ phrase }: { phrase: string }) {
         ))}
       </ol>
       <p className="text-xs text-muted">
-        You can view it again later under Secret Combination, after re-entering your password.
+        Before the setup ends you will type three of these words back. Later you can view the phrase
+        under Secret Combination, after re-entering your password.
       </p>
       <Button
         variant="outline"
@@ -229,8 +335,8 @@ function BackupCodes({ codes }: { codes: string[] }) {
         Backup codes
       </h3>
       <p className="text-sm text-muted">
-        If you lose your authenticator, each of these codes signs you in once. They are shown only
-        now: copy or download them and keep them somewhere safe.
+        If you lose your authenticator, each of these codes signs you in once. They are shown until
+        this setup is finished, never after: copy or download them and keep them somewhere safe.
       </p>
       <ul className="grid grid-cols-2 gap-2 rounded-lg border border-border bg-surface-2 p-3">
         {codes.map((code) => (
@@ -262,38 +368,59 @@ function BackupCodes({ codes }: { codes: string[] }) {
 }
 
 function ConfirmStep({
+  setup,
   onBack,
   onDone,
 }: {
+  setup: TTwoFactorSetupResponse;
   onBack: () => void;
   onDone: (session: TSession | null) => void;
 }) {
   const enable = useEnableTwoFactor();
+  const positions = setup.phraseCheck ?? [];
+  const [words, setWords] = useState<string[]>(() => positions.map(() => ''));
+  const [wordsError, setWordsError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const inputId = useId();
   const errorId = useId();
+  const wordsId = useId();
+  const wordsErrorId = useId();
   const focusInput = () => document.getElementById(inputId)?.focus();
+  const focusWord = (i: number) => document.getElementById(`${wordsId}-${i}`)?.focus();
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus once, when the step opens
   useEffect(() => {
-    focusInput();
+    if (positions.length > 0) focusWord(0);
+    else focusInput();
   }, []);
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     if (enable.isPending) return;
-    if (code.length !== TOTP_DIGITS) {
-      setError(MSG.sixDigitCode);
+    const blank = positions.filter((_, i) => !words[i]?.trim());
+    const missingWords = blank.length > 0 ? PHRASE_CHECK_MSG.missing(blank) : null;
+    const badCode = code.length !== TOTP_DIGITS ? MSG.sixDigitCode : null;
+    setWordsError(missingWords);
+    setError(badCode);
+    if (missingWords) {
+      focusWord(positions.indexOf(blank[0] ?? 0));
       return;
     }
-    setError(null);
+    if (badCode) return;
     enable.mutate(
-      { code },
+      { code, ...(positions.length > 0 ? { phraseWords: words.map((w) => w.trim()) } : {}) },
       {
         onSuccess: ({ session }) => onDone(session),
         onError: (err) => {
           console.error('2FA enable failed', err);
+          if (isWordsRefusal(err)) {
+            // The code was not looked at: it stays, for the corrected words.
+            setWordsError(err.message);
+            toast.error('Verification Failed', { description: err.message });
+            focusWord(0);
+            return;
+          }
           const message = enableFailureMessage(err);
           setError(message);
           setCode('');
@@ -305,8 +432,46 @@ function ConfirmStep({
   }
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <form noValidate onSubmit={submit} className="flex flex-col gap-5">
       <p className="text-xs font-medium uppercase tracking-wide text-muted">Step 2 of 2</p>
+      {positions.length > 0 && (
+        <fieldset
+          className="flex flex-col gap-3"
+          aria-describedby={wordsError ? wordsErrorId : undefined}
+        >
+          <legend className="mb-1 font-semibold text-fg">Check your recovery phrase</legend>
+          <p className="text-sm text-muted">
+            From what you wrote down, type these words of your recovery phrase. This makes sure your
+            copy is right before you rely on it.
+          </p>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            {positions.map((position, i) => (
+              <div key={position} className="flex flex-col gap-1.5">
+                <Label htmlFor={`${wordsId}-${i}`}>Word {position}</Label>
+                {/* translate="no": browser translation would send the words to a third party. */}
+                <Input
+                  id={`${wordsId}-${i}`}
+                  value={words[i] ?? ''}
+                  onChange={(e) => {
+                    const next = [...words];
+                    next[i] = e.target.value;
+                    setWords(next);
+                    if (wordsError) setWordsError(null);
+                  }}
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  translate="no"
+                  maxLength={50}
+                  className="font-mono"
+                  aria-invalid={wordsError ? true : undefined}
+                />
+              </div>
+            ))}
+          </div>
+          <FieldError id={wordsErrorId} message={wordsError} />
+        </fieldset>
+      )}
       <div className="flex flex-col gap-2">
         <Label htmlFor={inputId}>Enter the 6-digit code from your authenticator app</Label>
         <TotpCodeInput
