@@ -68,6 +68,16 @@ export function createTwoFactorService(d: Deps) {
     };
   }
 
+  /**
+   * Inside a security hold a factor is added only where the reset asks for one: an account
+   * that must have 2FA and has none now (a reset removed it). Anything else (a setup while one
+   * is on, or an optional one) waits like a payout: it would outlast the hold (S10).
+   */
+  async function assertMayAdd(s: SessionContext) {
+    if (s.twoFactorEnabled || !requiresTwoFactor(s))
+      await d.securityHold.assertClear(d.pool, s.userId);
+  }
+
   const backupHash = (userId: string, code: string) =>
     d.secrets.keyedHash('backup-code', `${userId}:${code}`);
 
@@ -107,6 +117,7 @@ export function createTwoFactorService(d: Deps) {
 
     /** A new secret and backup codes, pending until confirmed with a code. */
     async setup(s: SessionContext) {
+      await assertMayAdd(s);
       if (s.twoFactorEnabled)
         throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
       const secret = newTotpSecret();
@@ -127,6 +138,7 @@ export function createTwoFactorService(d: Deps) {
 
     /** Confirms the pending setup; the session counts as verified and gets a new token. */
     async enable(s: SessionContext, code: string, client: Client): Promise<string> {
+      await assertMayAdd(s);
       if (s.twoFactorEnabled)
         throw new AppError('CONFLICT', 'Two-factor authentication is already enabled.');
       const row = await d.repo.find(s.userId);
