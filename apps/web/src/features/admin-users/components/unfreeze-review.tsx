@@ -82,7 +82,11 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
   return (
     <>
       <Badge variant="destructive">Frozen</Badge>
-      {pending ? <Badge variant="secondary">Unfreeze requested</Badge> : null}
+      {pending ? (
+        <Badge variant="secondary" className="whitespace-nowrap">
+          Unfreeze requested
+        </Badge>
+      ) : null}
       <Button
         size="sm"
         variant="outline"
