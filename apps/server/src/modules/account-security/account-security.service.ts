@@ -15,7 +15,6 @@ import { mailTime } from '../../lib/mail-time';
 import { hashPassword, verifyPassword } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
-import type { SecurityHold } from '../security-hold';
 import { endSessions, type SessionContext } from '../sessions';
 import type { StepUp } from '../step-up';
 import type { AccountSecurityRepository } from './account-security.repository';
@@ -39,10 +38,11 @@ type Deps = {
   };
   stepUp: Pick<StepUp, 'confirm'>;
   /**
-   * During a security hold the password and the other devices stay as they are: whoever
-   * used the phrase must not lock the owner out (S10).
+   * The security hold's `assertClear`, by its shape (the hold's module reaches this one
+   * through the security log): during a hold the password and the other devices stay as
+   * they are, so whoever used the phrase cannot lock the owner out (S10).
    */
-  securityHold: Pick<SecurityHold, 'assertClear'>;
+  securityHold: { assertClear(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> };
   publicUrl: string;
 };
 

@@ -57,7 +57,7 @@ export type HoldEvent = keyof typeof EVENTS;
 /** How long a "This wasn't me" link works: as long as any hold it was sent with. */
 const FREEZE_LINK_HOURS = 7 * 24;
 
-/** How long the set-password link mailed after an unfreeze works; support can send a new one. */
+/** How long the set-password link mailed after an unfreeze works. */
 const SET_PASSWORD_LINK_HOURS = 72;
 
 export const UNFREEZE_MSG = {
