@@ -158,6 +158,8 @@ test('a frozen account stays shut until two admins lift it and its owner sets a 
   await secondReview.getByRole('button', { name: 'Approve unfreeze' }).click();
   await confirmStepUp(second.page, second.account, { title: 'Confirm the unfreeze' });
   await expect(toasts(second.page)).toContainText('e-mailed a link to set a new password');
+  // Until the owner sets a new password, the row says so (and offers a new link).
+  await expect(row(second.page)).toContainText('New password pending');
   await expect(row(second.page)).not.toContainText('Frozen');
 
   // The password known before the freeze no longer opens the account: the mail does.

@@ -288,7 +288,10 @@ export function createSecurityHold(deps: {
     async requestUnfreeze(actor: StaffActor, userId: string, reason: string, proof: TStepUp) {
       const state = await withTransaction(deps.pool, async (client) => {
         const locked = await lockFreeze(client, userId);
-        if (!locked.frozenAt) throw new AppError('CONFLICT', UNFREEZE_MSG.notFrozen);
+        // Unfrozen but still waiting for the owner's new password (the link expired or never
+        // arrived): the same two admins send a new link, as the approval does.
+        if (!locked.frozenAt && !locked.newPasswordRequiredAt)
+          throw new AppError('CONFLICT', UNFREEZE_MSG.notFrozen);
         if (await repo.pendingUnfreeze(client, userId))
           throw new AppError('CONFLICT', UNFREEZE_MSG.alreadyRequested);
         await deps.stepUp.confirm(client, actor.session, proof, actor.client);
@@ -305,8 +308,12 @@ export function createSecurityHold(deps: {
           targetType: 'user',
           targetId: userId,
           targetUserId: userId,
-          before: { frozen: true, frozenAt: locked.frozenAt.toISOString() },
-          after: { frozen: true, unfreezeRequested: true },
+          before: {
+            frozen: locked.frozenAt !== null,
+            frozenAt: locked.frozenAt?.toISOString() ?? null,
+            awaitingNewPassword: locked.newPasswordRequiredAt !== null,
+          },
+          after: { unfreezeRequested: true },
           reason,
           ip: actor.client.ip,
         });
@@ -375,8 +382,9 @@ export function createSecurityHold(deps: {
           targetId: userId,
           targetUserId: userId,
           before: {
-            frozen: true,
+            frozen: locked.frozenAt !== null,
             frozenAt: locked.frozenAt?.toISOString() ?? null,
+            awaitingNewPassword: locked.newPasswordRequiredAt !== null,
             requestId: pending.id,
             requestedBy: pending.requestedBy,
           },
@@ -396,7 +404,7 @@ export function createSecurityHold(deps: {
       return result;
     },
 
-    /** An admin (the one who asked, or another) turns the request down: the account stays frozen. */
+    /** An admin (the one who asked, or another) turns the request down: the account stays shut. */
     async rejectUnfreeze(actor: StaffActor, userId: string, reason: string, proof: TStepUp) {
       return withTransaction(deps.pool, async (client) => {
         const { pending } = await lockPending(client, userId);
@@ -415,12 +423,11 @@ export function createSecurityHold(deps: {
           targetId: userId,
           targetUserId: userId,
           before: {
-            frozen: true,
             requestId: pending.id,
             requestedBy: pending.requestedBy,
             requestReason: pending.reason,
           },
-          after: { frozen: true, rejectedBy: actor.session.userId },
+          after: { rejectedBy: actor.session.userId },
           reason,
           ip: actor.client.ip,
         });

@@ -558,6 +558,41 @@ describe('lifting a freeze: two admins', () => {
     ]);
   });
 
+  it('sends a new link the same way when the first one expired', async () => {
+    const user = await frozenCustomer();
+    expect((await request(admin, user.userId, 'Reviewed on a call')).statusCode).toBe(202);
+    expect((await approve(second, user.userId)).statusCode).toBe(200);
+    const linkIn = (mail: string | undefined) =>
+      new URL(linkFromMail(mail ?? '', t.origin)).searchParams.get('token') ?? 'missing';
+    const first = linkIn(mailsTo(t, user.email).at(-1));
+    await t.services.pool.query(
+      "UPDATE set_password_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1",
+      [user.userId],
+    );
+    const setPassword = (token: string) =>
+      call(t, {
+        method: 'POST',
+        url: '/api/security/set-password',
+        body: { token, newPassword: 'Owner-Chose-This-42' },
+      });
+    expect((await withoutChange(t, () => setPassword(first))).statusCode).toBe(404);
+    // The users screen still offers the review: nobody can sign in.
+    const listed = await call(t, {
+      url: `/api/admin/users?q=${encodeURIComponent(user.email)}`,
+      cookie: admin.cookie,
+    });
+    expect(listed.json().users).toEqual([expect.objectContaining({ frozen: true })]);
+    const asked = await request(third, user.userId, 'The link expired; the owner called again');
+    expect(asked.statusCode).toBe(202);
+    expect(asked.json()).toMatchObject({ frozen: false, awaitingNewPassword: true });
+    expect((await withoutChange(t, () => approve(third, user.userId))).statusCode).toBe(403);
+    expect((await approve(admin, user.userId)).statusCode).toBe(200);
+    const fresh = linkIn(mailsTo(t, user.email).at(-1));
+    expect(fresh).not.toBe(first);
+    expect((await setPassword(fresh)).statusCode).toBe(200);
+    expect((await signIn(t, user.email, 'Owner-Chose-This-42')).statusCode).toBe(200);
+  });
+
   it('refuses a request for an account that is not frozen, or unknown', async () => {
     const user = await verifiedCustomer(t);
     const notFrozen = await withoutChange(t, () => request(admin, user.userId, 'why not'));

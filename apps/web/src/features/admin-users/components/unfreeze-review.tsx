@@ -56,6 +56,8 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
   const reasonId = useId();
   const errorId = useId();
   const pending = state.data?.pending ?? null;
+  // Unfrozen, but the owner has not set a new password yet: a new link takes the same review.
+  const awaiting = state.data ? !state.data.frozen && state.data.awaitingNewPassword : false;
   const mine = pending !== null && pending.requestedBy.id === session.data?.user.id;
 
   function openReview(isOpen: boolean) {
@@ -81,7 +83,13 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
 
   return (
     <>
-      <Badge variant="destructive">Frozen</Badge>
+      {awaiting ? (
+        <Badge variant="secondary" className="whitespace-nowrap">
+          New password pending
+        </Badge>
+      ) : (
+        <Badge variant="destructive">Frozen</Badge>
+      )}
       {pending ? (
         <Badge variant="secondary" className="whitespace-nowrap">
           Unfreeze requested
@@ -91,15 +99,19 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
         size="sm"
         variant="outline"
         onClick={() => openReview(true)}
-        aria-label={`Unfreeze ${user.name}`}
+        aria-label={awaiting ? `Send ${user.name} a new link` : `Unfreeze ${user.name}`}
       >
-        Unfreeze
+        {awaiting ? 'New link' : 'Unfreeze'}
       </Button>
 
       <Dialog open={open} onOpenChange={openReview}>
         <DialogContent
-          title={`Unfreeze ${user.name}?`}
-          description="The customer froze the account with the link of a security-hold mail. Lifting the freeze takes two admins: one asks, with how the account was reviewed with its owner; another approves. The customer then sets a new password from a link we e-mail them."
+          title={awaiting ? `Send ${user.name} a new link?` : `Unfreeze ${user.name}?`}
+          description={
+            awaiting
+              ? 'The freeze was lifted, but the customer has not set a new password: nobody can sign in until they do. If the link expired or did not arrive, two admins send a new one, as for the unfreeze; the earlier link stops working.'
+              : 'The customer froze the account with the link of a security-hold mail. Lifting the freeze takes two admins: one asks, with how the account was reviewed with its owner; another approves. The customer then sets a new password from a link we e-mail them.'
+          }
         >
           {state.isPending ? (
             <Spinner />
@@ -166,7 +178,7 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
                   </>
                 ) : (
                   <Button type="submit" variant="danger">
-                    Request unfreeze
+                    {awaiting ? 'Request a new link' : 'Request unfreeze'}
                   </Button>
                 )}
               </div>
