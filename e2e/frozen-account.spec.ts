@@ -161,6 +161,13 @@ test('a frozen account stays shut until two admins lift it and its owner sets a 
   // Until the owner sets a new password, the row says so (and offers a new link).
   await expect(row(second.page)).toContainText('New password pending');
   await expect(row(second.page)).not.toContainText('Frozen');
+  await row(second.page)
+    .getByRole('button', { name: /^Send .+ a new link$/ })
+    .click();
+  await expect(secondReview).toContainText('the customer has not set a new password');
+  await expect(secondReview.getByRole('button', { name: 'Request a new link' })).toBeVisible();
+  await snap(second.page, 'admin-unfreeze-new-link');
+  await secondReview.getByRole('button', { name: 'Cancel' }).click();
 
   // The password known before the freeze no longer opens the account: the mail does.
   await page.goto('/auth');
