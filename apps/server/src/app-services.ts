@@ -91,6 +91,8 @@ export function createServices(infra: Infra) {
     outbox,
     audit,
     securityLog,
+    // `stepUp` is made below (it needs passkeys, which need the hold).
+    stepUp: { confirm: (...args) => stepUp.confirm(...args) },
     publicUrl: config.publicUrl,
   });
   const phrases = createRecoveryPhraseService({
@@ -155,6 +157,7 @@ export function createServices(infra: Infra) {
     outbox,
     securityLog,
     stepUp,
+    securityHold,
     publicUrl: config.publicUrl,
   });
   // The ledger checkpoints staking accrual before every ETH balance change, and staking

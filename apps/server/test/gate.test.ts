@@ -43,6 +43,8 @@ const PUBLIC = [
   'POST /api/auth/verify-email',
   // The "This wasn't me" link of a security-hold mail: it must work when locked out.
   'POST /api/security/freeze',
+  // The link mailed after two admins lifted a freeze: the owner cannot sign in until it is used.
+  'POST /api/security/set-password',
 ];
 const SIGNED_IN = [
   'GET /api/2fa/status',
@@ -305,6 +307,12 @@ describe('the hold role: a verified customer inside a security hold', () => {
       ['POST', '/api/passkeys/register/options', undefined],
       ['POST', '/api/passkeys/register', { name: 'Phone', credential }],
       ['POST', `/api/passkeys/${passkeyId}/remove`, { code: codeFor(held, 2) }],
+      [
+        'POST',
+        '/api/account/password',
+        { currentPassword: held.password, newPassword: 'Someone-Else-Now-8', stepUp },
+      ],
+      ['POST', '/api/sessions/sign-out-others', undefined],
     ];
     const answers: string[] = [];
     for (const [method, url, body] of refused) {

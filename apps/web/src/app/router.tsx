@@ -15,6 +15,9 @@ const AuthPage = lazy(() => import('../features/auth/components/auth-page'));
 const VerifyEmailPage = lazy(() => import('../features/auth/components/verify-email-page'));
 const ResetPasswordPage = lazy(() => import('../features/auth/components/reset-password-page'));
 const FreezePage = lazy(() => import('../features/security-hold/components/freeze-page'));
+const SetPasswordPage = lazy(
+  () => import('../features/security-hold/components/set-password-page'),
+);
 const PortalLayout = lazy(() => import('./layouts/portal-layout'));
 const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
 const AssetDetailPage = lazy(() => import('../features/wallet/components/asset-detail-page'));
@@ -81,6 +84,7 @@ const routes: RouteObject[] = [
   { path: '/verify-email', element: page(<VerifyEmailPage />) },
   { path: '/reset-password', element: page(<ResetPasswordPage />) },
   { path: '/freeze', element: page(<FreezePage />) },
+  { path: '/set-password', element: page(<SetPasswordPage />) },
   // customer.md: /kyc is signed-in only but has no dashboard layout.
   {
     path: '/kyc',

@@ -77,7 +77,11 @@ export const ZAdminUserRow = z.object({
   lastLogin: ZIso.nullable(),
   twoFactorRequired: z.boolean(),
   twoFactorEnabled: z.boolean(),
-  /** Frozen by the customer's "This wasn't me" link until staff review it (S10). */
+  /**
+   * Frozen by the customer's "This wasn't me" link until staff review it (S10), or unfrozen
+   * but waiting for the owner's new password: nobody signs in either way, and the users
+   * screen offers the freeze review.
+   */
   frozen: z.boolean(),
   figures: ZAdminUserFigures,
 });

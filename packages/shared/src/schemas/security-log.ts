@@ -9,6 +9,7 @@ import { z } from 'zod';
 export const SECURITY_EVENT_KINDS = {
   'sign-in': { label: 'Signed in', failure: false },
   'sign-in-failed': { label: 'Sign-in refused: wrong password', failure: true },
+  'sign-in-refused-frozen': { label: 'Sign-in refused: the account is frozen', failure: true },
   'two-factor-failed': { label: 'Sign-in refused: wrong code or passkey', failure: true },
   'two-factor-enabled': { label: 'Two-factor authentication turned on', failure: false },
   'two-factor-disabled': { label: 'Two-factor authentication turned off', failure: false },
@@ -37,6 +38,12 @@ export const SECURITY_EVENT_KINDS = {
   'security-hold-started': { label: 'Security hold started', failure: false },
   'account-frozen': { label: 'Account frozen', failure: false },
   'account-unfrozen': { label: 'Account unfrozen by Coffer support', failure: false },
+  'unfreeze-requested': { label: 'Coffer support asked to unfreeze the account', failure: false },
+  'unfreeze-rejected': { label: 'Coffer support kept the account frozen', failure: false },
+  'password-set-by-link': {
+    label: 'New password set with the link from Coffer support',
+    failure: false,
+  },
   'session-signed-out': { label: 'A device was signed out', failure: false },
   'other-sessions-signed-out': { label: 'Every other device was signed out', failure: false },
 } as const satisfies Record<string, { label: string; failure: boolean }>;

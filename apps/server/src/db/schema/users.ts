@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
@@ -36,6 +37,11 @@ export const userProfiles = pgTable(
     securityHoldUntil: timestamp('security_hold_until', { withTimezone: true }),
     /** Set by the customer's "This wasn't me" link: nothing moves until staff review it. */
     frozenAt: timestamp('frozen_at', { withTimezone: true }),
+    /**
+     * Set when two admins lift a freeze: the password may be known to whoever caused it, so
+     * nobody signs in until the owner sets a new one with the link mailed to them.
+     */
+    newPasswordRequiredAt: timestamp('new_password_required_at', { withTimezone: true }),
   },
   // Newest first, as the admin users screen lists customers.
   (t) => [index('user_profiles_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
@@ -65,6 +71,40 @@ export const accountFreezeTokens = pgTable('account_freeze_tokens', {
   userId: uuid('user_id')
     .notNull()
     .references(() => users.id, { onDelete: 'cascade' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/**
+ * Lifting a freeze takes two admins (decision "frozen means frozen"): one asks, with a
+ * reason, another approves or rejects. One request at most waits per account.
+ */
+export const unfreezeRequests = pgTable(
+  'unfreeze_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    reason: text('reason').notNull(),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    /** 'approved' or 'rejected'; null while it waits. */
+    decision: text('decision'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'set null' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionReason: text('decision_reason'),
+  },
+  (t) => [uniqueIndex('unfreeze_requests_pending_key').on(t.userId).where(sql`decided_at IS NULL`)],
+);
+
+/** The links that let an unfrozen customer set a new password; the token itself is never stored. */
+export const setPasswordTokens = pgTable('set_password_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });

@@ -37,6 +37,12 @@ type Deps = {
     ): Promise<void>;
   };
   stepUp: Pick<StepUp, 'confirm'>;
+  /**
+   * The security hold's `assertClear`, by its shape (the hold's module reaches this one
+   * through the security log): during a hold the password and the other devices stay as
+   * they are, so whoever used the phrase cannot lock the owner out (S10).
+   */
+  securityHold: { assertClear(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> };
   publicUrl: string;
 };
 
@@ -67,6 +73,8 @@ export function createAccountSecurityService(d: Deps) {
      * The security log names the device that was signed out, in the same commit.
      */
     async signOut(s: SessionContext, sessionId: string, client: Client): Promise<void> {
+      // Signing this device out is always allowed; another one waits for the hold's end.
+      if (sessionId !== s.sessionId) await d.securityHold.assertClear(d.pool, s.userId);
       await withTransaction(d.pool, async (tx) => {
         const ended = (await d.repo.listSessions(s.userId, tx)).find((r) => r.id === sessionId);
         if (!(await d.repo.deleteSession(s.userId, sessionId, tx))) {
@@ -87,6 +95,7 @@ export function createAccountSecurityService(d: Deps) {
     },
 
     async signOutOthers(s: SessionContext, client: Client): Promise<number> {
+      await d.securityHold.assertClear(d.pool, s.userId);
       return withTransaction(d.pool, async (tx) => {
         const ended = await endSessions(tx, s.userId, s.sessionId);
         // Nothing was signed out, so nothing happened worth a line in the log.
@@ -111,6 +120,8 @@ export function createAccountSecurityService(d: Deps) {
       input: TChangePasswordRequest,
       client: Client,
     ): Promise<void> {
+      // Before the password is even looked at: a refusal by policy is no guess.
+      await d.securityHold.assertClear(d.pool, s.userId);
       const passwordLimits = LIMITS.password(s.userId, client.ip);
       const attempt = await d.limiter.consume(passwordLimits);
       const oldHash = await d.repo.passwordHash(s.userId);

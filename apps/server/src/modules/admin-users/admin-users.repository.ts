@@ -81,7 +81,7 @@ const WALLETS = `(SELECT coalesce(json_agg(json_build_array(w.asset_id, w.balanc
 
 const USER_COLUMNS = `u.id, u.email, p.full_name, p.username, p.status, p.created_at,
   p.registration_date, p.last_login, p.two_factor_required, p.two_factor_enabled,
-  p.frozen_at IS NOT NULL AS frozen, ${WALLETS}`;
+  (p.frozen_at IS NOT NULL OR p.new_password_required_at IS NOT NULL) AS frozen, ${WALLETS}`;
 
 export const usersManagementRepository = {
   /** The four summary figures in one pass over the customers. */
@@ -202,7 +202,7 @@ export const usersManagementRepository = {
   async staff(pool: pg.Pool): Promise<StaffRow[]> {
     const { rows } = await pool.query<StaffRow>(
       `SELECT u.id, u.email, p.full_name, p.username, p.last_login, p.two_factor_enabled,
-              p.frozen_at IS NOT NULL AS frozen
+              (p.frozen_at IS NOT NULL OR p.new_password_required_at IS NOT NULL) AS frozen
          FROM admin_users a JOIN users u ON u.id = a.user_id
          JOIN user_profiles p ON p.id = u.id
         ORDER BY u.email, u.id`,

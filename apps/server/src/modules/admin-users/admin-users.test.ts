@@ -556,15 +556,32 @@ describe('an admin restores another admin (issue 12)', () => {
     );
     expect(off.statusCode).toBe(403);
     expect(errorOf(off).error).toBe('SECURITY_HOLD');
-    // A first passkey is the new factor itself (the reset removed them all): an admin held
-    // to passkeys could not sign in again without one, so it does not wait.
-    const first = await call(t, {
-      method: 'POST',
-      url: '/api/passkeys/register/options',
-      cookie: restored.cookie,
-      body: {},
-    });
-    expect(first.statusCode).toBe(200);
+    // The authenticator just set up is the factor the reset asked for: a passkey beside it
+    // would be one more, and waits.
+    const passkeyOptions = () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/passkeys/register/options',
+        cookie: restored.cookie,
+        body: {},
+      });
+    const waits = await withoutChange(t, passkeyOptions);
+    expect(errorOf(waits).error).toBe('SECURITY_HOLD');
+    // An admin held to passkeys cannot sign in with the authenticator: for them the first
+    // passkey is the new factor itself (the reset removed them all), so it does not wait.
+    const setRule = (value: 'true' | 'false') =>
+      call(t, {
+        method: 'PUT',
+        url: '/api/admin/settings',
+        cookie: admin.cookie,
+        body: { values: { admins_require_passkey: value } },
+      });
+    expect((await setRule('true')).statusCode).toBe(200);
+    try {
+      expect((await passkeyOptions()).statusCode).toBe(200);
+    } finally {
+      await setRule('false');
+    }
   });
 
   it('refuses oneself, a missing reason, a customer, a visitor and an unknown id, changing nothing', async () => {

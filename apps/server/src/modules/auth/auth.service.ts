@@ -25,7 +25,7 @@ type Deps = {
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
   outbox: Outbox;
-  securityHold: Pick<SecurityHold, 'start'>;
+  securityHold: Pick<SecurityHold, 'start' | 'signInRefusal'>;
   securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
   publicUrl: string;
 };
@@ -119,6 +119,20 @@ export function createAuthService(d: Deps) {
       const user = await d.users.findByEmail(email);
       // Hash even for an unknown address, so the answer takes as long either way.
       const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+      // A frozen account (or one waiting for a new password after its freeze) answers the
+      // same for a right or a wrong password, after the same hashing, and the attempt stays
+      // counted either way: neither the answer, its time nor the limit tells one from the other.
+      const refusal = user ? await d.securityHold.signInRefusal(user.id) : null;
+      if (user && refusal) {
+        await d.securityLog.recordQuietly({
+          userId: user.id,
+          kind: 'sign-in-refused-frozen',
+          client,
+          // For staff's review only: nobody can read the log of a frozen account but them.
+          detail: ok ? 'The password was right' : 'The password was wrong',
+        });
+        throw new AppError('ACCOUNT_FROZEN', refusal);
+      }
       if (!user || !ok) {
         // Only an existing account has a log to tell its owner; the answer is the same.
         if (user) {
@@ -167,6 +181,10 @@ export function createAuthService(d: Deps) {
         throw new AppError('INVALID_RECOVERY_PHRASE', MSG.invalidRecoveryPhrase);
       }
       await attempt.release();
+      // A frozen account is not recovered by the phrase either (it may be what was stolen):
+      // staff review it, and then the owner sets a new password from the mailed link.
+      const refusal = await d.securityHold.signInRefusal(user.id);
+      if (refusal) throw new AppError('ACCOUNT_FROZEN', refusal);
       await assertStrongPassword(newPassword, user.email);
       const passwordHash = await hashPassword(newPassword);
       // The new password, the sign-out everywhere and the notice commit together.

@@ -76,13 +76,16 @@ export function createPasskeysService(d: Deps) {
   }
 
   /**
-   * A passkey added inside a security hold would outlast the hold: it waits (S10). The first
-   * passkey of an account with none is the exception: every reset removes them all, and it
-   * is then the new factor the reset asks for, as the new authenticator is (an admin held to
-   * passkeys could not sign in again without it).
+   * A passkey added inside a security hold would outlast the hold: it waits (S10), from the
+   * registration options on. The one exception is the factor a reset asks for: the first
+   * passkey of a user held to passkeys (`admins_require_passkey`), whose authenticator code
+   * cannot sign them in (every reset removes all passkeys). Anyone else already signs in with
+   * the authenticator the reset made them set up, so a passkey would be a second factor
+   * beyond it: an attacker who used the phrase must not gain one.
    */
   async function assertMayAdd(s: SessionContext) {
-    if ((await d.repo.countForUser(s.userId)) > 0)
+    const first = (await d.repo.countForUser(s.userId)) === 0;
+    if (!first || !(await adminsMustUsePasskey(s)))
       await d.securityHold.assertClear(d.pool, s.userId);
   }
 

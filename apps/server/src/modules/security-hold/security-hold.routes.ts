@@ -3,9 +3,14 @@ import {
   ZFreezeRequest,
   ZOk,
   ZSecurityHoldStatus,
+  ZSetPasswordRequest,
+  ZUnfreezeApproval,
+  ZUnfreezeRejection,
   ZUnfreezeRequest,
+  ZUnfreezeState,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import type { SecurityHold } from './security-hold.service';
@@ -31,6 +36,36 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
       async (request) => hold.status(signedIn(request).userId),
     );
 
+    // The link mailed after two admins lifted a freeze: the owner is signed out everywhere.
+    app.post(
+      '/api/security/set-password',
+      {
+        config: { access: 'public' },
+        schema: { body: ZSetPasswordRequest, response: { 200: ZOk, ...ERROR_RESPONSES } },
+      },
+      async (request) => {
+        await hold.setPasswordWithLink(
+          request.body.token,
+          request.body.newPassword,
+          clientOf(request),
+        );
+        return { ok: true as const };
+      },
+    );
+
+    // Lifting a freeze takes two admins: one asks (with a reason), another approves or rejects.
+    app.get(
+      '/api/admin/users/:id/unfreeze',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: ZAdminUserIdParams,
+          response: { 200: ZUnfreezeState, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => hold.unfreezeState(request.params.id),
+    );
+
     app.post(
       '/api/admin/users/:id/unfreeze',
       {
@@ -38,17 +73,55 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
         schema: {
           params: ZAdminUserIdParams,
           body: ZUnfreezeRequest,
-          response: { 200: ZOk, ...ERROR_RESPONSES },
+          response: { 202: ZUnfreezeState, ...ERROR_RESPONSES },
         },
       },
-      async (request) => {
-        await hold.unfreeze(
-          { adminId: signedIn(request).userId, ip: request.ip },
+      async (request, reply) => {
+        const state = await hold.requestUnfreeze(
+          { session: signedIn(request), client: clientOf(request) },
           request.params.id,
           request.body.reason,
+          request.body.stepUp,
         );
-        return { ok: true as const };
+        return reply.code(202).send(state);
       },
+    );
+
+    app.post(
+      '/api/admin/users/:id/unfreeze/approve',
+      {
+        config: { access: 'admin' },
+        schema: {
+          params: ZAdminUserIdParams,
+          body: ZUnfreezeApproval,
+          response: { 200: ZUnfreezeState, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) =>
+        hold.approveUnfreeze(
+          { session: signedIn(request), client: clientOf(request) },
+          request.params.id,
+          request.body.stepUp,
+        ),
+    );
+
+    app.post(
+      '/api/admin/users/:id/unfreeze/reject',
+      {
+        config: { access: 'admin', multilineFields: ['reason'] },
+        schema: {
+          params: ZAdminUserIdParams,
+          body: ZUnfreezeRejection,
+          response: { 200: ZUnfreezeState, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) =>
+        hold.rejectUnfreeze(
+          { session: signedIn(request), client: clientOf(request) },
+          request.params.id,
+          request.body.reason,
+          request.body.stepUp,
+        ),
     );
   };
 }

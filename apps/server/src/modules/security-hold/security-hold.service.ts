@@ -1,16 +1,29 @@
 import { randomBytes } from 'node:crypto';
-import { SECURITY_HOLD_HOURS } from '@coffer/shared';
+import {
+  FROZEN_MSG,
+  passwordUserInputs,
+  passwordWeakness,
+  SECURITY_HOLD_HOURS,
+  type TStepUp,
+  type TUnfreezeState,
+} from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { sha256Hex } from '../../lib/crypto';
+import { hashPassword } from '../../lib/password';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { SecurityLog } from '../security-log';
-import { endSessions } from '../sessions';
+import { endSessions, type SessionContext } from '../sessions';
 import { SETTING_DEFAULTS } from '../settings';
-import { type HoldState, securityHoldRepository as repo } from './security-hold.repository';
+import type { StepUp } from '../step-up';
+import {
+  type HoldState,
+  type PendingUnfreeze,
+  securityHoldRepository as repo,
+} from './security-hold.repository';
 
 /** What started a hold: the subject and first line of the mail that tells the customer. */
 const EVENTS = {
@@ -44,6 +57,21 @@ export type HoldEvent = keyof typeof EVENTS;
 
 /** How long a "This wasn't me" link works: as long as any hold it was sent with. */
 const FREEZE_LINK_HOURS = 7 * 24;
+
+/** How long the set-password link mailed after an unfreeze works. */
+const SET_PASSWORD_LINK_HOURS = 72;
+
+export const UNFREEZE_MSG = {
+  notFrozen: 'This account is not frozen.',
+  alreadyRequested:
+    'An unfreeze request is already waiting for this account: another admin approves or rejects it.',
+  nothingPending: 'No unfreeze request is waiting for this account.',
+  ownRequest: 'You asked for this unfreeze yourself: another admin must approve it (four eyes).',
+  unknownUser: 'User not found',
+} as const;
+
+/** Who acts for staff: the session (for the step-up) and the address the request came from. */
+type StaffActor = { session: SessionContext; client: Client };
 
 const UTC = new Intl.DateTimeFormat('en-AU', {
   dateStyle: 'medium',
@@ -83,8 +111,42 @@ export function createSecurityHold(deps: {
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   audit: AuditLog;
   securityLog: Pick<SecurityLog, 'record'>;
+  /** The fresh second factor each unfreeze step takes (decision 0015). */
+  stepUp: Pick<StepUp, 'confirm'>;
   publicUrl: string;
 }) {
+  const presentPending = (p: PendingUnfreeze | null) =>
+    p && {
+      id: p.id,
+      requestedBy: { id: p.requestedBy, email: p.requestedByEmail },
+      requestedAt: p.requestedAt.toISOString(),
+      reason: p.reason,
+    };
+
+  async function unfreezeState(
+    db: pg.Pool | pg.PoolClient,
+    userId: string,
+  ): Promise<TUnfreezeState> {
+    const state = await repo.freezeState(db, userId);
+    if (!state) throw new AppError('NOT_FOUND', UNFREEZE_MSG.unknownUser);
+    return { ...state, pending: presentPending(await repo.pendingUnfreeze(db, userId)) };
+  }
+
+  /** The account's freeze locked for this transaction; an unknown user is a 404. */
+  async function lockFreeze(client: pg.PoolClient, userId: string) {
+    const locked = await repo.lockFreeze(client, userId);
+    if (!locked) throw new AppError('NOT_FOUND', UNFREEZE_MSG.unknownUser);
+    return locked;
+  }
+
+  /** The request a second admin decides, locked; a 409 when none waits. */
+  async function lockPending(client: pg.PoolClient, userId: string) {
+    const locked = await lockFreeze(client, userId);
+    const pending = await repo.pendingUnfreeze(client, userId, true);
+    if (!pending) throw new AppError('CONFLICT', UNFREEZE_MSG.nothingPending);
+    return { locked, pending };
+  }
+
   return {
     /**
      * Starts a hold in the caller's transaction and queues the mail that says what happened,
@@ -127,6 +189,18 @@ export function createSecurityHold(deps: {
         link,
       });
       return until;
+    },
+
+    /**
+     * Why nobody may sign in to this account now, or null: frozen, or unfrozen but waiting
+     * for its owner's new password. Every way in (the password, the phrase) asks this, and
+     * the session look-up treats such an account's sessions as none.
+     */
+    async signInRefusal(userId: string): Promise<string | null> {
+      const state = await repo.freezeState(deps.pool, userId);
+      if (state?.frozen) return FROZEN_MSG.frozen;
+      if (state?.awaitingNewPassword) return FROZEN_MSG.awaitingNewPassword;
+      return null;
     },
 
     /** Refuses a payout, bank-details or factor change while a hold or a freeze is on. */
@@ -208,25 +282,195 @@ export function createSecurityHold(deps: {
       if (frozen) await deps.outbox.deliver();
     },
 
-    /** Staff lift a freeze after review; audited with their reason. */
-    async unfreeze(actor: { adminId: string; ip: string | null }, userId: string, reason: string) {
-      await withTransaction(deps.pool, async (client) => {
-        const was = await repo.unfreeze(client, userId);
-        if (was === null) throw new AppError('CONFLICT', 'This account is not frozen.');
+    /** Where an account's freeze review stands, for the users screen. */
+    unfreezeState: (userId: string) => unfreezeState(deps.pool, userId),
+
+    /**
+     * One admin asks to lift a freeze, after reviewing the account with its owner, saying
+     * how; nothing changes for the customer until another admin approves.
+     */
+    async requestUnfreeze(actor: StaffActor, userId: string, reason: string, proof: TStepUp) {
+      const state = await withTransaction(deps.pool, async (client) => {
+        const locked = await lockFreeze(client, userId);
+        // Unfrozen but still waiting for the owner's new password (the link expired or never
+        // arrived): the same two admins send a new link, as the approval does.
+        if (!locked.frozenAt && !locked.newPasswordRequiredAt)
+          throw new AppError('CONFLICT', UNFREEZE_MSG.notFrozen);
+        if (await repo.pendingUnfreeze(client, userId))
+          throw new AppError('CONFLICT', UNFREEZE_MSG.alreadyRequested);
+        await deps.stepUp.confirm(client, actor.session, proof, actor.client);
+        await repo.addUnfreezeRequest(client, {
+          userId,
+          requestedBy: actor.session.userId,
+          reason,
+        });
         // Staff's reason stays in the audit log: it may name what the customer told support.
-        await deps.securityLog.record(client, { userId, kind: 'account-unfrozen' });
+        await deps.securityLog.record(client, { userId, kind: 'unfreeze-requested' });
         await deps.audit.record(client, {
-          actorId: actor.adminId,
+          actorId: actor.session.userId,
+          action: 'user.unfreeze.request',
+          targetType: 'user',
+          targetId: userId,
+          targetUserId: userId,
+          before: {
+            frozen: locked.frozenAt !== null,
+            frozenAt: locked.frozenAt?.toISOString() ?? null,
+            awaitingNewPassword: locked.newPasswordRequiredAt !== null,
+          },
+          after: { unfreezeRequested: true },
+          reason,
+          ip: actor.client.ip,
+        });
+        return unfreezeState(client, userId);
+      });
+      return state;
+    },
+
+    /**
+     * A second admin approves: the freeze ends, but the password does not come back (whoever
+     * caused the freeze may know it). The owner gets a link to set a new one; until then
+     * sign-in still refuses. Money waits `security_hold_hours` from now, as after any reset.
+     */
+    async approveUnfreeze(actor: StaffActor, userId: string, proof: TStepUp) {
+      const result = await withTransaction(deps.pool, async (client) => {
+        const { locked, pending } = await lockPending(client, userId);
+        // Four eyes: refused before the step-up, so it costs the admin no code.
+        if (pending.requestedBy === actor.session.userId)
+          throw new AppError('FORBIDDEN', UNFREEZE_MSG.ownRequest);
+        await deps.stepUp.confirm(client, actor.session, proof, actor.client);
+        await repo.decideUnfreeze(client, {
+          id: pending.id,
+          decision: 'approved',
+          decidedBy: actor.session.userId,
+          reason: null,
+        });
+        await repo.unfreezeAwaitingPassword(client, userId);
+        // Nothing should be signed in (the freeze ended every session and refuses new ones);
+        // ended again here so that nothing survives the review whatever happened meanwhile.
+        const sessionsEnded = await endSessions(client, userId);
+        const token = randomBytes(32).toString('base64url');
+        await repo.addSetPasswordToken(client, userId, sha256Hex(token), SET_PASSWORD_LINK_HOURS);
+        const until = await repo.start(client, userId, holdHours(await deps.settings.all()));
+        await deps.securityLog.record(client, {
+          userId,
+          kind: 'account-unfrozen',
+          detail: 'Reviewed by two Coffer admins; a new password is needed to sign in',
+        });
+        await deps.securityLog.record(client, {
+          userId,
+          kind: 'security-hold-started',
+          detail: `Payouts, bank details and factor changes paused until ${whenText(until)}`,
+        });
+        const link = `${deps.publicUrl}/set-password?token=${token}`;
+        await deps.outbox.mail(client, {
+          to: locked.email,
+          subject: 'Your Coffer account is unfrozen: set a new password',
+          text: [
+            'Coffer support has reviewed your account with you and lifted the freeze.',
+            '',
+            'Your old password no longer works: whoever caused the freeze may know it. Set a new password with this link, then sign in:',
+            link,
+            '',
+            `The link works once, for ${SET_PASSWORD_LINK_HOURS} hours. Setting the password signs out every device.`,
+            '',
+            `For your safety, withdrawals, bank transfers, changes to your bank details and to two-factor authentication stay on hold until ${whenText(until)}.`,
+            '',
+            'If you did not ask Coffer support to lift the freeze, do not use the link: contact support at once.',
+          ].join('\n'),
+          link,
+        });
+        await deps.audit.record(client, {
+          actorId: actor.session.userId,
           action: 'user.unfreeze',
           targetType: 'user',
           targetId: userId,
           targetUserId: userId,
-          before: { frozen: true, frozenAt: was.toISOString() },
-          after: { frozen: false },
+          before: {
+            frozen: locked.frozenAt !== null,
+            frozenAt: locked.frozenAt?.toISOString() ?? null,
+            awaitingNewPassword: locked.newPasswordRequiredAt !== null,
+            requestId: pending.id,
+            requestedBy: pending.requestedBy,
+          },
+          after: {
+            frozen: false,
+            approvedBy: actor.session.userId,
+            newPasswordRequired: true,
+            holdUntil: until.toISOString(),
+            sessionsEnded,
+          },
+          reason: pending.reason,
+          ip: actor.client.ip,
+        });
+        return unfreezeState(client, userId);
+      });
+      await deps.outbox.deliver();
+      return result;
+    },
+
+    /** An admin (the one who asked, or another) turns the request down: the account stays shut. */
+    async rejectUnfreeze(actor: StaffActor, userId: string, reason: string, proof: TStepUp) {
+      return withTransaction(deps.pool, async (client) => {
+        const { pending } = await lockPending(client, userId);
+        await deps.stepUp.confirm(client, actor.session, proof, actor.client);
+        await repo.decideUnfreeze(client, {
+          id: pending.id,
+          decision: 'rejected',
+          decidedBy: actor.session.userId,
           reason,
-          ip: actor.ip,
+        });
+        await deps.securityLog.record(client, { userId, kind: 'unfreeze-rejected' });
+        await deps.audit.record(client, {
+          actorId: actor.session.userId,
+          action: 'user.unfreeze.reject',
+          targetType: 'user',
+          targetId: userId,
+          targetUserId: userId,
+          before: {
+            requestId: pending.id,
+            requestedBy: pending.requestedBy,
+            requestReason: pending.reason,
+          },
+          after: { rejectedBy: actor.session.userId },
+          reason,
+          ip: actor.client.ip,
+        });
+        return unfreezeState(client, userId);
+      });
+    },
+
+    /**
+     * The link mailed after an unfreeze: the owner's new password (the sign-up rule), every
+     * session ended, and sign-in works again. The link works once.
+     */
+    async setPasswordWithLink(token: string, newPassword: string, from: Client): Promise<void> {
+      const hash = sha256Hex(token);
+      const owner = await repo.setPasswordTokenOwner(deps.pool, hash);
+      if (!owner) throw new AppError('NOT_FOUND', FROZEN_MSG.setPasswordLinkInvalid);
+      const weakness = await passwordWeakness(newPassword, passwordUserInputs(owner.email));
+      if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+      const passwordHash = await hashPassword(newPassword);
+      await withTransaction(deps.pool, async (client) => {
+        // Used up here, under its row lock: a second use (or a parallel one) finds it used.
+        const userId = await repo.useSetPasswordToken(client, hash);
+        if (userId !== owner.userId)
+          throw new AppError('NOT_FOUND', FROZEN_MSG.setPasswordLinkInvalid);
+        await repo.setNewPassword(client, userId, passwordHash);
+        const ended = await endSessions(client, userId);
+        await deps.securityLog.record(client, {
+          userId,
+          kind: 'password-set-by-link',
+          client: from,
+          detail: ended > 0 ? 'Every device was signed out' : null,
+        });
+        await deps.outbox.mail(client, {
+          to: owner.email,
+          subject: 'Your new Coffer password is set',
+          text: `The new password of your Coffer account is set: you can sign in with it now.\n\nWhen: ${whenText(new Date())}\nFrom: ${from.ip}\n\nIf this was not you, contact support at once.\n`,
+          link: `${deps.publicUrl}/auth`,
         });
       });
+      await deps.outbox.deliver();
     },
   };
 }

@@ -176,19 +176,37 @@ describe('what is recorded', () => {
       ip: '198.51.100.3',
     });
     expect(frozen.statusCode).toBe(200);
-    const lifted = await call(t, {
+    // Two admins lift it: one asks, another approves, each with a backup code as step-up.
+    const other = await verifiedAdmin(t);
+    const asked = await call(t, {
       method: 'POST',
       url: `/api/admin/users/${user.userId}/unfreeze`,
       cookie: admin.cookie,
-      body: { reason: 'Called the customer on their number on file' },
+      body: {
+        reason: 'Called the customer on their number on file',
+        stepUp: { code: admin.backupCodes.at(-1) },
+      },
+    });
+    expect(asked.statusCode).toBe(202);
+    const lifted = await call(t, {
+      method: 'POST',
+      url: `/api/admin/users/${user.userId}/unfreeze/approve`,
+      cookie: other.cookie,
+      body: { stepUp: { code: other.backupCodes[0] } },
     });
     expect(lifted.statusCode).toBe(200);
     const staffView = await call(t, {
       url: `/api/admin/users/${user.userId}/security-activity`,
       cookie: admin.cookie,
     });
-    const [unfrozen, frozenEvent] = staffView.json().events as TSecurityEvent[];
-    expect(unfrozen).toMatchObject({ kind: 'account-unfrozen', ip: null, detail: null });
+    const [held, unfrozen, asking, frozenEvent] = staffView.json().events as TSecurityEvent[];
+    expect(held).toMatchObject({ kind: 'security-hold-started', ip: null });
+    expect(unfrozen).toMatchObject({
+      kind: 'account-unfrozen',
+      ip: null,
+      detail: 'Reviewed by two Coffer admins; a new password is needed to sign in',
+    });
+    expect(asking).toMatchObject({ kind: 'unfreeze-requested', ip: null, detail: null });
     expect(frozenEvent).toMatchObject({ kind: 'account-frozen', ip: '198.51.100.3' });
   });
 

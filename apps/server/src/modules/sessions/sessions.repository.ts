@@ -64,7 +64,10 @@ export const SESSION_LOOKUP = {
   JOIN user_profiles p ON p.id = s.user_id
   LEFT JOIN admin_users a ON a.user_id = s.user_id
   CROSS JOIN LATERAL (SELECT CASE WHEN a.user_id IS NULL THEN $2::int ELSE $3::int END AS idle_seconds) l
- WHERE s.token_hash = $1`,
+ WHERE s.token_hash = $1
+   -- A frozen account, or one waiting for its owner's new password after a freeze, has no
+   -- session whatever rows remain: the freeze ends them, and this holds if one survived.
+   AND p.frozen_at IS NULL AND p.new_password_required_at IS NULL`,
 };
 
 /** The session rows past the limits in force, whatever their stored expires_at says. */

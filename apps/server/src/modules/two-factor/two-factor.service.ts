@@ -78,6 +78,16 @@ export function createTwoFactorService(d: Deps) {
     };
   }
 
+  /**
+   * Inside a security hold a factor is added only where the reset asks for one: an account
+   * that must have 2FA and has none now (a reset removed it). Anything else (a setup while one
+   * is on, or an optional one) waits like a payout: it would outlast the hold (S10).
+   */
+  async function assertMayAdd(s: SessionContext) {
+    if (s.twoFactorEnabled || !requiresTwoFactor(s))
+      await d.securityHold.assertClear(d.pool, s.userId);
+  }
+
   const backupHash = (userId: string, code: string) =>
     d.secrets.keyedHash('backup-code', `${userId}:${code}`);
 
@@ -146,6 +156,7 @@ export function createTwoFactorService(d: Deps) {
      * setup of its own, which replaces this one.
      */
     async setup(s: SessionContext) {
+      await assertMayAdd(s);
       if (s.twoFactorEnabled) throw new AppError('CONFLICT', ALREADY_ENABLED);
       const phrase = wantsPhrase(s) ? d.phrases.generate() : null;
       const row = await d.repo.startPending(s.userId, s.sessionId, {
@@ -188,6 +199,7 @@ export function createTwoFactorService(d: Deps) {
       input: TTwoFactorEnableRequest,
       client: Client,
     ): Promise<string> {
+      await assertMayAdd(s);
       if (s.twoFactorEnabled) throw new AppError('CONFLICT', ALREADY_ENABLED);
       const row = await d.repo.find(s.userId);
       const pending = row && pendingOf(row, s);

@@ -1,4 +1,4 @@
-import type { TAdminTwoFactorState, TOk } from '@coffer/shared';
+import type { TAdminTwoFactorState } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { staffQueryOptions } from './get-staff';
@@ -50,19 +50,6 @@ export function useDisableTwoFactor() {
   const invalidate = useInvalidateUsers();
   return useMutation({
     mutationFn: (userId: string) => disableTwoFactor(userId),
-    onSettled: invalidate,
-  });
-}
-
-export function unfreezeAccount(userId: string, reason: string) {
-  return api.post<TOk>(`/api/admin/users/${encodeURIComponent(userId)}/unfreeze`, { reason });
-}
-
-/** Staff lift a freeze after review (S10); the users list is read again. */
-export function useUnfreezeAccount() {
-  const invalidate = useInvalidateUsers();
-  return useMutation({
-    mutationFn: (v: { userId: string; reason: string }) => unfreezeAccount(v.userId, v.reason),
     onSettled: invalidate,
   });
 }

@@ -23,16 +23,13 @@ import {
   useAdminUsers,
   useRefreshAdminUsers,
 } from '../api/get-admin-users';
-import {
-  useDisableTwoFactor,
-  useSetTwoFactorRequired,
-  useUnfreezeAccount,
-} from '../api/two-factor-actions';
+import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { SecurityActivityButton } from './security-activity-dialog';
 import { StaffList } from './staff-list';
 import { StakingTime } from './staking-time';
+import { UnfreezeReview } from './unfreeze-review';
 
 const REQUIRED_FAILED = 'Failed to update 2FA requirement. Please try again.';
 
@@ -78,8 +75,6 @@ function UsersManagement() {
   }, [figures.data]);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
   const [waiving, setWaiving] = useState<{ id: string; name: string } | null>(null);
-  const [unfreezing, setUnfreezing] = useState<{ id: string; name: string } | null>(null);
-  const unfreeze = useUnfreezeAccount();
   const setRequired = useSetTwoFactorRequired();
   const disable = useDisableTwoFactor();
 
@@ -302,19 +297,7 @@ function UsersManagement() {
                             <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
                               {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
                             </Badge>
-                            {u.frozen ? (
-                              <>
-                                <Badge variant="destructive">Frozen</Badge>
-                                <Button
-                                  size="sm"
-                                  variant="outline"
-                                  onClick={() => setUnfreezing({ id: u.id, name })}
-                                  aria-label={`Unfreeze ${name}`}
-                                >
-                                  Unfreeze
-                                </Button>
-                              </>
-                            ) : null}
+                            {u.frozen ? <UnfreezeReview user={{ id: u.id, name }} /> : null}
                             {u.twoFactorEnabled ? (
                               <Button
                                 size="sm"
@@ -379,23 +362,6 @@ function UsersManagement() {
           await setRequired.mutateAsync({ userId: waiving.id, required: false, reason });
           toast.success('2FA Not Required', {
             description: `${waiving.name}: two-factor authentication is no longer required. They were told by e-mail.`,
-          });
-        }}
-      />
-      <ReasonDialog
-        open={unfreezing !== null}
-        onOpenChange={(open) => !open && setUnfreezing(null)}
-        title="Unfreeze this account?"
-        description={`${unfreezing?.name ?? 'This customer'} froze the account with the link of a security-hold mail. Lift it only after reviewing the account with them; say how: the reason goes to the audit log.`}
-        confirmLabel="Unfreeze"
-        pendingLabel="Unfreezing..."
-        missingReason="Say how the account was reviewed."
-        failed="Failed to unfreeze the account. Please try again."
-        onConfirm={async (reason) => {
-          if (!unfreezing) return;
-          await unfreeze.mutateAsync({ userId: unfreezing.id, reason });
-          toast.success('Account Unfrozen', {
-            description: `${unfreezing.name} can use Coffer again.`,
           });
         }}
       />

@@ -21,7 +21,7 @@ type Props = {
 };
 
 /**
- * A staff action that weakens or restores an account (waiving 2FA, lifting a freeze): it is
+ * A staff action that weakens an account (waiving 2FA): it is
  * confirmed with a reason, which the audit log keeps.
  */
 export function ReasonDialog(props: Props) {

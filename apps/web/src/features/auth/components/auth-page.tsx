@@ -4,6 +4,7 @@ import { ArrowLeft, MailCheck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
@@ -34,6 +35,8 @@ export default function AuthPage() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
+  /** A frozen account's refusal: not a typo to fix, so it is shown as a notice of its own. */
+  const [frozen, setFrozen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
 
@@ -56,6 +59,7 @@ export default function AuthPage() {
   function clearMessages() {
     setError(null);
     setUnverified(false);
+    setFrozen(false);
     setNotice(null);
   }
 
@@ -64,7 +68,9 @@ export default function AuthPage() {
     const message = errorMessage(err, 'Authentication failed');
     setError(message);
     setUnverified(err instanceof ApiError && err.code === 'EMAIL_NOT_VERIFIED');
-    toast.error('Authentication Error', { description: message });
+    const isFrozen = err instanceof ApiError && err.code === 'ACCOUNT_FROZEN';
+    setFrozen(isFrozen);
+    toast.error(isFrozen ? 'Account Frozen' : 'Authentication Error', { description: message });
   }
 
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -240,7 +246,11 @@ export default function AuthPage() {
                 ) : null}
               </div>
 
-              {error ? (
+              {error && frozen ? (
+                <Alert variant="danger" role="alert" id={errorId} title="Account frozen">
+                  {error}
+                </Alert>
+              ) : error ? (
                 <div className="flex flex-col gap-2">
                   <FieldError id={errorId} message={error} />
                   {unverified ? (

@@ -50,7 +50,11 @@ async function validate(
 function failureMessage(err: unknown): string {
   if (
     err instanceof ApiError &&
-    (err.code === 'RATE_LIMITED' || err.code === 'VALIDATION_FAILED' || err.code === 'NETWORK')
+    (err.code === 'RATE_LIMITED' ||
+      err.code === 'VALIDATION_FAILED' ||
+      err.code === 'NETWORK' ||
+      // Only the right phrase reaches the freeze: the owner must learn to contact support.
+      err.code === 'ACCOUNT_FROZEN')
   ) {
     return err.message;
   }
