@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import readline from 'node:readline';
 import autocannon from 'autocannon';
 
@@ -100,6 +101,14 @@ try {
   if (!device) throw new Error('the customer got no device cookie');
   const quiet: number[] = [];
   for (let i = 0; i < CUSTOMER_SIGN_INS; i++) quiet.push((await customerSignIn(device)).ms);
+  const quietLive: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const started = performance.now();
+    await (await fetch(`${origin}/api/health/live`)).arrayBuffer();
+    quietLive.push(performance.now() - started);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const quietStats = await ask<Stats>('stats');
   const failedBefore = await failedJobRuns();
   await ask('reset');
 
@@ -175,7 +184,7 @@ try {
   const quietP50 = quantile(quiet, 0.5);
   const floodP50 = quantile(flooded, 0.5);
   console.log(
-    `\nSign-in flood: ${FLOOD_CONNECTIONS} connections of unknown e-mails from ${FLOOD_ADDRESSES} addresses, ${FLOOD_SECONDS} s\n`,
+    `\nSign-in flood: ${FLOOD_CONNECTIONS} connections of unknown e-mails from ${FLOOD_ADDRESSES} addresses, ${FLOOD_SECONDS} s (${os.availableParallelism()} cores, load average ${os.loadavg()[0]?.toFixed(1)} at the end)\n`,
   );
   console.log(
     `customer sign-in (known device), quiet     p50 ${ms(quietP50)}   max ${ms(Math.max(...quiet))}`,
@@ -193,10 +202,16 @@ try {
     `flood latency: p50 ${ms(result.latency.p50)}   p99 ${ms(result.latency.p99)}   max ${ms(result.latency.max)}`,
   );
   console.log(
+    `GET /api/health/live, quiet                p50 ${ms(quantile(quietLive, 0.5))}   p99 ${ms(quantile(quietLive, 0.99))}   max ${ms(Math.max(...quietLive))}`,
+  );
+  console.log(
     `GET /api/health/live under flood           p50 ${ms(quantile(live, 0.5))}   p99 ${ms(quantile(live, 0.99))}   max ${ms(Math.max(...live))}   (${live.length} probes)`,
   );
   console.log(
-    `new database connection under flood        p50 ${ms(quantile(stats.connectMs, 0.5))}   max ${ms(Math.max(0, ...stats.connectMs))}   ${stats.connectFailures} failed`,
+    `new database connection, quiet             p50 ${ms(quantile(quietStats.connectMs, 0.5))}   max ${ms(Math.max(0, ...quietStats.connectMs))}   ${quietStats.connectFailures} failed`,
+  );
+  console.log(
+    `new database connection under flood        p50 ${ms(quantile(stats.connectMs, 0.5))}   max ${ms(Math.max(0, ...stats.connectMs))}   ${stats.connectFailures} failed (10 s is the pool's connect timeout)`,
   );
   console.log(
     `jobs failed under flood: ${failedAfter - failedBefore} (metrics: staking credits and reconciliation every second, ${stats.runs} runs, ${stats.failures} failed; scheduled jobs ${stats.scheduledFailures} failed of ${stats.scheduledRuns} runs since start)`,

@@ -15,7 +15,8 @@ const KEY_LENGTH = 32;
  * SCRAM key derivation of every new database connection. Left unbounded, a flood of
  * sign-ins filled all four threads with a queue of hashes behind them, and a job's new
  * connection waited there until its connect timeout. So at most half the threads hash
- * (2 of 4: also the memory bound, 2 × 128 MiB), and the other half stay free.
+ * (2 of 4: also the memory bound, 2 × 128 MiB), and the other half stay free (but for a
+ * known device's hash, below).
  */
 export const HASH_CONCURRENCY = Math.max(
   1,
@@ -32,10 +33,16 @@ export const HASH_BUSY_RETRY_AFTER_S = 5;
 
 /**
  * Who waits for a hash. A browser the account signed in on before (its device cookie, the
- * rate-limit module's sign-in devices) has a lane of its own that is served first, so a
- * flood of strangers' sign-ins never keeps an owner out of their own device.
+ * rate-limit module's sign-in devices) has a lane of its own that is served first and may
+ * use one thread more than the others (the third of four, so one always stays free): a
+ * flood of strangers' sign-ins never keeps an owner out of their own device, nor makes them
+ * wait for strangers' hashes.
  */
 export type HashLane = 'known-device' | 'other';
+
+/** The threads a lane's hashes may have in use, together with the other lane's. */
+const threadsFor = (lane: HashLane) =>
+  lane === 'known-device' ? HASH_CONCURRENCY + 1 : HASH_CONCURRENCY;
 
 const lanes: Record<HashLane, { admitted: number; waiting: Array<() => void> }> = {
   'known-device': { admitted: 0, waiting: [] },
@@ -54,15 +61,22 @@ export function hashingLoad() {
 
 /** Waits for one of the pool's threads, known devices first, runs `work` on it. */
 async function onPoolThread<T>(lane: HashLane, work: () => Promise<T>): Promise<T> {
-  if (running < HASH_CONCURRENCY) running += 1;
+  if (running < threadsFor(lane)) running += 1;
   else await new Promise<void>((resolve) => lanes[lane].waiting.push(resolve));
   try {
     return await work();
   } finally {
-    // The thread goes straight to the next in line (the count stays), or is given back.
-    const next = lanes['known-device'].waiting.shift() ?? lanes.other.waiting.shift();
-    if (next) next();
-    else running -= 1;
+    running -= 1;
+    // The freed thread goes to the next in line that may have it, known devices first.
+    for (const next of ['known-device', 'other'] as const) {
+      const wake = lanes[next].waiting[0];
+      if (wake && running < threadsFor(next)) {
+        lanes[next].waiting.shift();
+        running += 1;
+        wake();
+        break;
+      }
+    }
   }
 }
 
@@ -81,7 +95,7 @@ export type Hashing = {
  */
 export async function withHashing<T>(lane: HashLane, fn: (h: Hashing) => Promise<T>): Promise<T> {
   const l = lanes[lane];
-  if (l.admitted >= HASH_CONCURRENCY + HASH_QUEUE) {
+  if (l.admitted >= threadsFor(lane) + HASH_QUEUE) {
     throw new AppError('BUSY', MSG.busy, HASH_BUSY_RETRY_AFTER_S);
   }
   l.admitted += 1;
