@@ -35,9 +35,9 @@ test("a stranger's wrong passwords keep strangers out, not the customer's own br
   await ownAddress(newLaptop);
   const laptop = await newLaptop.newPage();
   await signIn(laptop, account.email);
-  await expect(
-    laptop.getByText('Too many attempts. Please wait 15 minutes and try again.'),
-  ).toBeVisible();
+  await expect(laptop.getByRole('alert')).toHaveText(
+    'Too many attempts. Please wait 15 minutes and try again.',
+  );
   await expect(laptop).toHaveURL(/\/auth$/);
   await expectAccessible(laptop);
   await snap(laptop, 'sign-in-locked-for-unknown-browser');
