@@ -290,6 +290,10 @@ describe('sign-in under a flood', { timeout: SLOW_HASHING }, () => {
     const { pool } = t.services;
     expect(pool.totalCount - pool.idleCount).toBe(0);
     expect(pool.waitingCount).toBe(0);
+    // What an operator sees of it.
+    const metrics = (await t.app.inject({ url: '/metrics', remoteAddress: '127.0.0.1' })).body;
+    expect(metrics).toContain(`coffer_password_hashes{state="running"} ${HASH_CONCURRENCY}`);
+    expect(metrics).toContain(`coffer_password_hashes{state="waiting"} ${HASH_QUEUE}`);
     const answers = await Promise.all(burst);
     expect(answers.map((r) => r.statusCode)).toEqual(Array(FULL).fill(401));
   });
