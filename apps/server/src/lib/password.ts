@@ -15,8 +15,8 @@ const KEY_LENGTH = 32;
  * SCRAM key derivation of every new database connection. Left unbounded, a flood of
  * sign-ins filled all four threads with a queue of hashes behind them, and a job's new
  * connection waited there until its connect timeout. So at most half the threads hash
- * (2 of 4: also the memory bound, 2 × 128 MiB), and the other half stay free (but for a
- * known device's hash, below).
+ * (2 of 4), and the other half stay free (but for a known device's hash, below): at most
+ * 3 × 128 MiB of scrypt memory at once.
  */
 export const HASH_CONCURRENCY = Math.max(
   1,
@@ -50,7 +50,7 @@ const lanes: Record<HashLane, { admitted: number; waiting: Array<() => void> }> 
 };
 let running = 0;
 
-/** How the pool is used right now (tests and the benchmark look). */
+/** How the pool is used right now (/metrics shows it, tests look). */
 export function hashingLoad() {
   return {
     running,
