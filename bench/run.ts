@@ -11,7 +11,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Only the scenarios whose name contains this text (e.g. `BENCH_ONLY=admin`); all if unset.
- * `BENCH_ONLY=chain` or `realtime` runs only that benchmark.
+ * `BENCH_ONLY=chain`, `realtime` or `signin-flood` runs only that benchmark.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const chosen = (name: string) => name.includes(ONLY);
@@ -189,8 +189,8 @@ async function httpBenchmarks() {
   }
 }
 
-// The HTTP figures, unless only the chain or realtime benchmarks were asked for.
-if (!['chain', 'realtime'].includes(ONLY)) {
+// The HTTP figures, unless only a benchmark with a server of its own was asked for.
+if (!['chain', 'realtime', 'signin-flood'].includes(ONLY)) {
   await httpBenchmarks();
 }
 
@@ -198,3 +198,5 @@ if (!['chain', 'realtime'].includes(ONLY)) {
 if (chosen('realtime')) await import('./realtime');
 // Chains: the Ethereum watcher against anvil (bench/chains.ts).
 if (chosen('chain')) await import('./chains');
+// Sign-in under a flood of strangers' sign-ins, with a server of its own (bench/signin-flood.ts).
+if (chosen('signin-flood')) await import('./signin-flood');

@@ -8,9 +8,10 @@ fs.rmSync(dataDir, { recursive: true, force: true });
 fs.mkdirSync(dataDir, { recursive: true });
 process.env.DATA_DIR = dataDir;
 process.env.LOG_LEVEL = process.env.LOG_LEVEL ?? 'warn';
-// As behind a reverse proxy: a test may give its browser context an address of its own
-// (`ownAddress`), so per-address limits such as sign-up mails do not add up over the suite.
-process.env.TRUST_PROXY = 'true';
+// As behind one reverse proxy: a test may give its browser context an address of its own
+// (`ownAddress`, the X-Forwarded-For such a proxy appends), so per-address limits such as
+// sign-up mails do not add up over the suite.
+process.env.TRUST_PROXY = '1';
 
 // The real price and exchange-rate services are out of reach here: a local stand-in
 // answers like them (BTC 65,000.00 +2.50 %, ETH 3,000.00 −1.25 %, 1 AUD = 0.6543 USD).

@@ -30,6 +30,7 @@ import { createMoneyControls } from './modules/money-controls/money-controls.ser
 import { createFileSweep, createOutbox } from './modules/outbox';
 import { createPasskeysRepository, createPasskeysService } from './modules/passkeys';
 import { createPriceService } from './modules/prices/prices.service';
+import { createSignInDevices } from './modules/rate-limit';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
 import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
@@ -77,6 +78,8 @@ export function createServices(infra: Infra) {
   const users = createUsersRepository(db);
   // Its own few connections: counts are taken inside money transactions (see the limiter).
   const limiter = createRateLimiter(createPool(String(pool.options.connectionString ?? ''), 4));
+  // Browsers an account signed in on before: their sign-ins are counted on their own.
+  const signInDevices = createSignInDevices(secrets);
   // Not started here: the server starts it (main.ts); without it nothing is cached.
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
   const settings = withSettingsCache(createSettingsRepository(db), listener);
@@ -109,6 +112,7 @@ export function createServices(infra: Infra) {
     sessions,
     phrases,
     limiter,
+    signInDevices,
     outbox,
     securityHold,
     securityLog,
@@ -255,6 +259,7 @@ export function createServices(infra: Infra) {
     users,
     sessions,
     limiter,
+    signInDevices,
     settings,
     phrases,
     auth,

@@ -6,6 +6,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import type { Services } from './app-services';
+import type { Config } from './config';
 import { REQUEST_ID_HEADER, requestContext, requestIdOf } from './lib/request-context';
 import { accountSecurityRoutes } from './modules/account-security';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -39,6 +40,18 @@ import { registerWebApp } from './plugins/web-app';
 
 export type BuildOptions = { logger?: boolean | object; serveWeb?: boolean };
 
+/**
+ * TRUST_PROXY for Fastify. A hop count is Express's rule (the nearest `hops` addresses are
+ * proxies, the next one is the client): Fastify itself reads a number as "trust nothing",
+ * because a client reaching the server directly could pose as the last proxy. Coffer listens
+ * on loopback unless HOST says otherwise, so with a proxy on the same machine only the proxy
+ * reaches it; otherwise the proxies' addresses are the setting to give (README).
+ */
+function trustProxyOption(setting: Config['trustProxy']) {
+  if (typeof setting !== 'number') return setting;
+  return (_address: string, hop: number) => hop < setting;
+}
+
 /** Builds the whole HTTP app on top of wired services; listening is the caller's business. */
 export async function buildApp(
   services: Services,
@@ -50,7 +63,7 @@ export async function buildApp(
     opts.logger === false ? undefined : services.log;
   const app = Fastify({
     loggerInstance,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     bodyLimit: 1024 * 1024,
     frameworkErrors: withSecurityHeaders(config.publicUrl, answerRouterError),
     // Request ids: the caller's X-Request-Id when it is a sane id (a proxy's or a tracer's,

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { defaultMailFrom, senderAddress } from './lib/mailer';
 import { parseStorageUrl, type S3Location } from './lib/s3-file-store';
@@ -22,7 +23,13 @@ export type Config = {
    * installation: checkSecretKey then generates the file). Malformed, loading fails.
    */
   secretKey: SecretKey | null;
-  trustProxy: boolean;
+  /**
+   * TRUST_PROXY, as Fastify's `trustProxy` takes it: false (no proxy: the socket's address),
+   * the number of proxies in front of Coffer, or the proxies' addresses and CIDR ranges. The
+   * client's address is then the one the nearest untrusted hop was seen from, never the
+   * leftmost X-Forwarded-For entry, which the client writes itself.
+   */
+  trustProxy: false | number | string[];
   /** Where the built web app lives; null when the server only serves the API (tests). */
   webDistDir: string | null;
   logLevel: string;
@@ -52,11 +59,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = portOf(env.PORT);
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   const publicUrl = publicUrlOf(env.PUBLIC_URL, port);
-  const trustProxy = env.TRUST_PROXY === 'true';
+  const trustProxy = trustProxyOf(env.TRUST_PROXY);
   const warnings: string[] = [];
-  if (publicUrl.startsWith('https:') && !trustProxy) {
+  if (publicUrl.startsWith('https:') && trustProxy === false) {
     warnings.push(
-      `PUBLIC_URL is https but TRUST_PROXY is not "true": Coffer serves plain HTTP, so cookies are Secure and HSTS is sent for a TLS proxy in front of it; set TRUST_PROXY=true behind that proxy (client addresses are the proxy's otherwise), or use an http PUBLIC_URL without one.`,
+      `PUBLIC_URL is https but TRUST_PROXY is not set: Coffer serves plain HTTP, so cookies are Secure and HSTS is sent for a TLS proxy in front of it; set TRUST_PROXY=1 behind that proxy (client addresses are the proxy's otherwise), or use an http PUBLIC_URL without one.`,
     );
   }
   const chains = loadChainConfig(env);
@@ -85,6 +92,43 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chains,
     warnings,
   };
+}
+
+/**
+ * TRUST_PROXY: unset or `false`; a number of proxy hops (`1` for one reverse proxy); or the
+ * proxies' addresses or CIDR ranges, comma-separated. `true` is refused: it would trust every
+ * X-Forwarded-For entry, so the client's own leftmost entry would pass for its address and
+ * every per-address limit could be dodged by writing a new one.
+ */
+function trustProxyOf(value: string | undefined): false | number | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === 'false') return false;
+  if (v === 'true') {
+    throw new StartupError(
+      'TRUST_PROXY=true would take client addresses from X-Forwarded-For as the client wrote them; give the number of proxies in front of Coffer instead (TRUST_PROXY=1 for one reverse proxy), or their addresses',
+    );
+  }
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    if (hops >= 1 && hops <= 10) return hops;
+  } else {
+    const list = v.split(',').map((a) => a.trim());
+    const bad = list.find((a) => !isAddressOrRange(a));
+    if (bad === undefined) return list;
+  }
+  throw new StartupError(
+    `TRUST_PROXY must be false, the number of proxies in front of Coffer (1 to 10), or their addresses or CIDR ranges separated by commas (or loopback, linklocal, uniquelocal), got "${value}"`,
+  );
+}
+
+/** `10.0.0.5`, `10.0.0.0/8`, `::1`, `fd00::/8`, or a named range Fastify knows (`loopback`…). */
+function isAddressOrRange(value: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(value)) return true;
+  const [address = '', bits, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
 function portOf(value: string | undefined): number {

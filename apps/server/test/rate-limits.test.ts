@@ -1,5 +1,7 @@
+import { MSG } from '@coffer/shared';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HASH_BUSY_RETRY_AFTER_S, HASH_CONCURRENCY, HASH_QUEUE } from '../src/lib/password';
 import {
   call,
   codeFor,
@@ -186,15 +188,33 @@ function atOnce(
 }
 
 /**
- * Sorts a burst's answers: each refusal for too many attempts must say how long to wait;
- * the others are the attempts that were let through to be checked.
+ * Sorts a burst's answers: each refusal for too many attempts must say how long to wait, and
+ * so must each one turned away because the password-hashing queue was full (503 BUSY, before
+ * anything was counted); the others are the attempts that were let through to be checked.
  */
 function sortOut(responses: LightMyRequestResponse[], windowSeconds = 15 * 60) {
   const limited = responses.filter((r) => r.statusCode === 429);
   for (const r of limited) expectRateLimited(r, windowSeconds);
-  const checked = responses.filter((r) => r.statusCode !== 429);
-  return { limited: limited.length, checked, errors: checked.map((r) => r.json().error) };
+  const busy = responses.filter((r) => r.statusCode === 503);
+  for (const r of busy) {
+    expect(r.json()).toEqual({
+      error: 'BUSY',
+      message: MSG.busy,
+      retryAfter: HASH_BUSY_RETRY_AFTER_S,
+    });
+    expect(r.headers['retry-after']).toBe(String(HASH_BUSY_RETRY_AFTER_S));
+  }
+  const checked = responses.filter((r) => r.statusCode !== 429 && r.statusCode !== 503);
+  return {
+    limited: limited.length,
+    busy: busy.length,
+    checked,
+    errors: checked.map((r) => r.json().error),
+  };
 }
+
+/** Sign-ins the password-hashing pool takes at once (running and queued); more are BUSY. */
+const HASH_SLOTS = HASH_CONCURRENCY + HASH_QUEUE;
 
 /** A code for `user` that is none of the codes the server would accept right now. */
 function wrongCode(user: SignedInUser): string {
@@ -214,25 +234,32 @@ describe('attempts fired at once', () => {
       const burst = await withoutChange(t, () =>
         atOnce(BURST, () => signIn(t, victim.email, WRONG_PASSWORD, address())),
       );
-      const { limited, errors } = sortOut(burst);
+      const { limited, busy, errors } = sortOut(burst);
       expect(errors).toEqual(Array(10).fill('INVALID_CREDENTIALS'));
-      expect(limited).toBe(BURST - 10);
+      // The rest were never checked: over the limit, or turned away by the full hashing queue.
+      expect(limited + busy).toBe(BURST - 10);
       expectRateLimited(await signIn(t, victim.email, victim.password, address()));
     },
     SLOW_HASHING,
   );
 
   it(
-    'checks at most 30 passwords from one address, however many arrive together',
+    'checks at most 30 passwords from one address, also when those crossing the limit arrive together',
     async () => {
       const customer = await signUpAndSignIn(t);
       const attacker = address();
-      const burst = await withoutChange(t, () =>
-        atOnce(BURST, (i) => signIn(t, `burst-${i}@example.com`, WRONG_PASSWORD, attacker)),
-      );
-      const { limited, errors } = sortOut(burst);
-      expect(errors).toEqual(Array(30).fill('INVALID_CREDENTIALS'));
-      expect(limited).toBe(BURST - 30);
+      const guess = (i: number) => signIn(t, `burst-${i}@example.com`, WRONG_PASSWORD, attacker);
+      // 25 first, as many at a time as the hashing queue takes (more would be turned away busy).
+      for (let done = 0; done < 25; done += HASH_SLOTS) {
+        const wave = await atOnce(Math.min(HASH_SLOTS, 25 - done), (i) => guess(done + i));
+        expect(wave.map((r) => r.statusCode)).toEqual(wave.map(() => 401));
+      }
+      // Then a full queue at once, racing across the limit: 5 checked, none more.
+      const burst = await withoutChange(t, () => atOnce(HASH_SLOTS, (i) => guess(100 + i)));
+      const { limited, busy, errors } = sortOut(burst);
+      expect(errors).toEqual(Array(5).fill('INVALID_CREDENTIALS'));
+      expect(busy).toBe(0);
+      expect(limited).toBe(HASH_SLOTS - 5);
       expectRateLimited(await signIn(t, customer.email, customer.password, attacker));
     },
     SLOW_HASHING,
@@ -357,9 +384,10 @@ describe('attempts fired at once', () => {
     async () => {
       const email = `sign-up-burst-${lastAddress}@example.com`;
       const burst = await atOnce(BURST, () => signUp(t, email, 'Burst-Pass-1', address()));
-      const { limited, checked } = sortOut(burst, HOUR);
+      const { limited, busy, checked } = sortOut(burst, HOUR);
       expect(checked.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
-      expect(limited).toBe(BURST - 5);
+      // The rest sent nothing: over the limit, or turned away by the full hashing queue.
+      expect(limited + busy).toBe(BURST - 5);
       expect(mailsTo(t, email)).toHaveLength(5);
       const { rows } = await t.services.pool.query('SELECT 1 FROM users WHERE email = $1', [email]);
       expect(rows).toHaveLength(1);

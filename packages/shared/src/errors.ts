@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'SECURITY_HOLD',
   'ACCOUNT_FROZEN',
   'UNAVAILABLE',
+  'BUSY',
   'INTERNAL',
 ] as const;
 

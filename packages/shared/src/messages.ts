@@ -33,4 +33,5 @@ export const MSG = {
   foreignOrigin: 'This request came from another site and was refused.',
   internal: 'Something went wrong on our side. Please try again.',
   unavailable: 'Coffer cannot reach its database right now. Please try again in a few seconds.',
+  busy: 'Coffer is busy checking other sign-ins right now. Please try again in a few seconds.',
 } as const;

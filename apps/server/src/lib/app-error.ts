@@ -33,5 +33,6 @@ export const STATUS_BY_CODE: Record<TErrorCode, number> = {
   SECURITY_HOLD: 403,
   ACCOUNT_FROZEN: 403,
   UNAVAILABLE: 503,
+  BUSY: 503,
   INTERNAL: 500,
 };

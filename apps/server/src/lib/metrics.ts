@@ -1,4 +1,5 @@
 import client from 'prom-client';
+import { hashingLoad } from './password';
 
 /** What the readiness check needs to know of one timed job on this instance. */
 export type JobState = {
@@ -50,6 +51,19 @@ export function createMetrics() {
     collect() {
       this.reset();
       for (const job of runner?.held() ?? []) this.set({ job }, 1);
+    },
+  });
+
+  // The hashing pool is one per process (lib/password.ts): how full it is, when sign-ins slow.
+  new client.Gauge({
+    name: 'coffer_password_hashes',
+    help: 'Password hashes on this process: running on a thread, or waiting for one',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const load = hashingLoad();
+      this.set({ state: 'running' }, load.running);
+      this.set({ state: 'waiting' }, load.waiting);
     },
   });
 

@@ -12,7 +12,7 @@ import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import type { Secrets } from '../../lib/crypto';
 import { mailTime } from '../../lib/mail-time';
-import { hashPassword, verifyPassword } from '../../lib/password';
+import { withHashing } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import { endSessions, type SessionContext } from '../sessions';
@@ -123,15 +123,18 @@ export function createAccountSecurityService(d: Deps) {
       // Before the password is even looked at: a refusal by policy is no guess.
       await d.securityHold.assertClear(d.pool, s.userId);
       const passwordLimits = LIMITS.password(s.userId, client.ip);
-      const attempt = await d.limiter.consume(passwordLimits);
-      const oldHash = await d.repo.passwordHash(s.userId);
-      if (!oldHash || !(await verifyPassword(input.currentPassword, oldHash))) {
-        throw new AppError('VALIDATION_FAILED', MSG_SECURITY.currentPasswordIncorrect);
-      }
-      await attempt.release();
-      const weakness = await passwordWeakness(input.newPassword, passwordUserInputs(s.email));
-      if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
-      const newHash = await hashPassword(input.newPassword);
+      // Admitted to the hashing pool before the attempt counts: a busy answer counts nothing.
+      const { oldHash, newHash } = await withHashing('other', async (hashing) => {
+        const attempt = await d.limiter.consume(passwordLimits);
+        const oldHash = await d.repo.passwordHash(s.userId);
+        if (!oldHash || !(await hashing.verify(input.currentPassword, oldHash))) {
+          throw new AppError('VALIDATION_FAILED', MSG_SECURITY.currentPasswordIncorrect);
+        }
+        await attempt.release();
+        const weakness = await passwordWeakness(input.newPassword, passwordUserInputs(s.email));
+        if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+        return { oldHash, newHash: await hashing.hash(input.newPassword) };
+      });
       const at = new Date();
       await withTransaction(d.pool, async (tx) => {
         // Without a second factor on the account, the current password is the proof.

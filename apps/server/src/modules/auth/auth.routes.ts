@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, DEVICE_COOKIE_PATH } from '../rate-limit';
 import { presentSession } from '../sessions';
 
 export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
@@ -61,14 +62,24 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
         schema: { body: ZSignInRequest, response: { 200: ZSessionResponse } },
       },
       async (request, reply) => {
+        const deviceCookie = request.cookies[DEVICE_COOKIE];
         const token = await s.auth.signIn(
           request.body.email,
           request.body.password,
           clientOf(request),
+          deviceCookie,
         );
         // A fresh session id at every sign-in; the one the browser had (if any) ends.
         if (request.session) await s.sessions.revoke(request.session.sessionId);
         cookies.set(reply, request, token);
+        // The right password: this browser is now a known device of the account.
+        reply.setCookie(DEVICE_COOKIE, s.signInDevices.remember(deviceCookie, request.body.email), {
+          path: DEVICE_COOKIE_PATH,
+          httpOnly: true,
+          sameSite: 'strict',
+          secure: s.config.publicUrl.startsWith('https://') || request.protocol === 'https',
+          maxAge: DEVICE_COOKIE_MAX_AGE_S,
+        });
         const session = await s.sessions.findByToken(token);
         if (session) await s.accountSecurity.noticeSignIn(session, clientOf(request));
         return { session: session ? presentSession(session) : null };

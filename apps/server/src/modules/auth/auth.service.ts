@@ -4,9 +4,9 @@ import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPassword } from '../../lib/password';
+import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, withHashing } from '../../lib/password';
 import type { Outbox } from '../outbox';
-import { LIMITS, type RateLimiter } from '../rate-limit';
+import { LIMITS, type RateLimiter, type SignInDevices } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
@@ -24,6 +24,7 @@ type Deps = {
   sessions: SessionsRepository;
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
+  signInDevices: Pick<SignInDevices, 'recognise'>;
   outbox: Outbox;
   securityHold: Pick<SecurityHold, 'start' | 'signInRefusal'>;
   securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
@@ -80,9 +81,12 @@ export function createAuthService(d: Deps) {
      * used to find out who is a customer.
      */
     async signUp(email: string, password: string, client: Client): Promise<void> {
-      await d.limiter.consume(LIMITS.mail(email, client.ip));
-      await assertStrongPassword(password, email);
-      const passwordHash = await hashPassword(password);
+      // Admitted to the hashing pool before its mail is counted: a busy answer counts nothing.
+      const passwordHash = await withHashing('other', async (hashing) => {
+        await d.limiter.consume(LIMITS.mail(email, client.ip));
+        await assertStrongPassword(password, email);
+        return hashing.hash(password);
+      });
       await committed(async (tx) => {
         const created = await tx.users.create({ email, passwordHash, verified: false }, tx.db);
         if (created) {
@@ -112,61 +116,80 @@ export function createAuthService(d: Deps) {
       }
     },
 
-    /** Checks the password and opens a new session; returns its token. */
-    async signIn(email: string, password: string, client: Client): Promise<string> {
-      const limits = LIMITS.signIn(email, client.ip);
-      const attempt = await d.limiter.consume(limits);
-      const user = await d.users.findByEmail(email);
-      // Hash even for an unknown address, so the answer takes as long either way.
-      const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
-      // A frozen account (or one waiting for a new password after its freeze) answers the
-      // same for a right or a wrong password, after the same hashing, and the attempt stays
-      // counted either way: neither the answer, its time nor the limit tells one from the other.
-      const refusal = user ? await d.securityHold.signInRefusal(user.id) : null;
-      if (user && refusal) {
-        await d.securityLog.recordQuietly({
-          userId: user.id,
-          kind: 'sign-in-refused-frozen',
-          client,
-          // For staff's review only: nobody can read the log of a frozen account but them.
-          detail: ok ? 'The password was right' : 'The password was wrong',
-        });
-        throw new AppError('ACCOUNT_FROZEN', refusal);
-      }
-      if (!user || !ok) {
-        // Only an existing account has a log to tell its owner; the answer is the same.
-        if (user) {
-          await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in-failed', client });
+    /**
+     * Checks the password and opens a new session; returns its token. `deviceCookie`: the
+     * browser's device cookie, if any (a known device is counted on its own, and hashed first).
+     */
+    async signIn(
+      email: string,
+      password: string,
+      client: Client,
+      deviceCookie?: string,
+    ): Promise<string> {
+      const device = d.signInDevices.recognise(deviceCookie, email);
+      const limits = LIMITS.signIn(email, client.ip, device);
+      // Admitted to the hashing pool first: under a flood the answer is BUSY at once, with
+      // nothing counted or read, and the admitted hold no connection while they wait.
+      return withHashing(device ? 'known-device' : 'other', async (hashing) => {
+        const attempt = await d.limiter.consume(limits);
+        const user = await d.users.findByEmail(email);
+        // Hash even for an unknown address, so the answer takes as long either way.
+        const ok = await hashing.verify(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+        // A frozen account (or one waiting for a new password after its freeze) answers the
+        // same for a right or a wrong password, after the same hashing, and the attempt stays
+        // counted either way: neither the answer, its time nor the limit tells one from the other.
+        const refusal = user ? await d.securityHold.signInRefusal(user.id) : null;
+        if (user && refusal) {
+          await d.securityLog.recordQuietly({
+            userId: user.id,
+            kind: 'sign-in-refused-frozen',
+            client,
+            // For staff's review only: nobody can read the log of a frozen account but them.
+            detail: ok ? 'The password was right' : 'The password was wrong',
+          });
+          throw new AppError('ACCOUNT_FROZEN', refusal);
         }
-        throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
-      }
-      await attempt.release();
-      if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
-      // A hash from before scrypt's cost went up is redone now that the password is at hand.
-      if (needsRehash(user.passwordHash)) {
-        await d.users.upgradePasswordHash(user.id, user.passwordHash, await hashPassword(password));
-      }
-      await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
-      await d.users.recordLogin(user.id);
-      const token = await d.sessions.create({
-        userId: user.id,
-        twoFactorVerified: false,
-        ip: client.ip,
-        userAgent: client.userAgent,
+        if (!user || !ok) {
+          // Only an existing account has a log to tell its owner; the answer is the same.
+          if (user) {
+            await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in-failed', client });
+          }
+          throw new AppError('INVALID_CREDENTIALS', MSG.invalidCredentials);
+        }
+        await attempt.release();
+        if (!user.emailVerifiedAt) throw new AppError('EMAIL_NOT_VERIFIED', MSG.emailNotVerified);
+        // A hash from before scrypt's cost went up is redone now that the password is at hand.
+        if (needsRehash(user.passwordHash)) {
+          await d.users.upgradePasswordHash(
+            user.id,
+            user.passwordHash,
+            await hashing.hash(password),
+          );
+        }
+        await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
+        await d.users.recordLogin(user.id);
+        const token = await d.sessions.create({
+          userId: user.id,
+          twoFactorVerified: false,
+          ip: client.ip,
+          userAgent: client.userAgent,
+        });
+        // The session stands without its log entry: a sign-in is never refused for want of one.
+        await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in', client });
+        return token;
       });
-      // The session stands without its log entry: a sign-in is never refused for want of one.
-      await d.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in', client });
-      return token;
     },
 
     /** The real password only, every time (DEVIATIONS S3). */
     async checkPassword(userId: string, password: string, client: Client): Promise<void> {
-      const attempt = await d.limiter.consume(LIMITS.password(userId, client.ip));
-      const user = await d.users.findById(userId);
-      if (!user || !(await verifyPassword(password, user.passwordHash))) {
-        throw new AppError('INVALID_CREDENTIALS', MSG.passwordIncorrect);
-      }
-      await attempt.release();
+      await withHashing('other', async (hashing) => {
+        const attempt = await d.limiter.consume(LIMITS.password(userId, client.ip));
+        const user = await d.users.findById(userId);
+        if (!user || !(await hashing.verify(password, user.passwordHash))) {
+          throw new AppError('INVALID_CREDENTIALS', MSG.passwordIncorrect);
+        }
+        await attempt.release();
+      });
     },
 
     /** Password reset with the recovery phrase: every session of the account ends. */

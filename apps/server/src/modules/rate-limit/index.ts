@@ -6,3 +6,10 @@ export {
   type Limit,
   type RateLimiter,
 } from './rate-limiter';
+export {
+  createSignInDevices,
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_S,
+  DEVICE_COOKIE_PATH,
+  type SignInDevices,
+} from './sign-in-devices';

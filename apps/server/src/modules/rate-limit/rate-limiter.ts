@@ -120,10 +120,19 @@ const FIFTEEN_MINUTES = 15 * 60;
 
 /** The limits of each guarded action, per account and per address. */
 export const LIMITS = {
-  signIn: (email: string, ip: string): Limit[] => [
-    { key: `sign-in:account:${email}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
-    { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
-  ],
+  /**
+   * A sign-in from a browser holding the account's device token (sign-in-devices.ts) counts
+   * on that token alone: neither strangers' guesses at the account nor others sharing the
+   * owner's address (an office, a mobile carrier) can lock it. Any other sign-in counts per
+   * account and per address. The first limit is the one a right sign-in clears.
+   */
+  signIn: (email: string, ip: string, device: string | null = null): Limit[] =>
+    device
+      ? [{ key: `sign-in:device:${device}`, max: 5, windowSeconds: FIFTEEN_MINUTES }]
+      : [
+          { key: `sign-in:account:${email}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
+          { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
+        ],
   twoFactor: (userId: string, ip: string): Limit[] => [
     { key: `2fa:account:${userId}`, max: 5, windowSeconds: FIFTEEN_MINUTES },
     { key: `2fa:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
