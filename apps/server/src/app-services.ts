@@ -247,6 +247,7 @@ export function createServices(infra: Infra) {
     health,
     securityHold,
     securityLog,
+    stepUp,
     ...infra,
     listener,
     users,
