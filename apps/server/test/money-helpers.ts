@@ -22,7 +22,7 @@ const spareCodes = new Map<string, string[]>();
  * money (see `fund`), so never inside a `withoutChange`. The step-up tests use real
  * authenticator codes and passkeys.
  */
-async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<void> {
+export async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<void> {
   const codes = Array.from({ length: count }, () =>
     randomBytes(8)
       .toString('base64')
@@ -38,7 +38,16 @@ async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<
   spareCodes.set(userId, [...(spareCodes.get(userId) ?? []), ...codes]);
 }
 
-/** A fresh second factor for one request of this customer (an unused backup code). */
+/**
+ * Staff confirm money and factor changes with a fresh second factor too: spare backup codes
+ * for an admin, seeded once (never inside a `withoutChange`), for `stepUpFor`.
+ */
+export async function armStaffStepUp(t: TestApp, admin: SignedInUser, count = 200) {
+  await seedBackupCodes(t, admin.userId, count);
+  return admin;
+}
+
+/** A fresh second factor for one request of this user (an unused backup code). */
 export function stepUpFor(user: SignedInUser): { code: string } {
   const code = spareCodes.get(user.userId)?.shift() ?? user.backupCodes.shift();
   if (!code) throw new Error(`no unused backup code left for ${user.email}: fund() seeds them`);

@@ -148,14 +148,18 @@ export const DISABLE_REASON_MISSING =
  * in the audit row and told to the customer) and the acting admin's fresh second factor, so
  * a stolen staff session cannot strip a customer's factor in one click.
  */
-export const ZAdminTwoFactorDisableRequest = z.object({
-  reason: z
+export const ZAdminTwoFactorDisableRequest = z.object(
+  {
+    reason: z
     .string({ error: DISABLE_REASON_MISSING })
     .trim()
     .min(1, DISABLE_REASON_MISSING)
-    .max(500, 'Keep the reason under 500 characters'),
-  stepUp: ZStepUp,
-});
+      .max(500, 'Keep the reason under 500 characters'),
+    stepUp: ZStepUp,
+  },
+  // A request with no body at all is missing its reason first.
+  { error: DISABLE_REASON_MISSING },
+);
 export type TAdminTwoFactorDisableRequest = z.infer<typeof ZAdminTwoFactorDisableRequest>;
 
 export const ZAdminTwoFactorState = z.object({

@@ -570,8 +570,8 @@ export function createAdminTransactionsService(s: Services) {
           const current = await repo.findById(client, id, true);
           if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
           refuseEdit(current, body);
-          refuseRedirect(current, body);
           const revision = revisionOf(current, body, actor);
+          refuseRedirect(current, body);
           const change = await ledger.revise(client, id, revision);
           if (body.type === 'bank_transfer') {
             const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;

@@ -12,7 +12,7 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+import { expectReconciled, setSetting, stepUpFor, walletOf } from '../../../test/money-helpers';
 import { testWatcher } from '../../../test/test-watcher';
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
 import { withTransaction } from '../../db/tx';
@@ -472,6 +472,7 @@ describe('chain watcher', () => {
           transactionDate: new Date().toISOString(),
           transactionHash: `0X${tx.toUpperCase()}`,
           reason: 'Seen on the explorer',
+          stepUp: stepUpFor(admin),
         },
       }),
     );

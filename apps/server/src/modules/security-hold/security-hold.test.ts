@@ -22,6 +22,7 @@ import {
   requestBankTransfer,
   requestWithdrawal,
   saveBankDetails,
+  stepUpFor,
   walletOf,
 } from '../../../test/money-helpers';
 import { totpAt } from '../../../test/totp-reference';
@@ -286,7 +287,7 @@ describe('staff taking a factor away', () => {
       method: 'POST',
       url: `/api/admin/users/${user.userId}/two-factor/disable`,
       cookie: admin.cookie,
-      body: {},
+      body: { reason: 'Lost phone, ticket 12', stepUp: stepUpFor(admin) },
     });
     expect(res.statusCode).toBe(200);
     expect((mailsTo(t, user.email).at(-1) ?? '').replace(/=\r?\n/g, '')).toContain(
