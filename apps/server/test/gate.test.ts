@@ -243,7 +243,10 @@ describe('the held admin role: a verified admin inside a security hold', () => {
     const refused: string[] = [];
     for (const route of reads) {
       const res = await send(route, held.cookie);
-      if (gateError(res) !== null || (res.statusCode === 403 && res.json().error === 'SECURITY_HOLD'))
+      if (
+        gateError(res) !== null ||
+        (res.statusCode === 403 && res.json().error === 'SECURITY_HOLD')
+      )
         refused.push(`${nameOf(route)}: ${res.statusCode} ${res.body}`);
     }
     expect(refused).toEqual([]);

@@ -151,9 +151,9 @@ export const DISABLE_REASON_MISSING =
 export const ZAdminTwoFactorDisableRequest = z.object(
   {
     reason: z
-    .string({ error: DISABLE_REASON_MISSING })
-    .trim()
-    .min(1, DISABLE_REASON_MISSING)
+      .string({ error: DISABLE_REASON_MISSING })
+      .trim()
+      .min(1, DISABLE_REASON_MISSING)
       .max(500, 'Keep the reason under 500 characters'),
     stepUp: ZStepUp,
   },

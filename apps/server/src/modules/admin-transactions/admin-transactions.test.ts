@@ -1150,9 +1150,7 @@ describe('references that prove a payout left', () => {
     const { id } = await pendingEthWithdrawal();
     const tx = await opened(id);
     const date = '2025-08-02T10:00:00.000Z';
-    expect((await edit(adminA, id, editBody(tx, { transactionDate: date }))).statusCode).toBe(
-      200,
-    );
+    expect((await edit(adminA, id, editBody(tx, { transactionDate: date }))).statusCode).toBe(200);
     expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
     const [update, completion] = await auditRows(id);
     expect(update?.before).toMatchObject({
@@ -1457,5 +1455,36 @@ describe('the list', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe("a customer's pending payout keeps what the customer confirmed", () => {
+  it('refuses a new address, asset or amount with 409, changing nothing; another admin completes it as asked', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const tx = await opened(id);
+    const redirects: Body[] = [
+      { withdrawalAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
+      { assetId: 'USDT-ERC20', cryptoAmount: '1' },
+      { cryptoAmount: '1.5' },
+      { usdAmount: '1.00' },
+    ];
+    for (const over of redirects) {
+      const res = await withoutChange(t, () => edit(adminA, id, editBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res)]).toEqual([
+        over,
+        409,
+        { error: 'CONFLICT', message: ADMIN_TX_MSG.customerPayoutLocked },
+      ]);
+    }
+    // Nobody became an editor, so any admin but the customer's own may pay it out.
+    const done = await complete(adminA, id, ETH_HASH);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().transaction).toMatchObject({
+      withdrawalAddress: GOOD_ADDRESS.ETH,
+      amount: '1',
+      assetId: 'ETH',
+      editorIds: [],
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
   });
 });

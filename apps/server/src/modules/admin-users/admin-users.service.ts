@@ -8,7 +8,6 @@ import {
   MSG,
   mulPrice,
   parseAmount,
-  type TStepUp,
   sumUsd,
   type TAdminOverview,
   type TAdminRecoveryPhrases,
@@ -19,6 +18,7 @@ import {
   type TAdminUserFigures,
   type TAdminUsersResponse,
   type TAnyAssetId,
+  type TStepUp,
   usdCents,
 } from '@coffer/shared';
 import type { Services } from '../../app-services';

@@ -16,9 +16,9 @@ import {
   type TAdminWallet,
   type TAsset,
   type TCreateDepositAddressRequest,
+  type TStepUp,
   type TUpdateDepositAddressRequest,
   validateNetworkAddress,
-  type TStepUp,
   withoutStepUp,
 } from '@coffer/shared';
 import type pg from 'pg';
