@@ -148,6 +148,27 @@ test('the customer requests a withdrawal', async () => {
   ).toBeVisible();
 });
 
+test("Edit shows the customer's destination and amount but does not offer them", async () => {
+  await openTransactions(adminA);
+  await adminA.getByLabel('Search').fill(account.email);
+  const row = adminA
+    .getByRole('main')
+    .getByRole('row')
+    .filter({ hasText: 'Withdrawal' })
+    .filter({ hasText: '0.100000 BTC' });
+  await row.getByRole('button', { name: /^Edit transaction/ }).click();
+  const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
+  await expect(editing).toContainText('The customer confirmed this destination');
+  await expect(editing.getByLabel('Withdrawal address')).toHaveValue(BTC_ADDRESS);
+  for (const label of ['Withdrawal address', 'Asset', /^Crypto amount/, 'USD amount']) {
+    await expect(editing.getByLabel(label)).toBeDisabled();
+  }
+  await expectAccessible(adminA);
+  await snap(adminA, 'admin-transactions-customer-payout-edit');
+  await editing.getByRole('button', { name: 'Close' }).click();
+  await expect(editing).toHaveCount(0);
+});
+
 test('a second admin completes it in Pending withdrawals', async () => {
   await openTransactions(adminB);
   await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
