@@ -9,7 +9,7 @@ import {
   saveSettingsWithStepUp,
   scrollToTop,
   sidebar,
-  signInNewStepUpAdmin,
+  signInNewAdminAccount,
   toasts,
 } from './support/flows';
 import { snap } from './support/shots';
@@ -77,13 +77,13 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  adminAccount = await signInNewStepUpAdmin(admin, 'settings-admin');
+  adminAccount = await signInNewAdminAccount(admin, 'settings-admin');
   adminEmail = adminAccount.email;
 
   approverContext = await browser.newContext();
   await ownAddress(approverContext);
   approver = await approverContext.newPage();
-  approverAccount = await signInNewStepUpAdmin(approver, 'settings-approver');
+  approverAccount = await signInNewAdminAccount(approver, 'settings-approver');
 });
 
 test.afterAll(async () => {

@@ -5,8 +5,10 @@ import {
   confirmStepUp,
   createCustomer,
   sidebar,
-  signInNewAdmin,
+  signInNewAdminAccount,
+  stepUpDialog,
   toasts,
+  wrongCode,
 } from './support/flows';
 import { snap } from './support/shots';
 
@@ -22,6 +24,8 @@ let customer: Page;
 let adminA: Page;
 let adminB: Page;
 let account: Account;
+let staffA: Account;
+let staffB: Account;
 
 async function newPage(browser: import('@playwright/test').Browser): Promise<Page> {
   const context = await browser.newContext();
@@ -42,9 +46,9 @@ test.beforeAll(async ({ browser }) => {
   customer = await newPage(browser);
   account = await createCustomer(customer, 'admin-tx');
   adminA = await newPage(browser);
-  await signInNewAdmin(adminA, 'tx-admin-a');
+  staffA = await signInNewAdminAccount(adminA, 'tx-admin-a');
   adminB = await newPage(browser);
-  await signInNewAdmin(adminB, 'tx-admin-b');
+  staffB = await signInNewAdminAccount(adminB, 'tx-admin-b');
 });
 
 test.afterAll(async () => {
@@ -93,6 +97,8 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await expectAccessible(adminA);
   await snap(adminA, 'admin-transactions-add');
   await dialog.getByRole('button', { name: 'Add Transaction' }).click();
+  // Money moved by staff takes the admin's own fresh second factor, as a customer's does.
+  await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
   await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
@@ -142,6 +148,27 @@ test('the customer requests a withdrawal', async () => {
   ).toBeVisible();
 });
 
+test("Edit shows the customer's destination and amount but does not offer them", async () => {
+  await openTransactions(adminA);
+  await adminA.getByLabel('Search').fill(account.email);
+  const row = adminA
+    .getByRole('main')
+    .getByRole('row')
+    .filter({ hasText: 'Withdrawal' })
+    .filter({ hasText: '0.100000 BTC' });
+  await row.getByRole('button', { name: /^Edit transaction/ }).click();
+  const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
+  await expect(editing).toContainText('The customer confirmed this destination');
+  await expect(editing.getByLabel('Withdrawal address')).toHaveValue(BTC_ADDRESS);
+  for (const label of ['Withdrawal address', 'Asset', /^Crypto amount/, 'USD amount']) {
+    await expect(editing.getByLabel(label)).toBeDisabled();
+  }
+  await expectAccessible(adminA);
+  await snap(adminA, 'admin-transactions-customer-payout-edit');
+  await editing.getByRole('button', { name: 'Close' }).click();
+  await expect(editing).toHaveCount(0);
+});
+
 test('a second admin completes it in Pending withdrawals', async () => {
   await openTransactions(adminB);
   await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
@@ -161,6 +188,26 @@ test('a second admin completes it in Pending withdrawals', async () => {
   await expect(dialog.getByRole('alert')).toHaveText('Enter the transaction hash of the payout.');
   await dialog.getByLabel('Chain transaction hash').fill(PAYOUT_HASH);
   await dialog.getByRole('button', { name: 'Mark as completed' }).click();
+
+  // The payout is confirmed with admin B's own second factor: a wrong code is refused in
+  // the dialog and nothing is paid out; the right one completes it.
+  const stepUp = stepUpDialog(adminB);
+  await expect(
+    stepUp.getByRole('heading', { name: 'Confirm the withdrawal', exact: true }),
+  ).toBeVisible();
+  await expect(stepUp).toContainText('Mark 0.100000 BTC for');
+  await snap(adminB, 'admin-transactions-complete-step-up');
+  await stepUp.getByLabel('Authentication code').fill(wrongCode(staffB.secret));
+  await stepUp.getByRole('button', { name: 'Confirm and complete' }).click();
+  await expect(stepUp.getByText('Invalid code.', { exact: false })).toBeVisible();
+  // Still waiting (the page behind the dialog is hidden from the accessibility tree).
+  const pending = await (await adminB.request.get('/api/admin/withdrawals/pending')).json();
+  expect(
+    pending.items.filter(
+      (i: { customer: { email: string } }) => i.customer.email === account.email,
+    ),
+  ).toHaveLength(1);
+  await confirmStepUp(adminB, staffB, { title: 'Confirm the withdrawal' });
   await expect(toasts(adminB).getByText('Withdrawal completed')).toBeVisible();
   await expect(row).toHaveCount(0);
 });

@@ -2,11 +2,14 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, mailTo, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  confirmSetup,
+  confirmStepUp,
   createCustomer,
   expectDashboard,
+  readSetupScreen,
   sidebar,
   signIn,
-  signInNewAdmin,
+  signInNewAdminAccount,
   toasts,
 } from './support/flows';
 import { snap } from './support/shots';
@@ -20,6 +23,10 @@ let customer: Page;
 let admin: Page;
 let account: Account;
 let adminEmail: string;
+let staffAdmin: Account;
+
+/** What staff confirm factor changes with: their own fresh second factor. */
+const OWN_FACTOR = 'Confirm with your own second factor';
 
 /** '$6,100.00' for 6100 — what the screen shows for an exact two-decimal figure. */
 function usd(value: number): string {
@@ -37,7 +44,8 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  adminEmail = await signInNewAdmin(admin, 'users-admin');
+  staffAdmin = await signInNewAdminAccount(admin, 'users-admin');
+  adminEmail = staffAdmin.email;
 });
 
 test.afterAll(async () => {
@@ -111,6 +119,8 @@ test('Reset 2FA needs the customer’s phrase, checked by the server, and signs 
   await expect(submit).toBeDisabled();
   await dialog.getByLabel('Recovery phrase').fill(`${account.phrase.slice(1).join(' ')} abandon`);
   await submit.click();
+  // The admin's own second factor first; then the server checks the phrase and refuses it.
+  await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
   await expect(toasts(admin)).toContainText('Reset Failed');
   await expect(toasts(admin)).toContainText('Failed to reset 2FA. Please try again.');
   await expect(dialog.getByRole('alert')).toBeVisible();
@@ -123,6 +133,7 @@ test('Reset 2FA needs the customer’s phrase, checked by the server, and signs 
 
   await dialog.getByLabel('Recovery phrase').fill(account.phrase.join(' '));
   await submit.click();
+  await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
   await expect(toasts(admin)).toContainText('2FA Reset Successful');
   await expect(dialog).toBeHidden();
   await expect(customerRow(admin)).toContainText('2FA Disabled');
@@ -133,13 +144,46 @@ test('Reset 2FA needs the customer’s phrase, checked by the server, and signs 
   await expect(customer).toHaveURL(/\/auth/);
 });
 
+test('Disable 2FA asks why, in a dialog that names the customer, and takes the admin’s step-up', async ({
+  browser,
+}) => {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  const page = await context.newPage();
+  const target = await createCustomer(page, 'users-disable');
+  await context.close();
+
+  await admin.goto('/dashboard/admin/users');
+  await admin.getByRole('searchbox', { name: 'Search users' }).fill(target.email);
+  const row = admin.getByRole('row').filter({ hasText: target.email });
+  await expect(row).toContainText('2FA Enabled');
+  await row.getByRole('button', { name: /Disable 2FA/ }).click();
+  const dialog = admin.getByRole('dialog', { name: 'Turn off two-factor authentication?' });
+  await expect(dialog).toContainText(target.email);
+  const confirm = dialog.getByRole('button', { name: 'Disable 2FA' });
+  await expect(confirm).toBeDisabled();
+  const reason = 'Lost phone; identity checked on a video call, ticket 5150';
+  await dialog.getByLabel('Reason').fill(reason);
+  await expectAccessible(admin);
+  await snap(admin, 'admin-users-disable-reason');
+  await confirm.click();
+  await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
+  await expect(toasts(admin)).toContainText('2FA Disabled');
+  await expect(row).toContainText('2FA Disabled');
+  // The customer is told, with the reason.
+  const mail = await mailTo(target.email);
+  expect(mail).toContain('turned off two-factor authentication');
+  expect(mail.replace(/=\r?\n/g, '')).toContain(`Reason given: ${reason}`);
+});
+
 test('an admin resets another admin’s 2FA from the Staff list, with a reason, never their own', async ({
   browser,
 }) => {
   const context = await browser.newContext();
   await ownAddress(context);
   const other = await context.newPage();
-  const otherEmail = await signInNewAdmin(other, 'users-other-admin');
+  const otherAccount = await signInNewAdminAccount(other, 'users-other-admin');
+  const otherEmail = otherAccount.email;
 
   await admin.goto('/dashboard/admin/users');
   const staff = admin.getByRole('table', { name: 'Staff' });
@@ -157,6 +201,7 @@ test('an admin resets another admin’s 2FA from the Staff list, with a reason, 
   await expectAccessible(admin);
   await snap(admin, 'admin-users-staff-reset');
   await confirm.click();
+  await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
   await expect(dialog).toBeHidden();
   await expect(toasts(admin)).toContainText('2FA Reset');
   await expect(row).toContainText('Not set up');
@@ -171,10 +216,27 @@ test('an admin resets another admin’s 2FA from the Staff list, with a reason, 
   await other.reload();
   await expect(other).toHaveURL(/\/auth/);
   await signIn(other, otherEmail);
-  // Their recovery phrase is kept (staff never use it), so the setup shows no new one.
-  await expect(
-    other.getByRole('heading', { level: 1, name: 'Set up two-factor authentication' }),
-  ).toBeVisible();
+  // Staff never use a recovery phrase: the new setup shows none and asks no words back.
+  const setup = await readSetupScreen(other, { staff: true });
+  await other.getByRole('button', { name: 'Continue' }).click();
+  await confirmSetup(other, setup);
+
+  // On hold now: the restored admin still reads, but changes nothing, and is told until when.
+  await other.goto('/dashboard/admin/users');
+  const staffTable = other.getByRole('table', { name: 'Staff' });
+  await staffTable
+    .getByRole('row')
+    .filter({ hasText: adminEmail })
+    .getByRole('button', { name: /Reset 2FA/ })
+    .click();
+  const heldDialog = other.getByRole('dialog', { name: "Reset this admin's 2FA?" });
+  await heldDialog.getByLabel('Reason').fill('Trying while on hold');
+  await heldDialog.getByRole('button', { name: 'Reset 2FA' }).click();
+  await confirmStepUp(other, { ...otherAccount, ...setup }, { title: OWN_FACTOR });
+  await expect(heldDialog.getByRole('alert')).toContainText(
+    /Your account is under a security hold until .+: staff actions that move money/,
+  );
+  await snap(other, 'admin-users-held-admin');
 
   // The audit log names who did it, to whom, and why.
   const query = new URLSearchParams({ action: 'admin.2fa.reset', targetUser: otherEmail });

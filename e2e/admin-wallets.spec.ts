@@ -1,7 +1,14 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import { newBitcoinAddress } from './support/db';
-import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  sidebar,
+  signInNewAdminAccount,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One customer and one admin, side by side: what the admin changes, the customer sees.
@@ -12,6 +19,7 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
+let staff: Account;
 
 async function pickCustomer(page: Page, label: string, email: string): Promise<void> {
   const box = page.getByRole('combobox', { name: label });
@@ -31,7 +39,7 @@ test.beforeAll(async ({ browser }) => {
   });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdmin(admin, 'wallet-admin');
+  staff = await signInNewAdminAccount(admin, 'wallet-admin');
 });
 
 test.afterAll(async () => {
@@ -71,6 +79,11 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
   await expectAccessible(admin);
   await snap(admin, 'admin-wallets-balance-edit');
   await admin.getByRole('button', { name: 'Save balance' }).click();
+  // A balance edit moves money: the admin confirms it with their own second factor.
+  await expect(admin.getByRole('dialog', { name: 'Confirm the balance edit' })).toContainText(
+    'Set this BTC wallet to 0.75 BTC',
+  );
+  await confirmStepUp(admin, staff, { title: 'Confirm the balance edit' });
   await expect(toasts(admin)).toContainText(
     /Wallet balance updated to 0\.75 BTC \(~\$[\d,]+\.\d\d\)/,
   );
@@ -145,6 +158,7 @@ test('an admin deletes an address after confirming; the customer no longer sees 
   const confirm = admin.getByRole('dialog', { name: 'Delete Deposit Address' });
   await expect(confirm).toContainText('Are you sure you want to delete this deposit address?');
   await confirm.getByRole('button', { name: 'Delete' }).click();
+  await confirmStepUp(admin, staff, { title: 'Confirm the deletion' });
   await expect(toasts(admin)).toContainText('Address Deleted');
   await expect(admin.getByText('No deposit addresses found', { exact: true })).toBeVisible();
 

@@ -6,7 +6,7 @@ import {
   createCustomer,
   scrollToTop,
   sidebar,
-  signInNewAdmin,
+  signInNewAdminAccount,
   stepUpDialog,
   toasts,
 } from './support/flows';
@@ -28,6 +28,8 @@ let page: Page;
 let account: Account;
 let adminA: Page;
 let adminB: Page;
+let staffA: Account;
+let staffB: Account;
 /** Every bank transfer request the customers' browsers sent. */
 const sent: string[] = [];
 
@@ -50,9 +52,9 @@ test.beforeAll(async ({ browser }) => {
   creditDeposit(account.email, 'ETH', '1', uniqueTxHash());
   creditDeposit(account.email, 'BTC', '0.001', uniqueTxHash());
   adminA = await newPage(browser);
-  await signInNewAdmin(adminA, 'bank-admin-a');
+  staffA = await signInNewAdminAccount(adminA, 'bank-admin-a');
   adminB = await newPage(browser);
-  await signInNewAdmin(adminB, 'bank-admin-b');
+  staffB = await signInNewAdminAccount(adminB, 'bank-admin-b');
 });
 
 test.afterAll(async () => {
@@ -335,6 +337,7 @@ test('another admin completes it with a bank reference, checked as it is typed',
   await expect(dialog.getByRole('alert')).toHaveCount(0);
   await expectAccessible(adminB);
   await dialog.getByRole('button', { name: 'Mark as completed' }).click();
+  await confirmStepUp(adminB, staffB, { title: 'Confirm the bank transfer' });
   await expect(toasts(adminB).getByText('Bank transfer completed')).toBeVisible();
   await expect(row).toHaveCount(0);
 
@@ -398,6 +401,7 @@ test('a rejected payout reads Rejected with the reason, and its hold is back in 
   const dialog = adminA.getByRole('dialog', { name: 'Reject request' });
   await dialog.getByLabel('Reason (shown to the customer)').fill(REASON);
   await dialog.getByRole('button', { name: 'Reject' }).click();
+  await confirmStepUp(adminA, staffA, { title: 'Confirm the rejection' });
   await expect(toasts(adminA).getByText('Request rejected')).toBeVisible();
   await expect(row).toHaveCount(0);
   await adminA.getByRole('tab', { name: 'All transactions' }).click();

@@ -8,7 +8,7 @@ import {
   type StepUpAdmin,
   saveSettingsWithStepUp,
   sidebar,
-  signInNewStepUpAdmin,
+  signInNewAdminAccount,
   toasts,
 } from './support/flows';
 
@@ -42,11 +42,11 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  adminAccount = await signInNewStepUpAdmin(admin, 'explorer-admin');
+  adminAccount = await signInNewAdminAccount(admin, 'explorer-admin');
   approverContext = await browser.newContext();
   await ownAddress(approverContext);
   approver = await approverContext.newPage();
-  approverAccount = await signInNewStepUpAdmin(approver, 'explorer-approver');
+  approverAccount = await signInNewAdminAccount(approver, 'explorer-approver');
 });
 
 test.afterAll(async () => {

@@ -6,7 +6,7 @@ import {
   confirmStepUp,
   createCustomer,
   sidebar,
-  signInNewAdmin,
+  signInNewAdminAccount,
   toasts,
 } from './support/flows';
 import { snap } from './support/shots';
@@ -135,7 +135,7 @@ test('a withdrawal staff reject reads Rejected with the reason, and its hold is 
   const context = await browser.newContext();
   try {
     const admin = await context.newPage();
-    await signInNewAdmin(admin, 'history-admin');
+    const staff = await signInNewAdminAccount(admin, 'history-admin');
     await admin.goto('/dashboard/admin/transactions');
     await admin.getByRole('tab', { name: 'Pending withdrawals' }).click();
     const row = admin
@@ -147,6 +147,7 @@ test('a withdrawal staff reject reads Rejected with the reason, and its hold is 
     const dialog = admin.getByRole('dialog', { name: 'Reject request' });
     await dialog.getByLabel('Reason (shown to the customer)').fill(WITHDRAWAL_REASON);
     await dialog.getByRole('button', { name: 'Reject' }).click();
+    await confirmStepUp(admin, staff, { title: 'Confirm the rejection' });
     await expect(toasts(admin).getByText('Request rejected')).toBeVisible();
   } finally {
     await context.close();

@@ -87,7 +87,9 @@ export async function buildApp(
   registerSecurityHeaders(app, config.publicUrl);
   registerCsrfGuard(app, config.publicUrl);
   registerSession(app, services.sessions);
-  registerGate(app);
+  registerGate(app, {
+    assertStaffClear: (userId) => services.securityHold.assertStaffClear(services.pool, userId),
+  });
   registerInputGuard(app);
 
   const cookies = sessionCookies(config.publicUrl);

@@ -4,6 +4,7 @@ import type { GatedRoute } from '../src/plugins/gate';
 import {
   call,
   codeFor,
+  completeTwoFactor,
   createTestApp,
   errorOf,
   gateError,
@@ -183,6 +184,75 @@ describe('the gate on every route', () => {
     expect(await mismatches(['admin'], async () => admin.cookie, null)).toEqual([]);
     const cookie = await newSession(t, admin);
     expect(await mismatches(['admin'], async () => cookie, 'TWO_FACTOR_REQUIRED')).toEqual([]);
+  });
+});
+
+/**
+ * The "held admin" role: an admin inside a security hold, started as the app starts one (a
+ * second admin reset their second factor), who then signed in and set up a new factor. Staff
+ * are held to the customer's standard: every state-changing admin route refuses them with
+ * SECURITY_HOLD and the hold's end, and changes nothing; every read still answers.
+ */
+describe('the held admin role: a verified admin inside a security hold', () => {
+  let held: SignedInUser;
+
+  beforeAll(async () => {
+    const restorer = await verifiedAdmin(t);
+    const admin = await verifiedAdmin(t);
+    const reset = await call(t, {
+      method: 'POST',
+      url: `/api/admin/users/${admin.userId}/two-factor/disable`,
+      cookie: restorer.cookie,
+      body: { reason: 'Lost phone, checked on a call', stepUp: { code: codeFor(restorer, 1) } },
+    });
+    expect(reset.statusCode, reset.body).toBe(200);
+    held = await completeTwoFactor(t, { ...admin, cookie: await newSession(t, admin) });
+    const hold = await call(t, { url: '/api/security/hold', cookie: held.cookie });
+    expect(hold.json()).toMatchObject({ onHold: true, frozen: false });
+  }, 60_000);
+
+  /** Keeps the held admin's session from sliding inside a comparison of every table. */
+  const fresh = () =>
+    t.services.pool.query('UPDATE sessions SET last_seen_at = now() WHERE user_id = $1', [
+      held.userId,
+    ]);
+
+  it('answers 403 SECURITY_HOLD, with the end of the hold, on every state-changing admin route, changing nothing', async () => {
+    const { rows } = await t.services.pool.query<{ until: Date }>(
+      'SELECT security_hold_until AS until FROM user_profiles WHERE id = $1',
+      [held.userId],
+    );
+    const until = rows[0]?.until.toISOString();
+    const writes = routes.filter((r) => r.access === 'admin' && r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const route of writes) {
+      await fresh();
+      const res = await withoutChange(t, () => send(route, held.cookie));
+      const body = res.json();
+      if (
+        res.statusCode !== 403 ||
+        body.error !== 'SECURITY_HOLD' ||
+        body.holdUntil !== until ||
+        !String(body.message).includes('security hold until')
+      )
+        wrong.push(`${nameOf(route)}: ${res.statusCode} ${res.body}`);
+    }
+    expect(wrong).toEqual([]);
+  }, 120_000);
+
+  it('still reads: no admin read route refuses the held admin', async () => {
+    const reads = routes.filter((r) => r.access === 'admin' && r.method === 'GET');
+    const refused: string[] = [];
+    for (const route of reads) {
+      const res = await send(route, held.cookie);
+      if (
+        gateError(res) !== null ||
+        (res.statusCode === 403 && res.json().error === 'SECURITY_HOLD')
+      )
+        refused.push(`${nameOf(route)}: ${res.statusCode} ${res.body}`);
+    }
+    expect(refused).toEqual([]);
   });
 });
 

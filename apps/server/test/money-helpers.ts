@@ -22,7 +22,7 @@ const spareCodes = new Map<string, string[]>();
  * money (see `fund`), so never inside a `withoutChange`. The step-up tests use real
  * authenticator codes and passkeys.
  */
-async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<void> {
+export async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<void> {
   const codes = Array.from({ length: count }, () =>
     randomBytes(8)
       .toString('base64')
@@ -39,14 +39,22 @@ async function seedBackupCodes(t: TestApp, userId: string, count = 40): Promise<
 }
 
 /**
- * Tops up the account's unused backup codes for step-ups (an admin saving settings, say,
- * who has no money to `fund`). Never inside a `withoutChange`.
+/**
+ * Tops up the account's unused backup codes for step-ups: staff confirm money, factor and
+ * settings changes with a fresh second factor too, and have no money to `fund`. Seeds
+ * `count` more when fewer than 20 are left; never inside a `withoutChange`. Returns the
+ * account.
  */
-export async function spareStepUps(t: TestApp, user: SignedInUser): Promise<void> {
-  if ((spareCodes.get(user.userId)?.length ?? 0) < 20) await seedBackupCodes(t, user.userId);
+export async function spareStepUps<U extends SignedInUser>(
+  t: TestApp,
+  user: U,
+  count = 200,
+): Promise<U> {
+  if ((spareCodes.get(user.userId)?.length ?? 0) < 20) await seedBackupCodes(t, user.userId, count);
+  return user;
 }
 
-/** A fresh second factor for one request of this customer (an unused backup code). */
+/** A fresh second factor for one request of this user (an unused backup code). */
 export function stepUpFor(user: SignedInUser): { code: string } {
   const code = spareCodes.get(user.userId)?.shift() ?? user.backupCodes.shift();
   if (!code) throw new Error(`no unused backup code left for ${user.email}: fund() seeds them`);

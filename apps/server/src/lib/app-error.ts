@@ -6,6 +6,8 @@ export class AppError extends Error {
     readonly code: TErrorCode,
     message: string,
     readonly retryAfter?: number,
+    /** Machine-readable facts beside the message, e.g. when a security hold ends. */
+    readonly details?: { holdUntil?: string | null },
   ) {
     super(message);
     this.name = 'AppError';

@@ -11,7 +11,11 @@ const DATABASE_RETRY_AFTER_S = 5;
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
     if (err instanceof AppError) {
-      const body: Record<string, unknown> = { error: err.code, message: err.message };
+      const body: Record<string, unknown> = {
+        error: err.code,
+        message: err.message,
+        ...err.details,
+      };
       if (err.retryAfter !== undefined) {
         body.retryAfter = err.retryAfter;
         void reply.header('retry-after', String(err.retryAfter));

@@ -37,11 +37,19 @@ declare module 'fastify' {
   }
 }
 
+/** Methods that only read: everything else changes state. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
  * The server's gate, run for every route before its handler. It fails closed: a route
- * that declares nothing is treated as `customer`.
+ * that declares nothing is treated as `customer`. `assertStaffClear` refuses an admin inside
+ * a security hold or a freeze: checked here, for every state-changing admin route, so a
+ * route added later is held to it without a word of its own.
  */
-export function registerGate(app: FastifyInstance): void {
+export function registerGate(
+  app: FastifyInstance,
+  holds: { assertStaffClear(userId: string): Promise<void> },
+): void {
   // Read when asked rather than now: a nested plugin's onRoute hook (the admin tree's) runs
   // after this one and may still set the access of the same route.
   const routes: RouteOptions[] = [];
@@ -62,7 +70,9 @@ export function registerGate(app: FastifyInstance): void {
     if (!session) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
     if (access === 'signed-in') return;
     if (needsTwoFactor(session)) throw new AppError('TWO_FACTOR_REQUIRED', MSG.twoFactorRequired);
-    if (access === 'admin' && !isVerifiedAdmin(session))
-      throw new AppError('FORBIDDEN', MSG.forbidden);
+    if (access !== 'admin') return;
+    if (!isVerifiedAdmin(session)) throw new AppError('FORBIDDEN', MSG.forbidden);
+    // A held admin still reads (to see what happened), but changes nothing.
+    if (!READS.has(request.method)) await holds.assertStaffClear(session.userId);
   });
 }

@@ -4,6 +4,7 @@ import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
 import { normalizeBankReference, normalizeTxHash } from '../validation/payout-reference';
 import { ZTransactionStatus, ZTransactionType } from './money';
+import { ZStepUp } from './step-up';
 
 /**
  * The admin Transactions screen (admin.md §2.2, §5, §8) and withdrawal processing. Every
@@ -15,6 +16,8 @@ export const ADMIN_TX_MSG = {
   withdrawalAddressInvalid: 'Invalid withdrawal address format',
   bankDetailsRequired: 'Account name, account number and BSB number are required',
   reasonRequired: 'Enter the reason for this change; it is kept in the audit log.',
+  customerPayoutLocked:
+    'The customer confirmed this destination, asset and amount with their own second factor: staff cannot change them. Reject the payout and ask the customer to request it again.',
   dateInvalid: 'Enter a valid date and time',
   dateOutOfRange: 'Enter a date from 3 January 2009 (the first Bitcoin block) up to tomorrow.',
   usdInvalid: 'Enter the USD amount as a number with at most 2 decimals, like 1250.50',
@@ -369,7 +372,14 @@ export function withdrawalAddressMessage(assetId: string, address: string): stri
   return result.ok ? null : result.message || ADMIN_TX_MSG.withdrawalAddressInvalid;
 }
 
-export const ZCreateAdminTransactionRequest = ZTransactionFields.superRefine(refineTransaction);
+/** The Add dialog's fields, checked in the browser before the step-up is asked for. */
+export const ZAdminTransactionDraft = ZTransactionFields.superRefine(refineTransaction);
+export type TAdminTransactionDraft = z.input<typeof ZAdminTransactionDraft>;
+
+/** Adding a transaction moves money: the fields and a fresh second factor (step-up). */
+export const ZCreateAdminTransactionRequest = ZTransactionFields.extend({
+  stepUp: ZStepUp,
+}).superRefine(refineTransaction);
 export type TCreateAdminTransactionRequest = z.input<typeof ZCreateAdminTransactionRequest>;
 export type TCreateAdminTransaction = z.output<typeof ZCreateAdminTransactionRequest>;
 
@@ -378,9 +388,14 @@ export type TCreateAdminTransaction = z.output<typeof ZCreateAdminTransactionReq
  * the customer, who never changes: a transaction moved to someone else would be a
  * deletion and a new transaction.
  */
-export const ZUpdateAdminTransactionRequest = ZTransactionFields.omit({ userId: true }).superRefine(
+export const ZAdminTransactionEditDraft = ZTransactionFields.omit({ userId: true }).superRefine(
   refineTransaction,
 );
+export type TAdminTransactionEditDraft = z.input<typeof ZAdminTransactionEditDraft>;
+
+export const ZUpdateAdminTransactionRequest = ZTransactionFields.omit({ userId: true })
+  .extend({ stepUp: ZStepUp })
+  .superRefine(refineTransaction);
 export type TUpdateAdminTransactionRequest = z.input<typeof ZUpdateAdminTransactionRequest>;
 export type TUpdateAdminTransaction = z.output<typeof ZUpdateAdminTransactionRequest>;
 
@@ -395,6 +410,7 @@ export type TPendingPayoutsResponse = z.infer<typeof ZPendingPayoutsResponse>;
 export const ZCompletePayoutRequest = z.object({
   /** The chain transaction hash, or the bank's reference for a bank transfer. */
   reference: z.string().trim().max(200).default(''),
+  stepUp: ZStepUp,
 });
 export type TCompletePayoutRequest = z.input<typeof ZCompletePayoutRequest>;
 
@@ -404,5 +420,6 @@ export const ZRejectPayoutRequest = z.object({
     .trim()
     .min(1, ADMIN_TX_MSG.rejectReasonRequired)
     .max(500, 'Keep the reason under 500 characters'),
+  stepUp: ZStepUp,
 });
 export type TRejectPayoutRequest = z.infer<typeof ZRejectPayoutRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStepUp } from './step-up';
 
 /** Amounts travel as exact decimal strings, never as JSON numbers. */
 const ZDecimal = z.string();
@@ -135,23 +136,34 @@ export const ADMIN_RESET_PHRASE_MISSING = "Please enter the user's 12-word recov
 
 export const ZAdminTwoFactorResetRequest = z.object({
   recoveryPhrase: z.string().trim().min(1, ADMIN_RESET_PHRASE_MISSING).max(500),
+  /** Removing a factor takes the acting admin's own fresh second factor (step-up). */
+  stepUp: ZStepUp,
 });
 export type TAdminTwoFactorResetRequest = z.infer<typeof ZAdminTwoFactorResetRequest>;
 
 export const STAFF_RESET_REASON_MISSING =
   "Say why this admin's two-factor authentication is reset: the reason goes to the audit log.";
 
+export const DISABLE_REASON_MISSING =
+  'Say why two-factor authentication is turned off: the reason goes to the audit log and to the customer.';
+
 /**
- * Turning a second factor off. A customer's may be turned off with one click (the reason,
- * when given, is kept); another admin's only with a reason (the service checks, as it alone
- * knows whom the id names).
+ * Turning a second factor off, a customer's or another admin's: always with a reason (kept
+ * in the audit row and told to the customer) and the acting admin's fresh second factor, so
+ * a stolen staff session cannot strip a customer's factor in one click.
  */
-export const ZAdminTwoFactorDisableRequest = z
-  .object({
-    reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional(),
-  })
-  // A request without a body (the one-click customer case) is read as null.
-  .nullish();
+export const ZAdminTwoFactorDisableRequest = z.object(
+  {
+    reason: z
+      .string({ error: DISABLE_REASON_MISSING })
+      .trim()
+      .min(1, DISABLE_REASON_MISSING)
+      .max(500, 'Keep the reason under 500 characters'),
+    stepUp: ZStepUp,
+  },
+  // A request with no body at all is missing its reason first.
+  { error: DISABLE_REASON_MISSING },
+);
 export type TAdminTwoFactorDisableRequest = z.infer<typeof ZAdminTwoFactorDisableRequest>;
 
 export const ZAdminTwoFactorState = z.object({

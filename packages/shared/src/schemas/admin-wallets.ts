@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ADDRESS_NETWORKS, refineNetworkAddress } from '../validation/addresses';
 import { ZTransaction } from './money';
+import { ZStepUp } from './step-up';
 
 /**
  * Wallet management and deposit addresses (admin.md §2.3, §2.4). A balance edit never
@@ -77,6 +78,10 @@ export const ZAdminDepositAddressIdParams = z.object({
   id: z.uuid({ error: ADMIN_WALLET_MSG.depositAddressNotFound }),
 });
 
+/** Deleting a deposit address stops a customer's deposits landing: a fresh second factor. */
+export const ZDeleteDepositAddressRequest = z.object({ stepUp: ZStepUp });
+export type TDeleteDepositAddressRequest = z.infer<typeof ZDeleteDepositAddressRequest>;
+
 // ---------------------------------------------------------------- wallets
 
 export const ZAdminWallet = z.object({
@@ -130,6 +135,8 @@ export const ZAdjustWalletBalanceRequest = z.object({
     .trim()
     .min(1, ADMIN_WALLET_MSG.reasonRequired)
     .max(500, ADMIN_WALLET_MSG.reasonTooLong),
+  /** A balance edit moves money: a fresh second factor (step-up). */
+  stepUp: ZStepUp,
 });
 export type TAdjustWalletBalanceRequest = z.infer<typeof ZAdjustWalletBalanceRequest>;
 

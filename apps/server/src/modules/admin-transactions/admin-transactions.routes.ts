@@ -14,15 +14,16 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls';
 import { type Actor, createAdminTransactionsService } from './admin-transactions.service';
 
-const actorOf = (request: FastifyRequest): Actor => ({
-  id: signedIn(request).userId,
-  ip: request.ip,
-});
+const actorOf = (request: FastifyRequest): Actor => {
+  const session = signedIn(request);
+  return { id: session.userId, ip: request.ip, session, client: clientOf(request) };
+};
 
 /** admin.md §2.2 Transactions and the withdrawal processing queue (DEVIATIONS M6, M7). */
 export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
@@ -119,6 +120,7 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
           actorOf(request),
           request.params.id,
           request.body.reference,
+          request.body.stepUp,
         ),
       }),
     );
@@ -134,7 +136,12 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({
-        transaction: await service.reject(actorOf(request), request.params.id, request.body.reason),
+        transaction: await service.reject(
+          actorOf(request),
+          request.params.id,
+          request.body.reason,
+          request.body.stepUp,
+        ),
       }),
     );
   };

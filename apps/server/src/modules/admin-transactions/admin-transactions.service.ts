@@ -13,8 +13,10 @@ import {
   type TAdminTransactionSummary,
   type TAdminTransactionsResponse,
   type TCreateAdminTransaction,
+  type TStepUp,
   type TUpdateAdminTransaction,
   validateAddress,
+  withoutStepUp,
   ZAnyAssetId,
   ZTransactionType,
 } from '@coffer/shared';
@@ -22,8 +24,10 @@ import type pg from 'pg';
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import type { Revision, TransactionRow } from '../ledger';
 import { requestHash, runOnce, trimDecimal, usdShown } from '../ledger';
+import type { StepUpSubject } from '../step-up';
 import {
   type AdminTransactionListRow,
   type AdminTransactionRow,
@@ -38,8 +42,11 @@ const ADMIN_TYPES: ReadonlySet<string> = new Set(ADMIN_TRANSACTION_TYPES);
 const PENDING_LIMIT = 200;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Who acts, and from where: the audit row's actor and address. */
-export type Actor = { id: string; ip: string | null };
+/**
+ * Who acts, and from where: the audit row's actor and address, and the session and client
+ * whose fresh second factor confirms a change (step-up, as a customer's payout takes).
+ */
+export type Actor = { id: string; ip: string | null; session: StepUpSubject; client: Client };
 
 type TType = TAdminTransaction['type'];
 const isType = (value: string): value is TType => ZTransactionType.options.some((t) => t === value);
@@ -322,6 +329,45 @@ export function createAdminTransactionsService(s: Services) {
   }
 
   /**
+   * A payout the customer asked for goes where, in what and for how much they confirmed
+   * with their own second factor: staff complete or reject it, never redirect it (an edit
+   * of the destination would be paid by the next admin without the customer's word).
+   */
+  function refuseRedirect(current: AdminTransactionRow, body: TUpdateAdminTransaction): void {
+    if (!PAYOUT_TYPES.has(current.transaction_type) || current.created_by !== current.user_id) {
+      return;
+    }
+    const sameUsd =
+      sameFigure(body.usdAmount, usdShown(current)) ||
+      sameFigure(body.usdAmount, current.usd_amount);
+    const sameAud = body.audAmount === '' || sameFigure(body.audAmount, current.aud_amount);
+    let same = sameUsd && sameAud;
+    if (current.transaction_type === 'withdrawal') {
+      const address = validateAddress(current.asset_id, body.withdrawalAddress);
+      same &&=
+        body.assetId === current.asset_id &&
+        sameFigure(body.cryptoAmount, current.crypto_amount) &&
+        address.ok &&
+        address.address === current.withdrawal_address;
+    } else {
+      const bank = bankFacts(current);
+      same &&=
+        bank !== null &&
+        body.bank !== undefined &&
+        body.bank.accountName === bank.accountName &&
+        body.bank.accountNumber === bank.accountNumber &&
+        body.bank.bsbNumber === bank.bsbNumber &&
+        body.bank.currency === bank.currency;
+    }
+    if (!same) throw new AppError('CONFLICT', ADMIN_TX_MSG.customerPayoutLocked);
+  }
+
+  /** The acting admin's fresh second factor, used up on the change's own transaction. */
+  function confirmStepUp(client: pg.PoolClient, actor: Actor, proof: TStepUp): Promise<void> {
+    return s.stepUp.confirm(client, actor.session, proof, actor.client);
+  }
+
+  /**
    * What an Edit leaves the row as. An empty hash keeps the stored one (an edit never drops
    * a payout's reference); a typed one must be a hash of the row's network. A bank payout
    * funded from the customer's crypto (DEVIATIONS M11) keeps its hold and the figures it
@@ -443,7 +489,8 @@ export function createAdminTransactionsService(s: Services) {
       body: TCreateAdminTransaction,
       idempotencyKey: string | undefined,
     ): Promise<TAdminTransaction> {
-      const hash = requestHash(CREATE_ROUTE, body);
+      // A retry of the same request carries a new code: the key stands for the rest.
+      const hash = requestHash(CREATE_ROUTE, withoutStepUp(body));
       try {
         const answer = await withTransaction(pool, (client) =>
           runOnce(client, { userId: actor.id, key: idempotencyKey, hash }, async () => {
@@ -486,6 +533,7 @@ export function createAdminTransactionsService(s: Services) {
                 transactionDate,
               });
             }
+            await confirmStepUp(client, actor, body.stepUp);
             await audit.record(client, {
               actorId: actor.id,
               action: 'transaction.create',
@@ -523,6 +571,7 @@ export function createAdminTransactionsService(s: Services) {
           if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
           refuseEdit(current, body);
           const revision = revisionOf(current, body, actor);
+          refuseRedirect(current, body);
           const change = await ledger.revise(client, id, revision);
           if (body.type === 'bank_transfer') {
             const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
@@ -538,6 +587,7 @@ export function createAdminTransactionsService(s: Services) {
           // Who edited is in every edit; a status change is one that changes nothing else.
           const rest = (v: typeof before) =>
             JSON.stringify({ ...v, status: null, editorIds: null });
+          await confirmStepUp(client, actor, body.stepUp);
           await audit.record(client, {
             actorId: actor.id,
             action: rest(before) === rest(after) ? 'transaction.status' : 'transaction.update',
@@ -603,7 +653,12 @@ export function createAdminTransactionsService(s: Services) {
      * Four-eyes, judged on the row locked inside the completion: neither the admin who
      * recorded the request nor anyone who ever edited it may complete it.
      */
-    async complete(actor: Actor, id: string, reference: string): Promise<TAdminTransaction> {
+    async complete(
+      actor: Actor,
+      id: string,
+      reference: string,
+      stepUp: TStepUp,
+    ): Promise<TAdminTransaction> {
       // withdrawals.complete checks the reference's form against the locked row: the
       // network's transaction hash, or a bank's reference for a bank payout.
       await withdrawals.complete(id, {
@@ -619,6 +674,7 @@ export function createAdminTransactionsService(s: Services) {
           }
         },
         record: async (client, before, after) => {
+          await confirmStepUp(client, actor, stepUp);
           const bankNow =
             after.transaction_type === 'bank_transfer'
               ? bankFacts(await repo.bankAccountOf(client, id))
@@ -640,11 +696,17 @@ export function createAdminTransactionsService(s: Services) {
     },
 
     /** Refuses a payout: the hold is released and the customer is told why. */
-    async reject(actor: Actor, id: string, reason: string): Promise<TAdminTransaction> {
+    async reject(
+      actor: Actor,
+      id: string,
+      reason: string,
+      stepUp: TStepUp,
+    ): Promise<TAdminTransaction> {
       await withdrawals.reject(id, {
         reason,
         processedBy: actor.id,
         record: async (client, before, after) => {
+          await confirmStepUp(client, actor, stepUp);
           await audit.record(client, {
             actorId: actor.id,
             action: 'withdrawal.reject',

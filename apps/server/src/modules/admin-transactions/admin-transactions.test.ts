@@ -26,6 +26,8 @@ import {
   requestBankTransfer,
   requestWithdrawal,
   setSetting,
+  spareStepUps,
+  stepUpFor,
 } from '../../../test/money-helpers';
 import { createPool } from '../../db/client';
 import { withTransaction } from '../../db/tx';
@@ -43,9 +45,9 @@ beforeAll(async () => {
   t = await createTestApp({ PRICE_FEED_URL: feeds.priceFeedUrl, FX_FEED_URL: feeds.fxFeedUrl });
   await t.services.prices.refresh();
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
-  adminA = await verifiedAdmin(t);
-  adminB = await verifiedAdmin(t);
-  adminC = await verifiedAdmin(t);
+  adminA = await spareStepUps(t, await verifiedAdmin(t));
+  adminB = await spareStepUps(t, await verifiedAdmin(t));
+  adminC = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -111,8 +113,21 @@ function deposit(userId: string, over: Body = {}): Body {
   };
 }
 
+/**
+ * The body as the admin's browser sends it: with a fresh second factor of the admin's,
+ * unless the body brings its own `stepUp` (or says `stepUp: undefined` to send none).
+ */
+function confirmed(admin: SignedInUser, body: Body): Body {
+  return 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(admin) };
+}
+
 function create(admin: SignedInUser, body: Body) {
-  return call(t, { method: 'POST', url: '/api/admin/transactions', cookie: admin.cookie, body });
+  return call(t, {
+    method: 'POST',
+    url: '/api/admin/transactions',
+    cookie: admin.cookie,
+    body: confirmed(admin, body),
+  });
 }
 
 function edit(admin: SignedInUser, id: string, body: Body) {
@@ -120,7 +135,7 @@ function edit(admin: SignedInUser, id: string, body: Body) {
     method: 'PATCH',
     url: `/api/admin/transactions/${id}`,
     cookie: admin.cookie,
-    body,
+    body: confirmed(admin, body),
   });
 }
 
@@ -133,21 +148,21 @@ function remove(admin: SignedInUser, id: string, reason: string) {
   });
 }
 
-function complete(admin: SignedInUser, id: string, reference: string) {
+function complete(admin: SignedInUser, id: string, reference: string, over: Body = {}) {
   return call(t, {
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/complete`,
     cookie: admin.cookie,
-    body: { reference },
+    body: confirmed(admin, { reference, ...over }),
   });
 }
 
-function reject(admin: SignedInUser, id: string, reason: string) {
+function reject(admin: SignedInUser, id: string, reason: string, over: Body = {}) {
   return call(t, {
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/reject`,
     cookie: admin.cookie,
-    body: { reason },
+    body: confirmed(admin, { reason, ...over }),
   });
 }
 
@@ -466,14 +481,22 @@ describe('withdrawal processing', () => {
       message: ADMIN_TX_MSG.payoutStatusByEdit,
     });
 
-    const adjusted = await edit(adminA, id, editBody(tx, { cryptoAmount: '0.5' }));
-    expect(adjusted.statusCode).toBe(200);
-    // Amount 0.5 plus the 0.002 network fee is held.
-    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0.502' });
+    // The amount the customer confirmed is theirs: an edit of it is refused.
+    const redirected = await withoutChange(t, () =>
+      edit(adminA, id, editBody(tx, { cryptoAmount: '0.5' })),
+    );
+    expect(errorOf(redirected)).toEqual({
+      error: 'CONFLICT',
+      message: ADMIN_TX_MSG.customerPayoutLocked,
+    });
+    const redated = await edit(adminA, id, editBody(tx, { transactionDate: NOW }));
+    expect(redated.statusCode).toBe(200);
+    // Amount 1 plus the 0.002 network fee is still held.
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
 
     expect((await complete(adminA, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(403);
     expect((await complete(adminB, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(200);
-    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.498', held: '0' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
 
     const direct = await withoutChange(t, () =>
       create(
@@ -653,17 +676,26 @@ function bankEditBody(tx: Record<string, unknown>, over: Body = {}): Body {
 describe('four eyes nobody can sidestep', () => {
   it('A edits, B edits: neither may complete, even after the other edited last; C may', async () => {
     const { customer, id } = await pendingEthWithdrawal();
-    const first = await edit(adminA, id, editBody(await opened(id), { cryptoAmount: '0.9' }));
+    // Edits of what the customer did not confirm (the date): they still make editors.
+    const first = await edit(
+      adminA,
+      id,
+      editBody(await opened(id), { transactionDate: '2025-08-02T10:00:00.000Z' }),
+    );
     expect(first.statusCode).toBe(200);
-    const second = await edit(adminB, id, editBody(await opened(id), { cryptoAmount: '0.8' }));
+    const second = await edit(
+      adminB,
+      id,
+      editBody(await opened(id), { transactionDate: '2025-08-03T10:00:00.000Z' }),
+    );
     expect(second.statusCode).toBe(200);
     expect(second.json().transaction).toMatchObject({
-      amount: '0.8',
+      amount: '1',
       status: 'pending',
       updatedBy: adminB.userId,
       editorIds: [adminA.userId, adminB.userId],
     });
-    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0.802' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
 
     // A is no longer the last editor, yet edited it: refused.
     const byA = await withoutChange(t, () => complete(adminA, id, ETH_HASH));
@@ -681,7 +713,7 @@ describe('four eyes nobody can sidestep', () => {
       processedBy: adminC.userId,
       transactionHash: ETH_HASH,
     });
-    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.198', held: '0' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
     await expectReconciled(t);
   });
 
@@ -817,7 +849,7 @@ describe('history that cannot be rewritten', () => {
         method: 'POST',
         url: `/api/admin/wallets/${rows[0]?.id}/balance`,
         cookie: adminA.cookie,
-        body: { newBalance, reason },
+        body: { newBalance, reason, stepUp: stepUpFor(adminA) },
       });
     const adjusted = await setBalance('1.5', 'Goodwill credit, ticket 9');
     expect(adjusted.statusCode).toBe(200);
@@ -970,7 +1002,7 @@ describe('a payout stays a payout; its status moves only through Complete and Re
 });
 
 describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", () => {
-  it('keeps its hold through an Edit of the account, refuses an Edit of its amounts, and is final once paid', async () => {
+  it('keeps its hold through an Edit of its date, refuses an Edit of its amounts or account, and is final once paid', async () => {
     const customer = await verifiedCustomer(t);
     await fund(t, customer.userId, 'ETH', '1');
     const asked = await requestBankTransfer(t, customer, {
@@ -993,10 +1025,18 @@ describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", 
         ADMIN_TX_MSG.fundedPayoutAmounts,
       ]);
     }
+    // The account the customer confirmed is where it goes: staff cannot redirect it.
+    const redirected = await withoutChange(t, () =>
+      edit(adminA, id, bankEditBody(tx, { bank: { ...BANK, accountNumber: '55556666' } })),
+    );
+    expect(errorOf(redirected)).toEqual({
+      error: 'CONFLICT',
+      message: ADMIN_TX_MSG.customerPayoutLocked,
+    });
     const moved = await edit(
       adminA,
       id,
-      bankEditBody(tx, { bank: { ...BANK, accountNumber: '55556666' } }),
+      bankEditBody(tx, { transactionDate: '2025-08-02T10:00:00.000Z' }),
     );
     expect(moved.statusCode).toBe(200);
     expect(moved.json().transaction).toMatchObject({
@@ -1005,7 +1045,7 @@ describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", 
       amount: tx.amount,
       usdAmount: tx.usdAmount,
       audAmount: tx.audAmount,
-      bankTransfer: { accountNumber: '55556666', amountFiat: tx.bankTransfer.amountFiat },
+      bankTransfer: { accountNumber: '12345678', amountFiat: tx.bankTransfer.amountFiat },
       editorIds: [adminA.userId],
     });
     expect(await wallet(customer.userId, 'ETH')).toEqual(held);
@@ -1022,7 +1062,7 @@ describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", 
     });
     const completion = (await auditRows(id)).find((a) => a.action === 'withdrawal.complete');
     expect(completion?.after).toMatchObject({
-      accountNumber: '55556666',
+      accountNumber: '12345678',
       transactionHash: 'NAB-20250801-5',
       processedBy: adminB.userId,
       amount: tx.amount,
@@ -1109,7 +1149,8 @@ describe('references that prove a payout left', () => {
   it('the audit rows of a withdrawal carry amount, fee, address, memo, reference and editors', async () => {
     const { id } = await pendingEthWithdrawal();
     const tx = await opened(id);
-    expect((await edit(adminA, id, editBody(tx, { cryptoAmount: '0.7' }))).statusCode).toBe(200);
+    const date = '2025-08-02T10:00:00.000Z';
+    expect((await edit(adminA, id, editBody(tx, { transactionDate: date }))).statusCode).toBe(200);
     expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
     const [update, completion] = await auditRows(id);
     expect(update?.before).toMatchObject({
@@ -1120,9 +1161,9 @@ describe('references that prove a payout left', () => {
       memo: null,
       editorIds: [],
     });
-    expect(update?.after).toMatchObject({ amount: '0.7', editorIds: [adminA.userId] });
+    expect(update?.after).toMatchObject({ amount: '1', date, editorIds: [adminA.userId] });
     expect(completion?.after).toMatchObject({
-      amount: '0.7',
+      amount: '1',
       status: 'completed',
       transactionHash: ETH_HASH,
       processedBy: adminB.userId,
@@ -1414,5 +1455,36 @@ describe('the list', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe("a customer's pending payout keeps what the customer confirmed", () => {
+  it('refuses a new address, asset or amount with 409, changing nothing; another admin completes it as asked', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    const tx = await opened(id);
+    const redirects: Body[] = [
+      { withdrawalAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359' },
+      { assetId: 'USDT-ERC20', cryptoAmount: '1' },
+      { cryptoAmount: '1.5' },
+      { usdAmount: '1.00' },
+    ];
+    for (const over of redirects) {
+      const res = await withoutChange(t, () => edit(adminA, id, editBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res)]).toEqual([
+        over,
+        409,
+        { error: 'CONFLICT', message: ADMIN_TX_MSG.customerPayoutLocked },
+      ]);
+    }
+    // Nobody became an editor, so any admin but the customer's own may pay it out.
+    const done = await complete(adminA, id, ETH_HASH);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().transaction).toMatchObject({
+      withdrawalAddress: GOOD_ADDRESS.ETH,
+      amount: '1',
+      assetId: 'ETH',
+      editorIds: [],
+    });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
   });
 });

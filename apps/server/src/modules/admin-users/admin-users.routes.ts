@@ -17,14 +17,15 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { type Actor, createAdminUsersService } from './admin-users.service';
 
-const actorOf = (request: FastifyRequest): Actor => ({
-  adminId: signedIn(request).userId,
-  ip: request.ip,
-});
+const actorOf = (request: FastifyRequest): Actor => {
+  const session = signedIn(request);
+  return { adminId: session.userId, ip: request.ip, session, client: clientOf(request) };
+};
 
 /**
  * Users management, the customers' 2FA controls, the Staff list (an admin restores another), recovery-phrase metadata, the dashboard
@@ -103,7 +104,12 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        users.reset(actorOf(request), request.params.id, request.body.recoveryPhrase),
+        users.reset(
+          actorOf(request),
+          request.params.id,
+          request.body.recoveryPhrase,
+          request.body.stepUp,
+        ),
     );
 
     app.post(
@@ -117,7 +123,12 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
         },
       },
       async (request) =>
-        users.disable(actorOf(request), request.params.id, request.body?.reason || null),
+        users.disable(
+          actorOf(request),
+          request.params.id,
+          request.body.reason,
+          request.body.stepUp,
+        ),
     );
 
     app.get(

@@ -8,7 +8,6 @@ import {
   MSG,
   mulPrice,
   parseAmount,
-  STAFF_RESET_REASON_MISSING,
   sumUsd,
   type TAdminOverview,
   type TAdminRecoveryPhrases,
@@ -19,15 +18,18 @@ import {
   type TAdminUserFigures,
   type TAdminUsersResponse,
   type TAnyAssetId,
+  type TStepUp,
   usdCents,
 } from '@coffer/shared';
 import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import { chainProblems } from '../chains';
 import type { PriceBook } from '../prices';
 import type { Limit } from '../rate-limit';
 import { endSessions } from '../sessions';
+import type { StepUpSubject } from '../step-up';
 import {
   type DirectoryRow,
   adminUsersRepository as directoryRepo,
@@ -37,8 +39,11 @@ import {
   type UserRow,
 } from './admin-users.repository';
 
-/** The acting admin and where the request came from, for the audit row. */
-export type Actor = { adminId: string; ip: string };
+/**
+ * The acting admin and where the request came from, for the audit row; the session and
+ * client whose fresh second factor confirms a factor change (step-up).
+ */
+export type Actor = { adminId: string; ip: string; session: StepUpSubject; client: Client };
 
 const STAFF_RESET_SELF =
   'You cannot turn off your own second factor here: another admin must do it, with a reason.';
@@ -273,7 +278,12 @@ export function createAdminUsersService(s: Services) {
      * DEVIATIONS S7: 2FA off with the customer's recovery phrase, checked against the keyed
      * hash; every session of the customer ends, the customer is told by e-mail.
      */
-    async reset(actor: Actor, userId: string, phrase: string): Promise<TAdminTwoFactorState> {
+    async reset(
+      actor: Actor,
+      userId: string,
+      phrase: string,
+      stepUp: TStepUp,
+    ): Promise<TAdminTwoFactorState> {
       const trimmed = phrase.trim();
       if (trimmed === '') throw new AppError('VALIDATION_FAILED', ADMIN_RESET_PHRASE_MISSING);
       const limits = resetLimits(userId, actor.adminId);
@@ -288,6 +298,7 @@ export function createAdminUsersService(s: Services) {
       await attempt.release();
       const result = await withTransaction(pool, async (client) => {
         const before = await lockEnabled(client, userId);
+        await s.stepUp.confirm(client, actor.session, stepUp, actor.client);
         await repo.removeTwoFactor(client, userId);
         const sessionsEnded = await endSessions(client, userId);
         // The phrase is burnt and a security hold starts (S10); its mail is queued with the
@@ -319,26 +330,27 @@ export function createAdminUsersService(s: Services) {
     },
 
     /**
-     * Turns a second factor off: a customer's (one click, DEVIATIONS S7) or another admin's
-     * (issue 12: staff cannot use the phrase, so a locked-out admin is restored by another
-     * one, with a reason). One path for both: the factor and passkeys go, every session
-     * ends, a security hold starts with its mail (S10), and the audit row names who, whom
-     * and why, all in one transaction. Never on oneself: that would be a second factor the
-     * holder can wave away.
+     * Turns a second factor off: a customer's or another admin's (staff cannot use the
+     * phrase, so a locked-out admin is restored by another one). One path for both: a
+     * reason (the schema asks for it), the acting admin's fresh second factor, then the
+     * factor and passkeys go, every session ends, a security hold starts with its mail
+     * (which gives the reason), and the audit row names who, whom and why, all in one
+     * transaction. Never on oneself: that would be a second factor the holder can wave away.
      */
     async disable(
       actor: Actor,
       userId: string,
-      reason: string | null,
+      reason: string,
+      stepUp: TStepUp,
     ): Promise<TAdminTwoFactorState> {
       if (userId === actor.adminId) throw new AppError('FORBIDDEN', STAFF_RESET_SELF);
       const result = await withTransaction(pool, async (client) => {
         const before = await repo.lockAccount(client, userId);
         if (!before) throw new AppError('NOT_FOUND', 'User not found');
         const staff = before.is_admin;
-        if (staff && !reason) throw new AppError('VALIDATION_FAILED', STAFF_RESET_REASON_MISSING);
         if (!before.two_factor_enabled)
           throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+        await s.stepUp.confirm(client, actor.session, stepUp, actor.client);
         await repo.removeTwoFactor(client, userId);
         // Every device is signed out: a session that passed the old factor must not outlive it.
         const sessionsEnded = await endSessions(client, userId);
@@ -349,6 +361,7 @@ export function createAdminUsersService(s: Services) {
           email: before.email,
           event: staff ? 'staff-two-factor-reset' : 'admin-two-factor-disable',
           from: null,
+          reason,
         });
         await s.securityLog.record(client, {
           userId,

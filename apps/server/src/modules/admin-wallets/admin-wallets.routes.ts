@@ -11,6 +11,7 @@ import {
   ZAdminWalletResponse,
   ZAdminWalletsUserParams,
   ZCreateDepositAddressRequest,
+  ZDeleteDepositAddressRequest,
   ZOk,
   ZUpdateDepositAddressRequest,
   ZUpdateWalletAddressRequest,
@@ -18,13 +19,15 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Services } from '../../app-services';
+import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls';
 import { type Actor, createAdminWalletsService } from './admin-wallets.service';
 
 function actorOf(request: FastifyRequest): Actor {
-  return { adminId: signedIn(request).userId, ip: request.ip ?? null };
+  const session = signedIn(request);
+  return { adminId: session.userId, ip: request.ip ?? null, session, client: clientOf(request) };
 }
 
 /** Wallet management and deposit addresses (admin.md §2.3, §2.4); admin-only by the tree. */
@@ -132,11 +135,12 @@ export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
       {
         schema: {
           params: ZAdminDepositAddressIdParams,
+          body: ZDeleteDepositAddressRequest,
           response: { 200: ZOk, ...ERROR_RESPONSES },
         },
       },
       async (request) => {
-        await wallets.deleteAddress(actorOf(request), request.params.id);
+        await wallets.deleteAddress(actorOf(request), request.params.id, request.body.stepUp);
         return { ok: true as const };
       },
     );

@@ -16,14 +16,18 @@ import {
   type TAdminWallet,
   type TAsset,
   type TCreateDepositAddressRequest,
+  type TStepUp,
   type TUpdateDepositAddressRequest,
   validateNetworkAddress,
+  withoutStepUp,
 } from '@coffer/shared';
 import type pg from 'pg';
 import type { Services } from '../../app-services';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import { presentTransaction, requestHash, runOnce } from '../ledger';
+import type { StepUpSubject } from '../step-up';
 import {
   type AdminDepositAddressRow,
   type AdminWalletRow,
@@ -32,10 +36,18 @@ import {
 
 const BALANCE_ROUTE = 'POST /api/admin/wallets/:id/balance';
 
-/** Who acted and from where, for the audit row. */
-export type Actor = { adminId: string; ip: string | null };
+/**
+ * Who acted and from where, for the audit row; the session and client whose fresh second
+ * factor confirms a change that moves money or stops deposits (step-up).
+ */
+export type Actor = {
+  adminId: string;
+  ip: string | null;
+  session: StepUpSubject;
+  client: Client;
+};
 
-type Deps = Pick<Services, 'pool' | 'ledger' | 'prices' | 'audit'>;
+type Deps = Pick<Services, 'pool' | 'ledger' | 'prices' | 'audit' | 'stepUp'>;
 
 function walletAsset(row: AdminWalletRow): TAsset {
   const asset = assetById(row.asset_id);
@@ -213,7 +225,8 @@ export function createAdminWalletsService(deps: Deps) {
       body: TAdjustWalletBalanceRequest,
       idempotencyKey: string | undefined,
     ): Promise<TAdjustWalletBalanceResponse> {
-      const hash = requestHash(BALANCE_ROUTE, { walletId, ...body });
+      // A retry of the same request carries a new code: the key stands for the rest.
+      const hash = requestHash(BALANCE_ROUTE, { walletId, ...withoutStepUp(body) });
       const answer = await withTransaction(deps.pool, (client) =>
         runOnce(client, { userId: actor.adminId, key: idempotencyKey, hash }, async () => {
           const before = await lockWallet(client, walletId);
@@ -246,6 +259,7 @@ export function createAdminWalletsService(deps: Deps) {
           });
           const after = await repo.walletById(client, walletId);
           if (!after) throw new Error(`wallet ${walletId} vanished`);
+          await deps.stepUp.confirm(client, actor.session, body.stepUp, actor.client);
           await deps.audit.record(client, {
             actorId: actor.adminId,
             action: 'wallet.balance.adjust',
@@ -362,10 +376,11 @@ export function createAdminWalletsService(deps: Deps) {
       }
     },
 
-    async deleteAddress(actor: Actor, id: string): Promise<void> {
+    async deleteAddress(actor: Actor, id: string, stepUp: TStepUp): Promise<void> {
       await withTransaction(deps.pool, async (client) => {
         const before = await lockAddress(client, id);
         await repo.deleteAddress(client, id);
+        await deps.stepUp.confirm(client, actor.session, stepUp, actor.client);
         await deps.audit.record(client, {
           actorId: actor.adminId,
           action: 'deposit_address.delete',

@@ -18,6 +18,8 @@ import {
   GOOD_ADDRESS,
   requestWithdrawal,
   setSetting,
+  spareStepUps,
+  stepUpFor,
   transactionCount,
   walletOf,
 } from '../../../test/money-helpers';
@@ -41,7 +43,7 @@ beforeAll(async () => {
   // BTC 65,000.00, ETH 3,000.00, USDT 1.
   await t.services.prices.refresh();
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
-  admin = await verifiedAdmin(t);
+  admin = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -74,7 +76,8 @@ function setBalance(id: string, body: Record<string, unknown>, headers?: Record<
     method: 'POST',
     url: `/api/admin/wallets/${id}/balance`,
     cookie: admin.cookie,
-    body,
+    // As the admin's browser sends it: with a fresh second factor unless the body brings one.
+    body: 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(admin) },
     ...(headers ? { headers } : {}),
   });
 }
@@ -548,6 +551,7 @@ describe('deposit addresses', () => {
       method: 'DELETE',
       url: `/api/admin/deposit-addresses/${created.id}`,
       cookie: admin.cookie,
+      body: { stepUp: stepUpFor(admin) },
     });
     expect(res.statusCode).toBe(200);
     expect(await customerSees(customer)).toEqual([]);
@@ -564,6 +568,7 @@ describe('deposit addresses', () => {
         method: 'DELETE',
         url: `/api/admin/deposit-addresses/${created.id}`,
         cookie: admin.cookie,
+        body: { stepUp: stepUpFor(admin) },
       }),
     );
     expect([again.statusCode, errorOf(again).message]).toEqual([

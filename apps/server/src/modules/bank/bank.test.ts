@@ -21,6 +21,7 @@ import {
   requestWithdrawal,
   saveBankDetails,
   setSetting,
+  stepUpFor,
   walletOf,
 } from '../../../test/money-helpers';
 
@@ -66,7 +67,8 @@ function staff(admin: SignedInUser, id: string, action: 'complete' | 'reject', b
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/${action}`,
     cookie: admin.cookie,
-    body,
+    // Staff confirm a payout with a fresh second factor of their own.
+    body: { ...body, stepUp: stepUpFor(admin) },
   });
 }
 

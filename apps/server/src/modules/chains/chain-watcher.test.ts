@@ -12,7 +12,13 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '../../../test/helpers';
-import { expectReconciled, setSetting, spareStepUps, walletOf } from '../../../test/money-helpers';
+import {
+  expectReconciled,
+  setSetting,
+  spareStepUps,
+  stepUpFor,
+  walletOf,
+} from '../../../test/money-helpers';
 import { approveChange, putSettings } from '../../../test/settings-helpers';
 import { testWatcher } from '../../../test/test-watcher';
 import { COMMANDS, formatChainStatus } from '../../cli-commands';
@@ -473,6 +479,7 @@ describe('chain watcher', () => {
           transactionDate: new Date().toISOString(),
           transactionHash: `0X${tx.toUpperCase()}`,
           reason: 'Seen on the explorer',
+          stepUp: stepUpFor(admin),
         },
       }),
     );

@@ -287,6 +287,7 @@ describe('renaming and removing', () => {
       method: 'POST',
       url: `/api/admin/users/${user.userId}/two-factor/disable`,
       cookie: admin.cookie,
+      body: { reason: 'Lost phone, ticket 12', stepUp: { code: codeFor(admin, 1) } },
     });
     expect(off.statusCode, off.body).toBe(200);
     const rows = JSON.parse(await tableText(t, 'passkeys')) as { user_id: string }[];

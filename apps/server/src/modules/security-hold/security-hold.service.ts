@@ -100,6 +100,32 @@ export function holdActive(state: HoldState, now = new Date()): boolean {
 }
 
 /**
+ * Throws while a freeze or a hold is on: SECURITY_HOLD says until when, in the message and
+ * as `holdUntil` (null when only the missing recovery phrase keeps it on).
+ */
+function refuseWhileHeld(state: HoldState | null, paused: string): void {
+  if (!state) return;
+  if (state.frozenAt) {
+    throw new AppError(
+      'ACCOUNT_FROZEN',
+      'Your account is frozen until Coffer support has reviewed it with you. Please contact support.',
+    );
+  }
+  if (!holdActive(state)) return;
+  const timed = state.holdUntil && state.holdUntil > new Date() ? state.holdUntil : null;
+  const until = timed ? ` until ${whenText(timed)}` : '';
+  const phrase = state.hasPhrase
+    ? ''
+    : ' Create a new recovery phrase and confirm it (Secret Combination) to end it once the time has passed.';
+  throw new AppError(
+    'SECURITY_HOLD',
+    `Your account is under a security hold${until}: ${paused}.${phrase}`,
+    undefined,
+    { holdUntil: timed?.toISOString() ?? null },
+  );
+}
+
+/**
  * Security holds (DEVIATIONS S10): using the recovery phrase, or staff removing a second
  * factor, stops payouts, bank details and factor changes for `security_hold_hours` and,
  * where the phrase was burnt, until a new one exists; the customer is told at once, with
@@ -154,7 +180,14 @@ export function createSecurityHold(deps: {
      */
     async start(
       client: pg.PoolClient,
-      input: { userId: string; email: string; event: HoldEvent; from: Client | null },
+      input: {
+        userId: string;
+        email: string;
+        event: HoldEvent;
+        from: Client | null;
+        /** Staff's reason for the change, told to the account holder. */
+        reason?: string;
+      },
     ): Promise<Date> {
       const until = await repo.start(client, input.userId, holdHours(await deps.settings.all()));
       const token = randomBytes(32).toString('base64url');
@@ -175,6 +208,7 @@ export function createSecurityHold(deps: {
         subject: event.subject,
         text: [
           event.what,
+          ...(input.reason ? ['', `Reason given: ${input.reason}`] : []),
           '',
           `When: ${whenText(new Date())}`,
           from,
@@ -205,27 +239,22 @@ export function createSecurityHold(deps: {
 
     /** Refuses a payout, bank-details or factor change while a hold or a freeze is on. */
     async assertClear(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
-      const state = await repo.state(db, userId);
-      if (!state) return;
-      if (state.frozenAt) {
-        throw new AppError(
-          'ACCOUNT_FROZEN',
-          'Your account is frozen until Coffer support has reviewed it with you. Please contact support.',
-        );
-      }
-      if (holdActive(state)) {
-        const until =
-          state.holdUntil && state.holdUntil > new Date()
-            ? ` until ${whenText(state.holdUntil)}`
-            : '';
-        const phrase = state.hasPhrase
-          ? ''
-          : ' Create a new recovery phrase and confirm it (Secret Combination) to end it once the time has passed.';
-        throw new AppError(
-          'SECURITY_HOLD',
-          `Your account is under a security hold${until}: withdrawals, bank transfers, bank details and two-factor changes are paused.${phrase}`,
-        );
-      }
+      refuseWhileHeld(
+        await repo.state(db, userId),
+        'withdrawals, bank transfers, bank details and two-factor changes are paused',
+      );
+    },
+
+    /**
+     * The staff side of the same rule: a held or frozen admin changes nothing (no payout,
+     * no balance, no factor, no other account, no setting). The gate calls it before every
+     * state-changing admin route, so a route added later is covered without a word.
+     */
+    async assertStaffClear(db: pg.Pool | pg.PoolClient, userId: string): Promise<void> {
+      refuseWhileHeld(
+        await repo.state(db, userId),
+        'staff actions that move money, change a factor, a setting or another account are paused; reading still works',
+      );
     },
 
     /** The customer's own view of their hold, for the screens. */

@@ -24,6 +24,7 @@ import {
   requestBankTransfer,
   requestWithdrawal,
   saveBankDetails,
+  stepUpFor,
   walletOf,
 } from '../../../test/money-helpers';
 import { SoftAuthenticator } from '../../../test/soft-authenticator';
@@ -715,7 +716,7 @@ describe('staff taking a factor away', () => {
       method: 'POST',
       url: `/api/admin/users/${user.userId}/two-factor/disable`,
       cookie: admin.cookie,
-      body: {},
+      body: { reason: 'Lost phone, ticket 12', stepUp: stepUpFor(admin) },
     });
     expect(res.statusCode).toBe(200);
     expect((mailsTo(t, user.email).at(-1) ?? '').replace(/=\r?\n/g, '')).toContain(

@@ -1,15 +1,17 @@
-import type { TOk } from '@coffer/shared';
+import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-export function deleteDepositAddress(id: string) {
-  return api.delete<TOk>(`/api/admin/deposit-addresses/${encodeURIComponent(id)}`);
+/** Deletes an address: the customer's deposits stop landing, so it takes a step-up. */
+export function deleteDepositAddress(id: string, stepUp: TStepUp) {
+  return api.delete<TOk>(`/api/admin/deposit-addresses/${encodeURIComponent(id)}`, { stepUp });
 }
 
 export function useDeleteDepositAddress() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => deleteDepositAddress(id),
+    mutationFn: ({ id, stepUp }: { id: string; stepUp: TStepUp }) =>
+      deleteDepositAddress(id, stepUp),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'deposit-addresses'] }),
   });
 }

@@ -1,4 +1,4 @@
-import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
+import { ADMIN_WALLET_MSG, type TAdminDepositAddress, type TStepUp } from '@coffer/shared';
 import { Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
@@ -13,11 +13,13 @@ import {
   StackedTable,
 } from '../../../components/admin/stacked-table-parts';
 import { userDisplayName } from '../../../components/admin/user-picker';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { errorMessage } from '../../../lib/api-client';
 import { cn } from '../../../lib/cn';
 import { useDebounced } from '../../../lib/use-debounced';
 import { useDeleteDepositAddress } from '../api/delete-deposit-address';
@@ -28,19 +30,33 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 function DeleteDialog({ row, onDone }: { row: TAdminDepositAddress; onDone: () => void }) {
   const remove = useDeleteDepositAddress();
-  async function onDelete() {
-    try {
-      await remove.mutateAsync(row.id);
-      toast.success(ADMIN_WALLET_MSG.addressDeleted, {
-        description: `${row.assetSymbol} address of ${userDisplayName(row.user)} deleted.`,
-      });
-      onDone();
-    } catch {
-      toast.error('Error', { description: ADMIN_WALLET_MSG.deleteAddressFailed });
-    }
+  // Delete asks for the admin's fresh second factor (step-up) before anything is sent.
+  const [asking, setAsking] = useState(false);
+  async function confirm(stepUp: TStepUp) {
+    await remove.mutateAsync({ id: row.id, stepUp });
+    setAsking(false);
+    toast.success(ADMIN_WALLET_MSG.addressDeleted, {
+      description: `${row.assetSymbol} address of ${userDisplayName(row.user)} deleted.`,
+    });
+    onDone();
+  }
+  function failed(err: unknown) {
+    setAsking(false);
+    toast.error('Error', { description: errorMessage(err, ADMIN_WALLET_MSG.deleteAddressFailed) });
   }
   return (
     <DialogContent title="Delete Deposit Address" description={ADMIN_WALLET_MSG.deleteConfirm}>
+      <StepUpDialog
+        open={asking}
+        title="Confirm the deletion"
+        description={`Delete the ${row.assetSymbol} address of ${userDisplayName(row.user)}: deposits to it are no longer credited.`}
+        confirmLabel="Confirm and delete"
+        pendingLabel="Deleting..."
+        danger
+        onCancel={() => setAsking(false)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
       <p className="break-all font-mono text-sm" translate="no">
         {row.address}
       </p>
@@ -51,7 +67,7 @@ function DeleteDialog({ row, onDone }: { row: TAdminDepositAddress; onDone: () =
         <Button variant="outline" onClick={onDone} disabled={remove.isPending}>
           Cancel
         </Button>
-        <Button variant="danger" onClick={() => void onDelete()} disabled={remove.isPending}>
+        <Button variant="danger" onClick={() => setAsking(true)} disabled={remove.isPending}>
           {remove.isPending ? 'Deleting...' : 'Delete'}
         </Button>
       </div>

@@ -1,19 +1,27 @@
-import type { TAdminTransactionResponse } from '@coffer/shared';
+import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** Completes a withdrawal (chain hash) or bank transfer (bank reference). */
-export function completePayout(id: string, reference: string): Promise<TAdminTransactionResponse> {
+/**
+ * Completes a withdrawal (chain hash) or bank transfer (bank reference), confirmed with the
+ * admin's fresh second factor (step-up).
+ */
+export function completePayout(
+  id: string,
+  reference: string,
+  stepUp: TStepUp,
+): Promise<TAdminTransactionResponse> {
   return api.post<TAdminTransactionResponse>(`/api/admin/withdrawals/${id}/complete`, {
     reference,
+    stepUp,
   });
 }
 
 export function useCompletePayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reference }: { id: string; reference: string }) =>
-      completePayout(id, reference),
+    mutationFn: ({ id, reference, stepUp }: { id: string; reference: string; stepUp: TStepUp }) =>
+      completePayout(id, reference, stepUp),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
   });
 }

@@ -1,16 +1,24 @@
-import type { TAdminTransactionResponse } from '@coffer/shared';
+import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** Rejects a payout; the reason is shown to the customer. */
-export function rejectPayout(id: string, reason: string): Promise<TAdminTransactionResponse> {
-  return api.post<TAdminTransactionResponse>(`/api/admin/withdrawals/${id}/reject`, { reason });
+/** Rejects a payout, confirmed with the admin's step-up; the reason is shown to the customer. */
+export function rejectPayout(
+  id: string,
+  reason: string,
+  stepUp: TStepUp,
+): Promise<TAdminTransactionResponse> {
+  return api.post<TAdminTransactionResponse>(`/api/admin/withdrawals/${id}/reject`, {
+    reason,
+    stepUp,
+  });
 }
 
 export function useRejectPayout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason: string }) => rejectPayout(id, reason),
+    mutationFn: ({ id, reason, stepUp }: { id: string; reason: string; stepUp: TStepUp }) =>
+      rejectPayout(id, reason, stepUp),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
   });
 }

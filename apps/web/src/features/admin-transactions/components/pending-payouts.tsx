@@ -4,10 +4,12 @@ import {
   normalizeTxHash,
   type TAdminTransaction,
   type TReferenceResult,
+  type TStepUp,
 } from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { STACKED } from '../../../components/admin/stacked-table';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -190,6 +192,8 @@ function CompleteDialog({
   const id = useId();
   const [reference, setReference] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // The checked reference waiting for the admin's fresh second factor (step-up).
+  const [asking, setAsking] = useState<string | null>(null);
   const complete = useCompletePayout();
   const bank = transaction ? isBank(transaction) : false;
   // The shared rule, checked as staff type; the server applies the same one.
@@ -200,10 +204,11 @@ function CompleteDialog({
   function close() {
     setReference('');
     setError(null);
+    setAsking(null);
     onClose();
   }
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (!transaction) return;
     if (reference.trim() === '') {
@@ -212,61 +217,87 @@ function CompleteDialog({
     }
     const checked = checkReference(transaction, reference);
     if (!checked.ok) return;
-    try {
-      await complete.mutateAsync({ id: transaction.id, reference: checked.value });
-      toast.success(bank ? 'Bank transfer completed' : 'Withdrawal completed');
-      close();
-    } catch (err) {
-      const message = errorMessage(err, 'Please try again.');
-      setError(message);
-      toast.error('Failed to complete withdrawal', { description: message });
-    }
+    setAsking(checked.value);
+  }
+
+  async function confirm(stepUp: TStepUp) {
+    if (!transaction || asking === null) return;
+    await complete.mutateAsync({ id: transaction.id, reference: asking, stepUp });
+    toast.success(bank ? 'Bank transfer completed' : 'Withdrawal completed');
+    close();
+  }
+
+  function failed(err: unknown) {
+    // Back to the form with the server's reason (four eyes, a hold, a stale request).
+    setAsking(null);
+    const message = errorMessage(err, 'Please try again.');
+    setError(message);
+    toast.error('Failed to complete withdrawal', { description: message });
   }
 
   return (
-    <Dialog open={transaction !== null} onOpenChange={(open) => (open ? null : close())}>
-      <DialogContent
-        title={bank ? 'Complete bank transfer' : 'Complete withdrawal'}
+    <>
+      <StepUpDialog
+        open={transaction !== null && asking !== null}
+        title={bank ? 'Confirm the bank transfer' : 'Confirm the withdrawal'}
         description={
           transaction
-            ? `${amountOf(transaction)} for ${customerText(transaction)}. The held amount is debited and the customer is e-mailed.`
-            : undefined
+            ? `Mark ${amountOf(transaction)} for ${customerText(transaction)} as paid out.`
+            : ''
         }
+        confirmLabel="Confirm and complete"
+        pendingLabel="Completing..."
+        onCancel={() => setAsking(null)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
+      <Dialog
+        open={transaction !== null && asking === null}
+        onOpenChange={(open) => (open ? null : close())}
       >
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-ref`}>
-              {bank ? 'Bank reference' : 'Chain transaction hash'}
-            </Label>
-            <Input
-              id={`${id}-ref`}
-              autoComplete="off"
-              spellCheck={false}
-              value={reference}
-              onChange={(e) => {
-                setReference(e.target.value);
-                setError(null);
-              }}
-              aria-invalid={ruleMessage || error ? true : undefined}
-              aria-describedby={ruleMessage || error ? `${id}-ref-error` : undefined}
-            />
-          </div>
-          {ruleMessage || error ? (
-            <p id={`${id}-ref-error`} role="alert" className="text-sm text-danger">
-              {ruleMessage ?? error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={complete.isPending}>
-              {complete.isPending ? 'Completing...' : 'Mark as completed'}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <DialogContent
+          title={bank ? 'Complete bank transfer' : 'Complete withdrawal'}
+          description={
+            transaction
+              ? `${amountOf(transaction)} for ${customerText(transaction)}. The held amount is debited and the customer is e-mailed.`
+              : undefined
+          }
+        >
+          <form onSubmit={submit} noValidate className="space-y-4">
+            <div className="space-y-1.5">
+              <Label htmlFor={`${id}-ref`}>
+                {bank ? 'Bank reference' : 'Chain transaction hash'}
+              </Label>
+              <Input
+                id={`${id}-ref`}
+                autoComplete="off"
+                spellCheck={false}
+                value={reference}
+                onChange={(e) => {
+                  setReference(e.target.value);
+                  setError(null);
+                }}
+                aria-invalid={ruleMessage || error ? true : undefined}
+                aria-describedby={ruleMessage || error ? `${id}-ref-error` : undefined}
+              />
+            </div>
+            {ruleMessage || error ? (
+              <p id={`${id}-ref-error`} role="alert" className="text-sm text-danger">
+                {ruleMessage ?? error}
+              </p>
+            ) : null}
+            <div className="flex justify-end gap-2">
+              <Button type="button" variant="outline" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={complete.isPending}>
+                {complete.isPending ? 'Completing...' : 'Mark as completed'}
+              </Button>
+            </div>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
   );
 }
 
@@ -280,63 +311,91 @@ function RejectDialog({
   const id = useId();
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState(false);
   const reject = useRejectPayout();
 
   function close() {
     setReason('');
     setError(null);
+    setAsking(false);
     onClose();
   }
 
-  async function submit(e: FormEvent) {
+  function submit(e: FormEvent) {
     e.preventDefault();
     if (!transaction) return;
     if (reason.trim() === '') {
       setError('Enter the reason the customer will see.');
       return;
     }
-    try {
-      await reject.mutateAsync({ id: transaction.id, reason: reason.trim() });
-      toast.success('Request rejected');
-      close();
-    } catch (err) {
-      const message = errorMessage(err, 'Please try again.');
-      setError(message);
-      toast.error('Failed to reject the request', { description: message });
-    }
+    setAsking(true);
+  }
+
+  async function confirm(stepUp: TStepUp) {
+    if (!transaction) return;
+    await reject.mutateAsync({ id: transaction.id, reason: reason.trim(), stepUp });
+    toast.success('Request rejected');
+    close();
+  }
+
+  function failed(err: unknown) {
+    setAsking(false);
+    const message = errorMessage(err, 'Please try again.');
+    setError(message);
+    toast.error('Failed to reject the request', { description: message });
   }
 
   return (
-    <Dialog open={transaction !== null} onOpenChange={(open) => (open ? null : close())}>
-      <DialogContent
-        title="Reject request"
-        description="The hold is released and the customer is e-mailed with your reason."
+    <>
+      <StepUpDialog
+        open={transaction !== null && asking}
+        title="Confirm the rejection"
+        description={
+          transaction
+            ? `Reject ${amountOf(transaction)} for ${customerText(transaction)}: the hold is released and the customer is e-mailed.`
+            : ''
+        }
+        confirmLabel="Confirm and reject"
+        pendingLabel="Rejecting..."
+        danger
+        onCancel={() => setAsking(false)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
+      <Dialog
+        open={transaction !== null && !asking}
+        onOpenChange={(open) => (open ? null : close())}
       >
-        <form onSubmit={submit} noValidate className="space-y-4">
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-reason`}>Reason (shown to the customer)</Label>
-            <Textarea
-              id={`${id}-reason`}
-              rows={3}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-            />
-          </div>
-          {error ? (
-            <p role="alert" className="text-sm text-danger">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={reject.isPending}>
-              {reject.isPending ? 'Rejecting...' : 'Reject'}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+        <DialogContent
+          title="Reject request"
+          description="The hold is released and the customer is e-mailed with your reason."
+        >
+          <form onSubmit={submit} noValidate className="space-y-4">
+            <div className="space-y-1.5">
+              <Label htmlFor={`${id}-reason`}>Reason (shown to the customer)</Label>
+              <Textarea
+                id={`${id}-reason`}
+                rows={3}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+              />
+            </div>
+            {error ? (
+              <p role="alert" className="text-sm text-danger">
+                {error}
+              </p>
+            ) : null}
+            <div className="flex justify-end gap-2">
+              <Button type="button" variant="outline" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={reject.isPending}>
+                {reject.isPending ? 'Rejecting...' : 'Reject'}
+              </Button>
+            </div>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
   );
 }

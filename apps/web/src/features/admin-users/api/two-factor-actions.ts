@@ -1,4 +1,4 @@
-import type { TAdminTwoFactorState } from '@coffer/shared';
+import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { staffQueryOptions } from './get-staff';
@@ -13,13 +13,14 @@ export function setTwoFactorRequired(userId: string, required: boolean, reason?:
   });
 }
 
-export function resetTwoFactor(userId: string, recoveryPhrase: string) {
-  return api.post<TAdminTwoFactorState>(`${base(userId)}/reset`, { recoveryPhrase });
+/** Removing a factor takes the acting admin's fresh second factor (step-up). */
+export function resetTwoFactor(userId: string, recoveryPhrase: string, stepUp: TStepUp) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/reset`, { recoveryPhrase, stepUp });
 }
 
-/** A customer's with one click; another admin's only with a reason (the server checks). */
-export function disableTwoFactor(userId: string, reason?: string) {
-  return api.post<TAdminTwoFactorState>(`${base(userId)}/disable`, reason ? { reason } : {});
+/** A customer's or another admin's: always with a reason and the admin's step-up. */
+export function disableTwoFactor(userId: string, reason: string, stepUp: TStepUp) {
+  return api.post<TAdminTwoFactorState>(`${base(userId)}/disable`, { reason, stepUp });
 }
 
 /** After any 2FA change the users list is read again. */
@@ -40,8 +41,8 @@ export function useSetTwoFactorRequired() {
 export function useResetTwoFactor() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (v: { userId: string; recoveryPhrase: string }) =>
-      resetTwoFactor(v.userId, v.recoveryPhrase),
+    mutationFn: (v: { userId: string; recoveryPhrase: string; stepUp: TStepUp }) =>
+      resetTwoFactor(v.userId, v.recoveryPhrase, v.stepUp),
     onSettled: invalidate,
   });
 }
@@ -49,7 +50,8 @@ export function useResetTwoFactor() {
 export function useDisableTwoFactor() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (userId: string) => disableTwoFactor(userId),
+    mutationFn: (v: { userId: string; reason: string; stepUp: TStepUp }) =>
+      disableTwoFactor(v.userId, v.reason, v.stepUp),
     onSettled: invalidate,
   });
 }
@@ -61,7 +63,8 @@ export function useDisableTwoFactor() {
 export function useResetStaffTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (v: { userId: string; reason: string }) => disableTwoFactor(v.userId, v.reason),
+    mutationFn: (v: { userId: string; reason: string; stepUp: TStepUp }) =>
+      disableTwoFactor(v.userId, v.reason, v.stepUp),
     onSettled: () => queryClient.invalidateQueries({ queryKey: staffQueryOptions().queryKey }),
   });
 }

@@ -1,4 +1,5 @@
 import {
+  DISABLE_REASON_MISSING,
   type TAdminUserFigures,
   type TAdminUserRow,
   WAIVE_TWO_FACTOR_REASON_MISSING,
@@ -75,6 +76,8 @@ function UsersManagement() {
   }, [figures.data]);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
   const [waiving, setWaiving] = useState<{ id: string; name: string } | null>(null);
+  // Disable 2FA names the customer, asks why and takes the admin's step-up.
+  const [disabling, setDisabling] = useState<{ id: string; name: string } | null>(null);
   const setRequired = useSetTwoFactorRequired();
   const disable = useDisableTwoFactor();
 
@@ -100,14 +103,8 @@ function UsersManagement() {
   }
 
   function disableFor(user: TAdminUserRow) {
-    disable.mutate(user.id, {
-      onSuccess: () =>
-        toast.success('2FA Disabled', {
-          description: `${displayName(user)} no longer has two-factor authentication.`,
-        }),
-      onError: () =>
-        toast.error('Error', { description: 'Failed to disable 2FA. Please try again.' }),
-    });
+    const name = displayName(user);
+    setDisabling({ id: user.id, name: name === user.email ? name : `${name} (${user.email})` });
   }
 
   const total = users.data?.total ?? 0;
@@ -362,6 +359,24 @@ function UsersManagement() {
           await setRequired.mutateAsync({ userId: waiving.id, required: false, reason });
           toast.success('2FA Not Required', {
             description: `${waiving.name}: two-factor authentication is no longer required. They were told by e-mail.`,
+          });
+        }}
+      />
+      <ReasonDialog
+        open={disabling !== null}
+        onOpenChange={(open) => !open && setDisabling(null)}
+        title="Turn off two-factor authentication?"
+        description={`${disabling?.name ?? 'This customer'} loses their authenticator and passkeys, is signed out everywhere and is put on a security hold. Say why: the reason goes to the audit log and to the customer by e-mail.`}
+        confirmLabel="Disable 2FA"
+        pendingLabel="Disabling..."
+        missingReason={DISABLE_REASON_MISSING}
+        failed="Failed to disable 2FA. Please try again."
+        stepUpTitle="Confirm with your own second factor"
+        onConfirm={async (reason, stepUp) => {
+          if (!disabling || !stepUp) return;
+          await disable.mutateAsync({ userId: disabling.id, reason, stepUp });
+          toast.success('2FA Disabled', {
+            description: `${disabling.name} no longer has two-factor authentication. They were told by e-mail.`,
           });
         }}
       />

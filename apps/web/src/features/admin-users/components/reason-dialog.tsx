@@ -1,4 +1,6 @@
+import type { TStepUp } from '@coffer/shared';
 import { type FormEvent, useState } from 'react';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
@@ -16,8 +18,13 @@ type Props = {
   /** What the server says when the reason is empty; the form says it first. */
   missingReason: string;
   failed: string;
+  /**
+   * A factor change takes the acting admin's fresh second factor too: with this, the
+   * reason is followed by the step-up dialog, titled so, and `onConfirm` gets its proof.
+   */
+  stepUpTitle?: string;
   /** Runs the action; a rejection keeps the dialog open with the server's message. */
-  onConfirm: (reason: string) => Promise<unknown>;
+  onConfirm: (reason: string, stepUp?: TStepUp) => Promise<unknown>;
 };
 
 /**
@@ -28,11 +35,13 @@ export function ReasonDialog(props: Props) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const [asking, setAsking] = useState(false);
 
   function close(open: boolean) {
     if (!open) {
       setReason('');
       setError(null);
+      setAsking(false);
     }
     props.onOpenChange(open);
   }
@@ -45,6 +54,10 @@ export function ReasonDialog(props: Props) {
       return;
     }
     setError(null);
+    if (props.stepUpTitle) {
+      setAsking(true);
+      return;
+    }
     setPending(true);
     try {
       await props.onConfirm(trimmed);
@@ -56,37 +69,61 @@ export function ReasonDialog(props: Props) {
     }
   }
 
+  async function confirmWith(stepUp: TStepUp) {
+    await props.onConfirm(reason.trim(), stepUp);
+    close(false);
+  }
+
   return (
-    <Dialog open={props.open} onOpenChange={close}>
-      <DialogContent title={props.title} description={props.description}>
-        <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
-          <div className="space-y-1.5">
-            <Label htmlFor="staff-reason">Reason</Label>
-            <Textarea
-              id="staff-reason"
-              rows={3}
-              maxLength={500}
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={error !== null}
-              aria-describedby={error ? 'staff-reason-error' : undefined}
-            />
-          </div>
-          {error ? (
-            <Alert variant="danger" id="staff-reason-error" role="alert">
-              {error}
-            </Alert>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={() => close(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" variant="danger" disabled={reason.trim() === '' || pending}>
-              {pending ? props.pendingLabel : props.confirmLabel}
-            </Button>
-          </div>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <>
+      {props.stepUpTitle ? (
+        <StepUpDialog
+          open={props.open && asking}
+          title={props.stepUpTitle}
+          description={props.description}
+          confirmLabel={props.confirmLabel}
+          pendingLabel={props.pendingLabel}
+          danger
+          onCancel={() => setAsking(false)}
+          onConfirm={confirmWith}
+          // Back to the reason, with the server's message (a hold, a state that changed).
+          onFailure={(err) => {
+            setAsking(false);
+            setError(errorMessage(err, props.failed));
+          }}
+        />
+      ) : null}
+      <Dialog open={props.open && !asking} onOpenChange={close}>
+        <DialogContent title={props.title} description={props.description}>
+          <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
+            <div className="space-y-1.5">
+              <Label htmlFor="staff-reason">Reason</Label>
+              <Textarea
+                id="staff-reason"
+                rows={3}
+                maxLength={500}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                aria-invalid={error !== null}
+                aria-describedby={error ? 'staff-reason-error' : undefined}
+              />
+            </div>
+            {error ? (
+              <Alert variant="danger" id="staff-reason-error" role="alert">
+                {error}
+              </Alert>
+            ) : null}
+            <div className="flex justify-end gap-2">
+              <Button type="button" variant="outline" onClick={() => close(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="danger" disabled={reason.trim() === '' || pending}>
+                {pending ? props.pendingLabel : props.confirmLabel}
+              </Button>
+            </div>
+          </form>
+        </DialogContent>
+      </Dialog>
+    </>
   );
 }

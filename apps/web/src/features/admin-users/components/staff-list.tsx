@@ -126,9 +126,10 @@ export function StaffList() {
         pendingLabel="Resetting..."
         missingReason={STAFF_RESET_REASON_MISSING}
         failed="Failed to reset 2FA. Please try again."
-        onConfirm={async (reason) => {
-          if (!resetting) return;
-          await reset.mutateAsync({ userId: resetting.id, reason });
+        stepUpTitle="Confirm with your own second factor"
+        onConfirm={async (reason, stepUp) => {
+          if (!resetting || !stepUp) return;
+          await reset.mutateAsync({ userId: resetting.id, reason, stepUp });
           toast.success('2FA Reset', {
             description: `${resetting.name} was signed out and sets up a new second factor at their next sign-in.`,
           });

@@ -1,4 +1,8 @@
-import type { TAdjustWalletBalanceRequest, TAdjustWalletBalanceResponse } from '@coffer/shared';
+import {
+  type TAdjustWalletBalanceRequest,
+  type TAdjustWalletBalanceResponse,
+  withoutStepUp,
+} from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useIdempotencyKey } from '../../../lib/money/idempotency';
@@ -27,7 +31,8 @@ export function useAdjustWalletBalance() {
       adjustWalletBalance(
         input.walletId,
         input.body,
-        keyFor({ walletId: input.walletId, ...input.body }),
+        // The key stands for the edit without its step-up: a retry carries a new code.
+        keyFor({ walletId: input.walletId, ...withoutStepUp(input.body) }),
       ),
     onSettled: (_data, error) => settle(error ?? undefined),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'wallets'] }),

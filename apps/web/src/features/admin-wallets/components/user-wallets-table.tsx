@@ -2,6 +2,7 @@ import {
   ADMIN_WALLET_MSG,
   networkLabel,
   type TAdminWallet,
+  type TStepUp,
   walletBalanceUpdatedText,
 } from '@coffer/shared';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
@@ -16,6 +17,7 @@ import {
   StackedCell,
   StackedTable,
 } from '../../../components/admin/stacked-table-parts';
+import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
@@ -58,9 +60,11 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
   const [balance, setBalance] = useState(wallet.balance);
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<{ balance?: string; reason?: string; form?: string }>({});
+  // A checked edit waits for the admin's fresh second factor (step-up).
+  const [asking, setAsking] = useState(false);
   const hasHold = (toMinorOrNull(wallet.held, wallet.decimals) ?? 0n) > 0n;
 
-  async function onSubmit(e: FormEvent) {
+  function onSubmit(e: FormEvent) {
     e.preventDefault();
     const next: typeof errors = {};
     if (!PLAIN_DECIMAL.test(balance.trim())) next.balance = ADMIN_WALLET_MSG.invalidBalance;
@@ -68,19 +72,25 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
     setErrors(next);
     if (next.balance) toast.error('Error', { description: next.balance });
     if (next.balance || next.reason) return;
-    try {
-      const answer = await adjust.mutateAsync({
-        walletId: wallet.id,
-        body: { newBalance: balance.trim(), reason: reason.trim() },
-      });
-      const fiat = roundDecimal(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
-      toast.success(walletBalanceUpdatedText(answer.wallet.balance, answer.wallet.symbol, fiat));
-      onDone();
-    } catch (err) {
-      const message = errorMessage(err, ADMIN_WALLET_MSG.updateWalletBalanceFailed);
-      setErrors({ form: message });
-      toast.error(ADMIN_WALLET_MSG.updateWalletBalanceFailed, { description: message });
-    }
+    setAsking(true);
+  }
+
+  async function confirm(stepUp: TStepUp) {
+    const answer = await adjust.mutateAsync({
+      walletId: wallet.id,
+      body: { newBalance: balance.trim(), reason: reason.trim(), stepUp },
+    });
+    setAsking(false);
+    const fiat = roundDecimal(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
+    toast.success(walletBalanceUpdatedText(answer.wallet.balance, answer.wallet.symbol, fiat));
+    onDone();
+  }
+
+  function failed(err: unknown) {
+    setAsking(false);
+    const message = errorMessage(err, ADMIN_WALLET_MSG.updateWalletBalanceFailed);
+    setErrors({ form: message });
+    toast.error(ADMIN_WALLET_MSG.updateWalletBalanceFailed, { description: message });
   }
 
   const describedBy = (field: 'balance' | 'reason', hint?: string) =>
@@ -88,61 +98,73 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
     undefined;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="w-full space-y-3">
-      <div className="space-y-1.5">
-        <Label htmlFor={`${id}-balance`}>New balance ({wallet.symbol})</Label>
-        <Input
-          id={`${id}-balance`}
-          inputMode="decimal"
-          value={balance}
-          onChange={(e) => {
-            setBalance(e.target.value);
-            setErrors((prev) => ({ ...prev, balance: undefined, form: undefined }));
-          }}
-          className="font-mono tabular-nums"
-          autoComplete="off"
-          autoFocus
-          aria-invalid={errors.balance ? true : undefined}
-          aria-describedby={describedBy('balance', `${id}-balance-hint`)}
-        />
-        <p id={`${id}-balance-hint`} className="text-xs text-muted">
-          The difference is posted as an adjustment in the customer&apos;s history.
-          {hasHold
-            ? ` ${wallet.held} ${wallet.symbol} is held for pending withdrawals; the balance cannot go below it.`
-            : ''}
-        </p>
-        {errors.balance ? (
-          <p id={`${id}-balance-error`} className="text-sm text-danger">
-            {errors.balance}
+    <>
+      <StepUpDialog
+        open={asking}
+        title="Confirm the balance edit"
+        description={`Set this ${wallet.symbol} wallet to ${balance.trim()} ${wallet.symbol}: the difference is posted as an adjustment.`}
+        confirmLabel="Confirm and save"
+        pendingLabel="Saving..."
+        onCancel={() => setAsking(false)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
+      <form onSubmit={onSubmit} noValidate className="w-full space-y-3">
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-balance`}>New balance ({wallet.symbol})</Label>
+          <Input
+            id={`${id}-balance`}
+            inputMode="decimal"
+            value={balance}
+            onChange={(e) => {
+              setBalance(e.target.value);
+              setErrors((prev) => ({ ...prev, balance: undefined, form: undefined }));
+            }}
+            className="font-mono tabular-nums"
+            autoComplete="off"
+            autoFocus
+            aria-invalid={errors.balance ? true : undefined}
+            aria-describedby={describedBy('balance', `${id}-balance-hint`)}
+          />
+          <p id={`${id}-balance-hint`} className="text-xs text-muted">
+            The difference is posted as an adjustment in the customer&apos;s history.
+            {hasHold
+              ? ` ${wallet.held} ${wallet.symbol} is held for pending withdrawals; the balance cannot go below it.`
+              : ''}
+          </p>
+          {errors.balance ? (
+            <p id={`${id}-balance-error`} className="text-sm text-danger">
+              {errors.balance}
+            </p>
+          ) : null}
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-reason`}>Reason (the customer sees it)</Label>
+          <Input
+            id={`${id}-reason`}
+            value={reason}
+            onChange={(e) => {
+              setReason(e.target.value);
+              setErrors((prev) => ({ ...prev, reason: undefined, form: undefined }));
+            }}
+            maxLength={500}
+            aria-invalid={errors.reason ? true : undefined}
+            aria-describedby={describedBy('reason')}
+          />
+          {errors.reason ? (
+            <p id={`${id}-reason-error`} className="text-sm text-danger">
+              {errors.reason}
+            </p>
+          ) : null}
+        </div>
+        {errors.form ? (
+          <p role="alert" className="text-sm text-danger">
+            {errors.form}
           </p>
         ) : null}
-      </div>
-      <div className="space-y-1.5">
-        <Label htmlFor={`${id}-reason`}>Reason (the customer sees it)</Label>
-        <Input
-          id={`${id}-reason`}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setErrors((prev) => ({ ...prev, reason: undefined, form: undefined }));
-          }}
-          maxLength={500}
-          aria-invalid={errors.reason ? true : undefined}
-          aria-describedby={describedBy('reason')}
-        />
-        {errors.reason ? (
-          <p id={`${id}-reason-error`} className="text-sm text-danger">
-            {errors.reason}
-          </p>
-        ) : null}
-      </div>
-      {errors.form ? (
-        <p role="alert" className="text-sm text-danger">
-          {errors.form}
-        </p>
-      ) : null}
-      <EditFormActions saveText="Save balance" pending={adjust.isPending} onCancel={onDone} />
-    </form>
+        <EditFormActions saveText="Save balance" pending={adjust.isPending} onCancel={onDone} />
+      </form>
+    </>
   );
 }
 
