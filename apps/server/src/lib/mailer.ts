@@ -4,7 +4,7 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
 
-export type Mail = { to: string; subject: string; text: string; link?: string };
+export type Mail = { to: string; subject: string; text: string };
 
 /**
  * What makes one queued mail the same mail when it is sent again: the outbox row's id and

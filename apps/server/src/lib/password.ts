@@ -10,7 +10,7 @@ const MAXMEM = 256 * 1024 * 1024;
 const KEY_LENGTH = 32;
 
 /**
- * The hashing pool (decision 00XX). scrypt runs on libuv's thread pool (UV_THREADPOOL_SIZE,
+ * The hashing pool (decision 0026). scrypt runs on libuv's thread pool (UV_THREADPOOL_SIZE,
  * 4 by default), which the rest of the process needs too: file reads and writes, and the
  * SCRAM key derivation of every new database connection. Left unbounded, a flood of
  * sign-ins filled all four threads with a queue of hashes behind them, and a job's new

@@ -69,7 +69,7 @@ export const EXPLORER_HASH_PLACEHOLDER = '{hash}';
 export const SECURITY_HOLD_HOURS = { min: 24, max: 720 } as const;
 
 /**
- * Four eyes (docs/decisions/00XX-four-eyes-on-risk-settings.md): a change to these only
+ * Four eyes (docs/decisions/0024-four-eyes-on-risk-settings.md): a change to these only
  * takes effect when a second admin approves it. Each one decides how safe customers' money
  * is: how long a hold lasts, how much leaves a day, when a deposit counts, where a
  * customer is sent to check a transaction.

@@ -13,7 +13,7 @@ export const appSettings = pgTable('app_settings', {
 });
 
 /**
- * Four eyes on risk settings (decision 00XX): a change one admin proposed, applied only
+ * Four eyes on risk settings (decision 0024): a change one admin proposed, applied only
  * when another approves it. Decided rows stay (status and who decided), so a second
  * approval of the same change is told it was already decided; at most one change per
  * setting is pending, a newer proposal replacing the older.

@@ -153,7 +153,6 @@ export function createAccountSecurityService(d: Deps) {
           to: s.email,
           subject: 'Your Coffer password was changed',
           text: `The password of your Coffer account was changed${ended > 0 ? ', and every other signed-in device was signed out' : ''}.\n\nTime: ${mailTime(at)}\nDevice: ${deviceLabel(client.userAgent)}\nAddress: ${client.ip}\n\nIf this was you, there is nothing to do.\n\n${ifNotYou}\n`,
-          link: settingsUrl,
         });
       });
       await d.limiter.clear(passwordLimits.slice(0, 1).map((l) => l.key));
@@ -183,7 +182,6 @@ export function createAccountSecurityService(d: Deps) {
           to: s.email,
           subject: 'New sign-in to your Coffer account',
           text: `Your Coffer account was just signed in to from a device or address it has not been used from before.\n\nTime: ${mailTime(at)}\nDevice: ${device}\nAddress: ${client.ip}\n\nIf this was you, there is nothing to do.\n\n${ifNotYou}\n`,
-          link: settingsUrl,
         });
         return true;
       });

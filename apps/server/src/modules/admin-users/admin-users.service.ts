@@ -248,7 +248,6 @@ export function createAdminUsersService(s: Services) {
             to: before.email,
             subject: 'Two-factor authentication is no longer required on your Coffer account',
             text: `Coffer support no longer requires two-factor authentication on your account: signing in now needs only your password.\n\nWe recommend keeping two-factor authentication on. If you did not ask for this, contact support at once.\n\n${s.config.publicUrl}/dashboard/settings\n`,
-            link: `${s.config.publicUrl}/dashboard/settings`,
           });
           // The customer's own security activity shows it too, with the change.
           await s.securityLog.record(client, { userId, kind: 'two-factor-waived-by-staff' });

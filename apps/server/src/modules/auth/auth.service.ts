@@ -64,7 +64,6 @@ export function createAuthService(d: Deps) {
       to: email,
       subject: 'Confirm your Coffer account',
       text: `Welcome to Coffer.\n\nConfirm your e-mail address to finish creating your account:\n\n${link}\n\nThe link works for 24 hours. If you did not sign up, ignore this message.\n`,
-      link,
     });
   }
 
@@ -97,7 +96,6 @@ export function createAuthService(d: Deps) {
           to: email,
           subject: 'Someone tried to sign up to Coffer with your e-mail',
           text: `Somebody tried to create a Coffer account with this address, which already has one.\n\nIf it was you, sign in at ${d.publicUrl}/auth. If you forgot your password, reset it with your recovery phrase at ${d.publicUrl}/reset-password.\n`,
-          link: `${d.publicUrl}/auth`,
         });
       });
     },

@@ -197,7 +197,6 @@ export function createChatService(deps: {
         '',
         'For your security, the message itself is only shown after you sign in.',
       ].join('\n'),
-      link,
     });
   }
 

@@ -49,7 +49,6 @@ const ZMail = z.object({
   to: z.string(),
   subject: z.string(),
   text: z.string(),
-  link: z.string().optional(),
 });
 const ZFiles = z.object({ keys: z.array(z.string()), prefixes: z.array(z.string()) });
 
@@ -162,8 +161,8 @@ export function createOutbox(deps: {
     await repo.insertMany(
       client,
       'mail',
-      mails.map(({ to, subject, text, link }) =>
-        deps.secrets.encrypt(JSON.stringify({ to, subject, text, ...(link ? { link } : {}) })),
+      mails.map(({ to, subject, text }) =>
+        deps.secrets.encrypt(JSON.stringify({ to, subject, text })),
       ),
     );
   }

@@ -222,7 +222,6 @@ export function createPasskeysService(d: Deps) {
           to: s.email,
           subject: 'A passkey was added to your Coffer account',
           text: `A passkey named "${saved.name}" was added to your Coffer account. It can now be used as your second factor when you sign in.\n\nTime: ${mailTime(saved.createdAt)}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: remove the passkey in Settings (${settingsUrl}), change your password, sign out every device you do not recognise and contact support.\n`,
-          link: settingsUrl,
         });
         return saved;
       });
@@ -305,7 +304,6 @@ export function createPasskeysService(d: Deps) {
           to: s.email,
           subject: 'A passkey was removed from your Coffer account',
           text: `The passkey named "${target.name}" was removed from your Coffer account and can no longer be used to sign in.\n\nTime: ${mailTime(new Date())}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: change your password in Settings (${settingsUrl}), sign out every device you do not recognise and contact support.\n`,
-          link: settingsUrl,
         });
       });
       await d.outbox.deliver();

@@ -3,7 +3,7 @@ import type { Secrets } from '../../lib/crypto';
 import { safeEqual } from '../../lib/crypto';
 
 /**
- * Device cookies (decision 00XX, OWASP's "slow brute force protection using device
+ * Device cookies (decision 0026, OWASP's "slow brute force protection using device
  * cookies"): a browser that signed in to an account with the right password gets a token
  * for that account, and its later sign-ins to it are counted on the token's own counter
  * (LIMITS.signIn), not on the account's. Strangers' wrong passwords then lock out strangers

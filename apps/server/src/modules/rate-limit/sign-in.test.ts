@@ -23,7 +23,7 @@ import {
 } from '../../lib/password';
 
 /**
- * Sign-in under attack (decision 00XX): strangers' wrong passwords never lock the owner out
+ * Sign-in under attack (decision 0026): strangers' wrong passwords never lock the owner out
  * of a browser they signed in on before (its device cookie), a flood is turned away at once
  * instead of queueing for half a minute, and the client address is the one the proxy saw.
  */

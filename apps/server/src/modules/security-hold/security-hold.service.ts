@@ -220,7 +220,6 @@ export function createSecurityHold(deps: {
           '',
           'If this was you, there is nothing more to do.',
         ].join('\n'),
-        link,
       });
       return until;
     },
@@ -406,7 +405,6 @@ export function createSecurityHold(deps: {
             '',
             'If you did not ask Coffer support to lift the freeze, do not use the link: contact support at once.',
           ].join('\n'),
-          link,
         });
         await deps.audit.record(client, {
           actorId: actor.session.userId,
@@ -496,7 +494,6 @@ export function createSecurityHold(deps: {
           to: owner.email,
           subject: 'Your new Coffer password is set',
           text: `The new password of your Coffer account is set: you can sign in with it now.\n\nWhen: ${whenText(new Date())}\nFrom: ${from.ip}\n\nIf this was not you, contact support at once.\n`,
-          link: `${deps.publicUrl}/auth`,
         });
       });
       await deps.outbox.deliver();

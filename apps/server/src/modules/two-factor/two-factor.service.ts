@@ -74,7 +74,6 @@ export function createTwoFactorService(d: Deps) {
         ? 'Two-factor authentication is on for your Coffer account'
         : 'Two-factor authentication was turned off on your Coffer account',
       text: `${what}\n\nTime: ${mailTime(new Date())}\nAddress: ${client.ip}\n\nIf this was not you, someone is signed in to your account: change your password in Settings (${settingsUrl}), sign out every device you do not recognise and contact support.\n`,
-      link: settingsUrl,
     };
   }
 
