@@ -25,6 +25,7 @@ import {
   withoutChange,
 } from '../../../test/helpers';
 import { fund, setSetting, spareStepUps, stepUpFor } from '../../../test/money-helpers';
+import { putSettings } from '../../../test/settings-helpers';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
@@ -615,12 +616,7 @@ describe('an admin restores another admin (issue 12)', () => {
     // An admin held to passkeys cannot sign in with the authenticator: for them the first
     // passkey is the new factor itself (the reset removed them all), so it does not wait.
     const setRule = (value: 'true' | 'false') =>
-      call(t, {
-        method: 'PUT',
-        url: '/api/admin/settings',
-        cookie: admin.cookie,
-        body: { values: { admins_require_passkey: value } },
-      });
+      putSettings(t, admin, { admins_require_passkey: value });
     expect((await setRule('true')).statusCode).toBe(200);
     try {
       expect((await passkeyOptions()).statusCode).toBe(200);
