@@ -399,8 +399,9 @@ export const ZUpdateAdminTransactionRequest = ZTransactionFields.omit({ userId: 
 export type TUpdateAdminTransactionRequest = z.input<typeof ZUpdateAdminTransactionRequest>;
 export type TUpdateAdminTransaction = z.output<typeof ZUpdateAdminTransactionRequest>;
 
-export const ZReasonRequest = z.object({ reason: ZReason });
-export type TReasonRequest = z.infer<typeof ZReasonRequest>;
+/** Deleting a transaction reverses its effect on a balance: a reason and the admin's step-up. */
+export const ZDeleteAdminTransactionRequest = z.object({ reason: ZReason, stepUp: ZStepUp });
+export type TDeleteAdminTransactionRequest = z.infer<typeof ZDeleteAdminTransactionRequest>;
 
 // ---------------------------------------------------------------- withdrawal processing
 

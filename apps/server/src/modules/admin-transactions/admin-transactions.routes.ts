@@ -5,9 +5,9 @@ import {
   ZAdminTransactionsResponse,
   ZCompletePayoutRequest,
   ZCreateAdminTransactionRequest,
+  ZDeleteAdminTransactionRequest,
   ZOk,
   ZPendingPayoutsResponse,
-  ZReasonRequest,
   ZRejectPayoutRequest,
   ZUpdateAdminTransactionRequest,
 } from '@coffer/shared';
@@ -90,12 +90,12 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
         config: { multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
-          body: ZReasonRequest,
+          body: ZDeleteAdminTransactionRequest,
           response: { 200: ZOk, ...ERROR_RESPONSES },
         },
       },
       async (request) => {
-        await service.remove(actorOf(request), request.params.id, request.body.reason);
+        await service.remove(actorOf(request), request.params.id, request.body);
         return { ok: true as const };
       },
     );

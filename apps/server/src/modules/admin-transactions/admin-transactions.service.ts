@@ -13,6 +13,7 @@ import {
   type TAdminTransactionSummary,
   type TAdminTransactionsResponse,
   type TCreateAdminTransaction,
+  type TDeleteAdminTransactionRequest,
   type TStepUp,
   type TUpdateAdminTransaction,
   validateAddress,
@@ -609,11 +610,16 @@ export function createAdminTransactionsService(s: Services) {
     },
 
     /**
-     * A deletion marks the row deleted and reverses its effect; nothing is erased. Final
+     * A deletion marks the row deleted and reverses its effect (a balance moves, so the admin's
+     * step-up confirms it, as an edit's does); nothing is erased. Final
      * history is never deleted: a completed or rejected payout, or an adjustment (corrected
      * by a reversing adjustment instead).
      */
-    async remove(actor: Actor, id: string, reason: string): Promise<void> {
+    async remove(
+      actor: Actor,
+      id: string,
+      { reason, stepUp }: TDeleteAdminTransactionRequest,
+    ): Promise<void> {
       try {
         await withTransaction(pool, async (client) => {
           const current = await repo.findById(client, id, true);
@@ -629,6 +635,7 @@ export function createAdminTransactionsService(s: Services) {
           }
           const bank = bankFacts(current);
           const change = await ledger.remove(client, id, actor.id);
+          await confirmStepUp(client, actor, stepUp);
           await audit.record(client, {
             actorId: actor.id,
             action: 'transaction.delete',

@@ -144,7 +144,7 @@ function remove(admin: SignedInUser, id: string, reason: string) {
     method: 'DELETE',
     url: `/api/admin/transactions/${id}`,
     cookie: admin.cookie,
-    body: { reason },
+    body: { reason, stepUp: stepUpFor(admin) },
   });
 }
 

@@ -162,6 +162,25 @@ const ROUTES: StaffRoute[] = [
     },
   },
   {
+    name: 'deleting a transaction',
+    method: 'DELETE',
+    async prepare() {
+      const customer = await verifiedCustomer(t);
+      const made = await call(t, {
+        method: 'POST',
+        url: '/api/admin/transactions',
+        cookie: preparer.cookie,
+        body: { ...deposit(customer.userId), stepUp: stepUpFor(preparer) },
+      });
+      expect(made.statusCode, made.body).toBe(200);
+      return {
+        url: `/api/admin/transactions/${made.json().transaction.id}`,
+        body: { reason: 'Entered twice, ticket 43' },
+        effect: () => walletOf(t, customer.userId, 'BTC'),
+      };
+    },
+  },
+  {
     name: 'a balance edit',
     method: 'POST',
     async prepare() {
