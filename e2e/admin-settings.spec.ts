@@ -186,7 +186,7 @@ test('a risk setting is proposed by one admin and applied when another approves 
   await admin.goto('/dashboard/admin/settings');
   const limit = admin.getByLabel('Maximum daily withdrawal (USD)');
   await expect(limit).toHaveValue('10000');
-  await limit.fill('5000');
+  await limit.fill('25000');
   await admin.getByRole('button', { name: 'Save Settings' }).click();
   await expect(admin.getByRole('dialog')).toBeVisible();
   await snap(admin, 'admin-settings-save-step-up');
@@ -198,14 +198,14 @@ test('a risk setting is proposed by one admin and applied when another approves 
   await expect(toasts(admin).getByText('Awaiting approval')).toBeVisible();
   await expect(toasts(admin).getByText('Settings updated successfully')).toHaveCount(0);
   await expect(limit).toHaveValue('10000');
-  await expect(admin.getByText('Awaiting another admin\u2019s approval: 5000')).toBeVisible();
+  await expect(admin.getByText('Awaiting another admin\u2019s approval: 25000')).toBeVisible();
 
   // The proposer sees it waiting for someone else, with no way to approve it.
   const mine = admin
     .getByRole('list', { name: 'Changes awaiting approval' })
     .getByRole('listitem')
     .filter({ has: admin.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
-  await expect(mine).toContainText('From 10000 to 5000');
+  await expect(mine).toContainText('From 10000 to 25000');
   await expect(mine).toContainText('Proposed by you');
   await expect(mine).toContainText(
     'Another admin must approve this change before it takes effect.',
@@ -221,7 +221,7 @@ test('a risk setting is proposed by one admin and applied when another approves 
     .getByRole('list', { name: 'Changes awaiting approval' })
     .getByRole('listitem')
     .filter({ has: approver.getByText('Maximum daily withdrawal (USD)', { exact: true }) });
-  await expect(theirs).toContainText('From 10000 to 5000');
+  await expect(theirs).toContainText('From 10000 to 25000');
   await expect(theirs).toContainText(`Proposed by ${adminEmail} on`);
   await expect(theirs.getByRole('button', { name: 'Approve' })).toBeVisible();
   await expect(theirs.getByRole('button', { name: 'Reject' })).toBeVisible();
@@ -229,11 +229,11 @@ test('a risk setting is proposed by one admin and applied when another approves 
   await scrollToTop(approver);
   await snap(approver, 'admin-settings-approve');
   await approveSettingChange(approver, approverAccount, 'Maximum daily withdrawal (USD)');
-  await expect(approver.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('5000');
+  await expect(approver.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('25000');
   await expect(approver.getByRole('region', { name: 'Awaiting approval' })).toHaveCount(0);
 
   await admin.reload();
-  await expect(admin.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('5000');
+  await expect(admin.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('25000');
   await expect(admin.getByText(/Awaiting another admin/)).toHaveCount(0);
 });
 
@@ -262,7 +262,7 @@ test('the audit log shows the stop, the proposals and the approvals, and filters
   await admin.getByLabel('Action').selectOption('settings.approve');
   await expect(entries).toHaveCount(2);
   await expect(entries.nth(0)).toContainText('max_daily_withdrawal');
-  await expect(entries.nth(0)).toContainText('5000');
+  await expect(entries.nth(0)).toContainText('25000');
   await expect(entries.nth(1)).toContainText('withdrawals_enabled');
   await admin.getByLabel('Actor').selectOption({ label: adminEmail });
 

@@ -224,3 +224,36 @@ test("the customer's history shows the withdrawal completed", async () => {
     customer.getByRole('main').getByRole('link', { name: /^Bitcoin BTC/ }),
   ).toContainText('0.14990000 BTC');
 });
+
+test('deleting a transaction asks why, then for the admin’s own step-up', async () => {
+  await openTransactions(adminA);
+  await adminA.getByRole('button', { name: 'Add Transaction' }).click();
+  const dialog = adminA.getByRole('dialog', { name: 'Add Transaction' });
+  await dialog.getByRole('combobox', { name: 'User' }).fill(account.email);
+  await adminA
+    .getByRole('option', { name: new RegExp(account.email.replace(/[.+]/g, '\\$&')) })
+    .click();
+  await dialog.getByLabel('Type').selectOption('deposit');
+  await dialog.getByLabel('Asset').selectOption({ label: 'BTC - Bitcoin' });
+  await dialog.getByLabel(/^Crypto amount/).fill('0.0125');
+  await expect(dialog.getByLabel('USD amount')).not.toHaveValue('');
+  await dialog.getByLabel('Status').selectOption('completed');
+  await dialog.getByLabel('Reason').fill('Wire matched twice by mistake, ticket 1002');
+  await dialog.getByRole('button', { name: 'Add Transaction' }).click();
+  await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
+  await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
+
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.012500 BTC' });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: /^Delete transaction/ }).click();
+  const confirm = adminA.getByRole('dialog', { name: 'Delete transaction' });
+  // No reason, no deletion: the form says why before any second factor is asked.
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(confirm.getByRole('alert')).toContainText('reason');
+  await confirm.getByLabel('Reason').fill('Entered twice');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await snap(adminA, 'admin-transactions-delete-step-up');
+  await confirmStepUp(adminA, staffA, { title: 'Confirm the deletion' });
+  await expect(toasts(adminA).getByText('Transaction deleted successfully')).toBeVisible();
+  await expect(row).toHaveCount(0);
+});
