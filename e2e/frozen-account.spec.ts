@@ -1,18 +1,11 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import {
-  createAdmin,
-  expectAccessible,
-  freshCode,
-  mailTo,
-  ownAddress,
-  PASSWORD,
-  uniqueEmail,
-} from './support/app';
+import { expectAccessible, mailTo, ownAddress } from './support/app';
 import {
   type Account,
   confirmStepUp,
   createCustomer,
   signIn,
+  signInNewAdminAccount,
   signOutFromTopBar,
   toasts,
   topBar,
@@ -35,10 +28,7 @@ function pathOf(mail: string, route: string): string {
   return url.pathname + url.search;
 }
 
-/**
- * An admin made with the CLI, signed in on a page of its own with 2FA set up through the
- * API; its backup codes confirm the step-ups.
- */
+/** An admin on a browser of its own (`signInNewAdminAccount`), on the users screen. */
 async function newAdmin(
   browser: Browser,
   prefix: string,
@@ -46,33 +36,10 @@ async function newAdmin(
   const context = await browser.newContext();
   const address = await ownAddress(context);
   const page = await context.newPage();
-  const email = uniqueEmail(prefix);
-  createAdmin(email);
-  const base = test.info().project.use.baseURL;
-  if (!base) throw new Error('baseURL is not set in playwright.config.ts');
-  const post = async (path: string, data: object) => {
-    const res = await page.request.post(path, { data, headers: { origin: new URL(base).origin } });
-    if (!res.ok()) throw new Error(`POST ${path}: ${res.status()} ${await res.text()}`);
-    return res.json();
-  };
-  await post('/api/auth/sign-in', { email, password: PASSWORD });
-  const setup = await post('/api/2fa/setup', {});
-  const lastCode = await freshCode(setup.secret);
-  await post('/api/2fa/enable', { code: lastCode });
+  const account = { ...(await signInNewAdminAccount(page, prefix)), address };
   await page.goto('/dashboard/admin/users');
   await expect(page.getByRole('heading', { level: 1, name: 'Users Management' })).toBeVisible();
-  return {
-    page,
-    account: {
-      email,
-      password: PASSWORD,
-      address,
-      secret: setup.secret,
-      phrase: [],
-      backupCodes: setup.backupCodes,
-      lastCode,
-    },
-  };
+  return { page, account };
 }
 
 test('a frozen account stays shut until two admins lift it and its owner sets a new password', async ({

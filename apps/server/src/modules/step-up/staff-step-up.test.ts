@@ -104,6 +104,18 @@ const deposit = (userId: string) => ({
   reason: 'Wire received, ticket 42',
 });
 
+/** A completed deposit another admin added (a row to edit or delete); its id. */
+async function depositBy(admin: SignedInUser, userId: string): Promise<string> {
+  const made = await call(t, {
+    method: 'POST',
+    url: '/api/admin/transactions',
+    cookie: admin.cookie,
+    body: { ...deposit(userId), stepUp: stepUpFor(admin) },
+  });
+  expect(made.statusCode, made.body).toBe(200);
+  return made.json().transaction.id;
+}
+
 const ROUTES: StaffRoute[] = [
   {
     name: 'completing a payout',
@@ -146,16 +158,10 @@ const ROUTES: StaffRoute[] = [
     method: 'PATCH',
     async prepare() {
       const customer = await verifiedCustomer(t);
-      const made = await call(t, {
-        method: 'POST',
-        url: '/api/admin/transactions',
-        cookie: preparer.cookie,
-        body: { ...deposit(customer.userId), stepUp: stepUpFor(preparer) },
-      });
-      expect(made.statusCode, made.body).toBe(200);
+      const id = await depositBy(preparer, customer.userId);
       const { userId: _customer, ...fields } = deposit(customer.userId);
       return {
-        url: `/api/admin/transactions/${made.json().transaction.id}`,
+        url: `/api/admin/transactions/${id}`,
         body: { ...fields, cryptoAmount: '2', usdAmount: '130000.00' },
         effect: () => walletOf(t, customer.userId, 'BTC'),
       };
@@ -166,15 +172,9 @@ const ROUTES: StaffRoute[] = [
     method: 'DELETE',
     async prepare() {
       const customer = await verifiedCustomer(t);
-      const made = await call(t, {
-        method: 'POST',
-        url: '/api/admin/transactions',
-        cookie: preparer.cookie,
-        body: { ...deposit(customer.userId), stepUp: stepUpFor(preparer) },
-      });
-      expect(made.statusCode, made.body).toBe(200);
+      const id = await depositBy(preparer, customer.userId);
       return {
-        url: `/api/admin/transactions/${made.json().transaction.id}`,
+        url: `/api/admin/transactions/${id}`,
         body: { reason: 'Entered twice, ticket 43' },
         effect: () => walletOf(t, customer.userId, 'BTC'),
       };
