@@ -238,6 +238,9 @@ describe('the held admin role: a verified admin inside a security hold', () => {
       )
         wrong.push(`${nameOf(route)}: ${res.statusCode} ${res.body}`);
     }
+    console.log(
+      `held admin: ${writes.length - wrong.length} of ${writes.length} state-changing admin routes refused with SECURITY_HOLD (of ${routes.length} routes)`,
+    );
     expect(wrong).toEqual([]);
   }, 120_000);
 
@@ -252,6 +255,9 @@ describe('the held admin role: a verified admin inside a security hold', () => {
       )
         refused.push(`${nameOf(route)}: ${res.statusCode} ${res.body}`);
     }
+    console.log(
+      `held admin: ${reads.length - refused.length} of ${reads.length} admin read routes answered`,
+    );
     expect(refused).toEqual([]);
   });
 });
