@@ -312,21 +312,16 @@ describe('sign-in under a flood', { timeout: SLOW_HASHING }, () => {
     const flood = Array.from({ length: 200 }, (_, i) =>
       signIn(t, `flood-${i}@example.com`, WRONG_PASSWORD, `203.0.113.${i % 20}`),
     );
-    const started = Date.now();
+    // How fast they answer under a flood is the benchmark's to measure (signin-flood); here,
+    // that they answer at all while it lasts.
     const live = await call(t, { url: '/api/health/live' });
-    const liveMs = Date.now() - started;
-    const ownerStarted = Date.now();
     const known = await signInWith(t, owner.device, owner.email, owner.password, owner.home);
-    const ownerMs = Date.now() - ownerStarted;
     // A minute job on the same pool, as the staking credits run under the flood.
     await expect(t.services.staking.runCreditJob()).resolves.toMatchObject({ failed: 0 });
     const answers = await Promise.all(flood);
 
     expect(known.statusCode).toBe(200);
     expect(live.statusCode).toBe(200);
-    expect(liveMs).toBeLessThan(1000);
-    // The owner waited at most for the hashes already running, then their own.
-    expect(ownerMs).toBeLessThan(10_000);
     const busy = answers.filter((r) => r.statusCode === 503);
     const checked = answers.filter((r) => r.statusCode === 401);
     expect(busy.length + checked.length).toBe(200);
