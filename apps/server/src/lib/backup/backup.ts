@@ -140,6 +140,10 @@ export async function createBackup(opts: {
         copyTo(`COPY ${ident(table.name)} (${table.columns.map(ident).join(', ')}) TO STDOUT`),
       );
       const written = await writer.part({ part: 'table', name: table.name }, stream);
+      // The stream ends at the COPY's last row, but its row count comes with the server's
+      // "COPY n" after that, which a busy connection may deliver later. The connection runs
+      // the next query only once the COPY is complete, so one round trip settles the count.
+      await client.query('SELECT 1');
       parts.push({ part: 'table', name: table.name, ...written, rows: stream.rowCount });
     }
     // Files are copied while the snapshot is still open, to keep the window in which a row
