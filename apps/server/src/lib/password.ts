@@ -1,5 +1,5 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from 'node:crypto';
-import { MSG } from '@coffer/shared';
+import { MSG, passwordUserInputs, passwordWeakness } from '@coffer/shared';
 import { AppError } from './app-error';
 
 // scrypt with N=2^17, r=8, p=1: OWASP's first choice for scrypt (ASVS 11.4.2), 128 MiB and
@@ -184,3 +184,12 @@ export function needsRehash(stored: string): boolean {
 
 /** A hash of nothing, verified against when the account does not exist, so timing says nothing. */
 export const DUMMY_PASSWORD_HASH = await hashPassword(randomBytes(16).toString('hex'));
+
+/**
+ * The rule every new password meets, wherever it is set (sign-up, reset, change, the link
+ * after an unfreeze): long enough and not guessable, also from the e-mail. A 400 says why.
+ */
+export async function assertStrongPassword(password: string, email: string): Promise<void> {
+  const weakness = await passwordWeakness(password, passwordUserInputs(email));
+  if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+}

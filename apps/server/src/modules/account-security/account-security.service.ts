@@ -1,7 +1,5 @@
 import {
   MSG_SECURITY,
-  passwordUserInputs,
-  passwordWeakness,
   type TActiveSession,
   type TChangePasswordRequest,
   type TSecurityEventKind,
@@ -12,7 +10,7 @@ import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import type { Secrets } from '../../lib/crypto';
 import { mailTime } from '../../lib/mail-time';
-import { withHashing } from '../../lib/password';
+import { assertStrongPassword, withHashing } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import { endSessions, type SessionContext } from '../sessions';
@@ -131,8 +129,7 @@ export function createAccountSecurityService(d: Deps) {
           throw new AppError('VALIDATION_FAILED', MSG_SECURITY.currentPasswordIncorrect);
         }
         await attempt.release();
-        const weakness = await passwordWeakness(input.newPassword, passwordUserInputs(s.email));
-        if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+        await assertStrongPassword(input.newPassword, s.email);
         return { oldHash, newHash: await hashing.hash(input.newPassword) };
       });
       const at = new Date();

@@ -24,7 +24,7 @@ const settingsRequest = (request: FastifyRequest, body: { stepUp: TStepUp }): Se
 });
 
 /**
- * App settings and the wallet price sync (admin.md §2.6); registered in the admin tree.
+ * App settings and the wallet price sync; registered in the admin tree.
  * Risk settings change with four eyes: a save that proposes one answers 202.
  */
 export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {

@@ -1,10 +1,16 @@
-import { MSG, passwordUserInputs, passwordWeakness } from '@coffer/shared';
+import { MSG } from '@coffer/shared';
 import type pg from 'pg';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { randomToken, sha256Hex } from '../../lib/crypto';
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, withHashing } from '../../lib/password';
+import {
+  assertStrongPassword,
+  DUMMY_PASSWORD_HASH,
+  hashPassword,
+  needsRehash,
+  withHashing,
+} from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter, type SignInDevices } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
@@ -65,12 +71,6 @@ export function createAuthService(d: Deps) {
       subject: 'Confirm your Coffer account',
       text: `Welcome to Coffer.\n\nConfirm your e-mail address to finish creating your account:\n\n${link}\n\nThe link works for 24 hours. If you did not sign up, ignore this message.\n`,
     });
-  }
-
-  /** Refuses a new password that is too easy to guess (DEVIATIONS S9), saying why. */
-  async function assertStrongPassword(password: string, email: string): Promise<void> {
-    const weakness = await passwordWeakness(password, passwordUserInputs(email));
-    if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
   }
 
   return {

@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import {
-  FROZEN_MSG,
-  passwordUserInputs,
-  passwordWeakness,
-  SECURITY_HOLD_HOURS,
-  type TStepUp,
-  type TUnfreezeState,
-} from '@coffer/shared';
+import { FROZEN_MSG, SECURITY_HOLD_HOURS, type TStepUp, type TUnfreezeState } from '@coffer/shared';
 import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { sha256Hex } from '../../lib/crypto';
-import { hashPassword } from '../../lib/password';
+import { assertStrongPassword, hashPassword } from '../../lib/password';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { SecurityLog } from '../security-log';
@@ -474,8 +467,7 @@ export function createSecurityHold(deps: {
       const hash = sha256Hex(token);
       const owner = await repo.setPasswordTokenOwner(deps.pool, hash);
       if (!owner) throw new AppError('NOT_FOUND', FROZEN_MSG.setPasswordLinkInvalid);
-      const weakness = await passwordWeakness(newPassword, passwordUserInputs(owner.email));
-      if (weakness) throw new AppError('VALIDATION_FAILED', weakness);
+      await assertStrongPassword(newPassword, owner.email);
       const passwordHash = await hashPassword(newPassword);
       await withTransaction(deps.pool, async (client) => {
         // Used up here, under its row lock: a second use (or a parallel one) finds it used.
