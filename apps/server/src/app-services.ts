@@ -124,7 +124,7 @@ export function createServices(infra: Infra) {
     limiter,
     acceptAssertion: (client, session, assertion) =>
       passkeys.acceptAssertion(client, session, assertion),
-    totpRefusal: (session) => passkeys.totpRefusal(session),
+    totpRefusal: (session, client) => passkeys.totpRefusal(session, client),
   });
   const twoFactor = createTwoFactorService({
     pool,

@@ -24,7 +24,7 @@ type Deps = {
   sessions: SessionsRepository;
   limiter: RateLimiter;
   outbox: Outbox;
-  settings: { all(): Promise<Map<string, string>> };
+  settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
   securityHold: Pick<SecurityHold, 'assertClear'>;
   stepUp: Pick<StepUp, 'confirm'>;
   securityLog: Pick<SecurityLog, 'record' | 'recordQuietly'>;
@@ -70,9 +70,12 @@ export function createPasskeysService(d: Deps) {
   const origin = publicUrl.origin;
   const settingsUrl = `${d.publicUrl}/dashboard/settings`;
 
-  async function adminsMustUsePasskey(s: Pick<SessionContext, 'isAdmin'>): Promise<boolean> {
+  async function adminsMustUsePasskey(
+    s: Pick<SessionContext, 'isAdmin'>,
+    client?: pg.PoolClient,
+  ): Promise<boolean> {
     if (!s.isAdmin) return false;
-    return (await d.settings.all()).get('admins_require_passkey') === 'true';
+    return (await d.settings.all(client)).get('admins_require_passkey') === 'true';
   }
 
   /**
@@ -148,8 +151,12 @@ export function createPasskeysService(d: Deps) {
     acceptAssertion,
 
     /** Whether an authenticator code may verify this session (decision 0014). */
-    async totpRefusal(s: Pick<SessionContext, 'isAdmin'>): Promise<string | null> {
-      return (await adminsMustUsePasskey(s)) ? PASSKEY_MSG.adminsUsePasskey : null;
+    /** Inside a transaction (a step-up), the setting is read on its client. */
+    async totpRefusal(
+      s: Pick<SessionContext, 'isAdmin'>,
+      client?: pg.PoolClient,
+    ): Promise<string | null> {
+      return (await adminsMustUsePasskey(s, client)) ? PASSKEY_MSG.adminsUsePasskey : null;
     },
 
     async list(s: SessionContext): Promise<TPasskey[]> {

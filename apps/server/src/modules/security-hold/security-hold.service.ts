@@ -126,7 +126,7 @@ function refuseWhileHeld(state: HoldState | null, paused: string): void {
  */
 export function createSecurityHold(deps: {
   pool: pg.Pool;
-  settings: { all(): Promise<Map<string, string>> };
+  settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   audit: AuditLog;
   securityLog: Pick<SecurityLog, 'record'>;
@@ -182,7 +182,11 @@ export function createSecurityHold(deps: {
         reason?: string;
       },
     ): Promise<Date> {
-      const until = await repo.start(client, input.userId, holdHours(await deps.settings.all()));
+      const until = await repo.start(
+        client,
+        input.userId,
+        holdHours(await deps.settings.all(client)),
+      );
       const token = randomBytes(32).toString('base64url');
       await repo.addFreezeToken(client, input.userId, sha256Hex(token), FREEZE_LINK_HOURS);
       const link = `${deps.publicUrl}/freeze?token=${token}`;
@@ -371,7 +375,7 @@ export function createSecurityHold(deps: {
         const sessionsEnded = await endSessions(client, userId);
         const token = randomBytes(32).toString('base64url');
         await repo.addSetPasswordToken(client, userId, sha256Hex(token), SET_PASSWORD_LINK_HOURS);
-        const until = await repo.start(client, userId, holdHours(await deps.settings.all()));
+        const until = await repo.start(client, userId, holdHours(await deps.settings.all(client)));
         await deps.securityLog.record(client, {
           userId,
           kind: 'account-unfrozen',

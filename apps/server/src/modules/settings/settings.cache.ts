@@ -1,5 +1,7 @@
+import type pg from 'pg';
+import { createDbOn } from '../../db/client';
 import type { PgListener } from '../../lib/pg-listener';
-import type { createSettingsRepository } from './settings.repository';
+import { createSettingsRepository } from './settings.repository';
 
 /** Whoever changes a setting sends this in the same transaction: `SELECT pg_notify(…)`. */
 export const SETTINGS_CHANNEL = 'coffer_settings';
@@ -31,8 +33,15 @@ export function withSettingsCache(
      * this after its commit, so its own next request never reads the value before it.
      */
     invalidate: forget,
-    async all(): Promise<Map<string, string>> {
+    /**
+     * Every setting. Code inside a transaction passes its client: a miss is then read on
+     * that connection, never on a second one from the pool (parallel requests waiting on
+     * a row lock could otherwise hold every connection while the lock's holder waits for
+     * one), and not kept, as the transaction may see its own uncommitted change.
+     */
+    async all(client?: pg.PoolClient): Promise<Map<string, string>> {
       if (cache && listener.listening) return cache;
+      if (client) return createSettingsRepository(createDbOn(client)).all();
       const seen = version;
       const values = await repo.all();
       if (listener.listening && seen === version) cache = values;

@@ -18,10 +18,12 @@ import {
   GOOD_ADDRESS,
   requestWithdrawal,
   setSetting,
+  spareStepUps,
   stepUpFor,
   transactionCount,
   walletOf,
 } from '../../../test/money-helpers';
+import { putSettings } from '../../../test/settings-helpers';
 
 /**
  * Staff are held to the customer's standard: each staff action that moves money, changes a
@@ -353,4 +355,37 @@ describe('the same code twice', () => {
     expect(errorOf(replay)).toEqual({ error: 'INVALID_CODE', message: STEP_UP_MSG.invalid });
     expect(await second.status()).toBe('pending');
   });
+});
+
+describe('many admins at once', () => {
+  it(
+    'decide one change once with 50 parallel approvals, the pool never starved',
+    SLOW,
+    async () => {
+      // An admin's step-up reads the passkey policy: inside the action's transaction it is
+      // read on that transaction's connection. On a second one, 50 approvals waiting on the
+      // change's row lock held every pooled connection while the lock's holder waited for
+      // one, and the rest timed out as "database unavailable".
+      const proposer = await spareStepUps(t, await verifiedAdmin(t));
+      const approver = await spareStepUps(t, await verifiedAdmin(t));
+      const proposed = await putSettings(t, proposer, { max_daily_withdrawal: '12345' });
+      expect(proposed.statusCode, proposed.body).toBe(202);
+      const id: string = proposed.json().pending[0].id;
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          call(t, {
+            method: 'POST',
+            url: `/api/admin/settings/changes/${id}/approve`,
+            cookie: approver.cookie,
+            body: { stepUp: stepUpFor(approver) },
+          }),
+        ),
+      );
+      expect(answers.map((r) => r.statusCode).sort()).toEqual([200, ...Array(49).fill(409)]);
+      const { rows } = await t.services.pool.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM audit_log WHERE action = 'settings.approve' AND target_id = 'max_daily_withdrawal'",
+      );
+      expect(rows[0]?.n).toBe(1);
+    },
+  );
 });

@@ -33,7 +33,7 @@ type Deps = {
     assertion: TPasskeyAssertion,
   ) => Promise<unknown>;
   /** Why an authenticator code may not confirm for this session (admins held to passkeys). */
-  totpRefusal: (s: StepUpSubject) => Promise<string | null>;
+  totpRefusal: (s: StepUpSubject, client: pg.PoolClient) => Promise<string | null>;
 };
 
 /**
@@ -79,7 +79,7 @@ export function createStepUp(d: Deps) {
       if (!proof) throw new AppError('VALIDATION_FAILED', STEP_UP_MSG.required);
       if ('code' in proof) {
         // A refusal by policy is no guess: refused before the count.
-        const refusal = await d.totpRefusal(s);
+        const refusal = await d.totpRefusal(s, client);
         if (refusal) throw new AppError('FORBIDDEN', refusal);
       }
       const limits = LIMITS.twoFactor(s.userId, who.ip);
