@@ -16,6 +16,7 @@ export * from './schemas/common';
 export * from './schemas/kyc';
 export * from './schemas/money';
 export * from './schemas/passkeys';
+export * from './schemas/payouts';
 export * from './schemas/public';
 export * from './schemas/realtime';
 export * from './schemas/recovery-phrase';

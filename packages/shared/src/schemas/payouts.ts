@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { ZStepUp } from './step-up';
+
+/**
+ * Payouts on chain: Coffer builds the unsigned transaction, the operator signs it outside
+ * Coffer, Coffer checks and broadcasts it, and the chain watcher settles it by output.
+ */
+
+/** The chains whose payouts Coffer builds; TRON payouts are made outside and typed in. */
+export const ZPayoutChain = z.enum(['bitcoin', 'ethereum']);
+export type TPayoutChain = z.infer<typeof ZPayoutChain>;
+
+/**
+ * A crypto payout's state beside its ledger row (which stays pending, holding the money,
+ * until `completed`): approved → in-batch → broadcast → confirming → completed. `manual`:
+ * staff typed the hash of a payment made outside Coffer; it is `confirming` once the chain
+ * shows it, or `unverified` on a chain Coffer does not watch.
+ */
+export const ZPayoutState = z.enum([
+  'approved',
+  'in-batch',
+  'broadcast',
+  'confirming',
+  'completed',
+  'manual',
+  'unverified',
+]);
+export type TPayoutState = z.infer<typeof ZPayoutState>;
+
+/** A batch: built (file to sign) → broadcast → confirming → completed, or abandoned. */
+export const ZBatchState = z.enum(['built', 'broadcast', 'confirming', 'completed', 'abandoned']);
+export type TBatchState = z.infer<typeof ZBatchState>;
+
+export const ZPayoutItem = z.object({
+  id: z.string(),
+  customerEmail: z.string(),
+  assetId: z.string(),
+  /** Decimal string in the asset's unit. */
+  amount: z.string(),
+  address: z.string(),
+  state: ZPayoutState,
+  approvedAt: z.string().nullable(),
+  approvedBy: z.string().nullable(),
+  txHash: z.string().nullable(),
+  confirmations: z.number().int(),
+  required: z.number().int(),
+  /** The network fee actually paid for this payout (decimal, the chain's fee asset). */
+  networkFee: z.string().nullable(),
+  /** Why an approved payout is not in a batch (funds, fee cap), or null. */
+  waitingReason: z.string().nullable(),
+});
+export type TPayoutItem = z.infer<typeof ZPayoutItem>;
+
+export const ZPayoutBatch = z.object({
+  id: z.string(),
+  chain: ZPayoutChain,
+  state: ZBatchState,
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  /** Transaction ids of the batch (Bitcoin: the batch and any fee bump). */
+  txHashes: z.array(z.string()),
+  /** The fee of the live transaction (decimal, BTC or ETH). */
+  fee: z.string().nullable(),
+  /** Bitcoin only: sat/vB of the live transaction. */
+  feeRate: z.string().nullable(),
+  payouts: z.array(ZPayoutItem),
+  /** The file to sign: `<chain>-payouts-<id>.psbt` or `.json`. */
+  fileName: z.string(),
+});
+export type TPayoutBatch = z.infer<typeof ZPayoutBatch>;
+
+export const ZPayoutBalance = z.object({ assetId: z.string(), amount: z.string() });
+
+export const ZPayoutsOverview = z.object({
+  chain: ZPayoutChain,
+  /** False when the chain's node and key are not configured: payouts are typed in by hand. */
+  configured: z.boolean(),
+  /** Ethereum's payout address (`ETH_XPUB/1/0`), or the Bitcoin change chain's next address. */
+  payoutAddress: z.string().nullable(),
+  balances: z.array(ZPayoutBalance),
+  waiting: z.array(ZPayoutItem),
+  batches: z.array(ZPayoutBatch),
+});
+export type TPayoutsOverview = z.infer<typeof ZPayoutsOverview>;
+
+export const ZPayoutsQuery = z.object({ chain: ZPayoutChain });
+
+export const ZApprovePayoutRequest = z.object({ stepUp: ZStepUp });
+export type TApprovePayoutRequest = z.input<typeof ZApprovePayoutRequest>;
+
+export const ZBuildBatchRequest = z.object({ chain: ZPayoutChain, stepUp: ZStepUp });
+export type TBuildBatchRequest = z.input<typeof ZBuildBatchRequest>;
+
+/** The unsigned file, handed out with a step-up. */
+export const ZBatchFileRequest = z.object({ stepUp: ZStepUp });
+export const ZBatchFileResponse = z.object({ fileName: z.string(), content: z.string() });
+export type TBatchFileResponse = z.infer<typeof ZBatchFileResponse>;
+
+export const ZSubmitBatchRequest = z.object({
+  /** A signed PSBT (base64), the Ethereum JSON with `signed` filled in, or raw signed hex. */
+  signed: z.string().trim().min(1, 'Choose the signed file').max(5_000_000),
+  stepUp: ZStepUp,
+});
+export type TSubmitBatchRequest = z.input<typeof ZSubmitBatchRequest>;
+
+export const ZBumpBatchRequest = z.object({
+  /** The new fee rate in sat/vB; above the live one and under `max_fee_rate_btc`. */
+  feeRate: z.coerce.number().positive().max(1_000_000),
+  stepUp: ZStepUp,
+});
+export type TBumpBatchRequest = z.input<typeof ZBumpBatchRequest>;
+
+export const ZBatchResponse = z.object({ batch: ZPayoutBatch });
+export type TBatchResponse = z.infer<typeof ZBatchResponse>;
