@@ -50,6 +50,20 @@ export const CONFIRMATION_DEFAULTS = {
 export const CONFIRMATIONS_RANGE = { min: 1, max: 100 } as const;
 
 /**
+ * Payouts on chain: Coffer refuses to build a transaction whose fee is above the cap (a
+ * node's fee estimate gone wild must not empty the operator's funds into fees), and asks
+ * the Bitcoin node for a rate that confirms within the target.
+ */
+export const PAYOUT_FEE_DEFAULTS = {
+  max_fee_rate_btc: 200,
+  max_fee_per_gas_eth: 200,
+  fee_target_blocks_btc: 6,
+} as const;
+export const MAX_FEE_RATE_BTC = { min: 1, max: 10_000 } as const;
+export const MAX_FEE_PER_GAS_ETH = { min: 1, max: 10_000 } as const;
+export const FEE_TARGET_BLOCKS_BTC = { min: 1, max: 1_008 } as const;
+
+/**
  * Block explorer links in the customer's history (issue 14): per chain, a URL template with
  * `{hash}` where the transaction hash goes; empty shows the hash without a link.
  */
@@ -83,6 +97,8 @@ export const APPROVAL_SETTINGS = [
   'explorer_tx_url_btc',
   'explorer_tx_url_eth',
   'explorer_tx_url_tron',
+  'max_fee_rate_btc',
+  'max_fee_per_gas_eth',
 ] as const;
 
 /**
@@ -133,6 +149,12 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   confirmations_btc: { label: 'Bitcoin confirmations', section: 'Limits & Security' },
   confirmations_eth: { label: 'Ethereum confirmations', section: 'Limits & Security' },
   confirmations_tron: { label: 'TRON confirmations', section: 'Limits & Security' },
+  max_fee_rate_btc: { label: 'Bitcoin payout fee cap (sat/vB)', section: 'Limits & Security' },
+  max_fee_per_gas_eth: { label: 'Ethereum payout fee cap (gwei)', section: 'Limits & Security' },
+  fee_target_blocks_btc: {
+    label: 'Bitcoin payout fee target (blocks)',
+    section: 'Limits & Security',
+  },
   explorer_tx_url_btc: { label: 'Bitcoin explorer link', section: 'API Configuration' },
   explorer_tx_url_eth: { label: 'Ethereum explorer link', section: 'API Configuration' },
   explorer_tx_url_tron: { label: 'TRON explorer link', section: 'API Configuration' },
@@ -241,6 +263,18 @@ export function settingValueError(key: string, type: TSettingType, value: string
     case 'explorer_tx_url_eth':
     case 'explorer_tx_url_tron':
       return explorerTemplateError(label, value);
+    case 'max_fee_rate_btc':
+      return wholeNumberIn(value, MAX_FEE_RATE_BTC) === null
+        ? `${label} must be a whole number of sat/vB from ${MAX_FEE_RATE_BTC.min} to ${MAX_FEE_RATE_BTC.max}.`
+        : null;
+    case 'max_fee_per_gas_eth':
+      return wholeNumberIn(value, MAX_FEE_PER_GAS_ETH) === null
+        ? `${label} must be a whole number of gwei from ${MAX_FEE_PER_GAS_ETH.min} to ${MAX_FEE_PER_GAS_ETH.max}.`
+        : null;
+    case 'fee_target_blocks_btc':
+      return wholeNumberIn(value, FEE_TARGET_BLOCKS_BTC) === null
+        ? `${label} must be a whole number of blocks from ${FEE_TARGET_BLOCKS_BTC.min} to ${FEE_TARGET_BLOCKS_BTC.max}.`
+        : null;
     case 'staking_daily_rate':
       return RATE.test(value) && compareDecimal(value, MAX_STAKING_DAILY_RATE) <= 0
         ? null

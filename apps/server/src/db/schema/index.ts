@@ -6,6 +6,7 @@ export * from './known-devices';
 export * from './kyc';
 export * from './outbox';
 export * from './passkeys';
+export * from './payouts';
 export * from './prices';
 export * from './rate-limits';
 export * from './security-events';

@@ -1,7 +1,15 @@
 import { hex } from '@scure/base';
 import { Address, NETWORK, OutScript, RawTx, TEST_NETWORK } from '@scure/btc-signer';
 import { StartupError } from '../../lib/startup-error';
-import type { BlockRef, ChainAdapter, SeenTransfer, WatchedLookup } from './chain-adapter';
+import type {
+  BlockRef,
+  ChainAdapter,
+  ChainTransaction,
+  PayoutNode,
+  PayoutWatch,
+  SeenTransfer,
+  WatchedLookup,
+} from './chain-adapter';
 
 /**
  * Bitcoin over Bitcoin Core's JSON-RPC (docs/decisions/0021). Outputs are matched by their
@@ -54,21 +62,24 @@ export type BitcoinAdapterOptions = {
 };
 
 type RpcHeader = { hash: string; height: number; previousblockhash?: string; time: number };
-type RpcBlock = {
-  hash: string;
-  height: number;
-  tx: {
-    txid: string;
-    hex: string;
-    vin: { coinbase?: string }[];
-    vout: { n: number; scriptPubKey: { hex: string } }[];
-  }[];
+type RpcTx = {
+  txid: string;
+  hex: string;
+  vin: { coinbase?: string; txid?: string; vout?: number }[];
+  vout: { n: number; scriptPubKey: { hex: string } }[];
+  blockhash?: string;
 };
+type RpcBlock = { hash: string; height: number; tx: RpcTx[] };
+
+/** Bitcoin Core's RPC_INVALID_ADDRESS_OR_KEY: no such transaction (here, or in that block). */
+const RPC_NOT_FOUND = -5;
+/** RPC_VERIFY_ALREADY_IN_CHAIN: sendrawtransaction of a transaction already mined. */
+const RPC_ALREADY_IN_CHAIN = -27;
 
 /** The parent of the genesis block, as the chain itself writes it. */
 const NO_PARENT = '0'.repeat(64);
 
-export class BitcoinAdapter implements ChainAdapter {
+export class BitcoinAdapter implements ChainAdapter, PayoutNode {
   readonly chain = 'bitcoin' as const;
   readonly assets = ['BTC'] as const;
   private readonly url: string;
@@ -177,6 +188,118 @@ export class BitcoinAdapter implements ChainAdapter {
       }
     }
     return found;
+  }
+
+  /** Every output of a transaction, its amount read from the transaction's own bytes. */
+  private readTx(tx: RpcTx, block: ChainTransaction['block']): ChainTransaction {
+    const raw = RawTx.decode(hex.decode(tx.hex));
+    return {
+      hash: tx.txid,
+      block,
+      from: null,
+      nonce: null,
+      success: true,
+      payments: raw.outputs.map((out, n) => ({
+        txHash: tx.txid,
+        outputIndex: n,
+        matchKey: hex.encode(out.script),
+        assetId: 'BTC' as const,
+        amountMinor: out.amount,
+      })),
+      spends: tx.vin.flatMap((i) => (i.txid !== undefined ? [`${i.txid}:${i.vout}`] : [])),
+      feeMinor: null,
+    };
+  }
+
+  async payoutEvidence(block: BlockRef, watch: PayoutWatch): Promise<ChainTransaction[]> {
+    const full = await this.call<RpcBlock>('getblock', [block.hash, 2]);
+    const at = { height: full.height, hash: full.hash };
+    return full.tx
+      .filter(
+        (tx) =>
+          watch.hashes.has(tx.txid) ||
+          tx.vin.some((i) => i.txid !== undefined && watch.outpoints.has(`${i.txid}:${i.vout}`)),
+      )
+      .map((tx) => this.readTx(tx, at));
+  }
+
+  async findTransaction(
+    hash: string,
+    recentBlocks: readonly string[],
+  ): Promise<ChainTransaction | null> {
+    const found = async (params: unknown[]) => {
+      try {
+        return await this.call<RpcTx>('getrawtransaction', params);
+      } catch (error) {
+        if (error instanceof BitcoinRpcError && error.code === RPC_NOT_FOUND) return null;
+        throw error;
+      }
+    };
+    // The mempool (or any block, on a node with -txindex) first, then the recent blocks.
+    let tx = await found([hash, true]);
+    let blockHash = tx?.blockhash ?? null;
+    for (const candidate of tx ? [] : recentBlocks) {
+      tx = await found([hash, true, candidate]);
+      if (tx) {
+        blockHash = candidate;
+        break;
+      }
+    }
+    if (!tx) return null;
+    if (!blockHash) return this.readTx(tx, null);
+    const header = await this.call<RpcHeader & { confirmations: number }>('getblockheader', [
+      blockHash,
+      true,
+    ]);
+    // A block no longer on the node's chain does not count.
+    return this.readTx(
+      tx,
+      header.confirmations >= 1 ? { height: header.height, hash: blockHash } : null,
+    );
+  }
+
+  async broadcast(signedHex: string): Promise<'sent' | 'known'> {
+    try {
+      await this.call<string>('sendrawtransaction', [signedHex]);
+      return 'sent';
+    } catch (error) {
+      if (
+        error instanceof BitcoinRpcError &&
+        (error.code === RPC_ALREADY_IN_CHAIN ||
+          /already in (the )?mempool|txn-already-known/i.test(error.message))
+      ) {
+        return 'known';
+      }
+      throw error;
+    }
+  }
+
+  async inMempool(hash: string): Promise<boolean> {
+    try {
+      await this.call('getmempoolentry', [hash]);
+      return true;
+    } catch (error) {
+      if (error instanceof BitcoinRpcError && error.code === RPC_NOT_FOUND) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * The fee rate (sat/vB) the node expects to confirm within `targetBlocks`; without an
+   * estimate (a fresh node, regtest), the lowest its mempool relays.
+   */
+  async feeRate(targetBlocks: number): Promise<number> {
+    const estimate = await this.call<{ feerate?: number }>('estimatesmartfee', [targetBlocks]);
+    const perKvB =
+      estimate.feerate ??
+      (await this.call<{ mempoolminfee: number }>('getmempoolinfo', [])).mempoolminfee;
+    // BTC per 1,000 vB → sat per vB, whole and at least 1.
+    return Math.max(1, Math.ceil((perKvB * 1e8) / 1000));
+  }
+
+  /** Whether an output is unspent, counting spends waiting in the mempool. */
+  async isUnspent(txid: string, vout: number): Promise<boolean> {
+    return (await this.call<unknown>('gettxout', [txid, vout, true])) !== null;
   }
 
   /**

@@ -63,3 +63,50 @@ export interface ChainAdapter {
    */
   scanRange?(from: number, to: number, watched: WatchedLookup): Promise<ScannedBlock[]>;
 }
+
+/**
+ * A transaction as payouts read it (Coffer's own, or one staff typed): what it pays and what
+ * it uses up, so a payout is settled by its output, never by its hash alone.
+ */
+export type ChainTransaction = {
+  hash: string;
+  /** Null while it waits in the node's mempool. */
+  block: { height: number; hash: string } | null;
+  /** Ethereum: the sender (lower-case 0x) and its nonce; null on Bitcoin. */
+  from: string | null;
+  nonce: number | null;
+  /** False for an Ethereum transaction that reverted (it paid nothing but its fee). */
+  success: boolean;
+  /** What it pays: Bitcoin outputs (by script), plain ETH (-1), token `Transfer` logs. */
+  payments: SeenTransfer[];
+  /** Bitcoin: the outputs it spends, as `txid:vout`. */
+  spends: string[];
+  /** The fee paid, where the chain says it (Ethereum: gasUsed × effectiveGasPrice). */
+  feeMinor: bigint | null;
+};
+
+/** What the payouts module watches for in a block. */
+export type PayoutWatch = {
+  /** Transactions Coffer built or staff typed. */
+  hashes: ReadonlySet<string>;
+  /** Bitcoin outputs live batches spend (`txid:vout`): another spender is a conflict. */
+  outpoints: ReadonlySet<string>;
+  /** Ethereum: the payout address (lower-case); another transaction of it may take a nonce. */
+  sender: string | null;
+};
+
+/** The node calls payouts need beyond watching deposits. Every method throws without an answer. */
+export interface PayoutNode {
+  /** The transactions of `block` that `watch` names (by hash, spent output or sender). */
+  payoutEvidence(block: BlockRef, watch: PayoutWatch): Promise<ChainTransaction[]>;
+  /**
+   * A transaction by hash, in the mempool or on the chain, or null. Bitcoin nodes without a
+   * transaction index find a mined one only in a block they are told, so the recent blocks
+   * the watcher checked are passed.
+   */
+  findTransaction(hash: string, recentBlocks: readonly string[]): Promise<ChainTransaction | null>;
+  /** Sends signed bytes: 'known' when the node already has them (harmless to send again). */
+  broadcast(signedHex: string): Promise<'sent' | 'known'>;
+  /** Whether the node's mempool holds the transaction. */
+  inMempool(hash: string): Promise<boolean>;
+}

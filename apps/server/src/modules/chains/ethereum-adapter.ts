@@ -3,12 +3,14 @@ import {
   BaseError,
   type BlockTag,
   createPublicClient,
+  decodeFunctionData,
   type Hash,
   type Hex,
   HttpRequestError,
   hexToBigInt,
   hexToNumber,
   http,
+  keccak256,
   type PublicClient,
   parseAbi,
   type RpcBlock,
@@ -20,6 +22,9 @@ import { StartupError } from '../../lib/startup-error';
 import type {
   BlockRef,
   ChainAdapter,
+  ChainTransaction,
+  PayoutNode,
+  PayoutWatch,
   ScannedBlock,
   SeenTransfer,
   WatchedLookup,
@@ -31,6 +36,11 @@ type FullBlock = RpcBlock<BlockTag, boolean>;
 /** `Transfer(address indexed from, address indexed to, uint256 value)`, the ERC-20 event. */
 const TRANSFER_TOPIC = toEventSelector('Transfer(address,address,uint256)');
 const DECIMALS_ABI = parseAbi(['function decimals() view returns (uint8)']);
+const TOKEN_ABI = parseAbi([
+  'function transfer(address to, uint256 amount) returns (bool)',
+  'function balanceOf(address owner) view returns (uint256)',
+]);
+type RpcTransaction = Extract<FullBlock['transactions'][number], object>;
 
 export type EthereumAdapterOptions = {
   /** The node's JSON-RPC URL (`ETH_RPC_URL`). */
@@ -49,7 +59,7 @@ export type EthereumAdapterOptions = {
  * never reads. viem retries nothing here: the watcher owns retries and backoff, and every
  * failure throws (never "no deposits").
  */
-export class EthereumAdapter implements ChainAdapter {
+export class EthereumAdapter implements ChainAdapter, PayoutNode {
   readonly chain = 'ethereum' as const;
   readonly assets: readonly TAssetId[] = ['ETH', 'USDT-ERC20'];
   private readonly client: PublicClient;
@@ -276,6 +286,171 @@ export class EthereumAdapter implements ChainAdapter {
       if (isWatched.has(c.transfer.matchKey)) scanned[c.block]?.transfers.push(c.transfer);
     }
     return scanned;
+  }
+
+  /** The node's client, for building payouts (fees, gas estimates). */
+  get publicClient(): PublicClient {
+    return this.client;
+  }
+
+  /** The payout transaction's payments, fee and outcome, from its receipt. */
+  private async readTx(tx: RpcTransaction): Promise<ChainTransaction> {
+    const base = {
+      hash: tx.hash,
+      from: tx.from.toLowerCase(),
+      nonce: hexToNumber(tx.nonce),
+      spends: [],
+    };
+    if (!tx.blockHash || tx.blockNumber === null) {
+      return { ...base, block: null, success: true, payments: this.intended(tx), feeMinor: null };
+    }
+    const receipt = await this.call('eth_getTransactionReceipt', () =>
+      this.client.request({ method: 'eth_getTransactionReceipt', params: [tx.hash] }),
+    );
+    if (!receipt || receipt.blockHash !== tx.blockHash) {
+      throw new Error(`Ethereum node: no receipt for ${tx.hash} in its block`);
+    }
+    const success = receipt.status === '0x1';
+    const payments: SeenTransfer[] = [];
+    const value = hexToBigInt(tx.value);
+    if (success && value > 0n && tx.to) {
+      payments.push({
+        txHash: tx.hash,
+        outputIndex: -1,
+        matchKey: tx.to.toLowerCase(),
+        assetId: 'ETH',
+        amountMinor: value,
+      });
+    }
+    for (const log of success ? receipt.logs : []) {
+      if (log.address.toLowerCase() !== this.usdtContract) continue;
+      if (log.topics[0] !== TRANSFER_TOPIC || log.topics.length !== 3 || log.data.length !== 66)
+        continue;
+      const toTopic = log.topics[2];
+      if (!toTopic || log.logIndex === null) continue;
+      payments.push({
+        txHash: tx.hash,
+        outputIndex: hexToNumber(log.logIndex),
+        matchKey: `0x${toTopic.slice(26)}`.toLowerCase(),
+        assetId: 'USDT-ERC20',
+        amountMinor: hexToBigInt(log.data),
+      });
+    }
+    return {
+      ...base,
+      block: { height: hexToNumber(tx.blockNumber), hash: tx.blockHash },
+      success,
+      payments,
+      feeMinor: hexToBigInt(receipt.gasUsed) * hexToBigInt(receipt.effectiveGasPrice),
+    };
+  }
+
+  /** What a transaction waiting in the mempool would pay: its value, or a token transfer. */
+  private intended(tx: RpcTransaction): SeenTransfer[] {
+    const value = hexToBigInt(tx.value);
+    const out: SeenTransfer[] = [];
+    if (value > 0n && tx.to) {
+      out.push({
+        txHash: tx.hash,
+        outputIndex: -1,
+        matchKey: tx.to.toLowerCase(),
+        assetId: 'ETH',
+        amountMinor: value,
+      });
+    }
+    if (tx.to?.toLowerCase() === this.usdtContract) {
+      try {
+        const call = decodeFunctionData({ abi: TOKEN_ABI, data: tx.input });
+        if (call.functionName === 'transfer') {
+          const [to, amount] = call.args;
+          // The log index is known once mined; until then the transfer is the first.
+          out.push({
+            txHash: tx.hash,
+            outputIndex: -2,
+            matchKey: to.toLowerCase(),
+            assetId: 'USDT-ERC20',
+            amountMinor: amount,
+          });
+        }
+      } catch {
+        // Not a plain transfer: it pays nothing Coffer can read before it is mined.
+      }
+    }
+    return out;
+  }
+
+  async payoutEvidence(block: BlockRef, watch: PayoutWatch): Promise<ChainTransaction[]> {
+    const full = await this.call('eth_getBlockByHash', () =>
+      this.client.request({ method: 'eth_getBlockByHash', params: [block.hash as Hash, true] }),
+    );
+    if (!full) throw new Error(`Ethereum node: block ${block.height} (${block.hash}) is gone`);
+    const picked = full.transactions.filter(
+      (tx): tx is RpcTransaction =>
+        typeof tx !== 'string' &&
+        (watch.hashes.has(tx.hash) ||
+          (watch.sender !== null && tx.from.toLowerCase() === watch.sender)),
+    );
+    return Promise.all(picked.map((tx) => this.readTx(tx)));
+  }
+
+  async findTransaction(hash: string): Promise<ChainTransaction | null> {
+    if (!/^0x[0-9a-f]{64}$/i.test(hash)) return null;
+    const tx = await this.call('eth_getTransactionByHash', () =>
+      this.client.request({ method: 'eth_getTransactionByHash', params: [hash as Hash] }),
+    );
+    return tx ? this.readTx(tx) : null;
+  }
+
+  async broadcast(signedHex: string): Promise<'sent' | 'known'> {
+    const hash = keccak256(signedHex as Hex);
+    try {
+      await this.client.request({ method: 'eth_sendRawTransaction', params: [signedHex as Hex] });
+      return 'sent';
+    } catch (err) {
+      // Sent before (in the pool or mined): the node refuses it as known or its nonce as
+      // used; if it has this very transaction, sending it again changed nothing.
+      if (await this.findTransaction(hash)) return 'known';
+      throw new Error(`Ethereum node: eth_sendRawTransaction failed: ${shortMessage(err)}`, {
+        cause: err,
+      });
+    }
+  }
+
+  async inMempool(hash: string): Promise<boolean> {
+    const tx = await this.findTransaction(hash);
+    return tx !== null && tx.block === null;
+  }
+
+  async chainId(): Promise<number> {
+    return this.call('eth_chainId', () => this.client.getChainId());
+  }
+
+  /** The address's next nonce: 'latest' counts mined transactions, 'pending' the pool's too. */
+  async nonceOf(address: string, tag: 'latest' | 'pending'): Promise<number> {
+    return this.call('eth_getTransactionCount', () =>
+      this.client.getTransactionCount({ address: address as Hex, blockTag: tag }),
+    );
+  }
+
+  /** ETH and USDT held by an address, in wei and 10^-6 USDT. */
+  async balancesOf(address: string): Promise<{ eth: bigint; usdt: bigint }> {
+    const [eth, usdt] = await this.call('balances', () =>
+      Promise.all([
+        this.client.getBalance({ address: address as Hex }),
+        this.client.readContract({
+          address: this.usdtContract,
+          abi: TOKEN_ABI,
+          functionName: 'balanceOf',
+          args: [address as Hex],
+        }),
+      ]),
+    );
+    return { eth, usdt };
+  }
+
+  /** The USDT contract payouts call (lower-case 0x). */
+  get tokenContract(): string {
+    return this.usdtContract;
   }
 
   /** The chain configuration's start-up hook (`verifyChainConfig`). */

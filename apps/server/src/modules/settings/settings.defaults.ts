@@ -3,6 +3,7 @@ import {
   DEFAULT_STAKING_DAILY_RATE,
   DEFAULT_STAKING_PROGRAM_START,
   EXPLORER_TX_URL_DEFAULTS,
+  PAYOUT_FEE_DEFAULTS,
   SESSION_TIMEOUT_DEFAULTS,
 } from '@coffer/shared';
 
@@ -122,6 +123,26 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     type: 'number',
     description:
       'TRON blocks (the including one counts as 1) before a deposit is credited (1 to 100)',
+  },
+  {
+    key: 'max_fee_rate_btc',
+    value: String(PAYOUT_FEE_DEFAULTS.max_fee_rate_btc),
+    type: 'number',
+    description:
+      'Coffer refuses to build a Bitcoin payout batch whose fee rate is above this many sat/vB',
+  },
+  {
+    key: 'max_fee_per_gas_eth',
+    value: String(PAYOUT_FEE_DEFAULTS.max_fee_per_gas_eth),
+    type: 'number',
+    description:
+      'Coffer refuses to build an Ethereum payout whose max fee per gas is above this many gwei',
+  },
+  {
+    key: 'fee_target_blocks_btc',
+    value: String(PAYOUT_FEE_DEFAULTS.fee_target_blocks_btc),
+    type: 'number',
+    description: 'The Bitcoin node is asked for a fee rate that confirms within this many blocks',
   },
   {
     key: 'explorer_tx_url_btc',
