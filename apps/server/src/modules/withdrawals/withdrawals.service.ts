@@ -73,6 +73,8 @@ function amountText(row: TransactionRow, column: 'crypto_amount' | 'fee', withFe
  */
 export type StaffHooks = {
   guard?: (row: TransactionRow) => void;
+  /** A check that reads the database on the locked row (the payout's way out on chain). */
+  check?: (client: pg.PoolClient, row: TransactionRow) => Promise<void>;
   record?: (client: pg.PoolClient, before: TransactionRow, after: TransactionRow) => Promise<void>;
 };
 
@@ -266,6 +268,7 @@ export function createWithdrawalsService(deps: Deps) {
     ): Promise<TTransaction> {
       const row = await withTransaction(deps.pool, async (client) => {
         const before = await lockPending(client, transactionId, input.guard);
+        await input.check?.(client, before);
         // A customer's bank transfer from before payouts were funded holds nothing: paying
         // it out would be money leaving the books (decision 0010). It can only be rejected.
         if (isBank(before) && before.wallet_id === null && before.created_by === before.user_id) {
@@ -295,6 +298,27 @@ export function createWithdrawalsService(deps: Deps) {
       return presentTransaction(row);
     },
 
+    /**
+     * The chain proved a crypto payout (or staff's hash on a chain Coffer does not watch):
+     * the hold becomes a debit and the customer's mail is queued, in the caller's
+     * transaction. The payouts module decides when; this is the one way it is written.
+     */
+    async settle(
+      client: pg.PoolClient,
+      transactionId: string,
+      input: { transactionHash: string; processedBy: string | null },
+    ): Promise<TransactionRow> {
+      const before = await lockPending(client, transactionId);
+      const reference = normalizeTxHash(before.asset_id, input.transactionHash);
+      if (!reference.ok) throw new AppError('VALIDATION_FAILED', reference.message);
+      const after = await deps.ledger.changeStatus(client, transactionId, 'completed', {
+        transactionHash: reference.value,
+        processedBy: input.processedBy,
+      });
+      await tell(client, after);
+      return after;
+    },
+
     /** Staff refused the payout: the hold is released and the customer is told why. */
     async reject(
       transactionId: string,
@@ -306,6 +330,7 @@ export function createWithdrawalsService(deps: Deps) {
       }
       const row = await withTransaction(deps.pool, async (client) => {
         const before = await lockPending(client, transactionId, input.guard);
+        await input.check?.(client, before);
         const after = await deps.ledger.changeStatus(client, transactionId, 'failed', {
           reason,
           processedBy: input.processedBy,
