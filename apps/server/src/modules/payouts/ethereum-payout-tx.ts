@@ -325,15 +325,9 @@ function dataDifferences(signed: Hex, built: Hex): string[] {
   if (signed.toLowerCase() === built.toLowerCase()) return [];
   const a = decodeTransfer(signed);
   const b = decodeTransfer(built);
-  if (
-    a &&
-    b &&
-    encodeFunctionData({
-      abi: erc20Abi,
-      functionName: 'transfer',
-      args: [a.recipient, a.amount],
-    }) === signed.toLowerCase()
-  ) {
+  // Words only when the signed calldata is exactly a transfer (no trailing bytes hidden
+  // after it); anything else is shown as the hex it is.
+  if (a && b && transferData(a.recipient, a.amount) === signed.toLowerCase()) {
     const out: string[] = [];
     if (a.recipient !== b.recipient) {
       out.push(`the token transfer goes to ${a.recipient} where Coffer built ${b.recipient}`);
