@@ -6,8 +6,10 @@
  *
  * - `kill-after-commit`: a change that queued outbox work has committed and delivery is
  *   about to start (checked by `outbox.deliver()` when a row is due).
+ * - `kill-after-broadcast`: a signed payout transaction was sent to the node and the send
+ *   is not yet noted (payouts' submit).
  */
-export type FaultPoint = 'kill-after-commit';
+export type FaultPoint = 'kill-after-commit' | 'kill-after-broadcast';
 
 export function faultArmed(point: FaultPoint): boolean {
   return process.env.COFFER_TEST_FAULT === point;

@@ -4,6 +4,7 @@ import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
 import { normalizeBankReference, normalizeTxHash } from '../validation/payout-reference';
 import { ZTransactionStatus, ZTransactionType } from './money';
+import { ZPayoutState } from './payouts';
 import { ZStepUp } from './step-up';
 
 /**
@@ -140,6 +141,12 @@ export const ZAdminTransaction = z.object({
   /** A bank payout's rates (DEVIATIONS M11): USD per 1 AUD, USD per unit of the funding asset. */
   audUsdRate: z.string().nullable(),
   priceUsd: z.string().nullable(),
+  /**
+   * A crypto withdrawal's way out on chain, once approved: approved, in-batch, broadcast,
+   * confirming, completed, manual (a typed hash the chain has not shown yet) or unverified
+   * (a typed hash on a chain Coffer does not watch). Null before approval.
+   */
+  payoutState: ZPayoutState.nullable().optional(),
 });
 export type TAdminTransaction = z.infer<typeof ZAdminTransaction>;
 

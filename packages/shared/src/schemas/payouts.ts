@@ -112,3 +112,18 @@ export type TBumpBatchRequest = z.input<typeof ZBumpBatchRequest>;
 
 export const ZBatchResponse = z.object({ batch: ZPayoutBatch });
 export type TBatchResponse = z.infer<typeof ZBatchResponse>;
+
+export const ZBatchIdParams = z.object({ id: z.string().max(100) });
+
+/** A batch just built or bumped, with the file to sign. */
+export const ZBatchWithFileResponse = z.object({ batch: ZPayoutBatch, file: ZBatchFileResponse });
+export type TBatchWithFileResponse = z.infer<typeof ZBatchWithFileResponse>;
+
+export const ZSubmitBatchResponse = z.object({
+  batch: ZPayoutBatch,
+  /** Transactions sent now. */
+  sent: z.array(z.string()),
+  /** Transactions of the file recorded before: not sent again. */
+  alreadySent: z.array(z.string()),
+});
+export type TSubmitBatchResponse = z.infer<typeof ZSubmitBatchResponse>;

@@ -11,6 +11,9 @@ import type {
   BlockRef,
   ChainAdapter,
   ChainName,
+  ChainTransaction,
+  PayoutNode,
+  PayoutWatch,
   ScannedBlock,
   SeenTransfer,
   WatchedLookup,
@@ -81,6 +84,23 @@ export type WatcherDeps = {
    * moved (the server announces it, so their history refreshes live).
    */
   onConfirmations?: (client: TxClient, userIds: string[]) => Promise<void>;
+  /**
+   * Payouts on this chain (the payouts module): settled from each block's evidence in the
+   * block's transaction, unsettled by a rollback, and re-sent after a tick when they left
+   * the mempool. `node` reads the evidence (the adapter, when it can).
+   */
+  payouts?: {
+    node: PayoutNode;
+    watch(): Promise<PayoutWatch | null>;
+    onBlock(
+      client: TxClient,
+      block: BlockRef,
+      evidence: ChainTransaction[],
+      required: number,
+    ): Promise<void>;
+    onRollBack(client: TxClient, toHeight: number): Promise<void>;
+    afterTick(): Promise<void>;
+  };
   /** Where a chain with no cursor yet starts; default: the node's tip at the first run. */
   startHeight?: number;
   /** Blocks processed per tick at most, so one tick never runs for ever. */
@@ -153,6 +173,17 @@ export function createChainWatcher(deps: WatcherDeps) {
     return { owners, lookup };
   }
 
+  /**
+   * The payout transactions in `block`. The watch list is read after the block itself: a
+   * payout is recorded before it is sent, so one in this block is on the list by then.
+   */
+  async function payoutEvidence(block: BlockRef): Promise<ChainTransaction[]> {
+    const payouts = deps.payouts;
+    if (!payouts) return [];
+    const watch = await payouts.watch();
+    return watch ? payouts.node.payoutEvidence(block, watch) : [];
+  }
+
   /** Blocks `from`..`to` with their payments, read in a few requests (ChainAdapter.scanRange). */
   async function readRun(from: number, to: number): Promise<Run> {
     const { owners, lookup } = ownersLookup();
@@ -200,6 +231,7 @@ export function createChainWatcher(deps: WatcherDeps) {
         await leaveChain(client, d);
       }
       await repo.dropBlocksAbove(client, chain, to.height);
+      await deps.payouts?.onRollBack(client, to.height);
       await client.query(
         `UPDATE chain_cursors SET height = $2, block_hash = $3, updated_at = now() WHERE chain = $1`,
         [chain, to.height, to.hash],
@@ -475,6 +507,7 @@ export function createChainWatcher(deps: WatcherDeps) {
     owners: ReadonlyMap<string, Owner>,
     tip: number,
     required: number,
+    evidence: ChainTransaction[],
   ): Promise<'advanced' | 'raced'> {
     const { block, transfers } = scanned;
     return withTransaction(pool, async (client) => {
@@ -500,6 +533,7 @@ export function createChainWatcher(deps: WatcherDeps) {
       // Confirmations count from the blocks the watcher has checked, never from a tip it
       // has not: a node on another fork cannot make a deposit look deeper than it is.
       await creditConfirmed(client, block.height, required);
+      await deps.payouts?.onBlock(client, block, evidence, required);
       return 'advanced';
     });
   }
@@ -530,7 +564,8 @@ export function createChainWatcher(deps: WatcherDeps) {
     }
     const { owners, lookup } = ownersLookup();
     const transfers = await adapter.transfersIn(next, lookup);
-    return apply(cursor, { block: next, transfers }, owners, tip, required);
+    const evidence = await payoutEvidence(next);
+    return apply(cursor, { block: next, transfers }, owners, tip, required, evidence);
   }
 
   /**
@@ -560,7 +595,8 @@ export function createChainWatcher(deps: WatcherDeps) {
           scanned.block.height === cursor.height + 1 &&
           (cursor.block_hash === '' || scanned.block.parentHash === cursor.block_hash);
         if (!follows) return done;
-        const outcome = await apply(cursor, scanned, current.owners, tip, required);
+        const evidence = await payoutEvidence(scanned.block);
+        const outcome = await apply(cursor, scanned, current.owners, tip, required, evidence);
         if (outcome !== 'advanced') return done;
         done++;
         cursor = { ...cursor, height: scanned.block.height, block_hash: scanned.block.hash };
@@ -608,6 +644,10 @@ export function createChainWatcher(deps: WatcherDeps) {
           if (outcome === 'advanced') blocks++;
         }
         const at = (await repo.cursor(pool, chain))?.height ?? cursor.height;
+        // Re-sending is best effort: its failures are logged and never stop the watcher.
+        await deps.payouts?.afterTick().catch((err: unknown) => {
+          deps.log.warn({ chain, err: String(err) }, 'payout re-send check failed');
+        });
         failures = 0;
         nextTryAt = 0;
         return { state: 'ok', blocks, height: at, tip };

@@ -161,6 +161,20 @@ export function publicKeyAt(account: HDKey, index: number): Uint8Array {
   return key;
 }
 
+/**
+ * The compressed public key at account/chain/index: chain 0 receives deposits, chain 1
+ * (BIP-44's internal chain) receives the change of payout batches.
+ */
+export function publicKeyAtChain(account: HDKey, chain: 0 | 1, index: number): Uint8Array {
+  if (chain === 0) return publicKeyAt(account, index);
+  if (!Number.isInteger(index) || index < 0 || index >= 0x80000000) {
+    throw new RangeError(`A derivation index is a whole number from 0 to 2^31 - 1, got ${index}`);
+  }
+  const key = account.deriveChild(1).deriveChild(index).publicKey;
+  if (!key) throw new Error('derivation produced no public key');
+  return key;
+}
+
 /** P2WPKH: the witness program is HASH160 of the compressed key. */
 export function bitcoinP2wpkh(
   publicKey: Uint8Array,

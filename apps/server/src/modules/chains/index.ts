@@ -1,5 +1,13 @@
 /** Chain watching (issue 14, docs/decisions/0021): the front door of this module. */
-export type { BlockRef, ChainAdapter, ChainName, SeenTransfer } from './chain-adapter';
+export type {
+  BlockRef,
+  ChainAdapter,
+  ChainName,
+  ChainTransaction,
+  PayoutNode,
+  PayoutWatch,
+  SeenTransfer,
+} from './chain-adapter';
 export {
   type BitcoinNetwork,
   type ChainConfig,

@@ -375,6 +375,16 @@ export const payoutsRepository = {
     return rows;
   },
 
+  /** Unsigned and broadcast transactions of a chain, newest first (to find a file's batch). */
+  async candidatesOfChain(db: Db, chain: string): Promise<CandidateRow[]> {
+    const { rows } = await db.query<CandidateRow>(
+      `SELECT * FROM payout_transactions WHERE chain = $1 AND state IN ('unsigned', 'broadcast')
+        ORDER BY created_at DESC LIMIT 50`,
+      [chain],
+    );
+    return rows;
+  },
+
   async lockCandidates(client: TxClient, batchId: string): Promise<CandidateRow[]> {
     const { rows } = await client.query<CandidateRow>(
       `SELECT * FROM payout_transactions WHERE batch_id = $1 ORDER BY created_at, nonce NULLS FIRST
@@ -514,6 +524,17 @@ export const payoutsRepository = {
         inputs.map((i) => i.amount.toString()),
       ],
     );
+  },
+
+  /** The batches that reserved any of these outputs (`txid:vout`). */
+  async batchesSpending(client: TxClient, outpoints: string[]): Promise<string[]> {
+    if (outpoints.length === 0) return [];
+    const { rows } = await client.query<{ batch_id: string }>(
+      `SELECT DISTINCT batch_id FROM payout_inputs
+        WHERE chain = 'bitcoin' AND tx_hash || ':' || output_index = ANY($1::text[])`,
+      [outpoints],
+    );
+    return rows.map((r) => r.batch_id);
   },
 
   async releaseInputs(client: TxClient, batchId: string) {

@@ -896,6 +896,14 @@ export function createPayoutsService(deps: PayoutsDeps) {
 
     submit: submitSigned,
 
+    /** The chain of a batch, for a submit that names it (404 when there is none). */
+    async chainOfBatch(batchId: string): Promise<TPayoutChain> {
+      const batch = UUID.test(batchId) ? await repo.batch(pool, batchId) : null;
+      if (!batch || (batch.chain !== 'bitcoin' && batch.chain !== 'ethereum'))
+        throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+      return batch.chain;
+    },
+
     /**
      * A Bitcoin fee bump: a replacement of the batch's transaction with the same inputs and
      * payments and a higher fee, taken from the change. Both stay candidates until one confirms.
