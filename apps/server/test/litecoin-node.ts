@@ -38,7 +38,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startLitecoinNode(): Promise<LitecoinNode> {
+/**
+ * `extraArgs` are more litecoind options, e.g. `-mempoolreplacement=1`: Litecoin Core leaves
+ * BIP-125 replacement off by default where Bitcoin Core has it on.
+ */
+export async function startLitecoinNode(extraArgs: readonly string[] = []): Promise<LitecoinNode> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-ltc-'));
   const rpcPort = await freePort();
   const user = 'coffer';
@@ -58,6 +62,7 @@ export async function startLitecoinNode(): Promise<LitecoinNode> {
       '-server=1',
       '-fallbackfee=0.0002',
       '-printtoconsole=0',
+      ...extraArgs,
     ],
     { stdio: 'ignore' },
   );
