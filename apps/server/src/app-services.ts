@@ -22,6 +22,8 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
 import { type ChainAdapter, createChainWatcher } from './modules/chains';
 import { createChainAdapters } from './modules/chains/adapters';
+import { BitcoinAdapter } from './modules/chains/bitcoin-adapter';
+import { EthereumAdapter } from './modules/chains/ethereum-adapter';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createHealth } from './modules/health';
 import { createHistoryService } from './modules/history/history.service';
@@ -29,6 +31,7 @@ import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createFileSweep, createOutbox } from './modules/outbox';
 import { createPasskeysRepository, createPasskeysService } from './modules/passkeys';
+import { createPayoutSettlement, createPayoutsService } from './modules/payouts';
 import { createPriceService } from './modules/prices/prices.service';
 import { createSignInDevices } from './modules/rate-limit';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
@@ -231,6 +234,22 @@ export function createServices(infra: Infra) {
   const health = createHealth({ pool, prices, ledgerCheck, realtime, metrics });
   // One watcher per configured chain, each run by the holder of its job lock (jobs.ts).
   const chainAdapters = infra.chainAdapters ?? createChainAdapters(config);
+  const bitcoinNode = chainAdapters.find((a) => a instanceof BitcoinAdapter) ?? null;
+  const ethereumNode = chainAdapters.find((a) => a instanceof EthereumAdapter) ?? null;
+  // Payouts on chain: Coffer builds, the operator signs offline, the watcher settles.
+  const payouts = createPayoutsService({
+    pool,
+    chains: config.chains,
+    keyOrigin: config.chains.bitcoin?.keyOrigin ?? null,
+    bitcoin: bitcoinNode,
+    ethereum: ethereumNode,
+    withdrawals,
+    audit,
+    outbox,
+    stepUp,
+    settings,
+    log: infra.log,
+  });
   const chainWatchers = chainAdapters.map((adapter) =>
     createChainWatcher({
       pool,
@@ -247,6 +266,25 @@ export function createServices(infra: Infra) {
           client,
           userIds.map((userId) => ({ type: 'ledger.changed' as const, userId })),
         ),
+      ...(adapter instanceof BitcoinAdapter || adapter instanceof EthereumAdapter
+        ? {
+            payouts: {
+              node: adapter,
+              ...createPayoutSettlement({
+                pool,
+                chain: adapter.chain,
+                node: adapter,
+                sender:
+                  adapter.chain === 'ethereum'
+                    ? (payouts.payoutAddress?.toLowerCase() ?? null)
+                    : null,
+                withdrawals,
+                audit,
+                log: infra.log,
+              }),
+            },
+          }
+        : {}),
     }),
   );
   return {
@@ -284,6 +322,7 @@ export function createServices(infra: Infra) {
     fileSweep,
     chainAdapters,
     chainWatchers,
+    payouts,
   };
 }
 

@@ -3,6 +3,7 @@ import {
   ZAdminTransactionResponse,
   ZAdminTransactionsQuery,
   ZAdminTransactionsResponse,
+  ZApprovePayoutRequest,
   ZCompletePayoutRequest,
   ZCreateAdminTransactionRequest,
   ZDeleteAdminTransactionRequest,
@@ -120,6 +121,24 @@ export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
           actorOf(request),
           request.params.id,
           request.body.reference,
+          request.body.stepUp,
+        ),
+      }),
+    );
+
+    app.post(
+      '/api/admin/withdrawals/:id/approve',
+      {
+        schema: {
+          params: ZAdminTransactionIdParams,
+          body: ZApprovePayoutRequest,
+          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => ({
+        transaction: await service.approve(
+          actorOf(request),
+          request.params.id,
           request.body.stepUp,
         ),
       }),

@@ -267,7 +267,18 @@ export function createAdminTransactionsService(s: Services) {
   async function view(db: pg.Pool | pg.PoolClient, id: string): Promise<TAdminTransaction> {
     const row = await repo.findById(db, id);
     if (!row) throw new AppError('NOT_FOUND', 'Transaction not found.');
-    return present(row);
+    return (await withPayoutStates([present(row)]))[0] as TAdminTransaction;
+  }
+
+  /** Each crypto withdrawal's way out on chain, once approved. */
+  async function withPayoutStates(items: TAdminTransaction[]): Promise<TAdminTransaction[]> {
+    const states = await s.payouts.statesOf(
+      items.filter((i) => i.type === 'withdrawal').map((i) => i.id),
+    );
+    return items.map((i) => ({
+      ...i,
+      payoutState: (states.get(i.id)?.state ?? null) as TAdminTransaction['payoutState'],
+    }));
   }
 
   /** The bank_transfers row of a bank transfer, account details encrypted at rest. */
@@ -482,7 +493,7 @@ export function createAdminTransactionsService(s: Services) {
     get: (id: string) => view(pool, id),
 
     async pending(): Promise<TAdminTransaction[]> {
-      return (await repo.pendingPayouts(pool, PENDING_LIMIT)).map(present);
+      return withPayoutStates((await repo.pendingPayouts(pool, PENDING_LIMIT)).map(present));
     },
 
     async create(
@@ -660,12 +671,44 @@ export function createAdminTransactionsService(s: Services) {
      * Four-eyes, judged on the row locked inside the completion: neither the admin who
      * recorded the request nor anyone who ever edited it may complete it.
      */
+    /**
+     * Pays a withdrawal or bank transfer out by hand. A bank payout takes the bank's
+     * reference, four eyes judged on the locked row. A crypto withdrawal must be approved
+     * first (four eyes there); its hash is checked against the chain by the payouts module,
+     * which settles it when the chain shows it paying the address exactly its amount.
+     */
     async complete(
       actor: Actor,
       id: string,
       reference: string,
       stepUp: TStepUp,
     ): Promise<TAdminTransaction> {
+      const record = async (
+        client: pg.PoolClient,
+        before: TransactionRow,
+        after: TransactionRow,
+      ) => {
+        const bankNow =
+          after.transaction_type === 'bank_transfer'
+            ? bankFacts(await repo.bankAccountOf(client, id))
+            : null;
+        await audit.record(client, {
+          actorId: actor.id,
+          action: 'withdrawal.complete',
+          targetType: 'transaction',
+          targetId: id,
+          targetUserId: after.user_id,
+          before: auditView(before, bankNow),
+          after: { ...auditView(after, bankNow), typedHash: reference.trim() || null },
+          reason: null,
+          ip: actor.ip,
+        });
+      };
+      const current = UUID.test(id) ? await repo.findById(pool, id) : null;
+      if (current?.transaction_type === 'withdrawal') {
+        await s.payouts.completeByHash(actor, id, reference, stepUp, record);
+        return view(pool, id);
+      }
       // withdrawals.complete checks the reference's form against the locked row: the
       // network's transaction hash, or a bank's reference for a bank payout.
       await withdrawals.complete(id, {
@@ -680,25 +723,19 @@ export function createAdminTransactionsService(s: Services) {
             throw new AppError('FORBIDDEN', ADMIN_TX_MSG.fourEyes);
           }
         },
+        // A crypto withdrawal that became one after this read is refused here.
+        check: (client, locked) => s.payouts.assertOffChain(client, locked, true),
         record: async (client, before, after) => {
           await confirmStepUp(client, actor, stepUp);
-          const bankNow =
-            after.transaction_type === 'bank_transfer'
-              ? bankFacts(await repo.bankAccountOf(client, id))
-              : null;
-          await audit.record(client, {
-            actorId: actor.id,
-            action: 'withdrawal.complete',
-            targetType: 'transaction',
-            targetId: id,
-            targetUserId: after.user_id,
-            before: auditView(before, bankNow),
-            after: auditView(after, bankNow),
-            reason: null,
-            ip: actor.ip,
-          });
+          await record(client, before, after);
         },
       });
+      return view(pool, id);
+    },
+
+    /** Four eyes: another admin approves a crypto withdrawal for payment on chain. */
+    async approve(actor: Actor, id: string, stepUp: TStepUp): Promise<TAdminTransaction> {
+      await s.payouts.approve(actor, id, stepUp);
       return view(pool, id);
     },
 
@@ -712,6 +749,8 @@ export function createAdminTransactionsService(s: Services) {
       await withdrawals.reject(id, {
         reason,
         processedBy: actor.id,
+        // Once a batch may pay it, the chain decides: never rejected then.
+        check: (client, locked) => s.payouts.assertOffChain(client, locked, false),
         record: async (client, before, after) => {
           await confirmStepUp(client, actor, stepUp);
           await audit.record(client, {

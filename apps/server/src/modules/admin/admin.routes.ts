@@ -9,6 +9,7 @@ import { adminWalletsRoutes } from '../admin-wallets';
 import { adminChainsRoutes } from '../chains';
 import { adminChatRoutes } from '../chat';
 import { adminKycRoutes } from '../kyc';
+import { payoutsRoutes } from '../payouts';
 
 /** The admin tree: every route here is `access: 'admin'` (STYLE habit 12). */
 export function adminRoutes(s: Services): FastifyPluginAsyncZod {
@@ -26,6 +27,7 @@ export function adminRoutes(s: Services): FastifyPluginAsyncZod {
     await app.register(adminKycRoutes(s));
     await app.register(adminTransactionsRoutes(s));
     await app.register(adminChainsRoutes(s));
+    await app.register(payoutsRoutes({ payouts: s.payouts, stepUp: s.stepUp }));
 
     app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () =>
       overview.overview(),

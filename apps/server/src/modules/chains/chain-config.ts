@@ -2,6 +2,7 @@ import type { HDKey } from '@scure/bip32';
 import { StartupError } from '../../lib/startup-error';
 import type { ChainAdapter, ChainName } from './chain-adapter';
 import { type BitcoinNetwork, parseAccountKey } from './derive';
+import { type KeyOrigin, parseKeyOrigin } from './key-origin';
 
 export type { BitcoinNetwork } from './derive';
 
@@ -22,6 +23,12 @@ export type BitcoinChainConfig = {
   account: HDKey;
   /** BTC_XPUB as the operator gave it (xpub, zpub, tpub or vpub), for the admin screen. */
   xpub: string;
+  /**
+   * BTC_KEY_ORIGIN (optional): the master key's fingerprint and the account's path
+   * (`d34db33f/84'/1'/0'`), written into payout PSBTs so a hardware wallet finds its keys.
+   * Without it the paths are the account's own (`1/5`) under the account key's fingerprint.
+   */
+  keyOrigin: KeyOrigin | null;
 };
 
 export type EthereumChainConfig = {
@@ -144,7 +151,25 @@ export function loadChainConfig(env: Env = process.env): ChainConfigs {
         `BTC_XPUB is a ${key.network === 'mainnet' ? 'mainnet' : 'test network'} key (${key.prefix}) but BTC_NETWORK is ${bitcoinNetwork}: addresses are derived from the key and written in the ${bitcoinNetwork} format`,
       );
     }
-    bitcoin = { chain: 'bitcoin', rpcUrl, network: bitcoinNetwork, account: key.account, xpub };
+    const origin = setting(env, 'BTC_KEY_ORIGIN');
+    let keyOrigin: KeyOrigin | null = null;
+    if (origin) {
+      try {
+        keyOrigin = parseKeyOrigin(origin);
+      } catch (err) {
+        throw new StartupError(
+          `BTC_KEY_ORIGIN: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }
+    bitcoin = {
+      chain: 'bitcoin',
+      rpcUrl,
+      network: bitcoinNetwork,
+      account: key.account,
+      xpub,
+      keyOrigin,
+    };
   }
 
   let ethereum: EthereumChainConfig | null = null;

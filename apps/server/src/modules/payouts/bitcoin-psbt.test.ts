@@ -5,13 +5,13 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { RawTx, Transaction } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
 import { bitcoinP2wpkh, bitcoinScriptOf } from '../chains/derive';
+import { parseKeyOrigin } from '../chains/key-origin';
 import {
   type BuildBitcoinBatchInput,
   type BuiltBitcoinBatch,
   buildBitcoinBatch,
   bumpBitcoinBatch,
   checkSignedBitcoin,
-  parseKeyOrigin,
   type SpendableOutput,
   signBitcoinPsbt,
 } from './bitcoin-psbt';

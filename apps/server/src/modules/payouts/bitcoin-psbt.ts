@@ -7,6 +7,10 @@ import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Address, Decimal, OutScript, RawTx, Transaction, type TxOpts } from '@scure/btc-signer';
 import { BITCOIN_HRP, type BitcoinNetwork } from '../chains/derive';
+import type { KeyOrigin } from '../chains/key-origin';
+
+export type { KeyOrigin } from '../chains/key-origin';
+
 import { PayoutFileError } from './payout-file-error';
 
 /**
@@ -35,8 +39,6 @@ export type BtcPayout = {
   script: string;
   amount: bigint;
 };
-/** The account key's origin: the master key's fingerprint and the path to the account. */
-export type KeyOrigin = { fingerprint: number; path: number[] };
 export type BuildBitcoinBatchInput = {
   /** Oldest first. */
   spendable: SpendableOutput[];
@@ -331,46 +333,6 @@ export function buildBitcoinBatch(input: BuildBitcoinBatchInput): BuiltBitcoinBa
     feeRate,
     skipped,
   };
-}
-
-// ---------------------------------------------------------------------------------------
-// Key origin
-
-const HARDENED = 0x80000000;
-
-/**
- * Reads a key origin as wallets write it: `d34db33f/84'/1'/0'` (or `84h`, optionally in
- * brackets or with `m/` after the fingerprint): the master key's fingerprint and the path
- * to the account key, three steps since the account key is at depth 3.
- */
-export function parseKeyOrigin(value: string): KeyOrigin {
-  const text = value.trim().replace(/^\[(.*)\]$/, '$1');
-  const match = /^([0-9a-fA-F]{8})((?:\/[^/]+)*)$/.exec(
-    text.replace(/^([0-9a-fA-F]{8})\/m\//, '$1/'),
-  );
-  if (!match) {
-    throw new Error(
-      `The key origin "${value}" is not a master fingerprint (8 hex digits) and a path, e.g. d34db33f/84'/0'/0'`,
-    );
-  }
-  const fingerprint = Number.parseInt(match[1] ?? '', 16);
-  const steps = (match[2] ?? '').split('/').slice(1);
-  const path = steps.map((step) => {
-    const parsed = /^(\d{1,10})(['hH]?)$/.exec(step);
-    const index = parsed ? Number(parsed[1]) : Number.NaN;
-    if (!parsed || index >= HARDENED) {
-      throw new Error(
-        `The key origin "${value}" has the step "${step}": a step is a number below 2^31, hardened with ' or h`,
-      );
-    }
-    return parsed[2] ? index + HARDENED : index;
-  });
-  if (path.length !== 3) {
-    throw new Error(
-      `The key origin "${value}" has ${path.length} path steps; the account key is at depth 3, e.g. d34db33f/84'/0'/0'`,
-    );
-  }
-  return { fingerprint, path };
 }
 
 // ---------------------------------------------------------------------------------------

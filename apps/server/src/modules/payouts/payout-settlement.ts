@@ -123,7 +123,12 @@ export function createPayoutSettlement(deps: {
     }
     const batch = await repo.lockBatch(client, cand.batch_id);
     const change = built.change ? tx.payments[built.change.outputIndex] : undefined;
-    if (built.change && change && batch?.change_index !== null && batch?.change_index !== undefined) {
+    if (
+      built.change &&
+      change &&
+      batch?.change_index !== null &&
+      batch?.change_index !== undefined
+    ) {
       await repo.insertChange(client, {
         txHash: tx.hash,
         outputIndex: built.change.outputIndex,
@@ -176,7 +181,12 @@ export function createPayoutSettlement(deps: {
   }
 
   /** A hash staff typed is in `block`: it must pay the payout exactly. */
-  async function minedManual(client: TxClient, p: PayoutRow, tx: ChainTransaction, block: BlockRef) {
+  async function minedManual(
+    client: TxClient,
+    p: PayoutRow,
+    tx: ChainTransaction,
+    block: BlockRef,
+  ) {
     const paid = tx.success
       ? tx.payments.find(
           (x) => x.matchKey === p.match_key && x.amountMinor === BigInt(p.amount_minor),

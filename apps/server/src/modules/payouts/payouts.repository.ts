@@ -317,10 +317,10 @@ export const payoutsRepository = {
   },
 
   async setBatchState(client: TxClient, id: string, state: string) {
-    await client.query(
-      'UPDATE payout_batches SET state = $2, updated_at = now() WHERE id = $1',
-      [id, state],
-    );
+    await client.query('UPDATE payout_batches SET state = $2, updated_at = now() WHERE id = $1', [
+      id,
+      state,
+    ]);
   },
 
   async setBatchConflict(client: TxClient, id: string, hash: string, height: number) {

@@ -41,7 +41,12 @@ export function payoutsRoutes(deps: {
   return async (app) => {
     app.get(
       '/api/admin/payouts',
-      { schema: { querystring: ZPayoutsQuery, response: { 200: ZPayoutsOverview, ...ERROR_RESPONSES } } },
+      {
+        schema: {
+          querystring: ZPayoutsQuery,
+          response: { 200: ZPayoutsOverview, ...ERROR_RESPONSES },
+        },
+      },
       async (request) => deps.payouts.overview(request.query.chain),
     );
 

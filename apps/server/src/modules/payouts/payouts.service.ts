@@ -19,14 +19,15 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { Client } from '../../lib/client-of';
 import { crashNow, faultArmed } from '../../lib/test-fault';
 import type { AuditLog } from '../audit';
 import {
+  bitcoinScriptOf,
   type ChainConfigs,
   type ChainTransaction,
-  chainOfAsset,
   CONFIRMATIONS_SETTING,
-  bitcoinScriptOf,
+  chainOfAsset,
   ethereumMatchKeyOf,
   tronMatchKeyOf,
 } from '../chains';
@@ -69,7 +70,7 @@ export type PayoutActor = {
   id: string;
   ip: string | null;
   session: StepUpSubject;
-  client: { ip: string | null; userAgent: string | null };
+  client: Client;
 };
 
 export type PayoutsDeps = {
@@ -87,7 +88,7 @@ export type PayoutsDeps = {
       client: pg.PoolClient,
       session: StepUpSubject,
       proof: TStepUp,
-      who: PayoutActor['client'],
+      who: Client,
     ): Promise<void>;
   };
   settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
@@ -115,8 +116,7 @@ export const PAYOUT_MSG = {
 } as const;
 
 function setting(settings: Map<string, string>, key: string): number {
-  const value =
-    settings.get(key) ?? SETTING_DEFAULTS.find((d) => d.key === key)?.value ?? 'NaN';
+  const value = settings.get(key) ?? SETTING_DEFAULTS.find((d) => d.key === key)?.value ?? 'NaN';
   return Number(value);
 }
 
@@ -124,7 +124,12 @@ function decimalOf(assetId: string, minor: bigint | string | null): string | nul
   if (minor === null) return null;
   const asset = assetById(assetId);
   const value = typeof minor === 'bigint' ? minor : BigInt(minor);
-  return asset ? formatAmount(value, asset.decimals, { minFractionDigits: 0, maxFractionDigits: asset.decimals }) : value.toString();
+  return asset
+    ? formatAmount(value, asset.decimals, {
+        minFractionDigits: 0,
+        maxFractionDigits: asset.decimals,
+      })
+    : value.toString();
 }
 
 /** 0.5 BTC to bcrt1… */
@@ -188,7 +193,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
 
   // ----------------------------------------------------------------- presenting
 
-  function presentItem(row: PayoutRow & { email?: string }, height: number | null, need: number): TPayoutItem {
+  function presentItem(
+    row: PayoutRow & { email?: string },
+    height: number | null,
+    need: number,
+  ): TPayoutItem {
     const confirmations =
       row.block_height !== null && height !== null ? Math.max(0, height - row.block_height + 1) : 0;
     return {
@@ -223,7 +232,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
       candidates.at(-1);
     const feeMinor =
       batch.chain === 'bitcoin'
-        ? live?.fee_minor ?? null
+        ? (live?.fee_minor ?? null)
         : candidates
             .filter((c) => ['unsigned', 'broadcast', 'mined'].includes(c.state))
             .reduce((sum, c) => sum + BigInt(c.fee_minor ?? '0'), 0n)
@@ -310,7 +319,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
         `The spendable outputs (${decimalOf('BTC', total)} BTC in ${spendable.length}) do not cover the oldest approved payout and its fee: fund the wallet or wait for deposits.`,
       );
     }
-    const batch = await repo.insertBatch(client, { chain: 'bitcoin', createdBy: actorId, changeIndex });
+    const batch = await repo.insertBatch(client, {
+      chain: 'bitcoin',
+      createdBy: actorId,
+      changeIndex,
+    });
     await repo.insertCandidate(client, {
       batchId: batch.id,
       chain: 'bitcoin',
@@ -368,7 +381,10 @@ export function createPayoutsService(deps: PayoutsDeps) {
       const amount = BigInt(p.amount_minor);
       const assetId = p.asset_id as 'ETH' | 'USDT-ERC20';
       if (assetId === 'USDT-ERC20' && amount > usdt) {
-        skipped.push({ id: p.transaction_id, reason: 'The payout address holds too little USDT: fund it.' });
+        skipped.push({
+          id: p.transaction_id,
+          reason: 'The payout address holds too little USDT: fund it.',
+        });
         continue;
       }
       let gas: bigint;
@@ -381,13 +397,19 @@ export function createPayoutsService(deps: PayoutsDeps) {
           usdtContract: node.tokenContract,
         });
       } catch {
-        skipped.push({ id: p.transaction_id, reason: 'The node could not estimate its gas (funds?).' });
+        skipped.push({
+          id: p.transaction_id,
+          reason: 'The node could not estimate its gas (funds?).',
+        });
         continue;
       }
       const maxFee = gas * fees.maxFeePerGas;
       const ethNeeded = maxFee + (assetId === 'ETH' ? amount : 0n);
       if (ethNeeded > eth) {
-        skipped.push({ id: p.transaction_id, reason: 'The payout address holds too little ETH for it and its gas: fund it.' });
+        skipped.push({
+          id: p.transaction_id,
+          reason: 'The payout address holds too little ETH for it and its gas: fund it.',
+        });
         continue;
       }
       eth -= ethNeeded;
@@ -415,7 +437,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
         `No approved payout could be built: ${skipped[0]?.reason ?? 'nothing fits'}`,
       );
     }
-    const batch = await repo.insertBatch(client, { chain: 'ethereum', createdBy: actorId, changeIndex: null });
+    const batch = await repo.insertBatch(client, {
+      chain: 'ethereum',
+      createdBy: actorId,
+      changeIndex: null,
+    });
     for (const e of entries) {
       await repo.insertCandidate(client, {
         batchId: batch.id,
@@ -465,7 +491,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
    * again: submitting a file twice broadcasts once.
    */
   async function submitSigned(
-    actor: { id: string | null; ip: string | null; stepUp?: (client: pg.PoolClient) => Promise<void> },
+    actor: {
+      id: string | null;
+      ip: string | null;
+      stepUp?: (client: pg.PoolClient) => Promise<void>;
+    },
     chain: TPayoutChain,
     text: string,
     batchId: string | null,
@@ -478,7 +508,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
     const already: string[] = [];
     await withTransaction(pool, async (client) => {
       const batch = await repo.lockBatch(client, found);
-      if (!batch || batch.chain !== chain) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+      if (!batch || batch.chain !== chain)
+        throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
       if (batch.state === 'abandoned' || batch.state === 'completed') {
         throw new AppError('CONFLICT', `This batch is ${batch.state}: nothing was sent.`);
       }
@@ -502,11 +533,14 @@ export function createPayoutsService(deps: PayoutsDeps) {
           const mine = toSend.find((s) =>
             chain === 'bitcoin'
               ? true
-              : (candidates.find((c) => c.id === s.id)?.built as { payoutId?: string })?.payoutId ===
-                p.transaction_id,
+              : (candidates.find((c) => c.id === s.id)?.built as { payoutId?: string })
+                  ?.payoutId === p.transaction_id,
           );
           if (mine && p.state === 'in-batch') {
-            await repo.setPayoutState(client, p.transaction_id, { state: 'broadcast', txHash: mine.hash });
+            await repo.setPayoutState(client, p.transaction_id, {
+              state: 'broadcast',
+              txHash: mine.hash,
+            });
           }
         }
         await deps.audit.record(client, {
@@ -630,7 +664,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
       }
     }
     if (differences.length > 0) throw refusal(new PayoutFileError(differences));
-    if (out.length === 0) throw refusal(new PayoutFileError(['the file holds no signed transaction']));
+    if (out.length === 0)
+      throw refusal(new PayoutFileError(['the file holds no signed transaction']));
     return out;
   }
 
@@ -677,7 +712,14 @@ export function createPayoutsService(deps: PayoutsDeps) {
           targetId: id,
           targetUserId: row.user_id,
           before: { status: row.status, payout: null },
-          after: { status: row.status, payout: 'approved', chain, address, amount: row.crypto_amount, assetId: row.asset_id },
+          after: {
+            status: row.status,
+            payout: 'approved',
+            chain,
+            address,
+            amount: row.crypto_amount,
+            assetId: row.asset_id,
+          },
           reason: null,
           ip: actor.ip,
         });
@@ -708,10 +750,16 @@ export function createPayoutsService(deps: PayoutsDeps) {
       id: string,
       reference: string,
       stepUp: TStepUp,
-      record: (client: pg.PoolClient, before: TransactionRow, after: TransactionRow) => Promise<void>,
+      record: (
+        client: pg.PoolClient,
+        before: TransactionRow,
+        after: TransactionRow,
+      ) => Promise<void>,
     ): Promise<void> {
       if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
-      const first = await pool.query<PayoutRow>('SELECT * FROM payouts WHERE transaction_id = $1', [id]);
+      const first = await pool.query<PayoutRow>('SELECT * FROM payouts WHERE transaction_id = $1', [
+        id,
+      ]);
       const known = first.rows[0];
       if (!known) {
         // Not approved, or not a crypto withdrawal: the row's own checks answer.
@@ -722,7 +770,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
         });
         return;
       }
-      if (reference.trim() === '') throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.hashRequired);
+      if (reference.trim() === '')
+        throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.hashRequired);
       const hash = normalizeTxHash(known.asset_id, reference);
       if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
       const node = nodeOf(known.chain);
@@ -759,7 +808,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
       await withTransaction(pool, async (client) => {
         const before = await lockWithdrawal(client, id);
         const payout = await repo.lockPayout(client, id);
-        if (!payout || payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+        if (!payout || payout.state !== 'approved')
+          throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
         await deps.stepUp.confirm(client, actor.session, stepUp, actor.client);
         if (seen === 'unwatched') {
           await repo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
@@ -772,7 +822,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
         }
         await repo.setPayoutState(client, id, {
           state: seen?.block ? 'confirming' : 'manual',
-          txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.value.toLowerCase() : hash.value),
+          txHash:
+            seen?.hash ?? (payout.chain === 'bitcoin' ? hash.value.toLowerCase() : hash.value),
           outputIndex: paying?.outputIndex ?? null,
           block: seen?.block ?? null,
           networkFeeMinor: seen?.feeMinor ?? null,
@@ -804,14 +855,21 @@ export function createPayoutsService(deps: PayoutsDeps) {
             { assetId: 'USDT-ERC20', amount: decimalOf('USDT-ERC20', b.usdt) ?? '0' },
           );
         } catch (err) {
-          deps.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'payout address balances unavailable');
+          deps.log.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            'payout address balances unavailable',
+          );
         }
       }
       if (chain === 'bitcoin' && deps.bitcoin) {
         const spendable = await repo.spendable(pool);
         balances.push({
           assetId: 'BTC',
-          amount: decimalOf('BTC', spendable.reduce((s, o) => s + BigInt(o.amount_minor), 0n)) ?? '0',
+          amount:
+            decimalOf(
+              'BTC',
+              spendable.reduce((s, o) => s + BigInt(o.amount_minor), 0n),
+            ) ?? '0',
         });
       }
       return {
@@ -835,7 +893,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
      * time (an advisory lock): parallel builds never put one payout in two live batches.
      */
     async build(
-      actor: { id: string | null; ip: string | null; stepUp?: (client: pg.PoolClient) => Promise<void> },
+      actor: {
+        id: string | null;
+        ip: string | null;
+        stepUp?: (client: pg.PoolClient) => Promise<void>;
+      },
       chain: TPayoutChain,
     ): Promise<{ batch: TPayoutBatch; file: string }> {
       const built = await withTransaction(pool, async (client) => {
@@ -870,7 +932,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
 
     /** The unsigned file of a batch (audited: it is what gets signed). */
     async file(
-      actor: { id: string | null; ip: string | null; stepUp?: (client: pg.PoolClient) => Promise<void> },
+      actor: {
+        id: string | null;
+        ip: string | null;
+        stepUp?: (client: pg.PoolClient) => Promise<void>;
+      },
       batchId: string,
     ): Promise<{ fileName: string; content: string }> {
       if (!UUID.test(batchId)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
@@ -909,7 +975,11 @@ export function createPayoutsService(deps: PayoutsDeps) {
      * payments and a higher fee, taken from the change. Both stay candidates until one confirms.
      */
     async bump(
-      actor: { id: string | null; ip: string | null; stepUp?: (client: pg.PoolClient) => Promise<void> },
+      actor: {
+        id: string | null;
+        ip: string | null;
+        stepUp?: (client: pg.PoolClient) => Promise<void>;
+      },
       batchId: string,
       feeRate: number,
     ): Promise<{ batch: TPayoutBatch; file: string }> {
@@ -918,23 +988,40 @@ export function createPayoutsService(deps: PayoutsDeps) {
         const b = await repo.lockBatch(client, batchId);
         if (!b || b.chain !== 'bitcoin') throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
         if (b.state !== 'broadcast') {
-          throw new AppError('CONFLICT', 'Only a broadcast batch that has not confirmed can be bumped.');
+          throw new AppError(
+            'CONFLICT',
+            'Only a broadcast batch that has not confirmed can be bumped.',
+          );
         }
         const cap = setting(await deps.settings.all(client), 'max_fee_rate_btc');
         if (feeRate > cap) {
-          throw new AppError('VALIDATION_FAILED', `The fee rate is above the cap of ${cap} sat/vB.`);
+          throw new AppError(
+            'VALIDATION_FAILED',
+            `The fee rate is above the cap of ${cap} sat/vB.`,
+          );
         }
         await actor.stepUp?.(client);
         const candidates = await repo.lockCandidates(client, b.id);
         const latest = candidates.filter((c) => c.state === 'broadcast').at(-1);
-        if (!latest) throw new AppError('CONFLICT', 'This batch has no broadcast transaction to bump.');
+        if (!latest)
+          throw new AppError('CONFLICT', 'This batch has no broadcast transaction to bump.');
         if (candidates.some((c) => c.state === 'unsigned')) {
-          throw new AppError('CONFLICT', 'A fee bump of this batch is already waiting to be signed.');
+          throw new AppError(
+            'CONFLICT',
+            'A fee bump of this batch is already waiting to be signed.',
+          );
         }
-        const built = latest.built as { change: { outputIndex: number } | null; payouts: unknown[] };
+        const built = latest.built as {
+          change: { outputIndex: number } | null;
+          payouts: unknown[];
+        };
         let bumped: ReturnType<typeof bumpBitcoinBatch>;
         try {
-          bumped = bumpBitcoinBatch({ psbt: latest.unsigned }, feeRate, built.change?.outputIndex ?? null);
+          bumped = bumpBitcoinBatch(
+            { psbt: latest.unsigned },
+            feeRate,
+            built.change?.outputIndex ?? null,
+          );
         } catch (err) {
           throw new AppError('VALIDATION_FAILED', err instanceof Error ? err.message : String(err));
         }
@@ -987,7 +1074,10 @@ function tryJson(text: string): unknown {
 function refusal(err: unknown): AppError {
   if (err instanceof PayoutFileError) return new AppError('VALIDATION_FAILED', err.message);
   if (err instanceof AppError) return err;
-  return new AppError('VALIDATION_FAILED', `The signed file cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+  return new AppError(
+    'VALIDATION_FAILED',
+    `The signed file cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
