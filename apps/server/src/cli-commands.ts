@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
@@ -7,6 +8,7 @@ import {
   formatAmount,
   passwordUserInputs,
   passwordWeakness,
+  type TPayoutChain,
   toMinor,
   ZAssetId,
   ZEmail,
@@ -16,6 +18,7 @@ import type { Services } from './app-services';
 import type { Config } from './config';
 import { createPool } from './db/client';
 import { withTransaction } from './db/tx';
+import { AppError } from './lib/app-error';
 import { BackupTargetError, createBackup, fingerprintOf } from './lib/backup/backup';
 import { BackupFormatError } from './lib/backup/format';
 import { restoreBackup } from './lib/backup/restore';
@@ -23,6 +26,12 @@ import { hashPassword } from './lib/password';
 import { createAuditLog } from './modules/audit';
 import { chainsOverview, formatChainsOverview } from './modules/chains/chain-status';
 import { createLedger } from './modules/ledger';
+import {
+  DEFAULT_BITCOIN_ACCOUNT,
+  readMnemonic,
+  signPayoutFile,
+} from './modules/payouts/offline-signer';
+import { PayoutFileError } from './modules/payouts/payout-file-error';
 import { seedLoad } from './seed-load';
 
 // One source of truth for what `chain-status` prints: chain-status.ts (the Chains screen's too).
@@ -126,8 +135,101 @@ export async function printOutcome(run: () => Promise<string>): Promise<number> 
   }
 }
 
+/**
+ * Commands that need neither the configuration nor a database nor a network: the offline
+ * signer, run on a machine that holds the keys and nothing else.
+ */
+export type OfflineCliCommand = { usage: string; run(args: string[]): Promise<string> };
+
+export const OFFLINE_COMMANDS: Record<string, OfflineCliCommand> = {
+  'sign-payouts': {
+    usage:
+      "sign-payouts --in FILE --out FILE [--key MNEMONIC_FILE] [--account \"m/84'/1'/0'\"]   (mnemonic from --key or standard input)",
+    async run(args) {
+      const { values } = optionsOf(args, {
+        in: { type: 'string' },
+        out: { type: 'string' },
+        key: { type: 'string' },
+        account: { type: 'string' },
+      });
+      if (!values.in || !values.out)
+        throw new CliError(
+          'Name the unsigned file and where to write the signed one: --in FILE --out FILE',
+        );
+      const unsigned = fs.readFileSync(values.in, 'utf8');
+      try {
+        const signed = signPayoutFile(unsigned, readMnemonic(values.key), {
+          bitcoinAccountPath: values.account ?? DEFAULT_BITCOIN_ACCOUNT.test,
+        });
+        fs.writeFileSync(values.out, signed.content, { mode: 0o600 });
+        return signed.kind === 'bitcoin'
+          ? `Signed the Bitcoin batch: ${values.out}`
+          : `Signed ${signed.count} Ethereum transaction(s): ${values.out}`;
+      } catch (err) {
+        if (err instanceof PayoutFileError)
+          throw new CliError(err.message.replace('The signed file was refused', 'Not signed'));
+        throw new CliError(err instanceof Error ? err.message : String(err));
+      }
+    },
+  },
+};
+
+/** A payouts refusal (an AppError) is the operator's to act on: printed on its own. */
+async function asPayoutOutcome<T>(act: () => Promise<T>): Promise<T> {
+  try {
+    return await act();
+  } catch (err) {
+    if (err instanceof AppError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+function chainOption(value: string | undefined): TPayoutChain {
+  const chain = value === 'btc' ? 'bitcoin' : value === 'eth' ? 'ethereum' : null;
+  if (!chain) throw new CliError('Say which chain: --chain btc or --chain eth');
+  return chain;
+}
+
 /** The operator tasks of `npm run cli`, apart from the process around them so tests can run them. */
 export const COMMANDS: Record<string, CliCommand> = {
+  'payouts-build': {
+    usage: 'payouts-build --chain btc|eth --out FILE',
+    async run(s, args) {
+      const { values } = optionsOf(args, { chain: { type: 'string' }, out: { type: 'string' } });
+      const chain = chainOption(values.chain);
+      if (!values.out) throw new CliError('Say where to write the unsigned file: --out FILE');
+      const out = values.out;
+      const { batch, file } = await asPayoutOutcome(() =>
+        s.payouts.build({ id: null, ip: null }, chain),
+      );
+      fs.writeFileSync(out, file);
+      const total = batch.payouts.length;
+      return [
+        `Built batch ${batch.id} (${chain}): ${total} payout(s), fee ${batch.fee ?? '?'}${batch.feeRate ? ` at ${batch.feeRate} sat/vB` : ''}.`,
+        ...batch.payouts.map((p) => `  ${p.amount} ${p.assetId} to ${p.address}`),
+        `Unsigned file: ${out}`,
+      ].join('\n');
+    },
+  },
+
+  'payouts-submit': {
+    usage: 'payouts-submit --chain btc|eth --in FILE',
+    async run(s, args) {
+      const { values } = optionsOf(args, { chain: { type: 'string' }, in: { type: 'string' } });
+      const chain = chainOption(values.chain);
+      if (!values.in) throw new CliError('Name the signed file: --in FILE');
+      const text = fs.readFileSync(values.in, 'utf8');
+      const result = await asPayoutOutcome(() =>
+        s.payouts.submit({ id: null, ip: null }, chain, text, null),
+      );
+      return [
+        `Batch ${result.batch.id} is ${result.batch.state}.`,
+        ...result.sent.map((h) => `  sent ${h}`),
+        ...result.alreadySent.map((h) => `  already sent before (not sent again) ${h}`),
+      ].join('\n');
+    },
+  },
+
   'create-admin': {
     usage: 'create-admin --email E --password P',
     async run(s, args) {

@@ -1,4 +1,4 @@
-import { BARE_COMMANDS, COMMANDS, printOutcome } from './cli-commands';
+import { BARE_COMMANDS, COMMANDS, OFFLINE_COMMANDS, printOutcome } from './cli-commands';
 import { loadConfigOrExit } from './config';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
@@ -7,6 +7,9 @@ import { StartupError } from './lib/startup-error';
 /** `npm run cli -- <command> [options]`: operator tasks that have no screen. */
 async function main(): Promise<number> {
   const [name, ...args] = process.argv.slice(2);
+  // Offline commands read no configuration and open no database: the signer's machine.
+  const offline = name ? OFFLINE_COMMANDS[name] : undefined;
+  if (offline) return printOutcome(() => offline.run(args));
   const command = name ? COMMANDS[name] : undefined;
   const bare = name ? BARE_COMMANDS[name] : undefined;
   if (!command && !bare) {
@@ -14,6 +17,7 @@ async function main(): Promise<number> {
       `Usage: npm run cli -- <command>\n\nCommands:\n${[
         ...Object.values(COMMANDS),
         ...Object.values(BARE_COMMANDS),
+        ...Object.values(OFFLINE_COMMANDS),
       ]
         .map((c) => `  ${c.usage}`)
         .join('\n')}`,

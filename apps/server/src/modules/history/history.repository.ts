@@ -66,6 +66,46 @@ export const historyRepository = {
   },
 
   /**
+   * Withdrawals sent on chain among these ledger rows: the transaction that pays each, its
+   * confirmations so far and the chain's setting it completes at ("Sent — confirming").
+   */
+  async sentPayouts(
+    pool: pg.Pool,
+    transactionIds: string[],
+  ): Promise<Map<string, { txHash: string; current: number; required: number }>> {
+    if (transactionIds.length === 0) return new Map();
+    const { rows } = await pool.query<{
+      id: string;
+      tx_hash: string;
+      current: number | null;
+      required: string | null;
+    }>(
+      `SELECT p.transaction_id AS id, p.tx_hash,
+              CASE WHEN p.block_height IS NULL THEN 0
+                   ELSE greatest(0, c.height - p.block_height + 1) END::int AS current,
+              s.setting_value AS required
+         FROM payouts p LEFT JOIN chain_cursors c USING (chain)
+         LEFT JOIN app_settings s ON s.setting_key = CASE p.chain
+           WHEN 'bitcoin' THEN 'confirmations_btc' WHEN 'ethereum' THEN 'confirmations_eth'
+           WHEN 'tron' THEN 'confirmations_tron' END
+        WHERE p.transaction_id = ANY($1::uuid[]) AND p.tx_hash IS NOT NULL
+          AND p.state IN ('broadcast', 'confirming', 'manual')`,
+      [transactionIds],
+    );
+    const out = new Map<string, { txHash: string; current: number; required: number }>();
+    for (const r of rows) {
+      const required = Number(r.required);
+      if (Number.isInteger(required) && required >= 1)
+        out.set(r.id, {
+          txHash: r.tx_hash,
+          current: Math.min(r.current ?? 0, required),
+          required,
+        });
+    }
+    return out;
+  },
+
+  /**
    * One page of a customer's history, newest first, by keyset: a range scan of
    * transactions_user_date_idx (user_id, transaction_date DESC, id DESC) from the cursor,
    * so page 1,000 costs what page 1 does.

@@ -74,19 +74,31 @@ export function createHistoryService(deps: {
             : 0;
       const items = rows.slice(0, query.limit);
       const last = items.at(-1);
-      const [confirming, settings] = await Promise.all([
+      const [confirming, sent, settings] = await Promise.all([
         repo.confirmingDeposits(
           deps.pool,
           items
             .filter((r) => r.transaction_type === 'deposit' && r.status === 'pending')
             .map((r) => r.id),
         ),
+        repo.sentPayouts(
+          deps.pool,
+          items
+            .filter((r) => r.transaction_type === 'withdrawal' && r.status === 'pending')
+            .map((r) => r.id),
+        ),
         deps.settings.all(),
       ]);
       return {
         items: items.map((row) => {
-          const tx = presentTransaction(row);
-          const chain = confirming.get(row.id);
+          const onChain = sent.get(row.id);
+          // A withdrawal sent on chain shows its transaction while it confirms.
+          const tx = onChain
+            ? { ...presentTransaction(row), transactionHash: onChain.txHash }
+            : presentTransaction(row);
+          const chain =
+            confirming.get(row.id) ??
+            (onChain ? { current: onChain.current, required: onChain.required } : undefined);
           const explorerUrl = explorerLinkOf(settings, tx);
           return {
             ...tx,
