@@ -11,7 +11,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /**
  * Only the scenarios whose name contains this text (e.g. `BENCH_ONLY=admin`); all if unset.
- * `BENCH_ONLY=chain`, `realtime` or `signin-flood` runs only that benchmark.
+ * `BENCH_ONLY=chain`, `realtime`, `signin-flood` or `payouts` runs only that benchmark.
  */
 const ONLY = process.env.BENCH_ONLY ?? '';
 const chosen = (name: string) => name.includes(ONLY);
@@ -190,7 +190,7 @@ async function httpBenchmarks() {
 }
 
 // The HTTP figures, unless only a benchmark with a server of its own was asked for.
-if (!['chain', 'realtime', 'signin-flood'].includes(ONLY)) {
+if (!['chain', 'realtime', 'signin-flood', 'payouts'].includes(ONLY)) {
   await httpBenchmarks();
 }
 
@@ -200,3 +200,6 @@ if (chosen('realtime')) await import('./realtime');
 if (chosen('chain')) await import('./chains');
 // Sign-in under a flood of strangers' sign-ins, with a server of its own (bench/signin-flood.ts).
 if (chosen('signin-flood')) await import('./signin-flood');
+
+// Payouts: building and checking 500-payout batches, no node (bench/payouts.ts).
+if (chosen('payouts')) await import('./payouts');
