@@ -6,7 +6,7 @@
 import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { bitcoinP2wpkh } from '../apps/server/src/modules/chains/derive';
+import { bitcoinP2wpkh, parseAccountKey } from '../apps/server/src/modules/chains/derive';
 import {
   buildBitcoinBatch,
   checkSignedBitcoin,
@@ -25,7 +25,12 @@ const MNEMONIC =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 const seed = mnemonicToSeedSync(MNEMONIC);
 const btcAccount = HDKey.fromMasterSeed(seed).derive("m/84'/1'/0'");
-const ethAccount = HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'");
+// The account key as Coffer reads ETH_XPUB (its own copy of the key library).
+const ethAccount = parseAccountKey(
+  'ETH_XPUB',
+  HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'").publicExtendedKey,
+  'plain',
+).account;
 
 function keyAt(change: 0 | 1, index: number) {
   const key = btcAccount.deriveChild(change).deriveChild(index).publicKey;
