@@ -36,6 +36,7 @@ import {
   PAYOUT_DERIVATION_PATH,
   signEthereumFile,
 } from './ethereum-payout-tx';
+import { PAYOUT_MSG } from './payouts.service';
 
 /**
  * Ethereum payouts end to end through the API on a real node (anvil): a customer's ETH and
@@ -274,6 +275,13 @@ async function historyOf(id: string) {
   return items.find((i) => i.id === id);
 }
 
+/** How many "sent" mails the customer has had, once the outbox is delivered. */
+async function sentMails(): Promise<number> {
+  await t.services.outbox.deliver({ wait: 'all' });
+  return mailsTo(t, customer.email).filter((m) => m.includes('Your withdrawal has been sent'))
+    .length;
+}
+
 async function batchCount(): Promise<number> {
   const { rows } = await t.services.pool.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM payout_batches WHERE chain = 'ethereum'`,
@@ -284,8 +292,80 @@ async function batchCount(): Promise<number> {
 // -------------------------------------------------------------------------------- tests
 
 describe('Ethereum payouts through the API on anvil', () => {
+  it('returns a payout to approved once when another transaction took its nonce, and pays it with the next', async () => {
+    // First in this file: no payout transaction was ever recorded, so the batch's unsigned
+    // transaction is all the watcher has to look out for (it has no hash yet).
+    const { rows: recorded } = await t.services.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM payout_transactions',
+    );
+    expect(recorded[0]?.n).toBe(0);
+    const grace = freshAddress();
+    const id = await withdraw('ETH', '0.2', grace);
+    await approve(id);
+    const heldBefore = await walletOf(t, customer.userId, 'ETH');
+    const { batchId, file } = await built();
+    const entry = file.entries[0] as EthPayoutEntry;
+    const signedText = signedFileText(file);
+
+    // The operator's key spends the nonce elsewhere before the file comes back.
+    const elsewhere = freshAddress();
+    const other = await signer.signTransaction({
+      type: 'eip1559',
+      chainId: entry.chainId,
+      nonce: entry.nonce,
+      to: elsewhere,
+      value: 7n,
+      gas: 21_000n,
+      maxFeePerGas: BigInt(entry.maxFeePerGas),
+      maxPriorityFeePerGas: BigInt(entry.maxPriorityFeePerGas),
+    });
+    await anvil.rpc('eth_sendRawTransaction', [other]);
+    await mineAndTick();
+    expect(await ethOf(elsewhere)).toBe(7n);
+    // Seen, one confirmation: not yet returned.
+    expect((await payoutRow(id)).state).toBe('in-batch');
+
+    await mineAndTick(CONFIRMATIONS - 1);
+    const returnedAudit = async () => {
+      const { rows } = await t.services.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM audit_log WHERE action = 'payouts.returned' AND target_id = $1`,
+        [batchId],
+      );
+      return rows[0]?.n;
+    };
+    expect(await payoutRow(id)).toMatchObject({
+      state: 'approved',
+      returned_count: 1,
+      batch_id: null,
+      tx_hash: null,
+    });
+    expect(await returnedAudit()).toBe(1);
+    expect((await ledgerRow(id))?.status).toBe('pending');
+    expect(await walletOf(t, customer.userId, 'ETH')).toEqual(heldBefore);
+
+    await mineAndTick(3);
+    expect((await payoutRow(id)).returned_count).toBe(1);
+    expect(await returnedAudit()).toBe(1);
+    // The old file is for an abandoned batch: nothing is sent.
+    const stale = await submit(batchId, signedText);
+    expect(stale.statusCode).toBe(409);
+    expect(await poolOfPayout()).toEqual([]);
+
+    const rebuilt = await built();
+    expect(rebuilt.batchId).not.toBe(batchId);
+    expect(rebuilt.file.entries.map((e) => [e.payoutIds, e.nonce])).toEqual([
+      [[id], entry.nonce + 1],
+    ]);
+    const res = await submit(rebuilt.batchId, signedFileText(rebuilt.file));
+    expect(res.statusCode, res.body).toBe(200);
+    await settle([id]);
+    expect(await ethOf(grace)).toBe(parseEther('0.2'));
+    expect((await payoutRow(id)).returned_count).toBe(1);
+  });
+
   it('pays an ETH and a USDT-ERC20 withdrawal signed by Coffer’s signer, settled after the confirmations', async () => {
     const [alice, bob] = [freshAddress(), freshAddress()];
+    const mailsBefore = await sentMails();
     const ethId = await withdraw('ETH', '0.123456789', alice);
     const usdtId = await withdraw('USDT-ERC20', '25.5', bob);
     await approve(ethId);
@@ -338,10 +418,7 @@ describe('Ethereum payouts through the API on anvil', () => {
     expect((await historyOf(ethId))?.status).toBe('completed');
     expect(await walletOf(t, customer.userId, 'ETH')).toMatchObject({ held: '0' });
 
-    await t.services.outbox.deliver({ wait: 'all' });
-    expect(
-      mailsTo(t, customer.email).filter((m) => m.includes('Your withdrawal has been sent')),
-    ).toHaveLength(2);
+    expect(await sentMails()).toBe(mailsBefore + 2);
 
     const overview = await call(t, {
       url: '/api/admin/payouts?chain=ethereum',
@@ -418,5 +495,206 @@ describe('Ethereum payouts through the API on anvil', () => {
     await settle([id]);
     expect(await ethOf(erin)).toBe(parseEther('0.25'));
     expect(await ethOf(mallory)).toBe(0n);
+  });
+  it('sends a signed file once, however often and however many at once it is submitted; parallel builds build one batch', async () => {
+    const [a, b, c] = [freshAddress(), freshAddress(), freshAddress()];
+    const ids = [await withdraw('ETH', '0.01', a), await withdraw('USDT-ERC20', '2', b)];
+    for (const id of ids) await approve(id);
+    const batchesBefore = await batchCount();
+    const builds = await Promise.all(Array.from({ length: 20 }, () => build()));
+    expect(builds.filter((r) => r.statusCode === 200)).toHaveLength(1);
+    const refused = builds.filter((r) => r.statusCode !== 200);
+    expect(refused.map((r) => r.statusCode)).toEqual(Array.from({ length: 19 }, () => 409));
+    expect(new Set(refused.map((r) => errorOf(r).message))).toEqual(
+      new Set([PAYOUT_MSG.noneWaiting]),
+    );
+    expect(await batchCount()).toBe(batchesBefore + 1);
+    const ok = builds.find((r) => r.statusCode === 200);
+    const batchId = ok?.json().batch.id as string;
+    const text = signedFileText(JSON.parse(ok?.json().file.content) as EthPayoutFile);
+
+    const first = await submit(batchId, text);
+    expect(first.statusCode, first.body).toBe(200);
+    const hashes = first.json().sent as string[];
+    expect(hashes).toHaveLength(2);
+    const again = await submit(batchId, text);
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toMatchObject({ sent: [], alreadySent: hashes });
+    // One transaction per nonce in the pool.
+    expect((await poolOfPayout()).map((p) => p.hash)).toEqual(hashes);
+    await settle(ids);
+
+    // Twenty submits of one file at once: one sends, the others find it recorded.
+    const id = await withdraw('ETH', '0.02', c);
+    await approve(id);
+    const next = await built();
+    const nextText = signedFileText(next.file);
+    const submits = await Promise.all(
+      Array.from({ length: 20 }, () => submit(next.batchId, nextText)),
+    );
+    expect(submits.map((r) => r.statusCode)).toEqual(Array.from({ length: 20 }, () => 200));
+    const bodies = submits.map((r) => r.json() as { sent: string[]; alreadySent: string[] });
+    const senders = bodies.filter((r) => r.sent.length > 0);
+    expect(senders).toHaveLength(1);
+    const hash = senders[0]?.sent[0];
+    expect(senders[0]?.sent).toEqual([hash]);
+    expect(bodies.filter((r) => r.sent.length === 0).map((r) => r.alreadySent)).toEqual(
+      Array.from({ length: 19 }, () => [hash]),
+    );
+    expect(await poolOfPayout()).toEqual([{ hash, nonce: next.file.entries[0]?.nonce }]);
+    const { rows } = await t.services.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM audit_log WHERE action = 'payouts.submit' AND target_id = $1`,
+      [next.batchId],
+    );
+    expect(rows[0]?.n).toBe(1);
+    await settle([id]);
+    expect(await ethOf(c)).toBe(parseEther('0.02'));
+  });
+
+  it('sends a transaction dropped from the pool again, the same bytes, and settles it', async () => {
+    const frank = freshAddress();
+    const id = await withdraw('ETH', '0.3', frank);
+    await approve(id);
+    const { batchId, file } = await built();
+    const res = await submit(batchId, signedFileText(file));
+    expect(res.statusCode, res.body).toBe(200);
+    const [hash] = res.json().sent as string[];
+    expect((await poolOfPayout()).map((p) => p.hash)).toEqual([hash]);
+
+    await anvil.rpc('anvil_dropTransaction', [hash]);
+    expect(await anvil.rpc('eth_getTransactionByHash', [hash])).toBeNull();
+    expect(await poolOfPayout()).toEqual([]);
+    // The watcher's tick finds it gone and sends the recorded bytes again: the same hash.
+    await tick();
+    expect((await poolOfPayout()).map((p) => p.hash)).toEqual([hash]);
+
+    await settle([id]);
+    expect(await payoutRow(id)).toMatchObject({ state: 'completed', tx_hash: hash });
+    expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: hash });
+    expect(await ethOf(frank)).toBe(parseEther('0.3'));
+  });
+
+  it('refuses a typed hash that pays another address or amount, saying what it pays; the hold stays', async () => {
+    const henry = freshAddress();
+    const id = await withdraw('ETH', '0.15', henry);
+    await approve(id);
+    const complete = (reference: string) =>
+      call(t, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${id}/complete`,
+        cookie: admin.cookie,
+        body: { reference, stepUp: stepUpFor(admin) },
+      });
+    const ivy = freshAddress();
+    const tooMuch = await chain.sendEth(henry, parseEther('0.2'));
+    const elsewhere = await chain.sendEth(ivy, parseEther('0.15'));
+    await mineAndTick();
+
+    const held = await walletOf(t, customer.userId, 'ETH');
+    for (const [hash, pays] of [
+      [tooMuch, `0.2 to ${henry.toLowerCase()}`],
+      [elsewhere, `0.15 to ${ivy.toLowerCase()}`],
+    ] as const) {
+      const res = await withoutChange(t, () => complete(hash));
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res)).toEqual({
+        error: 'VALIDATION_FAILED',
+        message: `This transaction pays ${pays}, not 0.15 ETH to ${henry}. The payout stays held.`,
+      });
+    }
+    expect(await walletOf(t, customer.userId, 'ETH')).toEqual(held);
+    expect((await payoutRow(id)).state).toBe('approved');
+
+    // One that pays exactly is taken, and completes at the confirmations.
+    const exact = await chain.sendEth(henry, parseEther('0.15'));
+    await mineAndTick();
+    const res = await complete(exact);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await payoutRow(id)).state).toBe('confirming');
+    await settle([id]);
+    expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: exact });
+  });
+
+  it('a submit killed right after its broadcast leaves one transaction, which the watcher settles', async () => {
+    const jack = freshAddress();
+    const id = await withdraw('ETH', '0.05', jack);
+    await approve(id);
+    const { batchId, file } = await built();
+    const batches = await batchCount();
+    const signed = signEthereumFile(file, MNEMONIC);
+    const entry = signed.entries[0] as EthPayoutEntry;
+    const hash = keccak256(entry.signed as Hex);
+    const sentBefore = await chain.client.getTransactionCount({
+      address: payout,
+      blockTag: 'latest',
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-eth-payouts-'));
+    const input = path.join(dir, 'signed.json');
+    fs.writeFileSync(input, JSON.stringify(signed));
+
+    const outcome = await new Promise<{ code: number | null; signal: string | null; err: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            'apps/server/src/cli.ts',
+            'payouts-submit',
+            '--chain',
+            'eth',
+            '--in',
+            input,
+          ],
+          {
+            cwd: root,
+            env: {
+              ...process.env,
+              DATABASE_URL: t.databaseUrl,
+              DATA_DIR: t.dataDir,
+              COFFER_SECRET_KEY: t.secretKeyHex ?? '',
+              ETH_RPC_URL: anvil.url,
+              ETH_XPUB: XPUB,
+              USDT_ERC20_CONTRACT: usdt,
+              COFFER_TEST_FAULT: 'kill-after-broadcast',
+              LOG_LEVEL: 'silent',
+            },
+          },
+          (_error, _stdout, stderr) => {
+            resolve({ code: child.exitCode, signal: child.signalCode, err: stderr });
+          },
+        );
+      },
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect(outcome, outcome.err).toMatchObject({ signal: 'SIGKILL' });
+
+    // Sent once, and recorded before it was sent; the send itself was never noted.
+    expect(await poolOfPayout()).toEqual([{ hash, nonce: entry.nonce }]);
+    const { rows } = await t.services.pool.query<{
+      state: string;
+      tx_hash: string;
+      last_sent_at: Date | null;
+      batch_state: string;
+    }>(
+      `SELECT t.state, t.tx_hash, t.last_sent_at, b.state AS batch_state
+         FROM payout_transactions t JOIN payout_batches b ON b.id = t.batch_id WHERE b.id = $1`,
+      [batchId],
+    );
+    expect(rows).toEqual([
+      { state: 'broadcast', tx_hash: hash, last_sent_at: null, batch_state: 'broadcast' },
+    ]);
+    expect(await payoutRow(id)).toMatchObject({ state: 'broadcast', tx_hash: hash });
+
+    // The watcher finds it in the pool (nothing to re-send) and settles it once mined.
+    await tick();
+    expect(await poolOfPayout()).toEqual([{ hash, nonce: entry.nonce }]);
+    await settle([id]);
+    expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: hash });
+    expect(await ethOf(jack)).toBe(parseEther('0.05'));
+    expect(await batchCount()).toBe(batches);
+    expect(await chain.client.getTransactionCount({ address: payout, blockTag: 'latest' })).toBe(
+      sentBefore + 1,
+    );
   });
 });
