@@ -259,7 +259,10 @@ export function createPayoutSettlement(deps: {
   return {
     async watch() {
       const set = await repo.watchSet(deps.pool, chain);
-      if (set.hashes.length === 0 && set.outpoints.length === 0) return null;
+      // An unsigned Ethereum transaction has no hash yet, but its nonce can still be taken
+      // by another transaction of the payout address: the sender is watched for it too.
+      const senderMatters = deps.sender !== null && set.unsent;
+      if (set.hashes.length === 0 && set.outpoints.length === 0 && !senderMatters) return null;
       return {
         hashes: new Set(set.hashes),
         outpoints: new Set(set.outpoints),

@@ -451,9 +451,17 @@ export const payoutsRepository = {
   },
 
   /** What the watcher looks for in a chain's blocks: hashes, reserved outputs. */
-  async watchSet(db: Db, chain: string): Promise<{ hashes: string[]; outpoints: string[] }> {
-    const { rows } = await db.query<{ hashes: string[] | null; outpoints: string[] | null }>(
+  async watchSet(
+    db: Db,
+    chain: string,
+  ): Promise<{ hashes: string[]; outpoints: string[]; unsent: boolean }> {
+    const { rows } = await db.query<{
+      hashes: string[] | null;
+      outpoints: string[] | null;
+      unsent: boolean;
+    }>(
       `SELECT
+         EXISTS (SELECT 1 FROM payout_transactions WHERE chain = $1 AND state = 'unsigned') AS unsent,
          (SELECT array_agg(tx_hash) FROM payout_transactions
            WHERE chain = $1 AND state IN ('unsigned', 'broadcast', 'mined') AND tx_hash IS NOT NULL)
          || (SELECT array_agg(tx_hash) FROM payouts WHERE chain = $1 AND state = 'manual')
@@ -463,7 +471,11 @@ export const payoutsRepository = {
            WHERE i.chain = $1 AND b.state IN ('built', 'broadcast', 'confirming')) AS outpoints`,
       [chain],
     );
-    return { hashes: rows[0]?.hashes ?? [], outpoints: rows[0]?.outpoints ?? [] };
+    return {
+      hashes: rows[0]?.hashes ?? [],
+      outpoints: rows[0]?.outpoints ?? [],
+      unsent: rows[0]?.unsent ?? false,
+    };
   },
 
   /** Live candidates of a chain by hash (for a block's evidence), locked. */
