@@ -251,7 +251,9 @@ function Waiting({ overview }: { overview: TPayoutsOverview }) {
                 {items.map((p) => (
                   <tr key={p.id} className={STACKED.row}>
                     <td data-label="Customer" className={STACKED.cell}>
-                      <span className="min-w-0 break-words">{p.customerEmail}</span>
+                      <span className="min-w-0 break-words max-md:text-right">
+                        {p.customerEmail}
+                      </span>
                     </td>
                     <td data-label="Asset" className={STACKED.cell}>
                       {assetLabel(p.assetId)}
@@ -260,7 +262,7 @@ function Waiting({ overview }: { overview: TPayoutsOverview }) {
                       data-label="Amount"
                       className={cn(STACKED.cell, 'tabular-nums md:text-right')}
                     >
-                      <span className="min-w-0 break-all">{amountText(p.assetId, p.amount)}</span>
+                      <span className="whitespace-nowrap">{amountText(p.assetId, p.amount)}</span>
                     </td>
                     <td data-label="Address" className={STACKED.cell}>
                       <CopyableAddress
@@ -311,7 +313,7 @@ function Batches({ overview }: { overview: TPayoutsOverview }) {
       </h2>
       {overview.batches.length === 0 ? (
         <Card>
-          <CardContent className="py-6 text-center text-sm text-muted">
+          <CardContent className="pt-5 text-center text-sm text-muted">
             No {CHAIN_LABELS[overview.chain]} batches yet.
           </CardContent>
         </Card>

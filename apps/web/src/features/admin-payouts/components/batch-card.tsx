@@ -238,10 +238,10 @@ export function BatchCard({ batch }: { batch: TPayoutBatch }) {
             {batch.payouts.map((p) => (
               <tr key={p.id} className={STACKED.row}>
                 <td data-label="Customer" className={STACKED.cell}>
-                  <span className="min-w-0 break-words">{p.customerEmail}</span>
+                  <span className="min-w-0 break-words max-md:text-right">{p.customerEmail}</span>
                 </td>
                 <td data-label="Amount" className={cn(STACKED.cell, 'tabular-nums md:text-right')}>
-                  <span className="min-w-0 break-all">{amountText(p.assetId, p.amount)}</span>
+                  <span className="whitespace-nowrap">{amountText(p.assetId, p.amount)}</span>
                 </td>
                 <td data-label="Address" className={STACKED.cell}>
                   <CopyableAddress
@@ -260,7 +260,9 @@ export function BatchCard({ batch }: { batch: TPayoutBatch }) {
                   data-label="Network fee"
                   className={cn(STACKED.cell, 'tabular-nums md:text-right')}
                 >
-                  {p.networkFee ? amountText(FEE_ASSET[batch.chain], p.networkFee) : '—'}
+                  <span className="whitespace-nowrap">
+                    {p.networkFee ? amountText(FEE_ASSET[batch.chain], p.networkFee) : '—'}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -306,7 +308,7 @@ export function BatchCard({ batch }: { batch: TPayoutBatch }) {
             </div>
             {canBump ? (
               <form noValidate onSubmit={askBump} className="flex flex-wrap items-end gap-2">
-                <div className="space-y-1.5">
+                <div className="w-40 space-y-1.5">
                   <Label htmlFor={`${id}-rate`}>New fee rate (sat/vB)</Label>
                   <Input
                     id={`${id}-rate`}
@@ -314,7 +316,6 @@ export function BatchCard({ batch }: { batch: TPayoutBatch }) {
                     inputMode="decimal"
                     min={0}
                     step="any"
-                    className="w-36"
                     value={feeRate}
                     onChange={(e) => {
                       setFeeRate(e.target.value);

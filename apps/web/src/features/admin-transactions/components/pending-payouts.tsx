@@ -116,23 +116,27 @@ function Actions({
 }) {
   const actions = actionsOf(tx);
   return (
-    <div className="flex flex-wrap items-center gap-2 md:justify-end">
+    // Stacked (phone): the badge and buttons share a line. Wide: the badge above the buttons,
+    // which stay side by side.
+    <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
       {tx.payoutState ? <PayoutStateBadge state={tx.payoutState} /> : null}
-      {actions === 'approve' ? (
-        <Button size="sm" onClick={onApprove}>
-          Approve
-        </Button>
-      ) : null}
-      {actions === 'complete' ? (
-        <Button size="sm" onClick={onComplete}>
-          Complete
-        </Button>
-      ) : null}
-      {actions !== 'none' ? (
-        <Button size="sm" variant="outline" onClick={onReject}>
-          Reject
-        </Button>
-      ) : null}
+      <div className="flex gap-2 empty:hidden">
+        {actions === 'approve' ? (
+          <Button size="sm" onClick={onApprove}>
+            Approve
+          </Button>
+        ) : null}
+        {actions === 'complete' ? (
+          <Button size="sm" onClick={onComplete}>
+            Complete
+          </Button>
+        ) : null}
+        {actions !== 'none' ? (
+          <Button size="sm" variant="outline" onClick={onReject}>
+            Reject
+          </Button>
+        ) : null}
+      </div>
     </div>
   );
 }
