@@ -40,6 +40,8 @@ async function openTransactions(page: Page): Promise<void> {
   await expect(
     page.getByRole('heading', { level: 1, name: 'Transaction Management' }),
   ).toBeVisible();
+  // The link keeps the screen as it was when it is open already: start from the list.
+  await page.getByRole('tab', { name: 'All transactions' }).click();
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -169,18 +171,40 @@ test("Edit shows the customer's destination and amount but does not offer them",
   await expect(editing).toHaveCount(0);
 });
 
-test('a second admin completes it in Pending withdrawals', async () => {
-  await openTransactions(adminB);
-  await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
-  const row = adminB
+function pendingRow(page: Page) {
+  return page
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: account.email })
     .filter({ hasText: '0.100000 BTC' });
+}
+
+test('an admin approves the withdrawal before anyone can complete it', async () => {
+  await openTransactions(adminA);
+  await adminA.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  const row = pendingRow(adminA);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(BTC_ADDRESS);
-  await expectAccessible(adminB);
-  await snap(adminB, 'admin-transactions-pending');
+  // Not approved yet: it can be approved or rejected, not completed.
+  await expect(row.getByRole('button', { name: 'Complete' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Reject' })).toBeVisible();
+  await expectAccessible(adminA);
+  await snap(adminA, 'admin-transactions-pending');
+
+  await row.getByRole('button', { name: 'Approve' }).click();
+  await confirmStepUp(adminA, staffA, { title: 'Approve withdrawal', says: account.email });
+  await expect(toasts(adminA).getByText('Withdrawal approved')).toBeVisible();
+  await expect(row.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: 'Complete' })).toBeVisible();
+});
+
+test('a second admin completes it in Pending withdrawals', async () => {
+  await openTransactions(adminB);
+  await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  const row = pendingRow(adminB);
+  await expect(row).toHaveCount(1);
+  await expect(row.getByText('Approved', { exact: true })).toBeVisible();
 
   await row.getByRole('button', { name: 'Complete' }).click();
   const dialog = adminB.getByRole('dialog', { name: 'Complete withdrawal' });
@@ -208,8 +232,25 @@ test('a second admin completes it in Pending withdrawals', async () => {
     ),
   ).toHaveLength(1);
   await confirmStepUp(adminB, staffB, { title: 'Confirm the withdrawal' });
-  await expect(toasts(adminB).getByText('Withdrawal completed')).toBeVisible();
+  // The test server watches no chain: the hash is taken on staff's word, and says so.
+  await expect(toasts(adminB).getByText('Withdrawal completed: Unverified')).toBeVisible();
   await expect(row).toHaveCount(0);
+
+  await adminB.getByRole('tab', { name: 'All transactions' }).click();
+  await adminB.getByLabel('Search').fill(account.email);
+  const listed = adminB
+    .getByRole('main')
+    .getByRole('row')
+    .filter({ hasText: 'Withdrawal' })
+    .filter({ hasText: '0.100000 BTC' });
+  // The search applies once typing pauses: then this customer's withdrawal is the one row.
+  await expect(listed).toHaveCount(1);
+  await listed.getByRole('button', { name: /^View transaction/ }).click();
+  const details = adminB.getByRole('dialog', { name: 'Transaction Details' });
+  await expect(details.getByText('Unverified', { exact: true })).toBeVisible();
+  await expect(details).toContainText(PAYOUT_HASH);
+  await details.getByRole('button', { name: 'Close' }).click();
+  await expect(details).toHaveCount(0);
 });
 
 test("the customer's history shows the withdrawal completed", async () => {

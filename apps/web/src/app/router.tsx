@@ -50,6 +50,9 @@ const AdminSettingsPage = lazy(
 );
 const AdminAuditPage = lazy(() => import('../features/admin-audit/components/admin-audit-page'));
 const AdminChainsPage = lazy(() => import('../features/admin-chains/components/admin-chains-page'));
+const AdminPayoutsPage = lazy(
+  () => import('../features/admin-payouts/components/admin-payouts-page'),
+);
 const KycPage = lazy(() => import('../features/kyc/components/kyc-page'));
 const ChatPage = lazy(() => import('../features/chat/components/chat-page'));
 const AdminChatPage = lazy(() => import('../features/admin-chat/components/admin-chat-page'));
@@ -126,6 +129,7 @@ const routes: RouteObject[] = [
       },
       { path: '/admin/addresses', element: <Navigate to="/dashboard/admin/addresses" replace /> },
       { path: '/admin/settings', element: <Navigate to="/dashboard/admin/settings" replace /> },
+      { path: '/admin/payouts', element: <Navigate to="/dashboard/admin/payouts" replace /> },
       {
         element: <AdminRoute />,
         children: [
@@ -135,6 +139,7 @@ const routes: RouteObject[] = [
           { path: '/dashboard/admin/settings', element: page(<AdminSettingsPage />) },
           { path: '/dashboard/admin/audit', element: page(<AdminAuditPage />) },
           { path: '/dashboard/admin/chains', element: page(<AdminChainsPage />) },
+          { path: '/dashboard/admin/payouts', element: page(<AdminPayoutsPage />) },
           { path: '/dashboard/admin/kyc', element: page(<AdminKycPage />) },
           { path: '/dashboard/admin/chat', element: page(<AdminChatPage />) },
           { path: '/dashboard/admin/transactions', element: page(<AdminTransactionsPage />) },

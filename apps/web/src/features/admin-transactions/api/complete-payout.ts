@@ -22,6 +22,11 @@ export function useCompletePayout() {
   return useMutation({
     mutationFn: ({ id, reference, stepUp }: { id: string; reference: string; stepUp: TStepUp }) =>
       completePayout(id, reference, stepUp),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+    // A crypto payout also leaves the Payouts screen's waiting list.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
+      ]),
   });
 }

@@ -19,6 +19,11 @@ export function useRejectPayout() {
   return useMutation({
     mutationFn: ({ id, reason, stepUp }: { id: string; reason: string; stepUp: TStepUp }) =>
       rejectPayout(id, reason, stepUp),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+    // A crypto payout also leaves the Payouts screen's waiting list.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+        queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
+      ]),
   });
 }

@@ -8,6 +8,7 @@ import {
 } from '@coffer/shared';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
+import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
 import { STACKED } from '../../../components/admin/stacked-table';
 import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
@@ -17,6 +18,7 @@ import { Input, Textarea } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
+import { useApprovePayout } from '../api/approve-payout';
 import { useCompletePayout } from '../api/complete-payout';
 import { usePendingPayouts } from '../api/get-pending-payouts';
 import { useRejectPayout } from '../api/reject-payout';
@@ -89,11 +91,90 @@ function Destination({ tx }: { tx: TAdminTransaction }) {
 }
 
 /**
+ * What staff may do with a pending payout now. A bank transfer is completed with the bank's
+ * reference. A crypto withdrawal is approved first (by a second admin); once approved it is
+ * paid by a batch on Payouts or completed with the hash of a payment made outside Coffer.
+ * Once a batch may pay it, the chain decides: it is neither rejected nor completed by hand.
+ */
+function actionsOf(tx: TAdminTransaction): 'complete' | 'approve' | 'none' {
+  if (isBank(tx)) return 'complete';
+  const state = tx.payoutState ?? null;
+  if (state === null) return 'approve';
+  return state === 'approved' ? 'complete' : 'none';
+}
+
+function Actions({
+  tx,
+  onApprove,
+  onComplete,
+  onReject,
+}: {
+  tx: TAdminTransaction;
+  onApprove: () => void;
+  onComplete: () => void;
+  onReject: () => void;
+}) {
+  const actions = actionsOf(tx);
+  return (
+    // Stacked (phone): the badge and buttons share a line. Wide: the badge above the buttons,
+    // which stay side by side.
+    <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
+      {tx.payoutState ? <PayoutStateBadge state={tx.payoutState} /> : null}
+      <div className="flex gap-2 empty:hidden">
+        {actions === 'approve' ? (
+          <Button size="sm" onClick={onApprove}>
+            Approve
+          </Button>
+        ) : null}
+        {actions === 'complete' ? (
+          <Button size="sm" onClick={onComplete}>
+            Complete
+          </Button>
+        ) : null}
+        {actions !== 'none' ? (
+          <Button size="sm" variant="outline" onClick={onReject}>
+            Reject
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** The toast after a crypto withdrawal's hash is taken: what the chain check made of it. */
+function completedText(tx: TAdminTransaction): { title: string; description?: string } {
+  if (isBank(tx)) return { title: 'Bank transfer completed' };
+  switch (tx.payoutState) {
+    case 'unverified':
+      return {
+        title: 'Withdrawal completed: Unverified',
+        description: 'Coffer does not watch this chain, so the hash was recorded unchecked.',
+      };
+    case 'manual':
+      return {
+        title: 'Hash recorded: waiting for the chain',
+        description: 'The withdrawal completes once the chain shows this transaction confirmed.',
+      };
+    case 'confirming':
+      return {
+        title: 'Hash recorded: confirming',
+        description: 'The chain shows the payment; it completes once confirmed.',
+      };
+    default:
+      return { title: 'Withdrawal completed' };
+  }
+}
+
+/**
  * Pending withdrawals (DEVIATIONS M6): the payouts waiting for staff, oldest first. The
- * server enforces four-eyes: whoever recorded or edited a request cannot complete it.
+ * server enforces four-eyes: whoever recorded or edited a request cannot approve or complete
+ * it.
  */
 export function PendingPayouts() {
   const pending = usePendingPayouts();
+  const [approving, setApproving] = useState<TAdminTransaction | null>(null);
+  // Why the last approval was refused, kept on screen (a toast goes away).
+  const [refusal, setRefusal] = useState<string | null>(null);
   const [completing, setCompleting] = useState<TAdminTransaction | null>(null);
   const [rejecting, setRejecting] = useState<TAdminTransaction | null>(null);
 
@@ -114,7 +195,12 @@ export function PendingPayouts() {
   const items = pending.data.items;
   return (
     <Card>
-      <CardContent className="pt-5">
+      <CardContent className="space-y-4 pt-5">
+        {refusal ? (
+          <p role="alert" className="text-sm text-danger">
+            Not approved: {refusal}
+          </p>
+        ) : null}
         {items.length === 0 ? (
           <p className="py-6 text-center text-sm text-muted">No withdrawals are waiting.</p>
         ) : (
@@ -161,14 +247,15 @@ export function PendingPayouts() {
                     <Destination tx={tx} />
                   </td>
                   <td className={STACKED.wideCell}>
-                    <div className="flex gap-2 md:justify-end">
-                      <Button size="sm" onClick={() => setCompleting(tx)}>
-                        Complete
-                      </Button>
-                      <Button size="sm" variant="outline" onClick={() => setRejecting(tx)}>
-                        Reject
-                      </Button>
-                    </div>
+                    <Actions
+                      tx={tx}
+                      onApprove={() => {
+                        setRefusal(null);
+                        setApproving(tx);
+                      }}
+                      onComplete={() => setCompleting(tx)}
+                      onReject={() => setRejecting(tx)}
+                    />
                   </td>
                 </tr>
               ))}
@@ -176,6 +263,11 @@ export function PendingPayouts() {
           </table>
         )}
       </CardContent>
+      <ApproveDialog
+        transaction={approving}
+        onClose={() => setApproving(null)}
+        onRefused={setRefusal}
+      />
       <CompleteDialog transaction={completing} onClose={() => setCompleting(null)} />
       <RejectDialog transaction={rejecting} onClose={() => setRejecting(null)} />
     </Card>
@@ -222,8 +314,9 @@ function CompleteDialog({
 
   async function confirm(stepUp: TStepUp) {
     if (!transaction || asking === null) return;
-    await complete.mutateAsync({ id: transaction.id, reference: asking, stepUp });
-    toast.success(bank ? 'Bank transfer completed' : 'Withdrawal completed');
+    const done = await complete.mutateAsync({ id: transaction.id, reference: asking, stepUp });
+    const text = completedText(done.transaction);
+    toast.success(text.title, text.description ? { description: text.description } : undefined);
     close();
   }
 
@@ -298,6 +391,56 @@ function CompleteDialog({
         </DialogContent>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * Approves a crypto withdrawal for payment on chain with the admin's step-up. A refusal
+ * (four eyes, already approved, an address Coffer cannot pay) goes to `onRefused`, and the
+ * request stays as it was.
+ */
+function ApproveDialog({
+  transaction,
+  onClose,
+  onRefused,
+}: {
+  transaction: TAdminTransaction | null;
+  onClose: () => void;
+  onRefused: (message: string) => void;
+}) {
+  const approve = useApprovePayout();
+
+  async function confirm(stepUp: TStepUp) {
+    if (!transaction) return;
+    await approve.mutateAsync({ id: transaction.id, stepUp });
+    toast.success('Withdrawal approved', {
+      description: 'It can now be paid in a batch on Payouts, or completed with its hash.',
+    });
+    onClose();
+  }
+
+  function failed(err: unknown) {
+    onClose();
+    const message = errorMessage(err, 'Please try again.');
+    onRefused(message);
+    toast.error('Failed to approve the withdrawal', { description: message });
+  }
+
+  return (
+    <StepUpDialog
+      open={transaction !== null}
+      title="Approve withdrawal"
+      description={
+        transaction
+          ? `Approve ${amountOf(transaction)} for ${customerText(transaction)} to ${transaction.withdrawalAddress ?? 'its address'}: it can then be paid on chain.`
+          : ''
+      }
+      confirmLabel="Confirm and approve"
+      pendingLabel="Approving..."
+      onCancel={onClose}
+      onConfirm={confirm}
+      onFailure={failed}
+    />
   );
 }
 

@@ -1,5 +1,6 @@
 import type { TAdminTransaction } from '@coffer/shared';
 import type { ReactNode } from 'react';
+import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import {
   assetText,
@@ -72,6 +73,11 @@ function Details({ tx }: { tx: TAdminTransaction }) {
       <Row label="Status">
         <StatusBadge status={tx.status} type={tx.type} />
       </Row>
+      {tx.payoutState ? (
+        <Row label="Payout">
+          <PayoutStateBadge state={tx.payoutState} />
+        </Row>
+      ) : null}
       <Row label="Date">{dateText(tx.date)}</Row>
       {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
       {tx.withdrawalAddress ? (

@@ -90,11 +90,13 @@ function StatusBadge({ tx }: { tx: TTransaction }) {
       </Badge>
     );
   }
-  // A chain deposit on its way: how many blocks include it of the number it is credited at.
+  // On chain and waiting for blocks: a deposit until it is credited, a withdrawal Coffer
+  // has sent until it is final.
   if (tx.status === 'pending' && tx.confirmations) {
+    const n = Math.min(tx.confirmations.current, tx.confirmations.required);
     return (
       <Badge variant="secondary">
-        Confirming {Math.min(tx.confirmations.current, tx.confirmations.required)} of{' '}
+        {tx.type === 'withdrawal' ? 'Sent — confirming' : 'Confirming'} {n} of{' '}
         {tx.confirmations.required}
       </Badge>
     );
@@ -122,6 +124,8 @@ function stateNote(tx: TTransaction, held: string): string | null {
     return 'Not in your balance yet: it is credited once confirmed on the blockchain.';
   }
   if (tx.type === 'withdrawal') {
+    if (tx.status === 'pending' && tx.confirmations)
+      return 'Sent on the blockchain: completed once confirmed.';
     if (tx.status === 'pending')
       return 'Held from your balance until processed, within 1-24 hours.';
     if (rejected)

@@ -1,0 +1,173 @@
+import { type BrowserContext, expect, type Page, test } from '@playwright/test';
+import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  sidebar,
+  signInNewAdminAccount,
+  toasts,
+} from './support/flows';
+import { snap } from './support/shots';
+
+// A customer's Bitcoin withdrawal on its way out: approved by one admin, seen waiting on
+// Payouts, completed by another with the hash of a payment made outside Coffer. The test
+// server has no chain node or key configured, so Payouts says so and builds no batch, and a
+// typed hash is taken unchecked (Unverified). Serial: each step builds on the one before.
+test.describe.configure({ mode: 'serial' });
+
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const PAYOUT_HASH = 'c'.repeat(8) + '0d1e2f3a'.repeat(7);
+
+let contexts: BrowserContext[] = [];
+let customer: Page;
+let approver: Page;
+let payer: Page;
+let account: Account;
+let approverAccount: Account;
+let payerAccount: Account;
+
+async function newPage(browser: import('@playwright/test').Browser): Promise<Page> {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  contexts.push(context);
+  return context.newPage();
+}
+
+async function openPending(page: Page): Promise<void> {
+  await page.goto('/dashboard/admin/transactions');
+  await page.getByRole('tab', { name: 'Pending withdrawals' }).click();
+}
+
+function pendingRow(page: Page) {
+  return page
+    .getByRole('main')
+    .getByRole('row')
+    .filter({ hasText: account.email })
+    .filter({ hasText: '0.100000 BTC' });
+}
+
+function waitingTable(page: Page) {
+  return page.getByRole('table', { name: /^Approved Bitcoin withdrawals waiting/ });
+}
+
+test.beforeAll(async ({ browser }) => {
+  customer = await newPage(browser);
+  account = await createCustomer(customer, 'payouts');
+  creditDeposit(account.email, 'BTC', '0.5', uniqueTxHash());
+  approver = await newPage(browser);
+  approverAccount = await signInNewAdminAccount(approver, 'payouts-approver');
+  payer = await newPage(browser);
+  payerAccount = await signInNewAdminAccount(payer, 'payouts-payer');
+});
+
+test.afterAll(async () => {
+  for (const c of contexts) await c.close();
+  contexts = [];
+});
+
+test('the customer requests a Bitcoin withdrawal', async () => {
+  await customer.goto('/dashboard/withdraw');
+  await customer.getByLabel('Cryptocurrency').selectOption({ label: 'BTC - Bitcoin' });
+  await customer.getByLabel('Amount', { exact: true }).fill('0.1');
+  await customer.getByLabel('Destination address').fill(BTC_ADDRESS);
+  await customer.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await confirmStepUp(customer, account, {
+    title: 'Confirm your withdrawal',
+    says: `0.1 BTC to ${BTC_ADDRESS}`,
+  });
+  await expect(
+    toasts(customer).getByText('Withdrawal request submitted successfully'),
+  ).toBeVisible();
+});
+
+test('a second admin approves it in Pending withdrawals', async () => {
+  await openPending(approver);
+  const row = pendingRow(approver);
+  await expect(row).toHaveCount(1);
+  await expect(row.getByRole('button', { name: 'Complete' })).toHaveCount(0);
+  await row.getByRole('button', { name: 'Approve' }).click();
+  await confirmStepUp(approver, approverAccount, {
+    title: 'Approve withdrawal',
+    says: `0.100000 BTC for ${account.email}`,
+  });
+  await expect(toasts(approver).getByText('Withdrawal approved')).toBeVisible();
+  await expect(row.getByText('Approved', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Complete' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Reject' })).toBeVisible();
+  await expectAccessible(approver);
+  await snap(approver, 'payouts-pending-approved');
+});
+
+test('Payouts says Bitcoin is not configured and lists the approved payout as waiting', async () => {
+  await sidebar(approver).getByRole('link', { name: 'Payouts' }).click();
+  await expect(approver).toHaveURL(/\/dashboard\/admin\/payouts$/);
+  await expect(approver.getByRole('heading', { level: 1, name: 'Payouts' })).toBeVisible();
+  await expect(approver.getByRole('tab', { name: 'Bitcoin' })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await expect(approver.getByRole('tabpanel')).toContainText(
+    'This chain’s node and key are not configured, so Coffer does not build its payouts: they are completed by hash from Pending withdrawals.',
+  );
+  // Nothing to build with: no node, no key.
+  await expect(approver.getByRole('button', { name: 'Build batch' })).toHaveCount(0);
+
+  const waiting = waitingTable(approver).getByRole('row').filter({ hasText: account.email });
+  await expect(waiting).toHaveCount(1);
+  await expect(waiting).toContainText('0.1 BTC');
+  await expect(waiting).toContainText('Approved');
+  await expect(waiting.getByTitle(BTC_ADDRESS)).toHaveText(BTC_ADDRESS);
+  await expect(approver.getByText('No Bitcoin batches yet.')).toBeVisible();
+  await expectAccessible(approver);
+  await snap(approver, 'payouts-bitcoin');
+
+  // On a phone the tables stack as cards: nothing sticks out sideways.
+  const viewport = approver.viewportSize();
+  await approver.setViewportSize({ width: 375, height: 812 });
+  await expect(waiting).toContainText('0.1 BTC');
+  expect(
+    await approver.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    ),
+  ).toBe(0);
+  if (viewport) await approver.setViewportSize(viewport);
+
+  // Ethereum has none of its own; the page's address keeps the chain chosen.
+  await approver.getByRole('tab', { name: 'Ethereum' }).click();
+  await expect(approver).toHaveURL(/\/dashboard\/admin\/payouts\?chain=ethereum$/);
+  await expect(approver.getByRole('tabpanel')).toContainText('not configured');
+  await expect(approver.getByText('No approved Ethereum withdrawals are waiting.')).toBeVisible();
+
+  // The short address leads to the same screen.
+  await approver.goto('/admin/payouts');
+  await expect(approver).toHaveURL(/\/dashboard\/admin\/payouts$/);
+  await expect(waitingTable(approver)).toContainText(account.email);
+});
+
+test('another admin completes it by hash, and it reads Unverified', async () => {
+  await openPending(payer);
+  const row = pendingRow(payer);
+  await row.getByRole('button', { name: 'Complete' }).click();
+  const dialog = payer.getByRole('dialog', { name: 'Complete withdrawal' });
+  await dialog.getByLabel('Chain transaction hash').fill(PAYOUT_HASH);
+  await dialog.getByRole('button', { name: 'Mark as completed' }).click();
+  await confirmStepUp(payer, payerAccount, { title: 'Confirm the withdrawal' });
+  await expect(toasts(payer).getByText('Withdrawal completed: Unverified')).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  await payer.getByRole('tab', { name: 'All transactions' }).click();
+  await payer.getByLabel('Search').fill(account.email);
+  const listed = payer.getByRole('main').getByRole('row').filter({ hasText: 'Withdrawal' });
+  // The search applies once typing pauses: then this customer's withdrawal is the one row.
+  await expect(listed).toHaveCount(1);
+  await listed.getByRole('button', { name: /^View transaction/ }).click();
+  const details = payer.getByRole('dialog', { name: 'Transaction Details' });
+  await expect(details.getByText('Unverified', { exact: true })).toBeVisible();
+  await expect(details).toContainText(PAYOUT_HASH);
+  await details.getByRole('button', { name: 'Close' }).click();
+
+  // Paid: no longer waiting on Payouts.
+  await payer.goto('/dashboard/admin/payouts');
+  await expect(payer.getByText('No approved Bitcoin withdrawals are waiting.')).toBeVisible();
+});
