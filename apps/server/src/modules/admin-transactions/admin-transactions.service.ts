@@ -582,6 +582,7 @@ export function createAdminTransactionsService(s: Services) {
           const current = await repo.findById(client, id, true);
           if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
           refuseEdit(current, body);
+          await s.payouts.assertNotApproved(client, current);
           const revision = revisionOf(current, body, actor);
           refuseRedirect(current, body);
           const change = await ledger.revise(client, id, revision);
@@ -749,8 +750,9 @@ export function createAdminTransactionsService(s: Services) {
       await withdrawals.reject(id, {
         reason,
         processedBy: actor.id,
-        // Once a batch may pay it, the chain decides: never rejected then.
-        check: (client, locked) => s.payouts.assertOffChain(client, locked, false),
+        // Once a batch may pay it, the chain decides: never rejected then. Before that, the
+        // approval goes with the rejection.
+        check: (client, locked) => s.payouts.beforeReject(client, locked),
         record: async (client, before, after) => {
           await confirmStepUp(client, actor, stepUp);
           await audit.record(client, {

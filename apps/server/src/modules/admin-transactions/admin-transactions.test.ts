@@ -32,6 +32,7 @@ import {
 import { createPool } from '../../db/client';
 import { withTransaction } from '../../db/tx';
 import { seedLoad } from '../../seed-load';
+import { PAYOUT_MSG } from '../payouts/payouts.service';
 import { adminTransactionsRepository, type ListFilters } from './admin-transactions.repository';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
@@ -157,6 +158,22 @@ function complete(admin: SignedInUser, id: string, reference: string, over: Body
   });
 }
 
+function approve(admin: SignedInUser, id: string, over: Body = {}) {
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/withdrawals/${id}/approve`,
+    cookie: admin.cookie,
+    body: confirmed(admin, over),
+  });
+}
+
+/** A crypto withdrawal approved by `admin`: from then on it may be completed by hash. */
+async function approved(admin: SignedInUser, id: string) {
+  const res = await approve(admin, id);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.json().transaction).toMatchObject({ status: 'pending', payoutState: 'approved' });
+}
+
 function reject(admin: SignedInUser, id: string, reason: string, over: Body = {}) {
   return call(t, {
     method: 'POST',
@@ -195,6 +212,7 @@ describe('who may call', () => {
       { method: 'DELETE' as const, url: `/api/admin/transactions/${id}`, body: { reason: 'x' } },
       { method: 'GET' as const, url: '/api/admin/withdrawals/pending' },
       { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/complete`, body: {} },
+      { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/approve`, body: {} },
       { method: 'POST' as const, url: `/api/admin/withdrawals/${id}/reject`, body: {} },
     ];
     for (const c of calls) {
@@ -419,7 +437,7 @@ describe('the ledger effect of each change', () => {
 });
 
 describe('withdrawal processing', () => {
-  it('an admin-recorded withdrawal holds; its author cannot complete it; a second admin can', async () => {
+  it('an admin-recorded withdrawal holds; its author cannot approve it; a second admin approves and completes it', async () => {
     const customer = await verifiedCustomer(t);
     await fund(t, customer.userId, 'BTC', '1');
     const recorded = await create(
@@ -439,10 +457,19 @@ describe('withdrawal processing', () => {
     const queue = await call(t, { url: '/api/admin/withdrawals/pending', cookie: adminB.cookie });
     expect(queue.json().items.map((i: { id: string }) => i.id)).toContain(id);
 
-    const own = await withoutChange(t, () => complete(adminA, id, 'ab'.repeat(32)));
+    const own = await withoutChange(t, () => approve(adminA, id));
     expect(own.statusCode).toBe(403);
     expect(errorOf(own)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    // Not approved yet: nobody completes it.
+    const early = await withoutChange(t, () => complete(adminB, id, 'ab'.repeat(32)));
+    expect([early.statusCode, errorOf(early)]).toEqual([
+      409,
+      { error: 'CONFLICT', message: PAYOUT_MSG.notApproved },
+    ]);
 
+    await approved(adminB, id);
+    // Approval moves no money: the amount stays held until the payout is completed.
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.3' });
     const noHash = await withoutChange(t, () => complete(adminB, id, ' '));
     expect(errorOf(noHash)).toEqual({
       error: 'VALIDATION_FAILED',
@@ -455,17 +482,20 @@ describe('withdrawal processing', () => {
       status: 'completed',
       transactionHash: 'ab'.repeat(32),
       processedBy: adminB.userId,
+      // No Bitcoin node in this app: the typed hash is taken on trust, and says so.
+      payoutState: 'unverified',
     });
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.7', held: '0' });
     expect(mailsTo(t, customer.email).at(-1)).toContain('Your withdrawal has been sent');
     expect((await auditRows(id)).map((a) => [a.action, a.actor_id])).toEqual([
       ['transaction.create', adminA.userId],
+      ['withdrawal.approve', adminB.userId],
       ['withdrawal.complete', adminB.userId],
     ]);
     await expectReconciled(t);
   });
 
-  it('an admin who edited a customer request cannot complete it; Add and Edit cannot complete a payout', async () => {
+  it('an admin who edited a customer request cannot approve it; Add and Edit cannot complete a payout', async () => {
     const { customer, id } = await customerWithdrawal('ETH', '2', '1');
     const tx = (
       await call(t, { url: `/api/admin/transactions/${id}`, cookie: adminA.cookie })
@@ -494,7 +524,9 @@ describe('withdrawal processing', () => {
     // Amount 1 plus the 0.002 network fee is still held.
     expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
 
-    expect((await complete(adminA, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(403);
+    const byEditor = await withoutChange(t, () => approve(adminA, id));
+    expect(errorOf(byEditor)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    await approved(adminB, id);
     expect((await complete(adminB, id, `0x${'cd'.repeat(32)}`)).statusCode).toBe(200);
     expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
 
@@ -632,9 +664,10 @@ function pendingEthWithdrawal() {
 
 const ETH_HASH = `0x${'5e'.repeat(32)}`;
 
-/** A customer's 0.1 ETH withdrawal, paid out by admin B. */
+/** A customer's 0.1 ETH withdrawal, approved by admin C and paid out by admin B. */
 async function completedEthWithdrawal() {
   const { customer, id } = await customerWithdrawal('ETH', '2', '0.1');
+  await approved(adminC, id);
   expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
   // 0.1 and its 0.002 fee left.
   expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '1.898', held: '0' });
@@ -674,7 +707,7 @@ function bankEditBody(tx: Record<string, unknown>, over: Body = {}): Body {
 }
 
 describe('four eyes nobody can sidestep', () => {
-  it('A edits, B edits: neither may complete, even after the other edited last; C may', async () => {
+  it('A edits, B edits: neither may approve, even after the other edited last; C may', async () => {
     const { customer, id } = await pendingEthWithdrawal();
     // Edits of what the customer did not confirm (the date): they still make editors.
     const first = await edit(
@@ -698,14 +731,15 @@ describe('four eyes nobody can sidestep', () => {
     expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
 
     // A is no longer the last editor, yet edited it: refused.
-    const byA = await withoutChange(t, () => complete(adminA, id, ETH_HASH));
+    const byA = await withoutChange(t, () => approve(adminA, id));
     expect(byA.statusCode).toBe(403);
     expect(errorOf(byA)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
-    const byB = await withoutChange(t, () => complete(adminB, id, ETH_HASH));
+    const byB = await withoutChange(t, () => approve(adminB, id));
     expect(byB.statusCode).toBe(403);
     expect(errorOf(byB)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
     await expectReconciled(t);
 
+    await approved(adminC, id);
     const byC = await complete(adminC, id, ETH_HASH);
     expect(byC.statusCode).toBe(200);
     expect(byC.json().transaction).toMatchObject({
@@ -717,7 +751,7 @@ describe('four eyes nobody can sidestep', () => {
     await expectReconciled(t);
   });
 
-  it('the admin who recorded a withdrawal cannot complete it after another admin edited it', async () => {
+  it('the admin who recorded a withdrawal cannot approve it after another admin edited it', async () => {
     const customer = await verifiedCustomer(t);
     await fund(t, customer.userId, 'BTC', '1');
     const recorded = await create(
@@ -731,10 +765,123 @@ describe('four eyes nobody can sidestep', () => {
     );
     const tx = recorded.json().transaction;
     expect((await edit(adminB, tx.id, editBody(tx, { cryptoAmount: '0.2' }))).statusCode).toBe(200);
-    const byCreator = await withoutChange(t, () => complete(adminA, tx.id, 'ab'.repeat(32)));
+    const byCreator = await withoutChange(t, () => approve(adminA, tx.id));
     expect(errorOf(byCreator)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    const byEditor = await withoutChange(t, () => approve(adminB, tx.id));
+    expect(errorOf(byEditor)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
+    await approved(adminC, tx.id);
     expect((await complete(adminC, tx.id, 'ab'.repeat(32))).statusCode).toBe(200);
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.8', held: '0' });
+  });
+});
+
+describe('approving a crypto withdrawal', () => {
+  it('is refused to the admin who recorded it, changing nothing and auditing nothing', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const recorded = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'withdrawal',
+        cryptoAmount: '0.3',
+        status: 'pending',
+        withdrawalAddress: GOOD_ADDRESS.BTC,
+      }),
+    );
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    const id: string = recorded.json().transaction.id;
+    const own = await withoutChange(t, () => approve(adminA, id));
+    expect([own.statusCode, errorOf(own)]).toEqual([
+      403,
+      { error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes },
+    ]);
+    expect((await auditRows(id)).map((a) => a.action)).toEqual(['transaction.create']);
+    expect(await opened(id)).toMatchObject({ status: 'pending', payoutState: null });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.3' });
+  });
+
+  it('is refused for a bank transfer: it is completed with the bank’s reference', async () => {
+    const customer = await verifiedCustomer(t);
+    const bank = await pendingBankTransfer(customer.userId);
+    const res = await withoutChange(t, () => approve(adminB, bank.id));
+    expect([res.statusCode, errorOf(res)]).toEqual([
+      409,
+      { error: 'CONFLICT', message: PAYOUT_MSG.bankNotApproved },
+    ]);
+  });
+
+  it('happens once: a second approval is refused, changing nothing', async () => {
+    const { id } = await pendingEthWithdrawal();
+    await approved(adminB, id);
+    for (const admin of [adminB, adminC]) {
+      const again = await withoutChange(t, () => approve(admin, id));
+      expect([again.statusCode, errorOf(again)]).toEqual([
+        409,
+        { error: 'CONFLICT', message: PAYOUT_MSG.alreadyApproved },
+      ]);
+    }
+    const approvals = (await auditRows(id)).filter((a) => a.action === 'withdrawal.approve');
+    expect(approvals.map((a) => a.actor_id)).toEqual([adminB.userId]);
+  });
+
+  it('comes before completion: completing an unapproved withdrawal is refused, changing nothing', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    for (const admin of [adminA, adminB]) {
+      const res = await withoutChange(t, () => complete(admin, id, ETH_HASH));
+      expect([res.statusCode, errorOf(res)]).toEqual([
+        409,
+        { error: 'CONFLICT', message: PAYOUT_MSG.notApproved },
+      ]);
+    }
+    expect(await opened(id)).toMatchObject({ status: 'pending', transactionHash: null });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '1.002' });
+  });
+
+  it('an approved withdrawal is paid as approved: an Edit of its amount or address is refused', async () => {
+    const customer = await verifiedCustomer(t);
+    await fund(t, customer.userId, 'BTC', '1');
+    const recorded = await create(
+      adminA,
+      deposit(customer.userId, {
+        type: 'withdrawal',
+        cryptoAmount: '0.3',
+        status: 'pending',
+        withdrawalAddress: GOOD_ADDRESS.BTC,
+      }),
+    );
+    const tx = recorded.json().transaction;
+    await approved(adminB, tx.id);
+    for (const over of [
+      { cryptoAmount: '0.9' },
+      { withdrawalAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+      { transactionDate: '2025-08-02T10:00:00.000Z' },
+    ]) {
+      const res = await withoutChange(t, () => edit(adminA, tx.id, editBody(tx, over)));
+      expect([over, res.statusCode, errorOf(res)]).toEqual([
+        over,
+        409,
+        { error: 'CONFLICT', message: PAYOUT_MSG.approvedNoEdit },
+      ]);
+    }
+    expect(await opened(tx.id)).toMatchObject({ amount: '0.3', editorIds: [] });
+  });
+
+  it('an approved withdrawal not yet in a batch may still be rejected; the hold is released', async () => {
+    const { customer, id } = await pendingEthWithdrawal();
+    await approved(adminB, id);
+    const res = await reject(adminC, id, 'Address on a sanctions list');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().transaction).toMatchObject({ status: 'failed' });
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0' });
+    // Rejected, it is no longer waiting to be paid on chain.
+    const payouts = await call(t, {
+      url: '/api/admin/payouts?chain=ethereum',
+      cookie: adminA.cookie,
+    });
+    expect(payouts.statusCode, payouts.body).toBe(200);
+    expect(payouts.json().waiting.map((p: { id: string }) => p.id)).not.toContain(id);
+    const late = await withoutChange(t, () => complete(adminB, id, ETH_HASH));
+    expect(late.statusCode).toBe(409);
   });
 });
 
@@ -1085,6 +1232,7 @@ describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", 
 describe('references that prove a payout left', () => {
   it('refuses "hello" as a chain hash, changing nothing; stores an upper-case 0x hash lower-case', async () => {
     const { customer, id } = await pendingEthWithdrawal();
+    await approved(adminC, id);
     const hello = await withoutChange(t, () => complete(adminB, id, 'hello'));
     expect(hello.statusCode).toBe(400);
     expect(errorOf(hello)).toEqual({ error: 'VALIDATION_FAILED', message: REFERENCE_MSG.evmHash });
@@ -1101,6 +1249,7 @@ describe('references that prove a payout left', () => {
 
   it('stores a Bitcoin hash bare and lower-case, and a bank reference tidied; refuses a bad one', async () => {
     const { customer, id } = await customerWithdrawal('BTC', '1', '0.1');
+    await approved(adminC, id);
     const done = await complete(adminB, id, `0x${'CD'.repeat(32)}`);
     expect(done.json().transaction.transactionHash).toBe('cd'.repeat(32));
 
@@ -1151,8 +1300,9 @@ describe('references that prove a payout left', () => {
     const tx = await opened(id);
     const date = '2025-08-02T10:00:00.000Z';
     expect((await edit(adminA, id, editBody(tx, { transactionDate: date }))).statusCode).toBe(200);
+    await approved(adminC, id);
     expect((await complete(adminB, id, ETH_HASH)).statusCode).toBe(200);
-    const [update, completion] = await auditRows(id);
+    const [update, approval, completion] = await auditRows(id);
     expect(update?.before).toMatchObject({
       amount: '1',
       fee: '0.002',
@@ -1162,6 +1312,12 @@ describe('references that prove a payout left', () => {
       editorIds: [],
     });
     expect(update?.after).toMatchObject({ amount: '1', date, editorIds: [adminA.userId] });
+    expect(approval).toMatchObject({ action: 'withdrawal.approve', actor_id: adminC.userId });
+    expect(approval?.after).toMatchObject({
+      payout: 'approved',
+      assetId: 'ETH',
+      address: GOOD_ADDRESS.ETH,
+    });
     expect(completion?.after).toMatchObject({
       amount: '1',
       status: 'completed',
@@ -1459,7 +1615,7 @@ describe('the list', () => {
 });
 
 describe("a customer's pending payout keeps what the customer confirmed", () => {
-  it('refuses a new address, asset or amount with 409, changing nothing; another admin completes it as asked', async () => {
+  it('refuses a new address, asset or amount with 409, changing nothing; another admin approves it as asked', async () => {
     const { customer, id } = await pendingEthWithdrawal();
     const tx = await opened(id);
     const redirects: Body[] = [
@@ -1476,7 +1632,8 @@ describe("a customer's pending payout keeps what the customer confirmed", () => 
         { error: 'CONFLICT', message: ADMIN_TX_MSG.customerPayoutLocked },
       ]);
     }
-    // Nobody became an editor, so any admin but the customer's own may pay it out.
+    // Nobody became an editor, so any admin may approve it, even the one refused above.
+    await approved(adminA, id);
     const done = await complete(adminA, id, ETH_HASH);
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().transaction).toMatchObject({

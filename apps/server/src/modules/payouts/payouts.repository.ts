@@ -105,6 +105,13 @@ export const payoutsRepository = {
     return rows[0] ?? null;
   },
 
+  /** Drops an approval no batch has taken: the withdrawal was rejected. */
+  async dropApproved(client: TxClient, transactionId: string): Promise<void> {
+    await client.query("DELETE FROM payouts WHERE transaction_id = $1 AND state = 'approved'", [
+      transactionId,
+    ]);
+  },
+
   async payoutsOf(db: Db, transactionIds: string[]): Promise<PayoutRow[]> {
     if (transactionIds.length === 0) return [];
     const { rows } = await db.query<PayoutRow>(

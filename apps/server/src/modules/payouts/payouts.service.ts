@@ -110,6 +110,8 @@ export const PAYOUT_MSG = {
   onChain:
     'This withdrawal is in a payout batch: it can no longer be rejected or completed by hand. It returns to approved only if the chain proves its transaction cannot confirm.',
   bankNotApproved: 'Bank transfers are completed with the bank’s reference; they are not approved.',
+  approvedNoEdit:
+    'This withdrawal is approved: it is paid as approved. To change it, reject it and record a new one.',
   noneWaiting: 'No approved payouts are waiting on this chain.',
   notConfigured: 'This chain’s node and key are not configured: its payouts are completed by hash.',
   batchNotFound: 'Payout batch not found.',
@@ -737,6 +739,27 @@ export function createPayoutsService(deps: PayoutsDeps) {
       const payout = await repo.lockPayout(client, row.id);
       if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
       if (forCompletion && !payout) throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
+    },
+
+    /**
+     * A rejected withdrawal leaves the payouts waiting for a batch: its hold is released, so
+     * an approval left behind would pay out money the customer has back.
+     */
+    async beforeReject(client: pg.PoolClient, row: TransactionRow) {
+      if (row.transaction_type !== 'withdrawal') return;
+      const payout = await repo.lockPayout(client, row.id);
+      if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+      if (payout) await repo.dropApproved(client, row.id);
+    },
+
+    /**
+     * An approved withdrawal is paid as it was approved (a batch pays the approved address
+     * and amount): an Edit afterwards would change what nobody approved.
+     */
+    async assertNotApproved(client: pg.PoolClient, row: TransactionRow) {
+      if (row.transaction_type !== 'withdrawal') return;
+      if (await repo.lockPayout(client, row.id))
+        throw new AppError('CONFLICT', PAYOUT_MSG.approvedNoEdit);
     },
 
     /**

@@ -42,7 +42,7 @@ beforeAll(async () => {
   t = await createTestApp({ PRICE_FEED_URL: feeds.priceFeedUrl, FX_FEED_URL: feeds.fxFeedUrl });
   await t.services.prices.refresh();
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
-  preparer = await verifiedAdmin(t);
+  preparer = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -87,6 +87,28 @@ async function pendingWithdrawal() {
   return { customer, id, status };
 }
 
+/** The payout's state beside its ledger row: null until a second admin approves it. */
+const payoutStateOf = async (id: string) =>
+  (
+    await t.services.pool.query<{ state: string }>(
+      'SELECT state FROM payouts WHERE transaction_id = $1',
+      [id],
+    )
+  ).rows[0]?.state ?? null;
+
+/** A customer's withdrawal the preparer approved: what staff then complete by hash. */
+async function approvedWithdrawal() {
+  const pending = await pendingWithdrawal();
+  const res = await call(t, {
+    method: 'POST',
+    url: `/api/admin/withdrawals/${pending.id}/approve`,
+    cookie: preparer.cookie,
+    body: { stepUp: stepUpFor(preparer) },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return pending;
+}
+
 const twoFactorOn = async (userId: string) =>
   (
     await t.services.pool.query<{ on: boolean }>(
@@ -120,10 +142,22 @@ async function depositBy(admin: SignedInUser, userId: string): Promise<string> {
 
 const ROUTES: StaffRoute[] = [
   {
+    name: 'approving a payout',
+    method: 'POST',
+    async prepare() {
+      const { id } = await pendingWithdrawal();
+      return {
+        url: `/api/admin/withdrawals/${id}/approve`,
+        body: {},
+        effect: () => payoutStateOf(id),
+      };
+    },
+  },
+  {
     name: 'completing a payout',
     method: 'POST',
     async prepare() {
-      const { id, status } = await pendingWithdrawal();
+      const { id, status } = await approvedWithdrawal();
       return {
         url: `/api/admin/withdrawals/${id}/complete`,
         body: { reference: ETH_HASH },
@@ -334,8 +368,8 @@ describe.each(ROUTES)('$name', (route) => {
 describe('the same code twice', () => {
   it('confirms one staff action only', SLOW, async () => {
     const admin = await verifiedAdmin(t);
-    const first = await pendingWithdrawal();
-    const second = await pendingWithdrawal();
+    const first = await approvedWithdrawal();
+    const second = await approvedWithdrawal();
     const code = codeFor(admin, 1);
     const done = await call(t, {
       method: 'POST',
@@ -354,6 +388,26 @@ describe('the same code twice', () => {
     );
     expect(errorOf(replay)).toEqual({ error: 'INVALID_CODE', message: STEP_UP_MSG.invalid });
     expect(await second.status()).toBe('pending');
+  });
+
+  it('confirms one approval only', SLOW, async () => {
+    const admin = await verifiedAdmin(t);
+    const first = await pendingWithdrawal();
+    const second = await pendingWithdrawal();
+    const code = codeFor(admin, 1);
+    const approve = (id: string) =>
+      call(t, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${id}/approve`,
+        cookie: admin.cookie,
+        body: { stepUp: { code } },
+      });
+    const done = await approve(first.id);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(await payoutStateOf(first.id)).toBe('approved');
+    const replay = await withoutChange(t, () => approve(second.id));
+    expect(errorOf(replay)).toEqual({ error: 'INVALID_CODE', message: STEP_UP_MSG.invalid });
+    expect(await payoutStateOf(second.id)).toBeNull();
   });
 });
 
