@@ -470,7 +470,10 @@ export const payoutsRepository = {
       `SELECT
          EXISTS (SELECT 1 FROM payout_transactions WHERE chain = $1 AND state = 'unsigned') AS unsent,
          (SELECT array_agg(tx_hash) FROM payout_transactions
-           WHERE chain = $1 AND state IN ('unsigned', 'broadcast', 'mined') AND tx_hash IS NOT NULL)
+           WHERE chain = $1 AND tx_hash IS NOT NULL AND (state IN ('unsigned', 'broadcast')
+             -- A mined one is watched while its batch may still be reorganised away.
+             OR (state = 'mined' AND batch_id IN (
+               SELECT id FROM payout_batches WHERE chain = $1 AND state = 'confirming'))))
          || (SELECT array_agg(tx_hash) FROM payouts WHERE chain = $1 AND state = 'manual')
            AS hashes,
          (SELECT array_agg(i.tx_hash || ':' || i.output_index) FROM payout_inputs i
@@ -500,7 +503,7 @@ export const payoutsRepository = {
     const { rows } = await db.query<CandidateRow>(
       `SELECT t.* FROM payout_transactions t JOIN payout_batches b ON b.id = t.batch_id
         WHERE t.chain = $1 AND t.state = 'broadcast' AND t.signed_hex IS NOT NULL
-          AND b.state IN ('broadcast') AND t.conflict_hash IS NULL
+          AND b.state IN ('broadcast', 'confirming') AND t.conflict_hash IS NULL
         ORDER BY t.nonce NULLS FIRST, t.created_at`,
       [chain],
     );
