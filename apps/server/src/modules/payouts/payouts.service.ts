@@ -1,6 +1,5 @@
 import {
   ADMIN_TX_MSG,
-  ASSETS,
   assetById,
   formatAmount,
   normalizeTxHash,
@@ -831,8 +830,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
       await withTransaction(pool, async (client) => {
         const before = await lockWithdrawal(client, id);
         const payout = await repo.lockPayout(client, id);
-        if (!payout || payout.state !== 'approved')
-          throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+        if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
         await deps.stepUp.confirm(client, actor.session, stepUp, actor.client);
         if (seen === 'unwatched') {
           await repo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
@@ -1009,7 +1007,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
       if (!UUID.test(batchId)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
       const batch = await withTransaction(pool, async (client) => {
         const b = await repo.lockBatch(client, batchId);
-        if (!b || b.chain !== 'bitcoin') throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+        if (b?.chain !== 'bitcoin') throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
         if (b.state !== 'broadcast') {
           throw new AppError(
             'CONFLICT',
