@@ -32,7 +32,7 @@ import {
 import { createPool } from '../../db/client';
 import { withTransaction } from '../../db/tx';
 import { seedLoad } from '../../seed-load';
-import { PAYOUT_MSG } from '../payouts/payouts.service';
+import { PAYOUT_MSG } from '../payouts';
 import { adminTransactionsRepository, type ListFilters } from './admin-transactions.repository';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
