@@ -1,4 +1,6 @@
 /** Chain watching (issue 14, docs/decisions/0021): the front door of this module. */
+
+export { BitcoinAdapter } from './bitcoin-adapter';
 export type {
   BlockRef,
   ChainAdapter,
@@ -28,10 +30,16 @@ export {
 export { CONFIRMATIONS_SQL, chainsRepository } from './chains.repository';
 export { adminChainsRoutes, type TChainsResponse, ZChainsResponse } from './chains.routes';
 export {
+  BITCOIN_HRP,
+  bitcoinP2wpkh,
   bitcoinScriptOf,
   type DerivedAddress,
   derive,
+  ethereumAddressOf,
   ethereumMatchKeyOf,
+  publicKeyAtChain,
   tronAddressFromHex,
   tronMatchKeyOf,
 } from './derive';
+export { EthereumAdapter } from './ethereum-adapter';
+export { type KeyOrigin, parseKeyOrigin } from './key-origin';

@@ -3,7 +3,7 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
-import { bitcoinP2wpkh } from '../chains/derive';
+import { bitcoinP2wpkh } from '../chains';
 import {
   type BtcPayout,
   type BuildBitcoinBatchInput,

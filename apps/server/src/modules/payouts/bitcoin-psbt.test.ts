@@ -4,8 +4,7 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { RawTx, Transaction } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
-import { bitcoinP2wpkh, bitcoinScriptOf } from '../chains/derive';
-import { parseKeyOrigin } from '../chains/key-origin';
+import { bitcoinP2wpkh, bitcoinScriptOf, parseKeyOrigin } from '../chains';
 import {
   type BuildBitcoinBatchInput,
   type BuiltBitcoinBatch,

@@ -6,10 +6,10 @@ import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync, validateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { Address, Decimal, OutScript, RawTx, Transaction, type TxOpts } from '@scure/btc-signer';
-import { BITCOIN_HRP, type BitcoinNetwork } from '../chains/derive';
-import type { KeyOrigin } from '../chains/key-origin';
+import type { KeyOrigin } from '../chains';
+import { BITCOIN_HRP, type BitcoinNetwork } from '../chains';
 
-export type { KeyOrigin } from '../chains/key-origin';
+export type { KeyOrigin } from '../chains';
 
 import { PayoutFileError } from './payout-file-error';
 

@@ -21,7 +21,7 @@ import {
   serializeTransaction,
   type TransactionSerializableEIP1559,
 } from 'viem';
-import { ethereumAddressOf } from '../chains/derive';
+import { ethereumAddressOf } from '../chains';
 import { PayoutFileError } from './payout-file-error';
 
 /**

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { TxClient } from '../../db/tx';
 import type { AuditLog } from '../audit';
 import type { BlockRef, ChainTransaction, PayoutNode, PayoutWatch } from '../chains';
-import type { WithdrawalsService } from '../withdrawals/withdrawals.service';
+import type { WithdrawalsService } from '../withdrawals';
 import { type CandidateRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';
 
 /**

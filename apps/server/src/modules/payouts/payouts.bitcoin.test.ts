@@ -23,7 +23,7 @@ import {
   walletOf,
 } from '../../../test/money-helpers';
 import type { ChainWatcher } from '../chains';
-import { bitcoinP2wpkh } from '../chains/derive';
+import { bitcoinP2wpkh } from '../chains';
 import { buildBitcoinBatch, checkSignedBitcoin, signBitcoinPsbt } from './bitcoin-psbt';
 
 /**

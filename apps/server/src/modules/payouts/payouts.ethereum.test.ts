@@ -29,7 +29,7 @@ import {
   stepUpFor,
   walletOf,
 } from '../../../test/money-helpers';
-import type { ChainWatcher } from '../chains/chain-watcher';
+import type { ChainWatcher } from '../chains';
 import {
   type EthPayoutEntry,
   type EthPayoutFile,

@@ -21,23 +21,23 @@ import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { crashNow, faultArmed } from '../../lib/test-fault';
 import type { AuditLog } from '../audit';
+import type { BitcoinAdapter, EthereumAdapter } from '../chains';
 import {
+  bitcoinP2wpkh,
   bitcoinScriptOf,
   type ChainConfigs,
   type ChainTransaction,
   CONFIRMATIONS_SETTING,
   chainOfAsset,
   ethereumMatchKeyOf,
+  publicKeyAtChain,
   tronMatchKeyOf,
 } from '../chains';
-import type { BitcoinAdapter } from '../chains/bitcoin-adapter';
-import { bitcoinP2wpkh, publicKeyAtChain } from '../chains/derive';
-import type { EthereumAdapter } from '../chains/ethereum-adapter';
 import type { TransactionRow } from '../ledger';
 import type { Outbox } from '../outbox';
 import { SETTING_DEFAULTS } from '../settings';
 import type { StepUpSubject } from '../step-up';
-import type { WithdrawalsService } from '../withdrawals/withdrawals.service';
+import type { WithdrawalsService } from '../withdrawals';
 import {
   type BuiltBitcoinBatch,
   buildBitcoinBatch,

@@ -1,0 +1,2 @@
+/** Withdrawal requests and staff's completion of them: the front door of this module. */
+export { createWithdrawalsService, type WithdrawalsService } from './withdrawals.service';
