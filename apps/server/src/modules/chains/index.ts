@@ -37,6 +37,7 @@ export {
   derive,
   ethereumAddressOf,
   ethereumMatchKeyOf,
+  parseAccountKey,
   publicKeyAtChain,
   tronAddressFromHex,
   tronMatchKeyOf,

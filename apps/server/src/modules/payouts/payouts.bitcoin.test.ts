@@ -24,7 +24,8 @@ import {
 } from '../../../test/money-helpers';
 import type { ChainWatcher } from '../chains';
 import { bitcoinP2wpkh } from '../chains';
-import { buildBitcoinBatch, checkSignedBitcoin, signBitcoinPsbt } from './bitcoin-psbt';
+import { buildBitcoinBatch, checkSignedBitcoin } from './bitcoin-psbt';
+import { signPayoutFile } from './offline-signer';
 
 /**
  * Bitcoin payouts end to end on a real node (Litecoin Core in regtest, Bitcoin Core's
@@ -49,7 +50,9 @@ let admin: SignedInUser;
 let watcher: ChainWatcher;
 
 const sats = (value: number): bigint => BigInt(Math.round(value * 1e8));
-const sign = (psbt: string) => signBitcoinPsbt(psbt, ABANDON, { accountPath: ACCOUNT_PATH });
+/** Signs as `sign-payouts` does (the same code, without its file and standard input). */
+const sign = (psbt: string) =>
+  signPayoutFile(psbt, ABANDON, { bitcoinAccountPath: ACCOUNT_PATH }).content;
 
 function scriptAt(index: number): string {
   const key = account.deriveChild(0).deriveChild(index).publicKey;
@@ -348,6 +351,31 @@ describe('a fee bump', () => {
       { tx_hash: original, state: 'replaced' },
       { tx_hash: replacement, state: 'mined' },
     ]);
+  });
+});
+
+describe('a reorganisation', () => {
+  it('takes a confirming payout back to broadcast; it completes once mined again', async () => {
+    const to = await destination();
+    const id = await approvedWithdrawal('0.02', to.address);
+    const { batch, file } = (await build()).json();
+    const [txid] = (await submit(batch.id, sign(file.content))).json().sent as string[];
+    const [included] = await node.mine(1);
+    expect((await watcher.tick()).state).toBe('ok');
+    expect((await payout(id))?.state).toBe('confirming');
+
+    // The block leaves the chain; a longer chain of empty blocks replaces it.
+    await node.rpc('invalidateblock', [included]);
+    for (let i = 0; i < 2; i++) {
+      await node.rpc('generateblock', [await node.rpc<string>('getnewaddress', [], WALLET), []]);
+    }
+    expect((await watcher.tick()).state).toBe('ok');
+    expect(await payout(id)).toMatchObject({ state: 'broadcast', tx_hash: txid });
+    expect((await ledgerRow(id))?.status).toBe('pending');
+    // The transaction went back to the mempool; the next blocks include it again.
+    expect(await mempool()).toEqual([txid]);
+    await settle(CONFIRMATIONS);
+    expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: txid });
   });
 });
 
