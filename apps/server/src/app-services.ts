@@ -20,7 +20,7 @@ import {
 } from './modules/auth/auth.repository';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
-import { type ChainAdapter, createChainWatcher } from './modules/chains';
+import { type ChainAdapter, createChainWatcher, TronAdapter } from './modules/chains';
 import { createChainAdapters } from './modules/chains/adapters';
 import { BitcoinAdapter } from './modules/chains/bitcoin-adapter';
 import { EthereumAdapter } from './modules/chains/ethereum-adapter';
@@ -236,6 +236,7 @@ export function createServices(infra: Infra) {
   const chainAdapters = infra.chainAdapters ?? createChainAdapters(config);
   const bitcoinNode = chainAdapters.find((a) => a instanceof BitcoinAdapter) ?? null;
   const ethereumNode = chainAdapters.find((a) => a instanceof EthereumAdapter) ?? null;
+  const tronNode = chainAdapters.find((a) => a instanceof TronAdapter) ?? null;
   // Payouts on chain: Coffer builds, the operator signs offline, the watcher settles.
   const payouts = createPayoutsService({
     pool,
@@ -243,6 +244,7 @@ export function createServices(infra: Infra) {
     keyOrigin: config.chains.bitcoin?.keyOrigin ?? null,
     bitcoin: bitcoinNode,
     ethereum: ethereumNode,
+    tron: tronNode,
     withdrawals,
     audit,
     outbox,
@@ -266,7 +268,10 @@ export function createServices(infra: Infra) {
           client,
           userIds.map((userId) => ({ type: 'ledger.changed' as const, userId })),
         ),
-      ...(adapter instanceof BitcoinAdapter || adapter instanceof EthereumAdapter
+      // TRON only reads: its payouts are paid by hand and the watcher verifies the typed hash.
+      ...(adapter instanceof BitcoinAdapter ||
+      adapter instanceof EthereumAdapter ||
+      adapter instanceof TronAdapter
         ? {
             payouts: {
               node: adapter,

@@ -29,8 +29,13 @@ export type FakeTransfer = {
   form?: AddressForm;
   /** Another contract's Transfer in the same block (the adapter must not count it). */
   contract?: string;
-  /** A transaction of an orphaned block included again on the new branch. */
+  /**
+   * The transaction's id: one of an orphaned block included again on the new branch, or a
+   * hash staff typed before the chain showed it.
+   */
   transactionId?: string;
+  /** False: the transfer call reverted (it paid nothing and emitted no event). */
+  success?: boolean;
 };
 
 type FakeEvent = {
@@ -41,6 +46,7 @@ type FakeEvent = {
   to: string;
   value: string;
   form: AddressForm;
+  success: boolean;
 };
 
 type FakeBlock = {
@@ -84,6 +90,8 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
     requests: [] as { method: string; path: string; apiKey: string | undefined }[],
     /** The events index has reached this block (null: every block), as TronGrid's trails. */
     indexedUpTo: null as number | null,
+    /** Answer every receipt `{}`, as a node that has not stored a block's receipts yet. */
+    noReceipts: false,
   };
   // A fork counter in the block hash: a block mined after a rewind differs from the one it replaces.
   let fork = 0;
@@ -109,6 +117,7 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
       to: t.to,
       value: t.value,
       form: t.form ?? '0x',
+      success: t.success ?? true,
     }));
     const block: FakeBlock = {
       number,
@@ -142,7 +151,7 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
     },
     // Each transfer's own call of its token's `transfer`, as the node shows it.
     transactions: b.events.map((e) => ({
-      ret: [{ contractRet: 'SUCCESS' }],
+      ret: [{ contractRet: e.success ? 'SUCCESS' : 'REVERT' }],
       txID: e.transactionId,
       raw_data: {
         contract: [
@@ -178,6 +187,49 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
       event: 'Transfer(address indexed from, address indexed to, uint256 value)',
       transaction_id: e.transactionId,
     };
+  };
+
+  /**
+   * A transaction's receipt as `gettransactioninfobyid` gives it: the Transfer log of its
+   * token (20-byte hex without 41, topics without 0x) when it succeeded; `{}` when no block
+   * of the chain holds it, as the node answers for a transaction it has no receipt of.
+   */
+  const transactionInfoJson = (txId: string) => {
+    for (const b of blocks) {
+      const e = b.events.find((x) => x.transactionId === txId);
+      if (!e) continue;
+      const word = (h: string) => h.padStart(64, '0');
+      return {
+        id: e.transactionId,
+        fee: 345_000,
+        blockNumber: b.number,
+        blockTimeStamp: b.timestamp,
+        contractResult: [e.success ? word('1') : ''],
+        contract_address: tronHex(e.contract),
+        receipt: {
+          energy_usage_total: 14_650,
+          energy_fee: 345_000,
+          net_usage: 345,
+          result: e.success ? 'SUCCESS' : 'REVERT',
+        },
+        ...(e.success
+          ? {
+              log: [
+                {
+                  address: tronHex(e.contract).slice(2),
+                  topics: [
+                    'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef',
+                    word(tronHex(e.from).slice(2)),
+                    word(tronHex(e.to).slice(2)),
+                  ],
+                  data: word(BigInt(e.value).toString(16)),
+                },
+              ],
+            }
+          : { result: 'FAILED', resMessage: '5245564552540000' }),
+      };
+    }
+    return {};
   };
 
   const server = http.createServer((req, res) => {
@@ -217,6 +269,10 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
         const b = typeof body.num === 'number' ? blocks[body.num] : undefined;
         return send(b ? blockJson(b) : {});
       }
+      if (req.method === 'POST' && url.pathname === '/wallet/gettransactioninfobyid') {
+        const known = typeof body.value === 'string' && !state.noReceipts;
+        return send(known ? transactionInfoJson(String(body.value)) : {});
+      }
       if (req.method === 'POST' && url.pathname === '/wallet/triggerconstantcontract') {
         const known =
           body.contract_address === options.usdtContract && body.function_selector === 'decimals()';
@@ -239,7 +295,10 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
         const indexed = state.indexedUpTo === null || number <= state.indexedUpTo;
         const all = (indexed ? (b?.events ?? []) : [])
           .filter(
-            (e) => e.contract === contract && url.searchParams.get('event_name') === 'Transfer',
+            (e) =>
+              e.success &&
+              e.contract === contract &&
+              url.searchParams.get('event_name') === 'Transfer',
           )
           .map((e) => eventJson(b as FakeBlock, e));
         const limit = Math.min(state.pageSize, Number(url.searchParams.get('limit') ?? 20));
@@ -274,6 +333,8 @@ export async function startFakeTronGrid(options: { usdtContract: string; decimal
     rewind,
     block: (height: number) => blocks[height],
     tip: () => blocks.length - 1,
+    /** What `gettransactioninfobyid` answers for `txId`. */
+    transactionInfo: transactionInfoJson,
     /** The requests for events so far. */
     eventRequests: () => state.requests.filter((r) => r.path.startsWith('/v1/contracts/')),
     close: () =>

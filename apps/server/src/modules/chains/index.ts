@@ -44,3 +44,4 @@ export {
 } from './derive';
 export { EthereumAdapter } from './ethereum-adapter';
 export { type KeyOrigin, parseKeyOrigin } from './key-origin';
+export { TronAdapter } from './tron-adapter';

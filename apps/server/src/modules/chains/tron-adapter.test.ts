@@ -82,6 +82,7 @@ describe('TronAdapter against a fake TronGrid', () => {
       loopFingerprint: false,
       eventsFail: false,
       badEventValue: false,
+      noReceipts: false,
     });
   });
 
@@ -256,5 +257,80 @@ describe('TronAdapter against a fake TronGrid', () => {
     );
     // Without a key, no key header.
     expect(fake.state.requests.at(-1)?.apiKey).toBeUndefined();
+  });
+
+  it('reads a transaction by id: the Transfer logs of the token it pays, its block, its outcome', async () => {
+    const to = randomTronAddress();
+    const block = fake.mine([
+      { to, value: '12500000' },
+      { to, value: '12500000', success: false },
+      { to, value: '12500000', contract: 'TXYZopYRdj2D9XRtbG411XZZ3kM5VkAeBf' },
+    ]);
+    const [paid, reverted, otherToken] = block.events.map((e) => e.transactionId);
+    const at = { height: block.number, hash: block.blockID };
+    // Staff may type the id in upper case; it is read and answered in lower case.
+    expect(await adapter.findTransaction(String(paid).toUpperCase(), [])).toEqual({
+      hash: paid,
+      block: at,
+      from: null,
+      nonce: null,
+      success: true,
+      payments: [
+        {
+          txHash: paid,
+          outputIndex: 0,
+          matchKey: tronHex(to),
+          assetId: 'USDT-TRC20',
+          amountMinor: 12_500_000n,
+        },
+      ],
+      spends: [],
+      feeMinor: null,
+    });
+    expect(await adapter.findTransaction(String(reverted), [])).toMatchObject({
+      block: at,
+      success: false,
+      payments: [],
+    });
+    expect(await adapter.findTransaction(String(otherToken), [])).toMatchObject({
+      block: at,
+      success: true,
+      payments: [],
+    });
+    expect(await adapter.findTransaction('ab'.repeat(32), [])).toBeNull();
+  });
+
+  it('gives a block’s watched transactions as payout evidence, and waits for receipts it lacks', async () => {
+    const to = randomTronAddress();
+    const earlier = fake.mine([{ to, value: '1000000' }]);
+    const block = fake.mine([
+      { to, value: '2000000' },
+      { to: randomTronAddress(), value: '3000000' },
+    ]);
+    const ref = await adapter.blockAt(block.number);
+    if (!ref) throw new Error('block missing');
+    const watched = block.events[0]?.transactionId ?? '';
+    const watch = {
+      hashes: new Set([watched, earlier.events[0]?.transactionId ?? '']),
+      outpoints: new Set<string>(),
+      sender: null,
+    };
+    const evidence = await adapter.payoutEvidence(ref, watch);
+    expect(evidence.map((tx) => [tx.hash, tx.block, tx.payments[0]?.amountMinor])).toEqual([
+      [watched, { height: block.number, hash: block.blockID }, 2_000_000n],
+    ]);
+    // In the block but without a receipt yet: asked again later, never read as "not there".
+    fake.state.noReceipts = true;
+    await expect(adapter.payoutEvidence(ref, watch)).rejects.toThrow(/no receipt yet/);
+    fake.state.noReceipts = false;
+    // The block was replaced since it was read.
+    fake.rewind(block.number);
+    fake.mine();
+    await expect(adapter.payoutEvidence(ref, watch)).rejects.toThrow(/no longer/);
+  });
+
+  it('never sends a transaction: TRON payouts are paid outside Coffer', async () => {
+    await expect(adapter.broadcast('00')).rejects.toThrow(/does not send TRON transactions/);
+    expect(await adapter.inMempool('ab'.repeat(32))).toBe(false);
   });
 });

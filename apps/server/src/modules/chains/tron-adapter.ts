@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto';
 import { createBase58check, hex } from '@scure/base';
 import { StartupError } from '../../lib/startup-error';
-import type { BlockRef, ChainAdapter, SeenTransfer, WatchedLookup } from './chain-adapter';
+import type {
+  BlockRef,
+  ChainAdapter,
+  ChainTransaction,
+  PayoutNode,
+  PayoutWatch,
+  SeenTransfer,
+  WatchedLookup,
+} from './chain-adapter';
 
 /** TRON's address prefix byte: every account and contract address is 0x41 + 20 bytes. */
 const TRON_PREFIX = 0x41;
@@ -14,6 +22,8 @@ const PAGE_LIMIT = 200;
  */
 const MAX_PAGES = 500;
 const DEFAULT_TIMEOUT_MS = 10_000;
+/** keccak256('Transfer(address,address,uint256)'): topic 0 of a TRC-20 Transfer log. */
+const TRANSFER_TOPIC = 'ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef';
 
 const base58check = createBase58check(
   (data: Uint8Array) => new Uint8Array(createHash('sha256').update(data).digest()),
@@ -87,15 +97,25 @@ function isBlockId(v: unknown): v is string {
   return typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
 }
 
+/** The selectors of ERC-20's `transfer(address,uint256)` and `transferFrom(…)`, as TRC-20's. */
+const TRANSFER_CALLS = ['a9059cbb', '23b872dd'];
+
+/** A log's contract address: the node writes 20 bytes of hex without TRON's 41 prefix. */
+function logAddress(address: unknown): string | null {
+  if (typeof address !== 'string') return null;
+  if (/^[0-9a-fA-F]{40}$/.test(address)) return `41${address.toLowerCase()}`;
+  return tronHexAddress(address);
+}
+
 /**
  * TRON over a TronGrid-compatible API: blocks from the node's /wallet API, USDT-TRC20
  * deposits from the indexed `Transfer` events of the configured contract (decision 0021).
  * Every unexpected answer throws, so the watcher retries instead of reading "no deposits".
+ *
+ * As a payout node it only reads: TRON payouts are paid outside Coffer and completed with
+ * their hash, which is checked against the transaction's receipt and Transfer logs.
  */
-/** The selectors of ERC-20's `transfer(address,uint256)` and `transferFrom(…)`, as TRC-20's. */
-const TRANSFER_CALLS = ['a9059cbb', '23b872dd'];
-
-export class TronAdapter implements ChainAdapter {
+export class TronAdapter implements ChainAdapter, PayoutNode {
   readonly chain = 'tron' as const;
   readonly assets = ['USDT-TRC20'] as const;
   private readonly apiUrl: string;
@@ -264,6 +284,138 @@ export class TronAdapter implements ChainAdapter {
         `USDT_TRC20_CONTRACT ${this.contractBase58} has ${decimals} decimals; USDT-TRC20 has ${USDT_DECIMALS}`,
       );
     }
+  }
+
+  // ----------------------------------------------------------------- payouts
+
+  /**
+   * A transaction by id from its receipt (`gettransactioninfobyid`), or null when the API
+   * does not know it: the node has a receipt only once the transaction is in a block, so a
+   * known one always has a block. Its payments are the configured token's Transfer logs.
+   * The API finds any transaction by id, so the recent blocks are not needed.
+   */
+  async findTransaction(
+    hash: string,
+    _recentBlocks: readonly string[] = [],
+  ): Promise<ChainTransaction | null> {
+    return this.transactionInfo(hash.toLowerCase(), null);
+  }
+
+  /** The transactions of `block` staff typed (TRON has no batches, spends or sender to watch). */
+  async payoutEvidence(block: BlockRef, watch: PayoutWatch): Promise<ChainTransaction[]> {
+    const body = await this.request('POST', '/wallet/getblockbynum', { num: block.height });
+    const id = field(body, 'blockID');
+    if (typeof id !== 'string' || id.toLowerCase() !== block.hash) {
+      throw new Error(`TRON API: block ${block.height} is no longer ${block.hash}`);
+    }
+    const transactions = field(body, 'transactions') ?? [];
+    if (!Array.isArray(transactions)) {
+      throw new Error(`TRON API: getblockbynum ${block.height} answered malformed transactions`);
+    }
+    const found: ChainTransaction[] = [];
+    for (const tx of transactions) {
+      const txId = field(tx, 'txID');
+      if (typeof txId !== 'string' || !watch.hashes.has(txId.toLowerCase())) continue;
+      const read = await this.transactionInfo(txId.toLowerCase(), block);
+      // The block holds it, so a receipt the API does not have yet is a lag, not "nothing".
+      if (!read) {
+        throw new Error(
+          `TRON API: transaction ${txId} of block ${block.height} has no receipt yet; trying again`,
+        );
+      }
+      found.push(read);
+    }
+    return found;
+  }
+
+  /** Coffer holds no TRON key and never sends: staff pay outside Coffer and give the hash. */
+  async broadcast(_signedHex: string): Promise<'sent' | 'known'> {
+    throw new Error('Coffer does not send TRON transactions: TRON payouts are paid by hand');
+  }
+
+  /** Nothing of Coffer's ever waits to be sent on TRON. */
+  async inMempool(_hash: string): Promise<boolean> {
+    return false;
+  }
+
+  /**
+   * One transaction's receipt as payouts read it. `inBlock` is the block it was found in
+   * (saves asking for that block again); otherwise its block is read for the block's hash.
+   */
+  private async transactionInfo(
+    hash: string,
+    inBlock: BlockRef | null,
+  ): Promise<ChainTransaction | null> {
+    const info = await this.request('POST', '/wallet/gettransactioninfobyid', { value: hash });
+    // The node answers an empty object for an id it has no receipt of.
+    if (isObject(info) && Object.keys(info).length === 0) return null;
+    const id = field(info, 'id');
+    if (typeof id !== 'string' || id.toLowerCase() !== hash) {
+      throw new Error(`TRON API: gettransactioninfobyid ${hash} answered another transaction`);
+    }
+    const number = field(info, 'blockNumber');
+    let block: { height: number; hash: string } | null = null;
+    if (number !== undefined) {
+      if (!isHeight(number)) {
+        throw new Error(`TRON API: gettransactioninfobyid ${hash} answered a malformed block`);
+      }
+      if (inBlock && inBlock.height === number) {
+        block = { height: number, hash: inBlock.hash };
+      } else {
+        const at = await this.blockAt(number);
+        if (!at) {
+          throw new Error(`TRON API: transaction ${hash} is in block ${number}, which it lacks`);
+        }
+        block = { height: at.height, hash: at.hash };
+      }
+    }
+    const logs = field(info, 'log') ?? [];
+    if (!Array.isArray(logs)) {
+      throw new Error(`TRON API: gettransactioninfobyid ${hash} answered malformed logs`);
+    }
+    const payments: SeenTransfer[] = [];
+    for (const [index, log] of logs.entries()) {
+      const payment = this.paymentOf(log, hash, index);
+      if (payment) payments.push(payment);
+    }
+    return {
+      hash,
+      block,
+      from: null,
+      nonce: null,
+      // The receipt's result is set for smart-contract calls; a TRC-20 transfer that ran out
+      // of energy or reverted says so there (and its logs are gone with it).
+      success: field(info, 'receipt', 'result') === 'SUCCESS',
+      payments,
+      spends: [],
+      // The fee is TRX (burnt for energy and bandwidth), not the payout's asset.
+      feeMinor: null,
+    };
+  }
+
+  /** A receipt's log as a Transfer of the configured token; null for any other log. */
+  private paymentOf(log: unknown, hash: string, index: number): SeenTransfer | null {
+    if (logAddress(field(log, 'address')) !== this.contractHex) return null;
+    const topics = field(log, 'topics');
+    if (!Array.isArray(topics) || typeof topics[0] !== 'string') return null;
+    if (topics[0].replace(/^0x/i, '').toLowerCase() !== TRANSFER_TOPIC) return null;
+    const to = topics[2];
+    const data = field(log, 'data');
+    if (
+      typeof to !== 'string' ||
+      !/^(0x)?[0-9a-fA-F]{64}$/.test(to) ||
+      typeof data !== 'string' ||
+      !/^(0x)?[0-9a-fA-F]{64}$/.test(data)
+    ) {
+      throw new Error(`TRON API: a malformed Transfer log in transaction ${hash}`);
+    }
+    return {
+      txHash: hash,
+      outputIndex: index,
+      matchKey: `41${to.slice(-40).toLowerCase()}`,
+      assetId: 'USDT-TRC20',
+      amountMinor: BigInt(`0x${data.replace(/^0x/i, '')}`),
+    };
   }
 
   /** One event as a transfer of this contract in this block; throws on a malformed one. */

@@ -21,7 +21,7 @@ import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
 import { crashNow, faultArmed } from '../../lib/test-fault';
 import type { AuditLog } from '../audit';
-import type { BitcoinAdapter, EthereumAdapter } from '../chains';
+import type { BitcoinAdapter, EthereumAdapter, TronAdapter } from '../chains';
 import {
   bitcoinP2wpkh,
   bitcoinScriptOf,
@@ -79,6 +79,8 @@ export type PayoutsDeps = {
   keyOrigin: KeyOrigin | null;
   bitcoin: BitcoinAdapter | null;
   ethereum: EthereumAdapter | null;
+  /** Reads only: a TRON payout's typed hash is verified, never sent by Coffer. */
+  tron: TronAdapter | null;
   withdrawals: Pick<WithdrawalsService, 'settle'>;
   audit: AuditLog;
   outbox: Pick<Outbox, 'deliver'>;
@@ -158,6 +160,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
   function nodeOf(chain: string) {
     if (chain === 'bitcoin') return deps.bitcoin;
     if (chain === 'ethereum') return deps.ethereum;
+    if (chain === 'tron') return deps.tron;
     return null;
   }
 
