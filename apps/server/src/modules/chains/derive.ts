@@ -6,6 +6,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
+import { Address, NETWORK, OutScript, TEST_NETWORK } from '@scure/btc-signer';
 import { StartupError } from '../../lib/startup-error';
 import type { ChainName } from './chain-adapter';
 import type { ChainConfig } from './chain-config';
@@ -259,6 +260,19 @@ export function bitcoinScriptOf(address: string, network: BitcoinNetwork): strin
   if (payload[0] === versions.p2pkh) return `76a914${hash}88ac`;
   if (payload[0] === versions.p2sh) return `a914${hash}87`;
   return null;
+}
+
+/** The address an output script pays on `network` (segwit or base58), or null for others. */
+export function bitcoinAddressOfScript(script: string, network: BitcoinNetwork): string | null {
+  const params =
+    network === 'mainnet'
+      ? NETWORK
+      : { ...TEST_NETWORK, ...(network === 'regtest' ? { bech32: 'bcrt' } : {}) };
+  try {
+    return Address(params).encode(OutScript.decode(hexToBytes(script)));
+  } catch {
+    return null;
+  }
 }
 
 /** The lower-case 0x address, or null when `address` is not 0x and 40 hex digits. */

@@ -31,6 +31,7 @@ export { CONFIRMATIONS_SQL, chainsRepository } from './chains.repository';
 export { adminChainsRoutes, type TChainsResponse, ZChainsResponse } from './chains.routes';
 export {
   BITCOIN_HRP,
+  bitcoinAddressOfScript,
   bitcoinP2wpkh,
   bitcoinScriptOf,
   type DerivedAddress,

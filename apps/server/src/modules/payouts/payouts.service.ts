@@ -23,6 +23,8 @@ import { crashNow, faultArmed } from '../../lib/test-fault';
 import type { AuditLog } from '../audit';
 import type { BitcoinAdapter, EthereumAdapter, TronAdapter } from '../chains';
 import {
+  type BitcoinNetwork,
+  bitcoinAddressOfScript,
   bitcoinP2wpkh,
   bitcoinScriptOf,
   type ChainConfigs,
@@ -31,9 +33,10 @@ import {
   chainOfAsset,
   ethereumMatchKeyOf,
   publicKeyAtChain,
+  tronAddressFromHex,
   tronMatchKeyOf,
 } from '../chains';
-import type { TransactionRow } from '../ledger';
+import { type TransactionRow, trimDecimal } from '../ledger';
 import type { Outbox } from '../outbox';
 import { SETTING_DEFAULTS } from '../settings';
 import type { StepUpSubject } from '../step-up';
@@ -133,6 +136,20 @@ function decimalOf(assetId: string, minor: bigint | string | null): string | nul
         maxFractionDigits: asset.decimals,
       })
     : value.toString();
+}
+
+/**
+ * An address as staff know it, from the watcher's key for it: a Bitcoin output script as
+ * its address on BTC_NETWORK, TRON's 41… hex as T…; Ethereum's key is the address.
+ */
+function addressOfKey(chain: string, key: string, network: BitcoinNetwork = 'mainnet'): string {
+  try {
+    if (chain === 'tron') return tronAddressFromHex(key);
+    if (chain === 'bitcoin') return bitcoinAddressOfScript(key, network) ?? key;
+  } catch {
+    // Not a form Coffer writes: shown as the chain gave it.
+  }
+  return key;
 }
 
 /** 0.5 BTC to bcrt1… */
@@ -721,7 +738,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
             payout: 'approved',
             chain,
             address,
-            amount: row.crypto_amount,
+            amount: trimDecimal(row.crypto_amount),
             assetId: row.asset_id,
           },
           reason: null,
@@ -821,7 +838,10 @@ export function createPayoutsService(deps: PayoutsDeps) {
               ? 'nothing in this asset'
               : pays
                   .slice(0, 5)
-                  .map((p) => `${decimalOf(known.asset_id, p.amountMinor)} to ${p.matchKey}`)
+                  .map(
+                    (p) =>
+                      `${decimalOf(known.asset_id, p.amountMinor)} to ${addressOfKey(known.chain, p.matchKey, deps.chains.bitcoinNetwork)}`,
+                  )
                   .join(', ');
           throw new AppError(
             'VALIDATION_FAILED',

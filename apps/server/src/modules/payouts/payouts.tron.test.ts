@@ -167,8 +167,9 @@ describe('a TRON payout completed with a hash', () => {
     const held = await usdt();
 
     for (const [block, pays] of [
-      [other, `25 to ${tronHex(elsewhere)}`],
-      [tooLittle, `24 to ${tronHex(to)}`],
+      // Addresses as staff know them (T…), never the API's hex form.
+      [other, `25 to ${elsewhere}`],
+      [tooLittle, `24 to ${to}`],
       [reverted, 'nothing in this asset'],
       [otherToken, 'nothing in this asset'],
     ] as const) {

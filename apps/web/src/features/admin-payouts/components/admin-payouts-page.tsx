@@ -164,7 +164,14 @@ function Funds({ overview }: { overview: TPayoutsOverview }) {
             </Figure>
           ) : (
             overview.balances.map((b) => (
-              <Figure key={b.assetId} term={`${assetLabel(b.assetId)} balance`}>
+              <Figure
+                key={b.assetId}
+                term={
+                  overview.chain === 'bitcoin'
+                    ? 'Spendable BTC (outputs no batch holds)'
+                    : `${assetLabel(b.assetId)} balance`
+                }
+              >
                 {amountText(b.assetId, b.amount)}
               </Figure>
             ))
