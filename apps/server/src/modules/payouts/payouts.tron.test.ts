@@ -7,7 +7,6 @@ import {
   type FakeTronGrid,
   randomTronAddress,
   startFakeTronGrid,
-  tronHex,
 } from '../../../test/fake-trongrid';
 import {
   call,
