@@ -490,3 +490,27 @@ describe('in parallel', () => {
     expect((await ledgerRow(id))?.status).toBe('completed');
   });
 });
+
+describe('a node that does not answer', () => {
+  it('answers 503 to a build and to a typed hash, changing nothing', async () => {
+    const to = await destination();
+    const id = await approvedWithdrawal('0.01', to.address);
+    await node.stop();
+    const built = await withoutChange(t, () => build());
+    expect(built.statusCode).toBe(503);
+    expect(errorOf(built)).toMatchObject({
+      error: 'UNAVAILABLE',
+      message: expect.stringMatching(/^The Bitcoin node did not answer .*nothing was changed/),
+    });
+    const typed = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${id}/complete`,
+        cookie: admin.cookie,
+        body: { reference: 'ab'.repeat(32), stepUp: stepUpFor(admin) },
+      }),
+    );
+    expect(typed.statusCode).toBe(503);
+    expect(await payout(id)).toMatchObject({ state: 'approved', tx_hash: null });
+  });
+});

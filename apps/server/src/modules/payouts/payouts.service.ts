@@ -157,6 +157,12 @@ function paysText(assetId: string, minor: bigint, address: string): string {
   return `${decimalOf(assetId, minor)} ${assetById(assetId)?.symbol ?? assetId} to ${address}`;
 }
 
+const CHAIN_NAMES: Record<string, string> = {
+  bitcoin: 'Bitcoin',
+  ethereum: 'Ethereum',
+  tron: 'TRON',
+};
+
 /** The fee asset of a chain. */
 const FEE_ASSET: Record<string, TAssetId> = { bitcoin: 'BTC', ethereum: 'ETH', tron: 'USDT-TRC20' };
 
@@ -172,6 +178,24 @@ export function createPayoutsService(deps: PayoutsDeps) {
     if (chain === 'ethereum') return ethereumMatchKeyOf(address);
     if (chain === 'tron') return tronMatchKeyOf(address);
     return null;
+  }
+
+  /**
+   * A call to a chain's node: one that does not answer is a 503 for the caller (try again),
+   * never a 500, and nothing was changed (the callers ask before they write).
+   */
+  async function fromNode<T>(chain: string, act: () => Promise<T>): Promise<T> {
+    try {
+      return await act();
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      deps.log.warn({ chain, err: message }, 'chain node call failed');
+      throw new AppError(
+        'UNAVAILABLE',
+        `The ${CHAIN_NAMES[chain] ?? chain} node did not answer (${message.slice(0, 300)}); nothing was changed. Try again.`,
+      );
+    }
   }
 
   function nodeOf(chain: string) {
@@ -293,7 +317,9 @@ export function createPayoutsService(deps: PayoutsDeps) {
     if (!node || !bitcoinConfig) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
     const settings = await deps.settings.all(client);
     const cap = setting(settings, 'max_fee_rate_btc');
-    const feeRate = await node.feeRate(setting(settings, 'fee_target_blocks_btc'));
+    const feeRate = await fromNode('bitcoin', () =>
+      node.feeRate(setting(settings, 'fee_target_blocks_btc')),
+    );
     if (feeRate > cap) {
       throw new AppError(
         'CONFLICT',
@@ -303,7 +329,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     // Only outputs still unspent on the chain (the operator may have moved some).
     const spendable = [];
     for (const o of await repo.spendable(client)) {
-      if (!(await node.isUnspent(o.tx_hash, o.output_index))) continue;
+      if (!(await fromNode('bitcoin', () => node.isUnspent(o.tx_hash, o.output_index)))) continue;
       const key = publicKeyAtChain(bitcoinConfig.account, o.change, o.derivation_index);
       spendable.push({
         txid: o.tx_hash,
@@ -382,16 +408,16 @@ export function createPayoutsService(deps: PayoutsDeps) {
     try {
       fees = await readEthereumFees(node.publicClient, cap);
     } catch (err) {
-      throw new AppError(
-        'CONFLICT',
-        `${err instanceof Error ? err.message : String(err)}: no payouts were built.`,
-      );
+      const message = err instanceof Error ? err.message : String(err);
+      // Above the cap is the operator's to decide; anything else is the node not answering.
+      if (!/above the cap/.test(message)) return fromNode('ethereum', () => Promise.reject(err));
+      throw new AppError('CONFLICT', `${message}: no payouts were built.`);
     }
     const [chainId, pending, highest, balances] = await Promise.all([
-      node.chainId(),
-      node.nonceOf(payoutAddress, 'pending'),
+      fromNode('ethereum', () => node.chainId()),
+      fromNode('ethereum', () => node.nonceOf(payoutAddress, 'pending')),
       repo.highestLiveNonce(client, 'ethereum'),
-      node.balancesOf(payoutAddress),
+      fromNode('ethereum', () => node.balancesOf(payoutAddress)),
     ]);
     let nonce = Math.max(pending, highest === null ? 0 : highest + 1);
     let eth = balances.eth;
@@ -818,11 +844,9 @@ export function createPayoutsService(deps: PayoutsDeps) {
       if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
       const node = nodeOf(known.chain);
       // Read from the node before the transaction: no connection waits on the network.
+      const recent = await repo.recentBlockHashes(pool, known.chain);
       const seen: ChainTransaction | null | 'unwatched' = node
-        ? await node.findTransaction(
-            known.chain === 'bitcoin' ? hash.value.replace(/^0x/i, '').toLowerCase() : hash.value,
-            await repo.recentBlockHashes(pool, known.chain),
-          )
+        ? await fromNode(known.chain, () => node.findTransaction(hash.value, recent))
         : 'unwatched';
       let paying: { outputIndex: number } | null = null;
       if (seen && seen !== 'unwatched') {
