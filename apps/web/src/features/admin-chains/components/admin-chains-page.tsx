@@ -16,6 +16,7 @@ import {
   type TWatchedChain,
   useAdminChains,
 } from '../api/get-admin-chains';
+import { usePayoutFunds } from '../api/get-payout-funds';
 
 const CHAIN_LABELS: Record<TChainName, string> = {
   bitcoin: 'Bitcoin',
@@ -109,6 +110,29 @@ function Figures({ c }: { c: TWatchedChain }) {
   );
 }
 
+/** Ethereum pays out from one address the operator funds: where it is and what it holds. */
+function PayoutFunds() {
+  const funds = usePayoutFunds(true);
+  if (!funds.data?.address) return null;
+  return (
+    <div className="space-y-2">
+      <h3 className="text-sm font-semibold text-fg">Payout address</h3>
+      <p className="break-all font-mono text-sm text-fg">{funds.data.address}</p>
+      <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">
+        {funds.data.balances.map((b) => (
+          <Figure key={b.assetId} term={`${assetById(b.assetId)?.symbol ?? b.assetId} held`}>
+            {b.amount} {assetById(b.assetId)?.symbol ?? b.assetId}
+          </Figure>
+        ))}
+      </dl>
+      <p className="text-xs text-muted">
+        Ethereum and USDT-ERC20 payouts are paid from this address (ETH_XPUB/1/0): fund it with ETH
+        for the payouts and their gas, and with USDT.
+      </p>
+    </div>
+  );
+}
+
 function ChainCard({ c }: { c: TAdminChains['chains'][number] }) {
   const badge = STATE_BADGES[c.state];
   const label = CHAIN_LABELS[c.chain];
@@ -140,6 +164,7 @@ function ChainCard({ c }: { c: TAdminChains['chains'][number] }) {
                 <p className="break-words font-mono text-xs text-fg">{c.lastError}</p>
               </div>
             ) : null}
+            {c.chain === 'ethereum' ? <PayoutFunds /> : null}
             {c.reversedOnChain > 0 ? (
               <p className="text-sm font-medium text-danger">
                 {c.reversedOnChain} credited deposit{c.reversedOnChain === 1 ? '' : 's'} left this
