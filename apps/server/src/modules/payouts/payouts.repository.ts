@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { TxClient } from '../../db/tx';
+import type { TransactionRow } from '../ledger';
 
 /** The database side of payouts on chain (tables in `db/schema/payouts.ts`). */
 
@@ -95,6 +96,16 @@ export const payoutsRepository = {
         p.approvedBy,
       ],
     );
+  },
+
+  /** A withdrawal's ledger row (crypto or bank), locked for its approval or completion. */
+  async lockWithdrawal(client: TxClient, id: string): Promise<TransactionRow | null> {
+    const { rows } = await client.query<TransactionRow>(
+      `SELECT * FROM transactions WHERE id = $1 AND transaction_type IN ('withdrawal', 'bank_transfer')
+          AND deleted_at IS NULL FOR UPDATE`,
+      [id],
+    );
+    return rows[0] ?? null;
   },
 
   async lockPayout(client: TxClient, transactionId: string): Promise<PayoutRow | null> {

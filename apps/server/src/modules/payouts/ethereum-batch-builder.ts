@@ -1,0 +1,134 @@
+import type { TxClient } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import {
+  buildEthereumEntry,
+  type EthPayoutEntry,
+  estimatePayoutGas,
+  readEthereumFees,
+} from './ethereum-payout-tx';
+import { type BatchRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';
+import { PAYOUT_MSG, type PayoutsContext, setting } from './payouts-context';
+
+/**
+ * An Ethereum batch: what a build asks the node (fees, chain id, the payout address's
+ * nonce and balances, each payout's gas) and what it writes (the batch and one unsigned
+ * entry per payout it can fund, nonces in order).
+ */
+export async function buildEthereum(
+  ctx: PayoutsContext,
+  client: TxClient,
+  actorId: string | null,
+  approved: PayoutRow[],
+): Promise<BatchRow> {
+  const node = ctx.ethereum;
+  const { payoutAddress } = ctx;
+  if (!node || !ctx.chains.ethereum || !payoutAddress)
+    throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
+  const settings = await ctx.settings(client);
+  const cap = setting(settings, 'max_fee_per_gas_eth');
+  let fees: Awaited<ReturnType<typeof readEthereumFees>>;
+  try {
+    fees = await readEthereumFees(node.publicClient, cap);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // Above the cap is the operator's to decide; anything else is the node not answering.
+    if (!/above the cap/.test(message)) return ctx.fromNode('ethereum', () => Promise.reject(err));
+    throw new AppError('CONFLICT', `${message}: no payouts were built.`);
+  }
+  const [chainId, pending, highest, balances] = await Promise.all([
+    ctx.fromNode('ethereum', () => node.chainId()),
+    ctx.fromNode('ethereum', () => node.nonceOf(payoutAddress, 'pending')),
+    repo.highestLiveNonce(client, 'ethereum'),
+    ctx.fromNode('ethereum', () => node.balancesOf(payoutAddress)),
+  ]);
+  let nonce = Math.max(pending, highest === null ? 0 : highest + 1);
+  let eth = balances.eth;
+  let usdt = balances.usdt;
+  const entries: Array<{ payout: PayoutRow; entry: EthPayoutEntry; fee: bigint }> = [];
+  const skipped: Array<{ id: string; reason: string }> = [];
+  for (const p of approved) {
+    const amount = BigInt(p.amount_minor);
+    const assetId = p.asset_id as 'ETH' | 'USDT-ERC20';
+    if (assetId === 'USDT-ERC20' && amount > usdt) {
+      skipped.push({
+        id: p.transaction_id,
+        reason: 'The payout address holds too little USDT: fund it.',
+      });
+      continue;
+    }
+    let gas: bigint;
+    try {
+      gas = await estimatePayoutGas(node.publicClient, {
+        from: payoutAddress,
+        assetId,
+        recipient: p.address,
+        amount,
+        usdtContract: node.tokenContract,
+      });
+    } catch {
+      skipped.push({
+        id: p.transaction_id,
+        reason: 'The node could not estimate its gas (funds?).',
+      });
+      continue;
+    }
+    const maxFee = gas * fees.maxFeePerGas;
+    const ethNeeded = maxFee + (assetId === 'ETH' ? amount : 0n);
+    if (ethNeeded > eth) {
+      skipped.push({
+        id: p.transaction_id,
+        reason: 'The payout address holds too little ETH for it and its gas: fund it.',
+      });
+      continue;
+    }
+    eth -= ethNeeded;
+    if (assetId === 'USDT-ERC20') usdt -= amount;
+    entries.push({
+      payout: p,
+      fee: maxFee,
+      entry: buildEthereumEntry({
+        payoutId: p.transaction_id,
+        assetId,
+        recipient: p.address,
+        amount,
+        usdtContract: node.tokenContract,
+        from: payoutAddress,
+        nonce: nonce++,
+        gas,
+        fees,
+        chainId,
+      }),
+    });
+  }
+  if (entries.length === 0) {
+    throw new AppError(
+      'CONFLICT',
+      `No approved payout could be built: ${skipped[0]?.reason ?? 'nothing fits'}`,
+    );
+  }
+  const batch = await repo.insertBatch(client, {
+    chain: 'ethereum',
+    createdBy: actorId,
+    changeIndex: null,
+  });
+  for (const e of entries) {
+    await repo.insertCandidate(client, {
+      batchId: batch.id,
+      chain: 'ethereum',
+      txHash: null,
+      unsigned: JSON.stringify(e.entry),
+      built: { payoutId: e.payout.transaction_id },
+      nonce: e.entry.nonce,
+      feeMinor: e.fee,
+      feeRate: null,
+      replaces: null,
+    });
+  }
+  await repo.putInBatch(
+    client,
+    batch.id,
+    entries.map((e) => e.payout.transaction_id),
+  );
+  await repo.setWaitingReasons(client, skipped);
+  return batch;
+}

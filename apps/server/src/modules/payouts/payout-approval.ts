@@ -1,0 +1,239 @@
+import {
+  ADMIN_TX_MSG,
+  assetById,
+  normalizeTxHash,
+  parseAmount,
+  type TStepUp,
+} from '@coffer/shared';
+import type pg from 'pg';
+import { type TxClient, withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import {
+  bitcoinScriptOf,
+  type ChainTransaction,
+  chainOfAsset,
+  ethereumMatchKeyOf,
+  tronMatchKeyOf,
+} from '../chains';
+import { type TransactionRow, trimDecimal } from '../ledger';
+import { payoutsRepository as repo } from './payouts.repository';
+import type { PayoutsDeps } from './payouts.service';
+import { PAYOUT_MSG, type PayoutActor, type PayoutsContext, UUID } from './payouts-context';
+import { addressOfKey, decimalOf, paysText } from './payouts-view';
+
+/**
+ * The rules that tie a withdrawal's ledger row to its payout: four-eyes approval, what a
+ * rejection, an edit or a hand completion may do once it is approved, and hand completion
+ * checked against the chain.
+ */
+
+/** What approving and completing by hand need beyond the shared context. */
+export type ApprovalContext = PayoutsContext &
+  Pick<PayoutsDeps, 'stepUp' | 'withdrawals' | 'outbox'>;
+
+/** The match key of an address on its chain, as the watcher reads payments. */
+function matchKeyOf(ctx: PayoutsContext, chain: string, address: string): string | null {
+  if (chain === 'bitcoin') return bitcoinScriptOf(address, ctx.chains.bitcoinNetwork);
+  if (chain === 'ethereum') return ethereumMatchKeyOf(address);
+  if (chain === 'tron') return tronMatchKeyOf(address);
+  return null;
+}
+
+function assertFourEyes(actorId: string, row: TransactionRow) {
+  if (
+    row.created_by === actorId ||
+    row.updated_by === actorId ||
+    row.editor_ids.includes(actorId)
+  ) {
+    throw new AppError('FORBIDDEN', ADMIN_TX_MSG.fourEyes);
+  }
+}
+
+async function lockWithdrawal(client: TxClient, id: string): Promise<TransactionRow> {
+  const row = await repo.lockWithdrawal(client, id);
+  if (!row) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
+  if (row.status === 'completed')
+    throw new AppError('CONFLICT', 'This withdrawal was already completed.');
+  if (row.status === 'failed')
+    throw new AppError('CONFLICT', 'This withdrawal was already rejected.');
+  return row;
+}
+
+/**
+ * Four eyes: an admin who neither created nor edited a crypto withdrawal approves it,
+ * with a step-up; it is then what a batch pays, or what staff complete by hash.
+ */
+export async function approve(
+  ctx: ApprovalContext,
+  actor: PayoutActor,
+  id: string,
+  stepUp: TStepUp,
+): Promise<void> {
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
+  await withTransaction(ctx.pool, async (client) => {
+    const row = await lockWithdrawal(client, id);
+    assertFourEyes(actor.id, row);
+    if (row.transaction_type === 'bank_transfer')
+      throw new AppError('CONFLICT', PAYOUT_MSG.bankNotApproved);
+    if (await repo.lockPayout(client, id))
+      throw new AppError('CONFLICT', PAYOUT_MSG.alreadyApproved);
+    const chain = chainOfAsset(row.asset_id);
+    const asset = assetById(row.asset_id);
+    const address = row.withdrawal_address ?? '';
+    const matchKey = chain ? matchKeyOf(ctx, chain, address) : null;
+    if (!chain || !asset || !matchKey) {
+      throw new AppError(
+        'CONFLICT',
+        'This withdrawal has no address Coffer can pay on its chain: reject it.',
+      );
+    }
+    await repo.insertPayout(client, {
+      transactionId: id,
+      chain,
+      assetId: row.asset_id,
+      address,
+      matchKey,
+      amountMinor: parseAmount(row.crypto_amount, asset.decimals),
+      approvedBy: actor.id,
+    });
+    await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
+    await ctx.audit.record(client, {
+      actorId: actor.id,
+      action: 'withdrawal.approve',
+      targetType: 'transaction',
+      targetId: id,
+      targetUserId: row.user_id,
+      before: { status: row.status, payout: null },
+      after: {
+        status: row.status,
+        payout: 'approved',
+        chain,
+        address,
+        amount: trimDecimal(row.crypto_amount),
+        assetId: row.asset_id,
+      },
+      reason: null,
+      ip: actor.ip,
+    });
+  });
+}
+
+/** Refuses a rejection or a hand completion once a batch may pay the payout. */
+export async function assertOffChain(
+  client: pg.PoolClient,
+  row: TransactionRow,
+  forCompletion: boolean,
+) {
+  if (row.transaction_type !== 'withdrawal') return;
+  const payout = await repo.lockPayout(client, row.id);
+  if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+  if (forCompletion && !payout) throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
+}
+
+/**
+ * A rejected withdrawal leaves the payouts waiting for a batch: its hold is released, so
+ * an approval left behind would pay out money the customer has back.
+ */
+export async function beforeReject(client: pg.PoolClient, row: TransactionRow) {
+  if (row.transaction_type !== 'withdrawal') return;
+  const payout = await repo.lockPayout(client, row.id);
+  if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+  if (payout) await repo.dropApproved(client, row.id);
+}
+
+/**
+ * An approved withdrawal is paid as it was approved (a batch pays the approved address
+ * and amount): an Edit afterwards would change what nobody approved.
+ */
+export async function assertNotApproved(client: pg.PoolClient, row: TransactionRow) {
+  if (row.transaction_type !== 'withdrawal') return;
+  if (await repo.lockPayout(client, row.id))
+    throw new AppError('CONFLICT', PAYOUT_MSG.approvedNoEdit);
+}
+
+/**
+ * Staff completed an approved payout with the hash of a payment made outside Coffer.
+ * On a watched chain the transaction must pay the payout's address exactly its amount:
+ * one that pays something else is refused, saying what it pays; one the chain does not
+ * show yet waits ('manual') for the watcher. Unwatched chains accept it as 'unverified'.
+ */
+export async function completeByHash(
+  ctx: ApprovalContext,
+  actor: PayoutActor,
+  id: string,
+  reference: string,
+  stepUp: TStepUp,
+  record: (client: pg.PoolClient, before: TransactionRow, after: TransactionRow) => Promise<void>,
+): Promise<void> {
+  const { pool } = ctx;
+  if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
+  const [known] = await repo.payoutsOf(pool, [id]);
+  if (!known) {
+    // Not approved, or not a crypto withdrawal: the row's own checks answer.
+    await withTransaction(pool, async (client) => {
+      const row = await lockWithdrawal(client, id);
+      assertFourEyes(actor.id, row);
+      throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
+    });
+    return;
+  }
+  if (reference.trim() === '') throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.hashRequired);
+  const hash = normalizeTxHash(known.asset_id, reference);
+  if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
+  const node = ctx.nodeOf(known.chain);
+  // Read from the node before the transaction: no connection waits on the network.
+  const recent = await repo.recentBlockHashes(pool, known.chain);
+  const seen: ChainTransaction | null | 'unwatched' = node
+    ? await ctx.fromNode(known.chain, () => node.findTransaction(hash.value, recent))
+    : 'unwatched';
+  let paying: { outputIndex: number } | null = null;
+  if (seen && seen !== 'unwatched') {
+    const pays = seen.success
+      ? seen.payments.filter((p) => p.assetId === known.asset_id || known.chain === 'bitcoin')
+      : [];
+    const match = pays.find(
+      (p) => p.matchKey === known.match_key && p.amountMinor === BigInt(known.amount_minor),
+    );
+    if (!match) {
+      const what =
+        pays.length === 0
+          ? 'nothing in this asset'
+          : pays
+              .slice(0, 5)
+              .map(
+                (p) =>
+                  `${decimalOf(known.asset_id, p.amountMinor)} to ${addressOfKey(known.chain, p.matchKey, ctx.chains.bitcoinNetwork)}`,
+              )
+              .join(', ');
+      throw new AppError(
+        'VALIDATION_FAILED',
+        `This transaction pays ${what}, not ${paysText(known.asset_id, BigInt(known.amount_minor), known.address)}. The payout stays held.`,
+      );
+    }
+    paying = { outputIndex: match.outputIndex };
+  }
+  await withTransaction(pool, async (client) => {
+    const before = await lockWithdrawal(client, id);
+    const payout = await repo.lockPayout(client, id);
+    if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+    await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
+    if (seen === 'unwatched') {
+      await repo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
+      const after = await ctx.withdrawals.settle(client, id, {
+        transactionHash: hash.value,
+        processedBy: actor.id,
+      });
+      await record(client, before, after);
+      return;
+    }
+    await repo.setPayoutState(client, id, {
+      state: seen?.block ? 'confirming' : 'manual',
+      txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.value.toLowerCase() : hash.value),
+      outputIndex: paying?.outputIndex ?? null,
+      block: seen?.block ?? null,
+      networkFeeMinor: seen?.feeMinor ?? null,
+    });
+    await record(client, before, before);
+  });
+  await ctx.outbox.deliver();
+}

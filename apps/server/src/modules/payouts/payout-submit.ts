@@ -1,0 +1,219 @@
+import type { TPayoutBatch, TPayoutChain } from '@coffer/shared';
+import { withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import { crashNow, faultArmed } from '../../lib/test-fault';
+import { checkSignedBitcoin } from './bitcoin-psbt';
+import {
+  checkSignedEthereum,
+  type EthPayoutEntry,
+  parseEthereumSubmission,
+} from './ethereum-payout-tx';
+import { PayoutFileError } from './payout-file-error';
+import { type CandidateRow, payoutsRepository as repo } from './payouts.repository';
+import { type BatchActor, PAYOUT_MSG, type PayoutsContext, UUID } from './payouts-context';
+import { batchView } from './payouts-view';
+
+/**
+ * Checks a signed file against what Coffer built, records each transaction's hash and
+ * signed bytes (committed before anything is sent), then sends them. Every transaction in
+ * the file must pass before any is recorded. A transaction already recorded is not sent
+ * again: submitting a file twice broadcasts once.
+ */
+export async function submitSigned(
+  ctx: PayoutsContext,
+  actor: BatchActor,
+  chain: TPayoutChain,
+  text: string,
+  batchId: string | null,
+): Promise<{ batch: TPayoutBatch; sent: string[]; alreadySent: string[] }> {
+  const { pool } = ctx;
+  const node = ctx.nodeOf(chain);
+  if (!node) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
+  const found = batchId ?? (await findBatch(ctx, chain, text));
+  if (!found || !UUID.test(found)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+  const toSend: Array<{ id: string; hex: string; hash: string }> = [];
+  const already: string[] = [];
+  await withTransaction(pool, async (client) => {
+    const batch = await repo.lockBatch(client, found);
+    if (!batch || batch.chain !== chain) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+    if (batch.state === 'abandoned' || batch.state === 'completed') {
+      throw new AppError('CONFLICT', `This batch is ${batch.state}: nothing was sent.`);
+    }
+    const candidates = await repo.lockCandidates(client, batch.id);
+    const checked =
+      chain === 'bitcoin'
+        ? [checkBitcoin(candidates, text)]
+        : await checkEthereum(ctx, candidates, text);
+    await actor.stepUp?.(client);
+    for (const c of checked) {
+      if (c.candidate.state !== 'unsigned') {
+        already.push(c.hash);
+        continue;
+      }
+      await repo.recordSigned(client, c.candidate.id, c.hash, c.hex);
+      toSend.push({ id: c.candidate.id, hex: c.hex, hash: c.hash });
+    }
+    if (toSend.length > 0) {
+      if (batch.state === 'built') await repo.setBatchState(client, batch.id, 'broadcast');
+      for (const p of await repo.payoutsOfBatch(client, batch.id)) {
+        const mine = toSend.find((s) =>
+          chain === 'bitcoin'
+            ? true
+            : (candidates.find((c) => c.id === s.id)?.built as { payoutId?: string })?.payoutId ===
+              p.transaction_id,
+        );
+        if (mine && p.state === 'in-batch') {
+          await repo.setPayoutState(client, p.transaction_id, {
+            state: 'broadcast',
+            txHash: mine.hash,
+          });
+        }
+      }
+      await ctx.audit.record(client, {
+        actorId: actor.id,
+        action: 'payouts.submit',
+        targetType: 'payout_batch',
+        targetId: batch.id,
+        targetUserId: null,
+        before: { state: batch.state },
+        after: { state: 'broadcast', transactions: toSend.map((s) => s.hash) },
+        reason: null,
+        ip: actor.ip,
+      });
+    }
+  });
+  const sent: string[] = [];
+  for (const s of toSend) {
+    try {
+      await node.broadcast(s.hex);
+      if (faultArmed('kill-after-broadcast')) crashNow();
+      await repo.noteSent(pool, s.id);
+      sent.push(s.hash);
+    } catch (err) {
+      // Recorded, so never built or paid again: the watcher re-sends the same bytes.
+      ctx.log.warn(
+        { chain, tx: s.hash, err: err instanceof Error ? err.message : String(err) },
+        'payout broadcast failed; it is re-sent with the same bytes until the chain settles it',
+      );
+    }
+  }
+  const batch = await repo.batch(pool, found);
+  if (!batch) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+  return { batch: await batchView(ctx, pool, batch), sent, alreadySent: already };
+}
+
+/** The batch a signed file belongs to, when the caller does not say (the CLI). */
+async function findBatch(
+  ctx: PayoutsContext,
+  chain: TPayoutChain,
+  text: string,
+): Promise<string | null> {
+  if (chain === 'ethereum') {
+    const parsedFile = tryJson(text);
+    if (parsedFile && typeof parsedFile === 'object' && 'batchId' in parsedFile) {
+      const id = (parsedFile as { batchId: unknown }).batchId;
+      return typeof id === 'string' ? id : null;
+    }
+    const [first] = parseEthereumSubmission(text);
+    if (!first) return null;
+    const { parseTransaction } = await import('viem');
+    const nonce = parseTransaction(first.signed as `0x${string}`).nonce;
+    return nonce === undefined ? null : repo.batchOfCandidate(ctx.pool, chain, { nonce });
+  }
+  for (const c of await repo.candidatesOfChain(ctx.pool, 'bitcoin')) {
+    try {
+      const checked = checkSignedBitcoin(c.unsigned, text);
+      if (checked.txid === c.tx_hash) return c.batch_id;
+    } catch {
+      // Not this batch's.
+    }
+  }
+  return null;
+}
+
+function checkBitcoin(candidates: CandidateRow[], text: string) {
+  // The newest unsigned candidate first (a fee bump), then any already sent.
+  const order = [
+    ...candidates.filter((c) => c.state === 'unsigned').reverse(),
+    ...candidates.filter((c) => c.state !== 'unsigned'),
+  ];
+  let firstError: PayoutFileError | null = null;
+  for (const candidate of order) {
+    try {
+      const checked = checkSignedBitcoin(candidate.unsigned, text);
+      if (['replaced', 'conflicted'].includes(candidate.state)) {
+        throw new PayoutFileError([`this transaction is ${candidate.state}; nothing was sent`]);
+      }
+      return { candidate, hash: checked.txid, hex: checked.hex };
+    } catch (err) {
+      if (!(err instanceof PayoutFileError)) throw err;
+      firstError ??= err;
+    }
+  }
+  throw refusal(firstError ?? new PayoutFileError(['the batch has no transaction to sign']));
+}
+
+async function checkEthereum(ctx: PayoutsContext, candidates: CandidateRow[], text: string) {
+  const { payoutAddress } = ctx;
+  if (!payoutAddress) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
+  let submitted: ReturnType<typeof parseEthereumSubmission>;
+  try {
+    submitted = parseEthereumSubmission(text);
+  } catch (err) {
+    throw refusal(err);
+  }
+  const { parseTransaction } = await import('viem');
+  const out: Array<{ candidate: CandidateRow; hash: string; hex: string }> = [];
+  const differences: string[] = [];
+  for (const s of submitted) {
+    let nonce: number | undefined;
+    try {
+      nonce = parseTransaction(s.signed as `0x${string}`).nonce;
+    } catch {
+      differences.push('a transaction in the file cannot be read');
+      continue;
+    }
+    const candidate = candidates.find((c) => c.nonce === nonce);
+    if (!candidate) {
+      differences.push(`no transaction of this batch uses nonce ${nonce}`);
+      continue;
+    }
+    try {
+      const checked = await checkSignedEthereum(
+        JSON.parse(candidate.unsigned) as EthPayoutEntry,
+        s.signed as `0x${string}`,
+        payoutAddress,
+      );
+      if (['replaced', 'conflicted'].includes(candidate.state)) {
+        differences.push(`nonce ${nonce}'s transaction is ${candidate.state}`);
+        continue;
+      }
+      out.push({ candidate, hash: checked.hash, hex: checked.raw });
+    } catch (err) {
+      if (!(err instanceof PayoutFileError)) throw err;
+      differences.push(...err.differences.map((d) => `nonce ${nonce}: ${d}`));
+    }
+  }
+  if (differences.length > 0) throw refusal(new PayoutFileError(differences));
+  if (out.length === 0)
+    throw refusal(new PayoutFileError(['the file holds no signed transaction']));
+  return out;
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A refused file as the API answers it: a 400 with every difference named. */
+function refusal(err: unknown): AppError {
+  if (err instanceof PayoutFileError) return new AppError('VALIDATION_FAILED', err.message);
+  if (err instanceof AppError) return err;
+  return new AppError(
+    'VALIDATION_FAILED',
+    `The signed file cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}

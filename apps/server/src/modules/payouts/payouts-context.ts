@@ -1,0 +1,69 @@
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Client } from '../../lib/client-of';
+import type { AuditLog } from '../audit';
+import type { BitcoinAdapter, ChainConfigs, EthereumAdapter, TronAdapter } from '../chains';
+import { SETTING_DEFAULTS } from '../settings';
+import type { StepUpSubject } from '../step-up';
+import type { KeyOrigin } from './bitcoin-psbt';
+
+/** Who acts: the audit row's actor and address, and the session a step-up confirms. */
+export type PayoutActor = {
+  id: string;
+  ip: string | null;
+  session: StepUpSubject;
+  client: Client;
+};
+
+/** Who acts on a batch: staff with their step-up, or the CLI (no actor, no step-up). */
+export type BatchActor = {
+  id: string | null;
+  ip: string | null;
+  stepUp?: (client: pg.PoolClient) => Promise<void>;
+};
+
+/**
+ * What the parts of the payouts service share, built once by `createPayoutsService`: the
+ * nodes and keys, and the helpers every part asks the same way.
+ */
+export type PayoutsContext = {
+  pool: pg.Pool;
+  chains: ChainConfigs;
+  /** BTC_KEY_ORIGIN: the master fingerprint and account path signers derive from. */
+  keyOrigin: KeyOrigin | null;
+  bitcoin: BitcoinAdapter | null;
+  ethereum: EthereumAdapter | null;
+  /** The Ethereum payout address (ETH_XPUB/1/0), when Ethereum is configured. */
+  payoutAddress: `0x${string}` | null;
+  audit: AuditLog;
+  log: Logger;
+  /** The node of a chain, or null when it is not watched. */
+  nodeOf(chain: string): BitcoinAdapter | EthereumAdapter | TronAdapter | null;
+  /** A call to a chain's node: one that does not answer is a 503 saying nothing changed. */
+  fromNode<T>(chain: string, act: () => Promise<T>): Promise<T>;
+  /** The confirmations a chain's payouts need (its setting, at least 1). */
+  required(chain: string, client?: pg.PoolClient): Promise<number>;
+  /** Every setting, read in the caller's transaction when it passes one. */
+  settings(client?: pg.PoolClient): Promise<Map<string, string>>;
+};
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const PAYOUT_MSG = {
+  notApproved:
+    'Approve this withdrawal first: a second admin approves it, then it is paid in a batch or completed with its hash.',
+  alreadyApproved: 'This withdrawal is already approved.',
+  onChain:
+    'This withdrawal is in a payout batch: it can no longer be rejected or completed by hand. It returns to approved only if the chain proves its transaction cannot confirm.',
+  bankNotApproved: 'Bank transfers are completed with the bank’s reference; they are not approved.',
+  approvedNoEdit:
+    'This withdrawal is approved: it is paid as approved. To change it, reject it and record a new one.',
+  noneWaiting: 'No approved payouts are waiting on this chain.',
+  notConfigured: 'This chain’s node and key are not configured: its payouts are completed by hash.',
+  batchNotFound: 'Payout batch not found.',
+} as const;
+
+export function setting(settings: Map<string, string>, key: string): number {
+  const value = settings.get(key) ?? SETTING_DEFAULTS.find((d) => d.key === key)?.value ?? 'NaN';
+  return Number(value);
+}
