@@ -464,7 +464,9 @@ describe("a backup's time and the mail waiting in it", () => {
       await expect
         .poll(async () => {
           const { rowCount } = await t.services.pool.query(
-            `SELECT 1 FROM pg_locks WHERE relation = 'coffer_key_check'::regclass AND NOT granted`,
+            `SELECT 1 FROM pg_locks
+              WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND relation = 'coffer_key_check'::regclass AND NOT granted`,
           );
           return rowCount;
         })
