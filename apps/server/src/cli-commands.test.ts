@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../test/free-port';
 import {
   createTestApp,
   mailsTo,
@@ -186,4 +188,109 @@ describe('npm run cli -- reset-admin-2fa', () => {
       expect((err as Error).message).toBe(message);
     }
   });
+});
+
+/**
+ * A database that is still starting: its first `refusals` connections are answered as
+ * PostgreSQL answers while it starts up (FATAL 57P03), every later one is relayed to
+ * `target`, the test database.
+ */
+async function startingDatabase(target: URL, refusals: number) {
+  const field = (type: string, value: string) => Buffer.from(`${type}${value}\0`);
+  const body = Buffer.concat([
+    field('S', 'FATAL'),
+    field('V', 'FATAL'),
+    field('C', '57P03'),
+    field('M', 'the database system is starting up'),
+    Buffer.from([0]),
+  ]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(body.length + 4);
+  const startingUp = Buffer.concat([Buffer.from('E'), length, body]);
+  const sockets = new Set<net.Socket>();
+  let refused = 0;
+  const server = net.createServer((client) => {
+    sockets.add(client);
+    client.on('error', () => {});
+    if (refused < refusals) {
+      refused += 1;
+      // Answered after the client's startup message, as PostgreSQL does.
+      client.once('data', () => client.end(startingUp));
+      return;
+    }
+    const upstream = net.connect(Number(target.port), target.hostname);
+    sockets.add(upstream);
+    upstream.on('error', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.pipe(upstream);
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return {
+    url: url.toString(),
+    refused: () => refused,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('npm run cli -- with a database that is down or starting up', () => {
+  const root = path.resolve(import.meta.dirname, '../../..');
+  /** Runs the CLI against `databaseUrl`; its exit code and what it printed. */
+  const cli = (args: string[], databaseUrl: string) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'apps/server/src/cli.ts', ...args], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: t.dataDir,
+        COFFER_SECRET_KEY: t.secretKeyHex,
+        LOG_LEVEL: 'silent',
+      },
+      timeout: 60_000,
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+      (err: { code?: unknown; stdout?: string; stderr?: string }) => ({
+        code: err.code,
+        stdout: err.stdout ?? '',
+        stderr: err.stderr ?? '',
+      }),
+    );
+
+  it('says in one line that nothing answers, after trying for a while, and exits 1', async () => {
+    const closed = new URL(t.databaseUrl);
+    closed.hostname = '127.0.0.1';
+    closed.port = String(await freePort());
+    for (const command of ['audit-verify', 'restore']) {
+      const run = await cli(
+        [command, ...(command === 'restore' ? ['x.backup'] : [])],
+        closed.toString(),
+      );
+      expect(run).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `Coffer cannot start: its database at 127.0.0.1:${closed.port} cannot be reached (connection refused, tried for 10 s); is PostgreSQL running?\n`,
+      });
+    }
+  }, 90_000);
+
+  it('waits for a database that is starting up, then does its work', async () => {
+    const db = await startingDatabase(new URL(t.databaseUrl), 2);
+    try {
+      const run = await cli(['audit-verify'], db.url);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/^Audit log intact: \d+ rows\.\n$/);
+      expect(db.refused()).toBe(2);
+    } finally {
+      await db.close();
+    }
+  }, 60_000);
 });

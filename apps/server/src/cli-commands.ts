@@ -65,7 +65,10 @@ async function asCliError<T>(act: () => Promise<T>): Promise<T> {
   }
 }
 
-function optionsOf<T extends Record<string, { type: 'string' }>>(args: string[], options: T) {
+function optionsOf<T extends Record<string, { type: 'string' } | { type: 'boolean' }>>(
+  args: string[],
+  options: T,
+) {
   try {
     return parseArgs({ args, options, allowPositionals: true });
   } catch (err) {
@@ -75,12 +78,15 @@ function optionsOf<T extends Record<string, { type: 'string' }>>(args: string[],
 
 export const BARE_COMMANDS: Record<string, BareCliCommand> = {
   restore: {
-    usage: 'restore FILE   (into an empty DATA_DIR or DATABASE_URL)',
+    usage: 'restore FILE [--resend-pending-mail]   (into an empty DATA_DIR or DATABASE_URL)',
     async run({ config, databaseUrl }, args) {
-      const { positionals } = optionsOf(args, {});
+      const { positionals, values } = optionsOf(args, {
+        'resend-pending-mail': { type: 'boolean' },
+      });
       const [file, ...more] = positionals;
       if (file === undefined || more.length > 0)
         throw new CliError('Name one backup file: restore FILE');
+      const resendPendingMail = values['resend-pending-mail'] === true;
       const keyHere = config.secretKey ? fingerprintOf(config.secretKey.key) : null;
       const pool = createPool(databaseUrl);
       try {
@@ -91,6 +97,7 @@ export const BARE_COMMANDS: Record<string, BareCliCommand> = {
             pool,
             filesDir: path.join(config.dataDir, 'files'),
             keyHere,
+            resendPendingMail,
           }),
         );
         const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -110,6 +117,7 @@ export const BARE_COMMANDS: Record<string, BareCliCommand> = {
           keyHere === key.fingerprint
             ? `The secret key here (fingerprint ${key.fingerprint}) is the one the backup needs.`
             : `The data needs the secret key with fingerprint ${key.fingerprint} (it was in ${key.source}): put that key into ${path.join(config.dataDir, 'secret.key')} or COFFER_SECRET_KEY before starting Coffer.`,
+          ...pendingMailLines(result.pendingMail, resendPendingMail),
         ].join('\n');
       } finally {
         await pool.end();
@@ -117,6 +125,17 @@ export const BARE_COMMANDS: Record<string, BareCliCommand> = {
     },
   },
 };
+
+/** What a restore says about the mails that were waiting at the snapshot (nothing if none). */
+function pendingMailLines(count: number, resent: boolean): string[] {
+  if (count === 0) return [];
+  const waiting = `${count} mails were waiting at the snapshot`;
+  return [
+    resent
+      ? `${waiting}; they stay queued and go out when Coffer starts.`
+      : `${waiting}; they were not re-sent, as they may have gone out already. To send them, restore into an empty database again with --resend-pending-mail.`,
+  ];
+}
 
 /**
  * Prints what a command says and gives the exit code: a refusal (CliError) is printed on

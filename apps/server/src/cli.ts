@@ -1,5 +1,6 @@
 import { BARE_COMMANDS, COMMANDS, OFFLINE_COMMANDS, printOutcome } from './cli-commands';
 import { loadConfigOrExit } from './config';
+import { waitForDatabase } from './db/client';
 import { startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
 import { StartupError } from './lib/startup-error';
@@ -35,9 +36,11 @@ async function main(): Promise<number> {
       });
   if (bare) {
     const databaseUrl = config.databaseUrl ?? embedded?.url ?? '';
-    return printOutcome(() => bare.run({ config, databaseUrl }, args)).finally(() =>
-      embedded?.stop(),
-    );
+    // The same wait as every other command's (openServices): a database down or starting
+    // up is one line, not a stack trace.
+    return waitForDatabase(databaseUrl)
+      .then(() => printOutcome(() => bare.run({ config, databaseUrl }, args)))
+      .finally(() => embedded?.stop());
   }
   if (!command) return 2;
   // The same key check as the server's start: a missing or wrong key changes nothing here

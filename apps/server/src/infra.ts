@@ -2,7 +2,7 @@ import path from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createServices, type Services } from './app-services';
 import type { Config } from './config';
-import { createDb, createPool } from './db/client';
+import { createDb, createPool, waitForDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
 import { createDiskFileStore, importDiskFiles } from './lib/file-store';
@@ -44,12 +44,16 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
   return destination ? pino(options, destination) : pino(options);
 }
 
-/** Connects to the database, migrates it, and wires every service. */
+/**
+ * Connects to the database, migrates it, and wires every service. A database that is down
+ * or still starting is waited for a few seconds, then named in a StartupError.
+ */
 export async function openServices(
   config: Config,
   databaseUrl: string,
   log: Logger,
 ): Promise<Services> {
+  await waitForDatabase(databaseUrl);
   const pool = createPool(databaseUrl);
   const db = createDb(pool);
   // The key first: a missing or wrong key stops the start before migrations write anything.

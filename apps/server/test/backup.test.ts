@@ -6,14 +6,19 @@ import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { BARE_COMMANDS } from '../src/cli-commands';
+import { loadConfig } from '../src/config';
 import { createPool } from '../src/db/client';
 import { withTransaction } from '../src/db/tx';
+import { createLogger } from '../src/infra';
 import { BackupTargetError, createBackup, fingerprintOf } from '../src/lib/backup/backup';
 import { BackupFormatError } from '../src/lib/backup/format';
-import { restoreBackup, verifyBackup } from '../src/lib/backup/restore';
+import { NOT_RESENT_AFTER_RESTORE, restoreBackup, verifyBackup } from '../src/lib/backup/restore';
 import { createDatabaseFileStore } from '../src/lib/file-store';
+import type { Mail } from '../src/lib/mailer';
 import { createAuditLog } from '../src/modules/audit';
 import { createLedger } from '../src/modules/ledger';
+import { createOutbox } from '../src/modules/outbox';
 import { freePort } from './free-port';
 import { createTestApp, type TestApp, verifiedAdmin, verifiedCustomer } from './helpers';
 import {
@@ -34,17 +39,22 @@ let work: string;
 const pools: pg.Pool[] = [];
 const databases: string[] = [];
 
-/** A new, empty database on the test cluster (no template, no migrations). */
-async function emptyDatabase(): Promise<pg.Pool> {
+/** A new, empty database on the test cluster (no template, no migrations), and its URL. */
+async function newDatabase(): Promise<{ pool: pg.Pool; url: string }> {
   const name = `r_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: `${inject('pgServerUrl')}/postgres` });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   databases.push(name);
-  const pool = createPool(`${inject('pgServerUrl')}/${name}`);
+  const url = `${inject('pgServerUrl')}/${name}`;
+  const pool = createPool(url);
   pools.push(pool);
-  return pool;
+  return { pool, url };
+}
+
+async function emptyDatabase(): Promise<pg.Pool> {
+  return (await newDatabase()).pool;
 }
 
 /** Every table's rows as text, in a stable order: to prove a refusal changed nothing. */
@@ -416,4 +426,146 @@ describe('online backup and restore (issue 13)', () => {
       LEGACY_BYTES,
     );
   }, 120_000);
+});
+
+describe("a backup's time and the mail waiting in it", () => {
+  it('states the time of its snapshot: a row committed while it copies is not in it, and is later', async () => {
+    const admin = await verifiedAdmin(t);
+    const auditRow = (reason: string) =>
+      withTransaction(t.services.pool, (client) =>
+        t.services.audit.record(client, {
+          actorId: admin.userId,
+          action: 'backup.test',
+          targetType: 'user',
+          targetId: admin.userId,
+          targetUserId: null,
+          reason,
+          ip: null,
+        }),
+      );
+    await auditRow('before the backup');
+    const before = await countOf(t.services.pool, 'audit_log');
+
+    // The backup reads the key-check row after its snapshot is taken: a lock on that table
+    // holds it there, snapshot open, while a row is written and committed.
+    const holder = await t.services.pool.connect();
+    let backup: ReturnType<typeof createBackup> | undefined;
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE coffer_key_check IN ACCESS EXCLUSIVE MODE');
+      backup = createBackup({
+        pool: t.services.pool,
+        key: null,
+        filesDir: path.join(t.dataDir, 'files'),
+        out: path.join(work, 'snapshot-time.backup'),
+        cofferVersion: 'test',
+      });
+      backup.catch(() => {});
+      await expect
+        .poll(async () => {
+          const { rowCount } = await t.services.pool.query(
+            `SELECT 1 FROM pg_locks
+              WHERE database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                AND relation = 'coffer_key_check'::regclass AND NOT granted`,
+          );
+          return rowCount;
+        })
+        .toBe(1);
+      await auditRow('written while the backup runs');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    const result = await backup;
+    if (!result) throw new Error('no backup was started');
+
+    const inBackup = result.trailer.parts.find((p) => p.part === 'table' && p.name === 'audit_log');
+    expect(inBackup?.rows).toBe(before);
+    expect(await countOf(t.services.pool, 'audit_log')).toBe(before + 1);
+    // Every row the backup holds was made at or before its stated time; the row written
+    // during the copy, which it does not hold, after it.
+    const { rows } = await t.services.pool.query<{ reason: string; after: boolean }>(
+      `SELECT reason, created_at > $1::timestamptz AS after FROM audit_log
+        WHERE action = 'backup.test' AND reason <> 'load during a backup' ORDER BY id`,
+      [result.header.createdAt],
+    );
+    expect(rows).toEqual([
+      { reason: 'before the backup', after: false },
+      { reason: 'written while the backup runs', after: true },
+    ]);
+  });
+
+  it('a restore does not re-send the mail waiting at the snapshot unless told to, and says so', async () => {
+    // Two mails queued and not yet sent when the backup is taken.
+    await withTransaction(t.services.pool, (client) =>
+      t.services.outbox.mailMany(client, [
+        { to: 'first@example.com', subject: 'Waiting 1', text: 'one' },
+        { to: 'second@example.com', subject: 'Waiting 2', text: 'two' },
+      ]),
+    );
+    const pendingQuery =
+      "SELECT count(*)::int AS n FROM outbox WHERE kind = 'mail' AND done_at IS NULL AND next_attempt_at <> 'infinity'";
+    const pending = (await t.services.pool.query<{ n: number }>(pendingQuery)).rows[0]?.n ?? -1;
+    expect(pending).toBeGreaterThanOrEqual(2);
+    const file = path.join(work, 'pending-mail.backup');
+    await createBackup({
+      pool: t.services.pool,
+      key: null,
+      filesDir: path.join(t.dataDir, 'files'),
+      out: file,
+      cofferVersion: 'test',
+    });
+    const keyHex = t.secretKeyHex;
+    if (!keyHex) throw new Error('createTestApp gives its key as secretKeyHex');
+
+    /** Restores with the CLI's restore, then delivers what the restored outbox holds. */
+    const restoreAndDeliver = async (args: string[]) => {
+      const { url, pool } = await newDatabase();
+      const dataDir = path.join(work, `pending-${randomBytes(4).toString('hex')}`);
+      const restore = BARE_COMMANDS.restore;
+      if (!restore) throw new Error('no restore command');
+      const said = await restore.run(
+        {
+          config: loadConfig({ DATA_DIR: dataDir, DATABASE_URL: url, COFFER_SECRET_KEY: keyHex }),
+          databaseUrl: url,
+        },
+        [file, ...args],
+      );
+      const sent: Mail[] = [];
+      const outbox = createOutbox({
+        pool,
+        secrets: t.services.secrets,
+        mailer: {
+          remote: false,
+          send: async (mail) => {
+            sent.push(mail);
+          },
+        },
+        files: createDatabaseFileStore(pool, t.services.secrets),
+        log: createLogger('silent'),
+      });
+      await outbox.deliver({ wait: 'all' });
+      return { said, sent, pool };
+    };
+
+    const held = await restoreAndDeliver([]);
+    expect(held.said).toContain(
+      `${pending} mails were waiting at the snapshot; they were not re-sent, as they may have gone out already. To send them, restore into an empty database again with --resend-pending-mail.`,
+    );
+    expect(held.sent).toEqual([]);
+    // Kept, undone, with the reason, for an operator who looks for them.
+    const { rows } = await held.pool.query<{ n: number; reason: string }>(
+      "SELECT count(*)::int AS n, min(last_error) AS reason FROM outbox WHERE kind = 'mail' AND done_at IS NULL AND next_attempt_at = 'infinity'",
+    );
+    expect(rows[0]).toEqual({ n: pending, reason: NOT_RESENT_AFTER_RESTORE });
+
+    const resent = await restoreAndDeliver(['--resend-pending-mail']);
+    expect(resent.said).toContain(
+      `${pending} mails were waiting at the snapshot; they stay queued and go out when Coffer starts.`,
+    );
+    expect(resent.sent).toHaveLength(pending);
+    expect(resent.sent.map((m) => m.subject)).toEqual(
+      expect.arrayContaining(['Waiting 1', 'Waiting 2']),
+    );
+  });
 });

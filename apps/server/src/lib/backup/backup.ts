@@ -111,6 +111,14 @@ export async function createBackup(opts: {
   const client = await opts.pool.connect();
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+    // The backup's time is its snapshot's, not the end of a copy that may take minutes: the
+    // transaction's start (now()), read by the first statement, which is the one that takes
+    // the snapshot. Everything committed before that time is in the backup; truncated to the
+    // millisecond, the stated time is never after the snapshot.
+    const snapshotAt = (
+      await client.query<{ at: Date }>("SELECT date_trunc('milliseconds', now()) AS at")
+    ).rows[0]?.at;
+    if (!snapshotAt) throw new Error('the database did not say its time');
     const level = await migrationLevel(client);
     if (!level) throw new BackupTargetError('The database has no Coffer schema to back up.');
     const tables = await listTables(client);
@@ -125,7 +133,7 @@ export async function createBackup(opts: {
     if (!fingerprint) throw new BackupTargetError('No secret key is configured for this database.');
     const header: BackupHeader = {
       kind: 'header',
-      createdAt: new Date().toISOString(),
+      createdAt: snapshotAt.toISOString(),
       cofferVersion: opts.cofferVersion,
       postgresVersion: version.rows[0]?.v ?? 'unknown',
       migration: level,

@@ -24,7 +24,16 @@ export type RestoreResult = {
   header: BackupHeader;
   rows: Record<string, number>;
   files: number;
+  /**
+   * Mails that were queued and not yet sent at the snapshot: set aside unless
+   * `resendPendingMail` (they may have gone out after the snapshot was taken).
+   */
+  pendingMail: number;
 };
+
+/** What a set-aside mail's row says, for an operator who finds it undone in the outbox. */
+export const NOT_RESENT_AFTER_RESTORE =
+  'not re-sent after a restore: it may have gone out after the backup was taken';
 
 /** Reads and checks the beginning of a backup file: magic line and header. */
 async function openBackup(file: string): Promise<{ reader: PartReader; header: BackupHeader }> {
@@ -102,6 +111,8 @@ export async function restoreBackup(opts: {
   filesDir: string;
   /** The fingerprint of the key configured where the backup is restored, if one is. */
   keyHere: string | null;
+  /** Leave the mails pending at the snapshot queued, to be sent at the next start. */
+  resendPendingMail?: boolean;
 }): Promise<RestoreResult> {
   const file = path.resolve(opts.file);
   await verifyBackup(file);
@@ -213,6 +224,9 @@ export async function restoreBackup(opts: {
         s.lastValue !== null,
       ]);
     }
+    const pendingMail = header.tables.some((t) => t.name === 'outbox')
+      ? await setAsidePendingMail(client, !opts.resendPendingMail)
+      : 0;
     await client.query('COMMIT');
     committed = true;
     if (fs.existsSync(staging)) {
@@ -221,7 +235,7 @@ export async function restoreBackup(opts: {
       await fsp.rename(staging, opts.filesDir);
       await fsp.chmod(opts.filesDir, 0o700);
     }
-    return { header, rows, files };
+    return { header, rows, files, pendingMail };
   } catch (err) {
     if (!committed) await client.query('ROLLBACK').catch(() => {});
     throw err;
@@ -229,6 +243,27 @@ export async function restoreBackup(opts: {
     client.release();
     fs.rmSync(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Counts the mails queued and not yet sent at the snapshot (the outbox's undone rows that
+ * are still due some time), and with `setAside` marks them as the outbox marks a row it
+ * gave up on: never due again, the reason kept, found by `done_at IS NULL`. The running
+ * Coffer may have sent them after the snapshot; a restore sends them again only if asked.
+ */
+async function setAsidePendingMail(client: pg.PoolClient, setAside: boolean): Promise<number> {
+  const pending = "kind = 'mail' AND done_at IS NULL AND next_attempt_at <> 'infinity'";
+  if (setAside) {
+    const res = await client.query(
+      `UPDATE outbox SET next_attempt_at = 'infinity', last_error = $1 WHERE ${pending}`,
+      [NOT_RESENT_AFTER_RESTORE],
+    );
+    return res.rowCount ?? 0;
+  }
+  const { rows } = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM outbox WHERE ${pending}`,
+  );
+  return rows[0]?.n ?? 0;
 }
 
 /**
