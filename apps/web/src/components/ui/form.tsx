@@ -201,7 +201,7 @@ export function Form<T extends FieldValues>({
   summary?: boolean;
   live?: TLiveErrors | null;
   formErrorId?: string;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   const generated = useId();
   const layer: TFormLayer = {
