@@ -1,15 +1,23 @@
 import { MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck, ZSignUpRequest } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, MailCheck } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { FieldError } from '../../../components/ui/field-error';
+import {
+  FORM_ERROR,
+  Form,
+  FormField,
+  formErrorOf,
+  showServerError,
+  type TFormErrors,
+  useZodForm,
+} from '../../../components/ui/form';
 import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError, errorMessage } from '../../../lib/api-client';
@@ -20,6 +28,7 @@ import { useSignIn } from '../api/sign-in';
 import { useSignUp } from '../api/sign-up';
 
 type Mode = 'signin' | 'signup';
+type TFields = { email: string; password: string };
 
 /** /auth: sign in, or sign up with `?mode=signup`. A signed-in visitor never gets here. */
 export default function AuthPage() {
@@ -31,21 +40,34 @@ export default function AuthPage() {
   const signUp = useSignUp();
   const resend = useResendVerification();
 
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [unverified, setUnverified] = useState(false);
   /** A frozen account's refusal: not a typo to fix, so it is shown as a notice of its own. */
   const [frozen, setFrozen] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
 
-  const emailId = useId();
-  const passwordId = useId();
-  const passwordHintId = useId();
+  /**
+   * One message for the form, the first problem found: both fields, then the sign-up
+   * request's schema, then the strength of a new password (the server runs the same check
+   * with the same message; this one saves a round trip).
+   */
+  async function check(values: TFields): Promise<TFormErrors<TFields>> {
+    if (values.email.trim() === '' || values.password === '') {
+      return { [FORM_ERROR]: MSG.emailAndPasswordRequired };
+    }
+    if (mode !== 'signup') return {};
+    const parsed = ZSignUpRequest.safeParse(values);
+    if (!parsed.success) {
+      return { [FORM_ERROR]: parsed.error.issues[0]?.message ?? 'Authentication failed' };
+    }
+    const weak = await newPasswordProblem(parsed.data.password, parsed.data.email);
+    return weak ? { [FORM_ERROR]: weak } : {};
+  }
+
+  const form = useZodForm<TFields>(null, { email: '', password: '' }, { check });
+  const error = formErrorOf(form) ?? null;
   const errorId = useId();
 
-  const busy = checking || signIn.isPending || signUp.isPending;
+  const busy = form.formState.isSubmitting || signIn.isPending || signUp.isPending;
 
   /** The same page in the other mode, keeping `next`. */
   function searchFor(target: Mode): string {
@@ -57,7 +79,7 @@ export default function AuthPage() {
   }
 
   function clearMessages() {
-    setError(null);
+    form.clearErrors('root');
     setUnverified(false);
     setFrozen(false);
     setNotice(null);
@@ -65,47 +87,29 @@ export default function AuthPage() {
 
   function showAuthError(err: unknown) {
     console.error('Authentication failed', err);
-    const message = errorMessage(err, 'Authentication failed');
-    setError(message);
+    const message = showServerError(form, err, (e) => errorMessage(e, 'Authentication failed'));
     setUnverified(err instanceof ApiError && err.code === 'EMAIL_NOT_VERIFIED');
     const isFrozen = err instanceof ApiError && err.code === 'ACCOUNT_FROZEN';
     setFrozen(isFrozen);
     toast.error(isFrozen ? 'Account Frozen' : 'Authentication Error', { description: message });
   }
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (busy) return;
-    clearMessages();
-    if (email.trim() === '' || password === '') {
-      setError(MSG.emailAndPasswordRequired);
-      return;
-    }
-    if (mode === 'signup') void submitSignUp();
-    else submitSignIn();
+  function submit(values: TFields) {
+    if (signIn.isPending || signUp.isPending) return;
+    if (mode === 'signup') submitSignUp(values);
+    else submitSignIn(values);
   }
 
-  async function submitSignUp() {
-    const parsed = ZSignUpRequest.safeParse({ email, password });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Authentication failed');
-      return;
-    }
-    // The server runs the same check with the same message; this one saves a round trip.
-    setChecking(true);
-    const weak = await newPasswordProblem(parsed.data.password, parsed.data.email);
-    setChecking(false);
-    if (weak) {
-      setError(weak);
-      return;
-    }
+  function submitSignUp(values: TFields) {
+    const parsed = ZSignUpRequest.safeParse(values);
+    if (!parsed.success) return;
     signUp.mutate(parsed.data, {
       onSuccess: () => {
         toast.success('Account created!', {
           description:
             'Please check your e-mail and confirm your address, then sign in to set up two-factor authentication.',
         });
-        setPassword('');
+        form.resetField('password');
         setNotice(
           `We sent a confirmation link to ${parsed.data.email}. Open it to confirm your address, then sign in here; you will set up two-factor authentication next.`,
         );
@@ -115,7 +119,7 @@ export default function AuthPage() {
     });
   }
 
-  function submitSignIn() {
+  function submitSignIn({ email, password }: TFields) {
     signIn.mutate(
       { email: email.trim().toLowerCase(), password },
       {
@@ -124,7 +128,7 @@ export default function AuthPage() {
             showAuthError(null);
             return;
           }
-          setPassword('');
+          form.resetField('password');
           if (session.twoFactor.verified) {
             toast.success('Welcome back!', { description: 'You have successfully logged in.' });
           }
@@ -144,7 +148,7 @@ export default function AuthPage() {
   }
 
   function resendLink() {
-    resend.mutate(email.trim().toLowerCase(), {
+    resend.mutate(form.getValues('email').trim().toLowerCase(), {
       onSuccess: () => {
         toast.success('Confirmation link sent', {
           description:
@@ -161,8 +165,6 @@ export default function AuthPage() {
   }
 
   const signingUp = mode === 'signup';
-  const describedBy = (base: string | null) =>
-    [base, error ? errorId : null].filter(Boolean).join(' ') || undefined;
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
@@ -199,52 +201,56 @@ export default function AuthPage() {
               </p>
             ) : null}
 
-            <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-              <div className="flex flex-col gap-2">
-                <Label htmlFor={emailId}>Email</Label>
-                <Input
-                  id={emailId}
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  placeholder="you@example.com"
-                  value={email}
-                  onChange={(e) => {
-                    setEmail(e.target.value);
-                    setUnverified(false);
-                  }}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={describedBy(null)}
-                />
-              </div>
+            <Form
+              form={form}
+              onSubmit={submit}
+              summary
+              formErrorId={errorId}
+              // Before the checks run: the last attempt's notices go with its message.
+              onSubmitCapture={() => {
+                setUnverified(false);
+                setFrozen(false);
+                setNotice(null);
+              }}
+              className="flex flex-col gap-4"
+            >
+              <FormField name="email" label="Email">
+                {(control) => (
+                  <Input
+                    {...control}
+                    type="email"
+                    autoComplete="email"
+                    placeholder="you@example.com"
+                    onChange={(e) => {
+                      control.onChange(e);
+                      setUnverified(false);
+                    }}
+                  />
+                )}
+              </FormField>
 
-              <div className="flex flex-col gap-2">
-                <div className="flex items-center justify-between gap-2">
-                  <Label htmlFor={passwordId}>Password</Label>
-                  {signingUp ? null : (
+              <FormField
+                name="password"
+                label="Password"
+                labelAside={
+                  signingUp ? null : (
                     <Link to="/reset-password" className="text-sm text-primary hover:underline">
                       Forgot password?
                     </Link>
-                  )}
-                </div>
-                <PasswordInput
-                  id={passwordId}
-                  name="password"
-                  autoComplete={signingUp ? 'new-password' : 'current-password'}
-                  // Only a new password has a minimum: older ones keep working (DEVIATIONS S9).
-                  minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
-                  onFocus={signingUp ? preloadPasswordCheck : undefined}
-                  value={password}
-                  onChange={(e) => setPassword(e.target.value)}
-                  aria-invalid={error ? true : undefined}
-                  aria-describedby={describedBy(signingUp ? passwordHintId : null)}
-                />
-                {signingUp ? (
-                  <p id={passwordHintId} className="text-xs text-muted">
-                    {NEW_PASSWORD_HINT}
-                  </p>
-                ) : null}
-              </div>
+                  )
+                }
+                hint={signingUp ? NEW_PASSWORD_HINT : null}
+              >
+                {(control) => (
+                  <PasswordInput
+                    {...control}
+                    autoComplete={signingUp ? 'new-password' : 'current-password'}
+                    // Only a new password has a minimum: older ones keep working.
+                    minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
+                    onFocus={signingUp ? preloadPasswordCheck : undefined}
+                  />
+                )}
+              </FormField>
 
               {error && frozen ? (
                 <Alert variant="danger" role="alert" id={errorId} title="Account frozen">
@@ -276,7 +282,7 @@ export default function AuthPage() {
                     ? 'Signing in...'
                     : 'Sign In'}
               </Button>
-            </form>
+            </Form>
 
             <p className="text-center text-sm text-muted">
               {signingUp ? 'Already have an account? ' : "Don't have an account? "}

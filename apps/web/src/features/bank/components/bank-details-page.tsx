@@ -1,45 +1,37 @@
 import { type TBankDetails, type TStepUp, ZBankDetails } from '@coffer/shared';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { BackLink } from '../../../components/ui/back-link';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import { Form, FormField, useZodForm } from '../../../components/ui/form';
 import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError } from '../../../lib/api-client';
-import { firstErrorByField } from '../../../lib/field-errors';
 import { useBankDetails } from '../api/get-bank-details';
 import { useUpdateBankDetails } from '../api/update-bank-details';
 import { formatBsb } from './bsb';
 
-type Field = keyof TBankDetails;
-type Errors = Partial<Record<Field, string>>;
+type TFields = { fullName: string; bsb: string; accountNumber: string };
 
 const SAVE_FAILED = 'Failed to save bank details. Please try again.';
 
 function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
   const navigate = useNavigate();
   const save = useUpdateBankDetails();
-  const [fullName, setFullName] = useState(initial?.fullName ?? '');
-  const [bsb, setBsb] = useState(formatBsb(initial?.bsb ?? ''));
-  const [accountNumber, setAccountNumber] = useState(initial?.accountNumber ?? '');
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useZodForm<TFields>(ZBankDetails, {
+    fullName: initial?.fullName ?? '',
+    bsb: formatBsb(initial?.bsb ?? ''),
+    accountNumber: initial?.accountNumber ?? '',
+  });
   const [asking, setAsking] = useState<TBankDetails | null>(null);
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function onSubmit(values: TFields) {
     if (save.isPending) return;
-    const parsed = ZBankDetails.safeParse({ fullName, bsb, accountNumber });
-    if (!parsed.success) {
-      setErrors(firstErrorByField<Field>(parsed.error.issues));
-      return;
-    }
-    setErrors({});
+    const parsed = ZBankDetails.safeParse(values);
+    if (!parsed.success) return;
     // Where payouts go changes only with a fresh second factor, asked for in the dialog.
     setAsking(parsed.data);
   }
@@ -51,9 +43,11 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
       description: 'Your bank details have been saved for bank transfers.',
     });
     if (res.details) {
-      setFullName(res.details.fullName);
-      setBsb(formatBsb(res.details.bsb));
-      setAccountNumber(res.details.accountNumber);
+      form.reset({
+        fullName: res.details.fullName,
+        bsb: formatBsb(res.details.bsb),
+        accountNumber: res.details.accountNumber,
+      });
     }
   }
 
@@ -68,59 +62,41 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
     toast.error('Error', { description });
   }
 
-  const describedBy = (field: Field, hint?: string) =>
-    [hint, errors[field] ? `bank-details-${field}-error` : null].filter(Boolean).join(' ') ||
-    undefined;
-
   return (
     <>
-      <form onSubmit={onSubmit} noValidate className="space-y-5">
-        <div className="space-y-2">
-          <Label htmlFor="bank-details-fullName">Full name</Label>
-          <Input
-            id="bank-details-fullName"
-            autoComplete="name"
-            maxLength={140}
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
-            aria-invalid={errors.fullName ? true : undefined}
-            aria-describedby={describedBy('fullName')}
-          />
-          <FieldError id="bank-details-fullName-error" message={errors.fullName} />
-        </div>
+      <Form form={form} onSubmit={onSubmit} className="space-y-5">
+        <FormField
+          name="fullName"
+          id="bank-details-fullName"
+          label="Full name"
+          className="space-y-2"
+          autoComplete="name"
+          maxLength={140}
+        />
         <div className="grid gap-5 sm:grid-cols-2">
-          <div className="space-y-2">
-            <Label htmlFor="bank-details-bsb">BSB</Label>
-            <Input
-              id="bank-details-bsb"
-              inputMode="numeric"
-              autoComplete="off"
-              placeholder="123-456"
-              maxLength={7}
-              value={bsb}
-              onChange={(e) => setBsb(formatBsb(e.target.value))}
-              aria-invalid={errors.bsb ? true : undefined}
-              aria-describedby={describedBy('bsb')}
-            />
-            <FieldError id="bank-details-bsb-error" message={errors.bsb} />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="bank-details-accountNumber">Account number</Label>
-            <Input
-              id="bank-details-accountNumber"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={10}
-              value={accountNumber}
-              onChange={(e) => setAccountNumber(e.target.value.replace(/\D/g, '').slice(0, 10))}
-              aria-invalid={errors.accountNumber ? true : undefined}
-              aria-describedby={describedBy('accountNumber', 'bank-details-accountNumber-hint')}
-            />
-            <p id="bank-details-accountNumber-hint" className="text-xs text-muted">
-              6 to 10 digits.
-            </p>
-            <FieldError id="bank-details-accountNumber-error" message={errors.accountNumber} />
-          </div>
+          <FormField
+            name="bsb"
+            id="bank-details-bsb"
+            label="BSB"
+            className="space-y-2"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="123-456"
+            maxLength={7}
+            transform={formatBsb}
+          />
+          <FormField
+            name="accountNumber"
+            id="bank-details-accountNumber"
+            label="Account number"
+            className="space-y-2"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            hint="6 to 10 digits."
+            // Digits only, as the bank transfer form takes it.
+            transform={(typed) => typed.replace(/\D/g, '').slice(0, 10)}
+          />
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={() => void navigate('/dashboard')}>
@@ -130,7 +106,7 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
             {save.isPending ? 'Saving...' : 'Save Bank Details'}
           </Button>
         </div>
-      </form>
+      </Form>
       <StepUpDialog
         open={asking !== null}
         title="Confirm your bank details"

@@ -1,16 +1,24 @@
 import { FROZEN_MSG, MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck } from '@coffer/shared';
 import { CheckCircle2, KeyRound, XCircle } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
-import { Label } from '../../../components/ui/label';
+import {
+  FORM_ERROR,
+  Form,
+  FormError,
+  FormField,
+  showServerError,
+  useZodForm,
+} from '../../../components/ui/form';
 import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError, errorMessage } from '../../../lib/api-client';
 import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
 import { useSetPasswordWithLink } from '../api/set-password';
+
+type TFields = { newPassword: string; confirmPassword: string };
 
 /**
  * /set-password?token=…: the link mailed when two admins lifted a freeze. The old password
@@ -20,36 +28,35 @@ export default function SetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const set = useSetPasswordWithLink();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
-  const passwordId = useId();
-  const confirmId = useId();
   const hintId = useId();
-  const errorId = useId();
+  // One message for the form: the confirmation first, then the new password's strength.
+  const form = useZodForm<TFields>(
+    null,
+    { newPassword: '', confirmPassword: '' },
+    {
+      check: async ({ newPassword, confirmPassword }) => {
+        const weak =
+          newPassword !== confirmPassword
+            ? MSG.passwordsDoNotMatch
+            : await newPasswordProblem(newPassword);
+        return weak ? { [FORM_ERROR]: weak } : {};
+      },
+    },
+  );
   // A used or expired link cannot be mended by typing: the page says so instead of the form.
   const linkDead =
     token === '' || (set.error instanceof ApiError && set.error.code === 'NOT_FOUND');
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (checking || set.isPending) return;
-    setChecking(true);
-    const weak =
-      password !== confirm ? MSG.passwordsDoNotMatch : await newPasswordProblem(password);
-    setChecking(false);
-    setProblem(weak);
-    if (weak) return;
+  function submit({ newPassword }: TFields) {
+    if (set.isPending) return;
     set.mutate(
-      { token, newPassword: password },
+      { token, newPassword },
       {
-        onSuccess: () => {
-          setPassword('');
-          setConfirm('');
-        },
+        onSuccess: () => form.reset(),
         onError: (err) =>
-          setProblem(errorMessage(err, 'The password could not be set. Please try again.')),
+          showServerError(form, err, (e) =>
+            errorMessage(e, 'The password could not be set. Please try again.'),
+          ),
       },
     );
   }
@@ -92,46 +99,40 @@ export default function SetPasswordPage() {
                 </CardDescription>
               </CardHeader>
               <CardContent>
-                <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-5">
-                  <div className="flex flex-col gap-2">
-                    <Label htmlFor={passwordId}>New password</Label>
-                    <PasswordInput
-                      id={passwordId}
-                      name="newPassword"
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                      onFocus={preloadPasswordCheck}
-                      value={password}
-                      onChange={(e) => setPassword(e.target.value)}
-                      aria-invalid={problem ? true : undefined}
-                      aria-describedby={[hintId, problem ? errorId : null]
-                        .filter(Boolean)
-                        .join(' ')}
-                    />
-                  </div>
-                  <div className="flex flex-col gap-2">
-                    <Label htmlFor={confirmId}>Confirm new password</Label>
-                    <PasswordInput
-                      id={confirmId}
-                      name="confirmPassword"
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                      value={confirm}
-                      onChange={(e) => setConfirm(e.target.value)}
-                      aria-invalid={problem ? true : undefined}
-                      aria-describedby={[hintId, problem ? errorId : null]
-                        .filter(Boolean)
-                        .join(' ')}
-                    />
-                    <p id={hintId} className="text-xs text-muted">
-                      {NEW_PASSWORD_HINT}
-                    </p>
-                  </div>
-                  <FieldError id={errorId} message={problem} />
-                  <Button type="submit" className="w-full" disabled={checking || set.isPending}>
+                <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
+                  <FormField name="newPassword" label="New password" describedBy={[hintId]}>
+                    {(control) => (
+                      <PasswordInput
+                        {...control}
+                        autoComplete="new-password"
+                        minLength={PASSWORD_MIN_LENGTH}
+                        onFocus={preloadPasswordCheck}
+                      />
+                    )}
+                  </FormField>
+                  <FormField
+                    name="confirmPassword"
+                    label="Confirm new password"
+                    hint={NEW_PASSWORD_HINT}
+                    hintId={hintId}
+                  >
+                    {(control) => (
+                      <PasswordInput
+                        {...control}
+                        autoComplete="new-password"
+                        minLength={PASSWORD_MIN_LENGTH}
+                      />
+                    )}
+                  </FormField>
+                  <FormError />
+                  <Button
+                    type="submit"
+                    className="w-full"
+                    disabled={form.formState.isSubmitting || set.isPending}
+                  >
                     {set.isPending ? 'Setting password...' : 'Set password'}
                   </Button>
-                </form>
+                </Form>
               </CardContent>
             </>
           )}

@@ -1,0 +1,202 @@
+import { MSG_SECURITY, ZChangePasswordRequest } from '@coffer/shared';
+import { createElement, type ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { FieldErrors, ResolverOptions } from 'react-hook-form';
+import { describe, expect, it } from 'vitest';
+import {
+  errorTreeOf,
+  Form,
+  FormError,
+  FormField,
+  formResolver,
+  messagesOf,
+  serverErrorOf,
+  type TFormErrors,
+  type TLiveErrors,
+  useZodForm,
+} from '../src/components/ui/form';
+
+type TFields = { currentPassword: string; newPassword: string; confirmPassword: string };
+const OPTIONS: ResolverOptions<TFields> = {
+  fields: {},
+  criteriaMode: 'firstError',
+  shouldUseNativeValidation: false,
+};
+
+/** The messages a form on the layer shows for these values. */
+async function resolve(
+  values: TFields,
+  check?: (v: TFields, found: TFormErrors<TFields>) => TFormErrors<TFields>,
+) {
+  const result = await formResolver<TFields>(ZChangePasswordRequest, check)(
+    values,
+    undefined,
+    OPTIONS,
+  );
+  return messagesOf<TFields>(result.errors as FieldErrors<TFields>);
+}
+
+describe('the form layer: messages', () => {
+  it('shows the shared schema’s message under each field, the first one of each', async () => {
+    const found = await resolve({ currentPassword: '', newPassword: 'short', confirmPassword: '' });
+    expect(Object.keys(found).sort()).toEqual(['currentPassword', 'newPassword']);
+    const direct = ZChangePasswordRequest.safeParse({ currentPassword: '', newPassword: 'short' });
+    expect(direct.success).toBe(false);
+    // The same text the server answers with, because it is the same schema.
+    const firstOfNew = direct.error?.issues.find((i) => i.path[0] === 'newPassword')?.message;
+    expect(found.newPassword).toBe(firstOfNew);
+  });
+
+  it('a refinement of the schema lands under the field its path names', async () => {
+    const found = await resolve({
+      currentPassword: 'Same-password-1!x',
+      newPassword: 'Same-password-1!x',
+      confirmPassword: 'Same-password-1!x',
+    });
+    expect(found).toEqual({ newPassword: MSG_SECURITY.samePassword });
+  });
+
+  it('adds the form’s own checks, and a field the schema refused keeps the schema’s message', async () => {
+    const seen: TFormErrors<TFields>[] = [];
+    const found = await resolve(
+      { currentPassword: '', newPassword: 'A-long-enough-pass-9', confirmPassword: 'other' },
+      (_values, schemaFound) => {
+        seen.push(schemaFound);
+        return { currentPassword: 'not this one', confirmPassword: 'Passwords do not match' };
+      },
+    );
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.currentPassword).toBeDefined();
+    expect(found.currentPassword).toBe(seen[0]?.currentPassword);
+    expect(found.confirmPassword).toBe('Passwords do not match');
+  });
+
+  it('passes the values through untouched when nothing is wrong', async () => {
+    const values = {
+      currentPassword: 'Old-password-1!x',
+      newPassword: 'A-long-enough-pass-9',
+      confirmPassword: 'A-long-enough-pass-9',
+    };
+    const result = await formResolver<TFields>(ZChangePasswordRequest)(values, undefined, OPTIONS);
+    expect(result.errors).toEqual({});
+    expect(result.values).toEqual(values);
+  });
+
+  it('keeps a form-level message apart from the fields, both ways', () => {
+    const messages = { form: 'Failed to submit withdrawal request', amount: 'Enter an amount' };
+    const tree = errorTreeOf<{ amount: string }>(messages);
+    expect(tree.root?.form?.message).toBe('Failed to submit withdrawal request');
+    expect(tree.amount?.message).toBe('Enter an amount');
+    expect(messagesOf(tree)).toEqual(messages);
+  });
+});
+
+describe('the form layer: refusals of the server', () => {
+  const text = (err: unknown) => (err instanceof Error ? err.message : 'Something failed');
+
+  it('goes above the button unless the form names a field for it', () => {
+    expect(serverErrorOf(new Error('Service is down'), text)).toEqual({
+      field: 'form',
+      message: 'Service is down',
+    });
+    expect(serverErrorOf('not an error', text)).toEqual({
+      field: 'form',
+      message: 'Something failed',
+    });
+  });
+
+  it('goes under the field the form names for it', () => {
+    const fieldOf = (err: unknown) =>
+      err instanceof Error && err.message === MSG_SECURITY.currentPasswordIncorrect
+        ? ('currentPassword' as const)
+        : ('form' as const);
+    expect(
+      serverErrorOf<TFields>(new Error(MSG_SECURITY.currentPasswordIncorrect), text, fieldOf),
+    ).toEqual({ field: 'currentPassword', message: MSG_SECURITY.currentPasswordIncorrect });
+    expect(serverErrorOf<TFields>(new Error('Too many attempts'), text, fieldOf).field).toBe(
+      'form',
+    );
+  });
+});
+
+/** A form on the layer, rendered to HTML as the browser first gets it. */
+function render(props: { live?: TLiveErrors; summary?: boolean; children: ReactNode }): string {
+  function Harness() {
+    const form = useZodForm<{ amount: string; address: string }>(null, {
+      amount: '',
+      address: '',
+    });
+    return createElement(
+      Form<{ amount: string; address: string }>,
+      {
+        form,
+        onSubmit: () => undefined,
+        live: props.live ?? null,
+        summary: props.summary ?? false,
+        formErrorId: 'the-form-error',
+      },
+      props.children,
+    );
+  }
+  return renderToStaticMarkup(createElement(Harness));
+}
+
+describe('the form layer: fields', () => {
+  it('labels each field and leaves it unmarked while there is no message', () => {
+    const html = render({
+      children: createElement(FormField, {
+        name: 'amount',
+        id: 'withdraw-amount',
+        label: 'Amount',
+      }),
+    });
+    expect(html).toMatch(/<label [^>]*for="withdraw-amount">Amount<\/label>/);
+    expect(html).toContain('id="withdraw-amount"');
+    expect(html).not.toContain('aria-invalid');
+    expect(html).not.toContain('role="alert"');
+  });
+
+  it('marks a field with a message invalid and points it at the message and its hint', () => {
+    const html = render({
+      live: { errors: { amount: 'Enter an amount' }, shown: () => true },
+      children: createElement(FormField, {
+        name: 'amount',
+        id: 'withdraw-amount',
+        label: 'Amount',
+        hint: 'In BTC',
+        describedBy: ['withdraw-available'],
+      }),
+    });
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toContain(
+      'aria-describedby="withdraw-available withdraw-amount-hint withdraw-amount-error"',
+    );
+    expect(html).toContain('<p id="withdraw-amount-error" role="alert"');
+    expect(html).toContain('Enter an amount');
+  });
+
+  it('keeps a worked-out message hidden until the form says it shows', () => {
+    const html = render({
+      live: { errors: { amount: 'Enter an amount' }, shown: (name) => name !== 'amount' },
+      children: createElement(FormField, {
+        name: 'amount',
+        id: 'withdraw-amount',
+        label: 'Amount',
+      }),
+    });
+    expect(html).not.toContain('Enter an amount');
+    expect(html).not.toContain('aria-invalid');
+  });
+
+  it('shows no form-level message before anything was refused', () => {
+    const html = render({
+      summary: true,
+      children: [
+        createElement(FormField, { key: 'a', name: 'amount', label: 'Amount' }),
+        createElement(FormError, { key: 'e' }),
+      ],
+    });
+    expect(html).not.toContain('role="alert"');
+    expect(html).not.toContain('aria-describedby');
+  });
+});
