@@ -13,9 +13,9 @@ import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PageSpinner } from '../../../components/ui/spinner';
+import { resolveAsset } from '../../../lib/resolve-asset';
 import { checkWithdrawal } from './check-withdrawal';
 import { FeeSummary } from './fee-summary';
-import { resolveAsset } from './resolve-asset';
 import { useWithdrawal, WITHDRAWAL_ERROR_TOAST } from './use-withdrawal';
 import { WithdrawalNotices } from './withdrawal-notices';
 
