@@ -10,7 +10,7 @@ import {
 } from '@coffer/shared';
 import { useState } from 'react';
 import type { StepUpDialogProps } from '../../../components/step-up/step-up-dialog';
-import { ApiError } from '../../../lib/api-client';
+import { moneyErrorText } from '../../../lib/money/error-text';
 import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
 import { useStaking } from '../../../lib/money/get-staking';
@@ -24,23 +24,11 @@ export const WITHDRAWAL_ERROR_TOAST = 'withdrawal-error';
 
 /** The customer-facing text for a refused or failed withdrawal (customer.md §8). */
 export function withdrawalErrorText(err: unknown): string {
-  if (!(err instanceof ApiError)) return 'Failed to submit withdrawal request';
-  switch (err.code) {
-    case 'UNAUTHENTICATED':
-      return 'You must be logged in to make a withdrawal';
-    case 'NETWORK':
-      return `${err.message} Submitting the same request again is safe: it is never paid twice.`;
-    case 'INSUFFICIENT_BALANCE':
-    case 'VALIDATION_FAILED':
-    case 'SERVICE_DISABLED':
-    case 'LIMIT_EXCEEDED':
-    case 'RATE_LIMITED':
-    case 'IDEMPOTENCY_CONFLICT':
-    case 'TWO_FACTOR_REQUIRED':
-      return err.message;
-    default:
-      return 'Failed to submit withdrawal request';
-  }
+  return moneyErrorText(err, {
+    failed: 'Failed to submit withdrawal request',
+    signedOut: 'You must be logged in to make a withdrawal',
+    retrySafe: 'it is never paid twice.',
+  });
 }
 
 /**
