@@ -10,7 +10,6 @@ import {
 } from '@coffer/shared';
 import { useState } from 'react';
 import type { StepUpDialogProps } from '../../../components/step-up/step-up-dialog';
-import { moneyErrorText } from '../../../lib/money/error-text';
 import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
 import { useStaking } from '../../../lib/money/get-staking';
@@ -18,18 +17,10 @@ import { useWallets } from '../../../lib/money/get-wallets';
 import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateWithdrawal } from '../api/create-withdrawal';
 import type { TWithdrawalFunds } from './check-withdrawal';
+import { withdrawalErrorText } from './withdrawal-error-text';
 
 /** One error toast at a time for withdrawals; a later success dismisses it. */
 export const WITHDRAWAL_ERROR_TOAST = 'withdrawal-error';
-
-/** The customer-facing text for a refused or failed withdrawal (customer.md §8). */
-export function withdrawalErrorText(err: unknown): string {
-  return moneyErrorText(err, {
-    failed: 'Failed to submit withdrawal request',
-    signedOut: 'You must be logged in to make a withdrawal',
-    retrySafe: 'it is never paid twice.',
-  });
-}
 
 /**
  * What both withdrawal pages need: the funds per asset, whether withdrawals are open, and a
