@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const FEATURES = path.join(ROOT, 'apps/web/src/features');
 const SHARED = path.join(ROOT, 'packages/shared/src');
+const WEB_SRC = path.join(ROOT, 'apps/web/src');
 
 function sourceFiles(dir: string): string[] {
   return fs
@@ -40,6 +41,17 @@ describe('import boundaries', () => {
         (s) => s.includes('apps/') || s.startsWith('@coffer/server') || s.startsWith('@coffer/web'),
       ),
     );
+    expect(offenders).toEqual([]);
+  });
+
+  it('query keys come from the key factories, never a literal array where they are used', () => {
+    // A key written out by hand drifts from the one a mutation refreshes: the screen then
+    // shows stale figures without any error. Keys live in each feature's api/keys.ts and in
+    // lib (query-keys.ts, money/keys.ts).
+    const literal = /queryKey:\s*\[/;
+    const offenders = sourceFiles(WEB_SRC)
+      .filter((f) => literal.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(ROOT, f));
     expect(offenders).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import {
 } from '@simplewebauthn/browser';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, errorMessage } from './api-client';
+import { appKeys } from './query-keys';
 
 /**
  * The account's passkeys and the browser's half of signing with one: what Settings' passkey
@@ -17,7 +18,7 @@ export function getPasskeys(signal?: AbortSignal): Promise<TPasskeyListResponse>
 }
 
 export const passkeysQueryOptions = () =>
-  queryOptions({ queryKey: ['passkeys'], queryFn: ({ signal }) => getPasskeys(signal) });
+  queryOptions({ queryKey: appKeys.passkeys(), queryFn: ({ signal }) => getPasskeys(signal) });
 
 /** The account's passkeys, oldest first. */
 export function usePasskeys(enabled = true) {

@@ -6,6 +6,7 @@ import {
 } from '@coffer/shared';
 import { useEffect, useRef } from 'react';
 import { queryClient } from './query-client';
+import { appKeys } from './query-keys';
 import { useSession } from './session';
 
 /**
@@ -74,7 +75,7 @@ function connect() {
     socket = null;
     // The session ended or lost its second factor: let the app's gate see it.
     if (event.code === REALTIME_CLOSE.unauthorized) {
-      void queryClient.invalidateQueries({ queryKey: ['session'] });
+      void queryClient.invalidateQueries({ queryKey: appKeys.session() });
     }
     scheduleReconnect(event.code === REALTIME_CLOSE.restarting);
   };

@@ -1,13 +1,14 @@
 import type { TSession, TSessionResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
+import { appKeys } from './query-keys';
 
 export async function getSession(): Promise<TSession | null> {
   return (await api.get<TSessionResponse>('/api/session')).session;
 }
 
 export const sessionQueryOptions = () =>
-  queryOptions({ queryKey: ['session'], queryFn: getSession, staleTime: 60_000, retry: 1 });
+  queryOptions({ queryKey: appKeys.session(), queryFn: getSession, staleTime: 60_000, retry: 1 });
 
 /** The signed-in user and the state of their second factor, as the server's gate sees it. */
 export function useSession() {

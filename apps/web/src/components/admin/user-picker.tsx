@@ -4,6 +4,7 @@ import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { api } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
+import { adminKeys } from '../../lib/query-keys';
 import { useDebounced } from '../../lib/use-debounced';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
@@ -17,7 +18,7 @@ export function getUserDirectory(q: string, signal?: AbortSignal): Promise<TAdmi
 
 export const userDirectoryQueryOptions = (q: string) =>
   queryOptions({
-    queryKey: ['admin', 'user-directory', q],
+    queryKey: adminKeys.userDirectory(q),
     queryFn: ({ signal }) => getUserDirectory(q, signal),
     staleTime: 30_000,
   });

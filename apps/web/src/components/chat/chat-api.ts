@@ -20,6 +20,8 @@ export const chatKeys = {
   all: (base: ChatBase) => ['chat', base] as const,
   rooms: (base: ChatBase) => ['chat', base, 'rooms'] as const,
   messages: (base: ChatBase, roomId: string) => ['chat', base, 'messages', roomId] as const,
+  /** A message's attachment, fetched as a Blob (never a public link). */
+  file: (base: ChatBase, messageId: string) => ['chat-file', base, messageId] as const,
 };
 
 export const customerRoomsQueryOptions = () =>

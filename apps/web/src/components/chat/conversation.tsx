@@ -61,7 +61,7 @@ function formatSize(bytes: number): string {
 /** An image attachment, fetched with the session (files are never public) and shown inline. */
 function ImagePreview({ base, message }: { base: ChatBase; message: TChatMessage }) {
   const blob = useQuery({
-    queryKey: ['chat-file', base, message.id],
+    queryKey: chatKeys.file(base, message.id),
     queryFn: ({ signal }) => fetchFile(fileUrl(base, message.id), signal),
     staleTime: Number.POSITIVE_INFINITY,
   });

@@ -1,6 +1,7 @@
 import type { TDepositAddress, TDepositAddressesResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
+import { moneyKeys } from './keys';
 
 export function getDepositAddresses(signal?: AbortSignal): Promise<TDepositAddressesResponse> {
   return api.get<TDepositAddressesResponse>('/api/deposit-addresses', signal);
@@ -8,7 +9,7 @@ export function getDepositAddresses(signal?: AbortSignal): Promise<TDepositAddre
 
 export const depositAddressesQueryOptions = () =>
   queryOptions({
-    queryKey: ['deposit-addresses'],
+    queryKey: moneyKeys.depositAddresses(),
     queryFn: ({ signal }) => getDepositAddresses(signal),
   });
 

@@ -1,6 +1,7 @@
 import { setBitcoinAddressNetwork, type TMoneyStatus } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
+import { moneyKeys } from './keys';
 
 /**
  * The status also carries the server's BTC_NETWORK. It is handed to the shared address
@@ -19,7 +20,7 @@ export async function getMoneyStatus(signal?: AbortSignal): Promise<TMoneyStatus
 // The operator can switch deposits and withdrawals off at any time; keep it fresh.
 export const moneyStatusQueryOptions = () =>
   queryOptions({
-    queryKey: ['money-status'],
+    queryKey: moneyKeys.status(),
     queryFn: ({ signal }) => getMoneyStatus(signal),
     staleTime: 30_000,
   });

@@ -2,6 +2,7 @@ import type { TPricesResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
 import { PRICE_REFRESH_MS } from './get-wallets';
+import { moneyKeys } from './keys';
 
 /** Shown when the server could not fetch live prices (customer.md §8). */
 export const CACHED_PRICES_MESSAGE = 'Failed to fetch live prices, using cached data';
@@ -15,7 +16,7 @@ export function getPrices(signal?: AbortSignal): Promise<TPricesResponse> {
 
 export const pricesQueryOptions = () =>
   queryOptions({
-    queryKey: ['prices'],
+    queryKey: moneyKeys.prices(),
     queryFn: ({ signal }) => getPrices(signal),
     staleTime: PRICE_REFRESH_MS,
     refetchInterval: PRICE_REFRESH_MS,

@@ -1,6 +1,7 @@
 import type { TStakingResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
+import { moneyKeys } from './keys';
 
 /** The dashboard re-reads the staking figures this often (customer.md §9, 2000 ms). */
 export const STAKING_POLL_MS = 2000;
@@ -11,7 +12,7 @@ export function getStaking(signal?: AbortSignal): Promise<TStakingResponse> {
 
 export const stakingQueryOptions = () =>
   queryOptions({
-    queryKey: ['staking'],
+    queryKey: moneyKeys.staking(),
     queryFn: ({ signal }) => getStaking(signal),
     staleTime: STAKING_POLL_MS,
   });

@@ -1,6 +1,7 @@
 import type { TWalletsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
+import { moneyKeys } from './keys';
 
 /** Prices move; balances are valued afresh this often (customer.md §9, 30000 ms). */
 export const PRICE_REFRESH_MS = 30_000;
@@ -11,7 +12,7 @@ export function getWallets(signal?: AbortSignal): Promise<TWalletsResponse> {
 
 export const walletsQueryOptions = () =>
   queryOptions({
-    queryKey: ['wallets'],
+    queryKey: moneyKeys.wallets(),
     queryFn: ({ signal }) => getWallets(signal),
     staleTime: PRICE_REFRESH_MS,
     refetchInterval: PRICE_REFRESH_MS,

@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useState } from 'react';
 import { ApiError } from '../api-client';
 
 /**
@@ -23,24 +23,28 @@ function outcomeUnknown(err: unknown): boolean {
 /**
  * Idempotency keys for one form's money-moving submits: a fresh key per submit, and the
  * same key again when the customer retries the very same request after a failure whose
- * outcome we could not know.
+ * outcome we could not know. Plain functions, so the rule holds outside React too.
  */
+export function createIdempotencyKeys(newKey: () => string = randomKey) {
+  let pending: { key: string; body: string } | null = null;
+  return {
+    /** The key to send with `body`. */
+    keyFor(body: unknown): string {
+      const json = JSON.stringify(body);
+      if (pending?.body === json) return pending.key;
+      const key = newKey();
+      pending = { key, body: json };
+      return key;
+    },
+    /** Call when the submit has an answer: the key is kept only if the outcome is unknown. */
+    settle(err?: unknown): void {
+      if (!outcomeUnknown(err)) pending = null;
+    },
+  };
+}
+
+/** One form's idempotency keys, kept for as long as the form is on screen. */
 export function useIdempotencyKey() {
-  const pending = useRef<{ key: string; body: string } | null>(null);
-
-  /** The key to send with `body`. */
-  const keyFor = useCallback((body: unknown): string => {
-    const json = JSON.stringify(body);
-    if (pending.current?.body === json) return pending.current.key;
-    const key = randomKey();
-    pending.current = { key, body: json };
-    return key;
-  }, []);
-
-  /** Call when the submit has an answer: the key is kept only if the outcome is unknown. */
-  const settle = useCallback((err?: unknown) => {
-    if (!outcomeUnknown(err)) pending.current = null;
-  }, []);
-
-  return { keyFor, settle };
+  const [keys] = useState(() => createIdempotencyKeys());
+  return keys;
 }

@@ -1,14 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRealtime } from '../realtime';
 import { useSession } from '../session';
+import { moneyKeys } from './keys';
 
 /** Everything on the customer's screens that a ledger change can alter. */
 const MONEY_QUERIES = [
-  ['wallets'],
-  ['staking'],
-  ['transactions'],
-  ['portfolio-history'],
-  ['money-status'],
+  moneyKeys.wallets(),
+  moneyKeys.staking(),
+  moneyKeys.transactions(),
+  moneyKeys.portfolioHistory(),
+  moneyKeys.status(),
 ] as const;
 
 /**

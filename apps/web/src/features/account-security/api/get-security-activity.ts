@@ -1,6 +1,7 @@
 import type { TSecurityActivityResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { accountSecurityKeys } from './keys';
 
 export function getSecurityActivity(signal?: AbortSignal): Promise<TSecurityActivityResponse> {
   return api.get<TSecurityActivityResponse>('/api/security/activity', signal);
@@ -8,7 +9,7 @@ export function getSecurityActivity(signal?: AbortSignal): Promise<TSecurityActi
 
 export const securityActivityQueryOptions = () =>
   queryOptions({
-    queryKey: ['security-activity'],
+    queryKey: accountSecurityKeys.securityActivity(),
     queryFn: ({ signal }) => getSecurityActivity(signal),
     // What just happened to the account must show, not what happened five minutes ago.
     staleTime: 0,

@@ -1,6 +1,7 @@
 import type { TActiveSessionsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { accountSecurityKeys } from './keys';
 
 export function getSessions(signal?: AbortSignal): Promise<TActiveSessionsResponse> {
   return api.get<TActiveSessionsResponse>('/api/sessions', signal);
@@ -8,7 +9,7 @@ export function getSessions(signal?: AbortSignal): Promise<TActiveSessionsRespon
 
 export const sessionsQueryOptions = () =>
   queryOptions({
-    queryKey: ['account-sessions'],
+    queryKey: accountSecurityKeys.sessions(),
     queryFn: ({ signal }) => getSessions(signal),
     // A list of who is signed in must be as of now, not five minutes ago.
     staleTime: 0,

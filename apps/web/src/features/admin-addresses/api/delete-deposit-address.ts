@@ -1,6 +1,7 @@
 import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 /** Deletes an address: the customer's deposits stop landing, so it takes a step-up. */
 export function deleteDepositAddress(id: string, stepUp: TStepUp) {
@@ -12,6 +13,6 @@ export function useDeleteDepositAddress() {
   return useMutation({
     mutationFn: ({ id, stepUp }: { id: string; stepUp: TStepUp }) =>
       deleteDepositAddress(id, stepUp),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'deposit-addresses'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() }),
   });
 }

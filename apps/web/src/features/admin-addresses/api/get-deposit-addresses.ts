@@ -1,6 +1,7 @@
 import type { TAdminDepositAddressesResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminAddressesKeys } from './keys';
 
 export function getDepositAddresses(
   q: string,
@@ -12,7 +13,7 @@ export function getDepositAddresses(
 
 export const depositAddressesQueryOptions = (q: string) =>
   queryOptions({
-    queryKey: ['admin', 'deposit-addresses', 'all', q],
+    queryKey: adminAddressesKeys.list(q),
     queryFn: ({ signal }) => getDepositAddresses(q, signal),
   });
 

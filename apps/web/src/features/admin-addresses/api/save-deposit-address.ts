@@ -5,6 +5,7 @@ import type {
 } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 type Answer = { address: TAdminDepositAddress };
 
@@ -28,6 +29,6 @@ export function useSaveDepositAddress() {
       input.id === null
         ? createDepositAddress(input.body)
         : updateDepositAddress(input.id, input.body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'deposit-addresses'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() }),
   });
 }

@@ -1,6 +1,7 @@
 import type { TAuditFacets } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminAuditKeys } from './keys';
 
 export function getAuditFacets(signal?: AbortSignal): Promise<TAuditFacets> {
   return api.get<TAuditFacets>('/api/admin/audit/facets', signal);
@@ -8,7 +9,7 @@ export function getAuditFacets(signal?: AbortSignal): Promise<TAuditFacets> {
 
 export const auditFacetsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'audit', 'facets'],
+    queryKey: adminAuditKeys.facets(),
     queryFn: ({ signal }) => getAuditFacets(signal),
     staleTime: 30_000,
   });

@@ -1,6 +1,7 @@
 import type { TAuditFilters, TAuditPage } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminAuditKeys } from './keys';
 
 /** The query string of the filters, leaving out the empty ones. */
 export function auditSearchParams(filters: TAuditFilters, page?: number): URLSearchParams {
@@ -21,7 +22,7 @@ export function getAuditLog(
 
 export const auditLogQueryOptions = (filters: TAuditFilters, page: number) =>
   queryOptions({
-    queryKey: ['admin', 'audit', 'list', filters, page],
+    queryKey: adminAuditKeys.list(filters, page),
     queryFn: ({ signal }) => getAuditLog(filters, page, signal),
     staleTime: 10_000,
     placeholderData: keepPreviousData,

@@ -1,6 +1,7 @@
 import type { TAuditVerifyResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminAuditKeys } from './keys';
 
 export function verifyAuditChain(signal?: AbortSignal): Promise<TAuditVerifyResponse> {
   return api.get<TAuditVerifyResponse>('/api/admin/audit/verify', signal);
@@ -8,7 +9,7 @@ export function verifyAuditChain(signal?: AbortSignal): Promise<TAuditVerifyResp
 
 export const auditChainQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'audit', 'verify'],
+    queryKey: adminAuditKeys.verify(),
     queryFn: ({ signal }) => verifyAuditChain(signal),
     staleTime: 60_000,
   });

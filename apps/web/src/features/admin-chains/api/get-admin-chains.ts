@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminChainsKeys } from './keys';
 
 /** The chains Coffer can watch (issue 14). */
 export type TChainName = 'bitcoin' | 'ethereum' | 'tron';
@@ -59,7 +60,7 @@ export const CHAINS_REFRESH_MS = 15_000;
 
 export const adminChainsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'chains'],
+    queryKey: adminChainsKeys.chains(),
     queryFn: ({ signal }) => api.get<TAdminChains>('/api/admin/chains', signal),
     refetchInterval: CHAINS_REFRESH_MS,
   });

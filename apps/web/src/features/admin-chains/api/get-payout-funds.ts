@@ -2,6 +2,7 @@ import type { TPayoutsOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { CHAINS_REFRESH_MS } from './get-admin-chains';
+import { adminChainsKeys } from './keys';
 
 /**
  * Ethereum's payout address (`ETH_XPUB/1/0`) and what it holds, for the Chains screen: the
@@ -9,7 +10,7 @@ import { CHAINS_REFRESH_MS } from './get-admin-chains';
  */
 export const payoutFundsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'payouts', 'ethereum'],
+    queryKey: adminChainsKeys.payoutFunds(),
     queryFn: ({ signal }) => api.get<TPayoutsOverview>('/api/admin/payouts?chain=ethereum', signal),
     refetchInterval: CHAINS_REFRESH_MS,
     select: (o) => ({ address: o.payoutAddress, balances: o.balances }),

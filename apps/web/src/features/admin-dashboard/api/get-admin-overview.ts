@@ -1,6 +1,7 @@
 import type { TAdminOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminDashboardKeys } from './keys';
 
 export function getAdminOverview(signal?: AbortSignal): Promise<TAdminOverview> {
   return api.get<TAdminOverview>('/api/admin/overview', signal);
@@ -9,7 +10,7 @@ export function getAdminOverview(signal?: AbortSignal): Promise<TAdminOverview> 
 // A health figure is only worth something while it is fresh.
 export const adminOverviewQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'overview'],
+    queryKey: adminDashboardKeys.overview(),
     queryFn: ({ signal }) => getAdminOverview(signal),
     staleTime: 30_000,
   });

@@ -1,6 +1,7 @@
 import type { TKycSide } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { fetchFile } from '../../../lib/upload-client';
+import { adminKycKeys } from './keys';
 
 /** A document's bytes from the authenticated endpoint; each fetch is written to the audit log. */
 export function getKycDocument(id: string, side: TKycSide, signal?: AbortSignal): Promise<Blob> {
@@ -9,7 +10,7 @@ export function getKycDocument(id: string, side: TKycSide, signal?: AbortSignal)
 
 export const kycDocumentQueryOptions = (id: string, side: TKycSide, version: string) =>
   queryOptions({
-    queryKey: ['admin', 'kyc', 'document', id, side, version],
+    queryKey: adminKycKeys.document(id, side, version),
     queryFn: ({ signal }) => getKycDocument(id, side, signal),
     // Identity documents are not kept around: fetched while the dialog shows them.
     gcTime: 0,

@@ -1,6 +1,7 @@
 import type { TAdminKycDetailResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKycKeys } from './keys';
 
 export function getKycSubmission(
   id: string,
@@ -11,7 +12,7 @@ export function getKycSubmission(
 
 export const kycSubmissionQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['admin', 'kyc', 'detail', id],
+    queryKey: adminKycKeys.detail(id),
     queryFn: ({ signal }) => getKycSubmission(id, signal),
     // Read fresh each time the dialog opens, and not kept once it closes: a decision is
     // never taken on an older version of a submission.

@@ -1,6 +1,7 @@
 import type { TAdminKycListResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKycKeys } from './keys';
 
 export function getKycSubmissions(signal?: AbortSignal): Promise<TAdminKycListResponse> {
   return api.get<TAdminKycListResponse>('/api/admin/kyc', signal);
@@ -8,7 +9,7 @@ export function getKycSubmissions(signal?: AbortSignal): Promise<TAdminKycListRe
 
 export const kycSubmissionsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'kyc', 'list'],
+    queryKey: adminKycKeys.list(),
     queryFn: ({ signal }) => getKycSubmissions(signal),
     staleTime: 0,
   });

@@ -1,6 +1,7 @@
 import type { TAdminKycDetailResponse, TAdminKycReviewRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKycKeys } from './keys';
 
 export function reviewKyc(input: {
   id: string;
@@ -20,8 +21,8 @@ export function useReviewKyc() {
     // The documents are not read again: each read is an audited look at them.
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'kyc', 'list'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'kyc', 'detail'] }),
+        queryClient.invalidateQueries({ queryKey: adminKycKeys.list() }),
+        queryClient.invalidateQueries({ queryKey: adminKycKeys.details() }),
       ]),
   });
 }

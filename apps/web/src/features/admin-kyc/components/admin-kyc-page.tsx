@@ -12,6 +12,7 @@ import { Spinner } from '../../../components/ui/spinner';
 import { cn } from '../../../lib/cn';
 import { useRealtime } from '../../../lib/realtime';
 import { kycSubmissionsQueryOptions, useKycSubmissions } from '../api/get-kyc-submissions';
+import { adminKycKeys } from '../api/keys';
 import { KycBadge } from './kyc-badge';
 import { ReviewDialog } from './review-dialog';
 
@@ -28,7 +29,7 @@ export default function AdminKycPage() {
   // are not, unless the submission's version changed (each read is an audited view).
   useRealtime(['kyc.changed'], () => {
     void queryClient.invalidateQueries({ queryKey: kycSubmissionsQueryOptions().queryKey });
-    void queryClient.invalidateQueries({ queryKey: ['admin', 'kyc', 'detail'] });
+    void queryClient.invalidateQueries({ queryKey: adminKycKeys.details() });
   });
 
   useEffect(() => {

@@ -1,6 +1,7 @@
 import type { TPayoutChain, TPayoutsOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminPayoutsKeys } from './keys';
 
 /** Confirmations arrive block by block: staff watching the screen see them within 15 s. */
 export const PAYOUTS_REFRESH_MS = 15_000;
@@ -11,7 +12,7 @@ export function getPayouts(chain: TPayoutChain, signal?: AbortSignal): Promise<T
 
 export const payoutsQueryOptions = (chain: TPayoutChain) =>
   queryOptions({
-    queryKey: ['admin', 'payouts', chain],
+    queryKey: adminPayoutsKeys.chain(chain),
     queryFn: ({ signal }) => getPayouts(chain, signal),
     refetchInterval: PAYOUTS_REFRESH_MS,
   });

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { adminKeys } from '../../../lib/query-keys';
 
 /**
  * After any batch action: the Payouts screen, and Pending withdrawals, whose rows show each
@@ -6,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
  */
 export function refreshPayouts(queryClient: QueryClient): Promise<unknown> {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
-    queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+    queryClient.invalidateQueries({ queryKey: adminKeys.payouts() }),
+    queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
   ]);
 }

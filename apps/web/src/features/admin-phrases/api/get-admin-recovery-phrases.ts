@@ -1,6 +1,7 @@
 import type { TAdminRecoveryPhrases } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminPhrasesKeys } from './keys';
 
 export const PHRASES_PAGE_SIZE = 50;
 
@@ -14,7 +15,7 @@ export function getAdminRecoveryPhrases(
 
 export const adminRecoveryPhrasesQueryOptions = (page: number) =>
   queryOptions({
-    queryKey: ['admin', 'recovery-phrases', page],
+    queryKey: adminPhrasesKeys.page(page),
     queryFn: ({ signal }) => getAdminRecoveryPhrases(page, signal),
   });
 

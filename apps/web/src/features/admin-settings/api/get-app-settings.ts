@@ -1,6 +1,7 @@
 import type { TAppSettingsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminSettingsKeys } from './keys';
 
 export function getAppSettings(signal?: AbortSignal): Promise<TAppSettingsResponse> {
   return api.get<TAppSettingsResponse>('/api/admin/settings', signal);
@@ -8,7 +9,7 @@ export function getAppSettings(signal?: AbortSignal): Promise<TAppSettingsRespon
 
 export const appSettingsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'settings'],
+    queryKey: adminSettingsKeys.settings(),
     queryFn: ({ signal }) => getAppSettings(signal),
   });
 

@@ -1,6 +1,7 @@
 import type { TPriceSyncStatus } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminSettingsKeys } from './keys';
 
 export function getPriceSync(signal?: AbortSignal): Promise<TPriceSyncStatus> {
   return api.get<TPriceSyncStatus>('/api/admin/prices/sync', signal);
@@ -8,7 +9,7 @@ export function getPriceSync(signal?: AbortSignal): Promise<TPriceSyncStatus> {
 
 export const priceSyncQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'price-sync'],
+    queryKey: adminSettingsKeys.priceSync(),
     queryFn: ({ signal }) => getPriceSync(signal),
     staleTime: 30_000,
   });

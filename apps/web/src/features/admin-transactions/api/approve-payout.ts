@@ -1,6 +1,7 @@
 import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 /**
  * Approves a crypto withdrawal for payment on chain, confirmed with the admin's step-up. The
@@ -17,8 +18,8 @@ export function useApprovePayout() {
     // The approved payout also joins the Payouts screen's waiting list.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.payouts() }),
       ]),
   });
 }

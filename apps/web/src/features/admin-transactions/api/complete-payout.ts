@@ -1,6 +1,7 @@
 import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 /**
  * Completes a withdrawal (chain hash) or bank transfer (bank reference), confirmed with the
@@ -25,8 +26,8 @@ export function useCompletePayout() {
     // A crypto payout also leaves the Payouts screen's waiting list.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.payouts() }),
       ]),
   });
 }

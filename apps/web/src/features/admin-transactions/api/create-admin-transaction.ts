@@ -1,6 +1,7 @@
 import type { TAdminTransactionResponse, TCreateAdminTransactionRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 export function createAdminTransaction(
   body: TCreateAdminTransactionRequest,
@@ -16,6 +17,6 @@ export function useCreateAdminTransaction() {
   return useMutation({
     mutationFn: ({ body, key }: { body: TCreateAdminTransactionRequest; key: string }) =>
       createAdminTransaction(body, key),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
   });
 }

@@ -1,6 +1,7 @@
 import type { TDeleteAdminTransactionRequest, TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 export function deleteAdminTransaction(
   id: string,
@@ -14,6 +15,6 @@ export function useDeleteAdminTransaction() {
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: TDeleteAdminTransactionRequest }) =>
       deleteAdminTransaction(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
   });
 }

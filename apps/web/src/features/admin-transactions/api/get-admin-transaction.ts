@@ -1,6 +1,7 @@
 import type { TAdminTransactionResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminTransactionsKeys } from './keys';
 
 export function getAdminTransaction(
   id: string,
@@ -15,7 +16,7 @@ export function getAdminTransaction(
 /** One transaction whole (addresses, hash, bank account), read when staff open it. */
 export const adminTransactionQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['admin', 'transactions', 'one', id],
+    queryKey: adminTransactionsKeys.one(id),
     queryFn: ({ signal }) => getAdminTransaction(id, signal),
   });
 

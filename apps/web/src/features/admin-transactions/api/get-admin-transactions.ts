@@ -1,6 +1,7 @@
 import type { TAdminTransactionsResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminTransactionsKeys } from './keys';
 
 /** admin.md §9: the transactions screen refreshes every 30 s. */
 export const TRANSACTIONS_REFRESH_MS = 30_000;
@@ -31,7 +32,7 @@ export function getAdminTransactions(
 
 export const adminTransactionsQueryOptions = (f: TransactionFilters) =>
   queryOptions({
-    queryKey: ['admin', 'transactions', 'list', f],
+    queryKey: adminTransactionsKeys.list(f),
     queryFn: ({ signal }) => getAdminTransactions(f, signal),
     staleTime: TRANSACTIONS_REFRESH_MS,
     refetchInterval: TRANSACTIONS_REFRESH_MS,

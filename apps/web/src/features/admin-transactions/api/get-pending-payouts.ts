@@ -2,6 +2,7 @@ import type { TPendingPayoutsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { TRANSACTIONS_REFRESH_MS } from './get-admin-transactions';
+import { adminTransactionsKeys } from './keys';
 
 export function getPendingPayouts(signal?: AbortSignal): Promise<TPendingPayoutsResponse> {
   return api.get<TPendingPayoutsResponse>('/api/admin/withdrawals/pending', signal);
@@ -9,7 +10,7 @@ export function getPendingPayouts(signal?: AbortSignal): Promise<TPendingPayouts
 
 export const pendingPayoutsQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'transactions', 'pending'],
+    queryKey: adminTransactionsKeys.pending(),
     queryFn: ({ signal }) => getPendingPayouts(signal),
     staleTime: TRANSACTIONS_REFRESH_MS,
     refetchInterval: TRANSACTIONS_REFRESH_MS,

@@ -1,6 +1,7 @@
 import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 /** Rejects a payout, confirmed with the admin's step-up; the reason is shown to the customer. */
 export function rejectPayout(
@@ -22,8 +23,8 @@ export function useRejectPayout() {
     // A crypto payout also leaves the Payouts screen's waiting list.
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['admin', 'transactions'] }),
-        queryClient.invalidateQueries({ queryKey: ['admin', 'payouts'] }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
+        queryClient.invalidateQueries({ queryKey: adminKeys.payouts() }),
       ]),
   });
 }

@@ -1,6 +1,7 @@
 import type { TAdminUserFiguresResponse, TAdminUsersResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminUsersKeys } from './keys';
 
 export const ADMIN_USERS_PAGE_SIZE = 25;
 /** admin.md §9: the users view refetches wallet figures every 5 s. */
@@ -25,7 +26,7 @@ export function getAdminUsers(
 
 export const adminUsersQueryOptions = (params: AdminUsersParams) =>
   queryOptions({
-    queryKey: ['admin', 'users', params],
+    queryKey: adminUsersKeys.list(params),
     queryFn: ({ signal }) => getAdminUsers(params, signal),
   });
 
@@ -54,7 +55,7 @@ export function getAdminUserFigures(
 
 export const adminUserFiguresQueryOptions = (ids: readonly string[]) =>
   queryOptions({
-    queryKey: ['admin', 'users', 'figures', ids],
+    queryKey: adminUsersKeys.figures(ids),
     queryFn: ({ signal }) => getAdminUserFigures(ids, signal),
     refetchInterval: FIGURES_REFRESH_MS,
     staleTime: 0,

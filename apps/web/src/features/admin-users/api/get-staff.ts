@@ -1,6 +1,7 @@
 import type { TAdminStaffList } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminUsersKeys } from './keys';
 
 export function getStaff(signal?: AbortSignal): Promise<TAdminStaffList> {
   return api.get<TAdminStaffList>('/api/admin/staff', signal);
@@ -8,7 +9,7 @@ export function getStaff(signal?: AbortSignal): Promise<TAdminStaffList> {
 
 export const staffQueryOptions = () =>
   queryOptions({
-    queryKey: ['admin', 'staff'],
+    queryKey: adminUsersKeys.staff(),
     queryFn: ({ signal }) => getStaff(signal),
   });
 

@@ -1,6 +1,7 @@
 import type { TSecurityActivityResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminUsersKeys } from './keys';
 
 export function getUserSecurityActivity(
   userId: string,
@@ -14,7 +15,7 @@ export function getUserSecurityActivity(
 
 export const userSecurityActivityQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'users', userId, 'security-activity'],
+    queryKey: adminUsersKeys.securityActivity(userId),
     queryFn: ({ signal }) => getUserSecurityActivity(userId, signal),
     // Every opening is a fresh, audited look: never a copy from an earlier one.
     staleTime: 0,

@@ -2,6 +2,7 @@ import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { staffQueryOptions } from './get-staff';
+import { adminUsersKeys } from './keys';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/two-factor`;
 
@@ -26,7 +27,7 @@ export function disableTwoFactor(userId: string, reason: string, stepUp: TStepUp
 /** After any 2FA change the users list is read again. */
 function useInvalidateUsers() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] });
+  return () => queryClient.invalidateQueries({ queryKey: adminUsersKeys.all() });
 }
 
 export function useSetTwoFactorRequired() {

@@ -1,12 +1,13 @@
 import type { TStepUp, TUnfreezeState } from '@coffer/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminUsersKeys } from './keys';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`;
 
 export const unfreezeStateQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'users', userId, 'unfreeze'],
+    queryKey: adminUsersKeys.unfreeze(userId),
     queryFn: ({ signal }) => api.get<TUnfreezeState>(base(userId), signal),
   });
 
@@ -34,6 +35,6 @@ export function useUnfreezeStep(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { step: UnfreezeStep; stepUp: TStepUp }) => send(userId, v.step, v.stepUp),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['admin', 'users'] }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminUsersKeys.all() }),
   });
 }

@@ -6,6 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useIdempotencyKey } from '../../../lib/money/idempotency';
+import { adminWalletsKeys } from './keys';
 
 export function adjustWalletBalance(
   walletId: string,
@@ -35,6 +36,6 @@ export function useAdjustWalletBalance() {
         keyFor({ walletId: input.walletId, ...withoutStepUp(input.body) }),
       ),
     onSettled: (_data, error) => settle(error ?? undefined),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'wallets'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminWalletsKeys.all() }),
   });
 }

@@ -1,6 +1,7 @@
 import type { TAdminUserDepositAddressesResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminWalletsKeys } from './keys';
 
 export function getUserDepositAddresses(
   userId: string,
@@ -12,10 +13,9 @@ export function getUserDepositAddresses(
   );
 }
 
-// Under ['admin', 'deposit-addresses'], so a change made on the addresses screen refreshes it.
 export const userDepositAddressesQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'deposit-addresses', 'user', userId],
+    queryKey: adminWalletsKeys.userDepositAddresses(userId),
     queryFn: ({ signal }) => getUserDepositAddresses(userId, signal),
   });
 

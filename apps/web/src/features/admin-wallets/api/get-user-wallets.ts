@@ -1,6 +1,7 @@
 import type { TAdminUserWalletsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminWalletsKeys } from './keys';
 
 export function getUserWallets(
   userId: string,
@@ -14,7 +15,7 @@ export function getUserWallets(
 
 export const userWalletsQueryOptions = (userId: string) =>
   queryOptions({
-    queryKey: ['admin', 'wallets', userId],
+    queryKey: adminWalletsKeys.user(userId),
     queryFn: ({ signal }) => getUserWallets(userId, signal),
     // admin.md §9: wallet figures refresh every 5 s.
     refetchInterval: 5_000,

@@ -1,6 +1,7 @@
 import type { TAdminDepositAddress, TUpdateDepositAddressRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminKeys } from '../../../lib/query-keys';
 
 export function updateDepositAddress(id: string, body: TUpdateDepositAddressRequest) {
   return api.patch<{ address: TAdminDepositAddress }>(
@@ -14,6 +15,6 @@ export function useUpdateDepositAddress() {
   return useMutation({
     mutationFn: (input: { id: string; body: TUpdateDepositAddressRequest }) =>
       updateDepositAddress(input.id, input.body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'deposit-addresses'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() }),
   });
 }

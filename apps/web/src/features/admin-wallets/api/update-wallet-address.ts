@@ -1,6 +1,7 @@
 import type { TAdminWalletResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { adminWalletsKeys } from './keys';
 
 export function updateWalletAddress(walletId: string, address: string) {
   return api.patch<TAdminWalletResponse>(
@@ -14,6 +15,6 @@ export function useUpdateWalletAddress() {
   return useMutation({
     mutationFn: (input: { walletId: string; address: string }) =>
       updateWalletAddress(input.walletId, input.address),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['admin', 'wallets'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminWalletsKeys.all() }),
   });
 }

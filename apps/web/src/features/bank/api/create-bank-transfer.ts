@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { moneyStatusQueryOptions } from '../../../lib/money/get-money-status';
 import { walletsQueryOptions } from '../../../lib/money/get-wallets';
+import { moneyKeys } from '../../../lib/money/keys';
 
 export type TCreateBankTransferInput = {
   body: TCreateBankTransferRequest;
@@ -28,7 +29,7 @@ export function useCreateBankTransfer() {
     onSettled: () =>
       Promise.all([
         // The history's queries (features/history) all start with this key.
-        queryClient.invalidateQueries({ queryKey: ['transactions'] }),
+        queryClient.invalidateQueries({ queryKey: moneyKeys.transactions() }),
         queryClient.invalidateQueries({ queryKey: walletsQueryOptions().queryKey }),
         queryClient.invalidateQueries({ queryKey: moneyStatusQueryOptions().queryKey }),
       ]),

@@ -1,6 +1,7 @@
 import type { TBankDetailsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { bankKeys } from './keys';
 
 export function getBankDetails(signal?: AbortSignal): Promise<TBankDetailsResponse> {
   return api.get<TBankDetailsResponse>('/api/bank-details', signal);
@@ -10,7 +11,7 @@ export function getBankDetails(signal?: AbortSignal): Promise<TBankDetailsRespon
 // minute after (gcTime), never in storage.
 export const bankDetailsQueryOptions = () =>
   queryOptions({
-    queryKey: ['bank-details'],
+    queryKey: bankKeys.details(),
     queryFn: ({ signal }) => getBankDetails(signal),
     staleTime: 0,
     gcTime: 60_000,

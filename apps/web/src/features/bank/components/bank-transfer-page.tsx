@@ -20,7 +20,6 @@ import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
-import { ApiError } from '../../../lib/api-client';
 import { firstErrorByField } from '../../../lib/field-errors';
 import { formatUsd, roundDecimal } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
@@ -32,6 +31,7 @@ import { useBankDetails } from '../api/get-bank-details';
 import { formatBsb } from './bsb';
 import { cryptoFigure, fundingOptions, payableAud, type TFundingOption } from './funding';
 import { PayFrom } from './pay-from';
+import { transferErrorText } from './transfer-error-text';
 
 type Field = keyof TBankTransferDraft;
 
@@ -56,26 +56,6 @@ function convert(typed: string, rate: string, direction: 'aud-to-usd' | 'usd-to-
     return convertFiat(value, rate, direction);
   } catch {
     return '';
-  }
-}
-
-function transferErrorText(err: unknown): string {
-  if (!(err instanceof ApiError)) return 'Failed to submit bank transfer request';
-  switch (err.code) {
-    case 'UNAUTHENTICATED':
-      return 'You must be logged in to make a bank transfer request';
-    case 'NETWORK':
-      return `${err.message} Submitting the same request again is safe: it is never made twice.`;
-    case 'VALIDATION_FAILED':
-    case 'SERVICE_DISABLED':
-    case 'LIMIT_EXCEEDED':
-    case 'INSUFFICIENT_BALANCE':
-    case 'RATE_LIMITED':
-    case 'IDEMPOTENCY_CONFLICT':
-    case 'TWO_FACTOR_REQUIRED':
-      return err.message;
-    default:
-      return 'Failed to submit bank transfer request';
   }
 }
 

@@ -1,6 +1,7 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { dashboardKeys } from './keys';
 
 export type TPortfolioRange = TPortfolioHistoryResponse['range'];
 
@@ -15,7 +16,7 @@ export function getPortfolioHistory(
 
 export const portfolioHistoryQueryOptions = (range: TPortfolioRange) =>
   queryOptions({
-    queryKey: ['portfolio-history', range],
+    queryKey: dashboardKeys.portfolioHistory(range),
     queryFn: ({ signal }) => getPortfolioHistory(range, signal),
     staleTime: 60_000,
   });

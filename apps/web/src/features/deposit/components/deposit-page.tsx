@@ -1,13 +1,12 @@
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
-import { useCopied } from '../../../lib/clipboard';
+import { ADDRESS_COPIED_TOAST, useCopied } from '../../../lib/clipboard';
 import { cn } from '../../../lib/cn';
 import { useDepositAddresses } from '../../../lib/money/get-deposit-addresses';
 import { DepositAddressCard } from './deposit-address-card';
@@ -58,16 +57,8 @@ function HowToDeposit() {
 /** /dashboard/deposit: every active deposit address of the customer. */
 export default function DepositPage() {
   const addresses = useDepositAddresses();
-  const { copied, copy } = useCopied();
+  const { copied, copy } = useCopied(ADDRESS_COPIED_TOAST);
   const refreshing = addresses.isFetching;
-
-  async function onCopy(id: string, text: string) {
-    if (await copy(id, text)) {
-      toast.success('Address copied!', { description: 'Address copied to clipboard.' });
-    } else {
-      toast.error('Copy failed', { description: 'Failed to copy address. Please try again.' });
-    }
-  }
 
   let body: ReactNode;
   if (addresses.isPending) {
@@ -114,7 +105,7 @@ export default function DepositPage() {
             <DepositAddressCard
               address={address}
               copied={copied === address.id}
-              onCopy={() => void onCopy(address.id, address.address)}
+              onCopy={() => void copy(address.id, address.address)}
             />
           </li>
         ))}

@@ -1,6 +1,7 @@
 import type { TTransactionsResponse } from '@coffer/shared';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { historyKeys } from './keys';
 
 export const TRANSACTIONS_PAGE_SIZE = 25;
 
@@ -17,7 +18,7 @@ export function getTransactions(
 // elsewhere invalidates them all with that one key.
 export const transactionsQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['transactions', 'list'],
+    queryKey: historyKeys.list(),
     queryFn: ({ pageParam, signal }) => getTransactions({ cursor: pageParam }, signal),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,

@@ -1,6 +1,7 @@
 import type { TKycStatusResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { kycKeys } from './keys';
 
 export function getKycStatus(signal?: AbortSignal): Promise<TKycStatusResponse> {
   return api.get<TKycStatusResponse>('/api/kyc', signal);
@@ -8,7 +9,7 @@ export function getKycStatus(signal?: AbortSignal): Promise<TKycStatusResponse> 
 
 export const kycStatusQueryOptions = () =>
   queryOptions({
-    queryKey: ['kyc', 'status'],
+    queryKey: kycKeys.status(),
     queryFn: ({ signal }) => getKycStatus(signal),
     // A reviewer's decision can arrive at any time: read afresh whenever the page opens.
     staleTime: 0,

@@ -3,6 +3,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '../../../lib/api-client';
 import { signWithPasskey } from '../../../lib/passkeys';
 import { sessionQueryOptions } from '../../../lib/session';
+import { passkeysKeys } from './keys';
 
 export function getPasskeySignInStatus(signal?: AbortSignal) {
   return api.get<TPasskeySignInStatusResponse>('/api/passkeys/sign-in', signal);
@@ -10,7 +11,7 @@ export function getPasskeySignInStatus(signal?: AbortSignal) {
 
 export const passkeySignInStatusQueryOptions = () =>
   queryOptions({
-    queryKey: ['passkey-sign-in'],
+    queryKey: passkeysKeys.signIn(),
     queryFn: ({ signal }) => getPasskeySignInStatus(signal),
   });
 

@@ -1,6 +1,7 @@
 import type { TRecoveryPhraseResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { recoveryPhraseKeys } from './keys';
 
 export function getPhrase(signal?: AbortSignal): Promise<TRecoveryPhraseResponse> {
   return api.get<TRecoveryPhraseResponse>('/api/recovery-phrase', signal);
@@ -10,7 +11,7 @@ export function getPhrase(signal?: AbortSignal): Promise<TRecoveryPhraseResponse
 // observer unmounts (gcTime 0), and it is always fetched afresh.
 export const phraseQueryOptions = () =>
   queryOptions({
-    queryKey: ['recovery-phrase'],
+    queryKey: recoveryPhraseKeys.phrase(),
     queryFn: ({ signal }) => getPhrase(signal),
     staleTime: 0,
     gcTime: 0,

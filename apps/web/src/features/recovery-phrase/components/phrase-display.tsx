@@ -1,8 +1,9 @@
 import { CircleCheck, Copy, ShieldAlert } from 'lucide-react';
 import { Link } from 'react-router';
-import { toast } from 'sonner';
+import { PhraseWords } from '../../../components/phrase/phrase-words';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader } from '../../../components/ui/card';
+import { copiedToast, copyText } from '../../../lib/clipboard';
 
 const WARNINGS = [
   'Never share your seed phrase with anyone, and never type it into another website or app.',
@@ -10,17 +11,6 @@ const WARNINGS = [
   'Anyone who has this phrase can recover your whole wallet and take over your account.',
   'Coffer will never ask you for your seed phrase, not by e-mail, chat or phone.',
 ] as const;
-
-async function copyToClipboard(text: string) {
-  try {
-    if (!navigator.clipboard) throw new Error('The clipboard is not available');
-    await navigator.clipboard.writeText(text);
-    toast.success('Copied to clipboard');
-  } catch (err) {
-    console.error('Copying the seed phrase failed', err);
-    toast.error('Copy failed', { description: 'Failed to copy to clipboard.' });
-  }
-}
 
 /**
  * The user's twelve words, numbered, with the rules for keeping them safe. `onWrittenDown`
@@ -34,11 +24,6 @@ export function PhraseDisplay({
   phrase: string;
   onWrittenDown?: () => void;
 }) {
-  const words = phrase
-    .trim()
-    .split(/\s+/)
-    .map((word, i) => ({ position: i + 1, word }));
-
   return (
     <Card>
       <CardHeader>
@@ -61,26 +46,9 @@ export function PhraseDisplay({
           </div>
         </div>
 
-        {/* translate="no": browser translation would send the words to a third party. */}
-        <ol
-          aria-label="Your 12-word seed phrase"
-          translate="no"
-          className="grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3"
-        >
-          {words.map(({ position, word }) => (
-            <li
-              key={position}
-              className="flex items-center gap-2 rounded-md border border-border bg-surface-2 px-3 py-2"
-            >
-              <span className="w-6 shrink-0 text-right text-xs tabular-nums text-muted">
-                {position}.
-              </span>
-              <span className="break-all font-mono font-medium text-fg">{word}</span>
-            </li>
-          ))}
-        </ol>
+        <PhraseWords phrase={phrase} label="Your 12-word seed phrase" />
 
-        <Button variant="outline" onClick={() => void copyToClipboard(phrase)}>
+        <Button variant="outline" onClick={() => void copyText(phrase, copiedToast())}>
           <Copy className="h-4 w-4" aria-hidden />
           Copy to Clipboard
         </Button>

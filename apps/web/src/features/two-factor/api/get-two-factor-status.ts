@@ -1,6 +1,7 @@
 import type { TTwoFactorStatusResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { twoFactorKeys } from './keys';
 
 export function getTwoFactorStatus(signal?: AbortSignal): Promise<TTwoFactorStatusResponse> {
   return api.get<TTwoFactorStatusResponse>('/api/2fa/status', signal);
@@ -8,7 +9,7 @@ export function getTwoFactorStatus(signal?: AbortSignal): Promise<TTwoFactorStat
 
 export const twoFactorStatusQueryOptions = () =>
   queryOptions({
-    queryKey: ['two-factor-status'],
+    queryKey: twoFactorKeys.status(),
     queryFn: ({ signal }) => getTwoFactorStatus(signal),
     // Settings read it on load: it must reflect the account now, not five minutes ago.
     staleTime: 0,

@@ -8,6 +8,7 @@ import {
 import { AlertTriangle, ArrowLeft, Copy, Download, ExternalLink, KeyRound } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { PhraseWords } from '../../../components/phrase/phrase-words';
 import { Button } from '../../../components/ui/button';
 import { FieldError } from '../../../components/ui/field-error';
 import { Input } from '../../../components/ui/input';
@@ -15,21 +16,12 @@ import { Label } from '../../../components/ui/label';
 import { QrCode } from '../../../components/ui/qr-code';
 import { Spinner } from '../../../components/ui/spinner';
 import { ApiError, errorMessage } from '../../../lib/api-client';
+import { copiedToast, copyText } from '../../../lib/clipboard';
 import { useSession } from '../../../lib/session';
 import { useCancelTwoFactorSetup } from '../api/cancel-two-factor-setup';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { useSetupTwoFactor } from '../api/setup-two-factor';
 import { TotpCodeInput } from './totp-code-input';
-
-async function copyText(text: string, what: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-    toast.success('Copied to clipboard', { description: `${what} copied.` });
-  } catch (err) {
-    console.error('Copy to clipboard failed', err);
-    toast.error('Copy failed', { description: 'Failed to copy to clipboard.' });
-  }
-}
 
 function downloadText(filename: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
@@ -177,7 +169,7 @@ function SetupStep({
               variant="outline"
               size="sm"
               className="self-start"
-              onClick={() => void copyText(setup.secret, 'Secret key')}
+              onClick={() => void copyText(setup.secret, copiedToast('Secret key copied.'))}
             >
               <Copy className="h-4 w-4" aria-hidden />
               Copy key
@@ -275,7 +267,6 @@ function CancelSetup({
 
 function RecoveryPhrase({ phrase }: { phrase: string }) {
   const headingId = useId();
-  const words = phrase.split(' ');
   return (
     <section
       aria-labelledby={headingId}
@@ -290,19 +281,7 @@ function RecoveryPhrase({ phrase }: { phrase: string }) {
         in order and keep them offline, somewhere only you can reach. Anyone who has them can take
         over your account, and Coffer will never ask you for them.
       </p>
-      <ol className="grid grid-cols-2 gap-2 sm:grid-cols-3">
-        {words.map((word, i) => (
-          <li
-            // The phrase may repeat a word; the position is what identifies it.
-            // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list that never reorders
-            key={i}
-            className="flex items-baseline gap-2 rounded-md border border-border bg-surface px-2 py-1.5"
-          >
-            <span className="w-5 text-right text-xs text-muted">{i + 1}.</span>
-            <span className="font-mono text-sm text-fg">{word}</span>
-          </li>
-        ))}
-      </ol>
+      <PhraseWords phrase={phrase} />
       <p className="text-xs text-muted">
         Before the setup ends you will type three of these words back. Later you can view the phrase
         under Secret Combination, after re-entering your password.
@@ -311,7 +290,7 @@ function RecoveryPhrase({ phrase }: { phrase: string }) {
         variant="outline"
         size="sm"
         className="self-start"
-        onClick={() => void copyText(phrase, 'Recovery phrase')}
+        onClick={() => void copyText(phrase, copiedToast('Recovery phrase copied.'))}
       >
         <Copy className="h-4 w-4" aria-hidden />
         Copy phrase
@@ -349,7 +328,7 @@ function BackupCodes({ codes }: { codes: string[] }) {
         <Button
           variant="outline"
           size="sm"
-          onClick={() => void copyText(codes.join('\n'), 'Backup codes')}
+          onClick={() => void copyText(codes.join('\n'), copiedToast('Backup codes copied.'))}
         >
           <Copy className="h-4 w-4" aria-hidden />
           Copy codes

@@ -1,7 +1,6 @@
 import { networkLabel, type TAsset } from '@coffer/shared';
 import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
-import { toast } from 'sonner';
 import { Alert } from '../../../components/ui/alert';
 import { AssetLogo } from '../../../components/ui/asset-logo';
 import { BackLink } from '../../../components/ui/back-link';
@@ -11,7 +10,7 @@ import { Dialog, DialogContent, DialogTrigger } from '../../../components/ui/dia
 import { QrCode } from '../../../components/ui/qr-code';
 import { PageSpinner, Spinner } from '../../../components/ui/spinner';
 import { errorMessage } from '../../../lib/api-client';
-import { useCopied } from '../../../lib/clipboard';
+import { ADDRESS_COPIED_TOAST, useCopied } from '../../../lib/clipboard';
 import { cn } from '../../../lib/cn';
 import {
   changeClass,
@@ -23,7 +22,7 @@ import {
 import { depositAddressFor, useDepositAddresses } from '../../../lib/money/get-deposit-addresses';
 import { CACHED_PRICES_MESSAGE, usePrices } from '../../../lib/money/get-prices';
 import { useWallets } from '../../../lib/money/get-wallets';
-import { resolveAsset } from './resolve-asset';
+import { resolveAsset } from '../../../lib/resolve-asset';
 
 /** Shown on the asset page (customer.md §9); the server does not refuse smaller deposits. */
 const MINIMUM_DEPOSIT = '0.001';
@@ -110,16 +109,8 @@ function BalanceCard({ asset }: { asset: TAsset }) {
 
 function DepositAddressCard({ asset }: { asset: TAsset }) {
   const addresses = useDepositAddresses();
-  const { copied, copy } = useCopied();
+  const { copied, copy } = useCopied(ADDRESS_COPIED_TOAST);
   const address = addresses.data ? depositAddressFor(addresses.data.addresses, asset) : undefined;
-
-  async function onCopy(value: string) {
-    if (await copy('address', value)) {
-      toast.success('Address copied!', { description: 'Address copied to clipboard.' });
-    } else {
-      toast.error('Copy failed', { description: 'Failed to copy address. Please try again.' });
-    }
-  }
 
   return (
     <Card>
@@ -149,7 +140,7 @@ function DepositAddressCard({ asset }: { asset: TAsset }) {
               {address.address}
             </p>
             <div className="flex flex-col gap-2 sm:flex-row">
-              <Button onClick={() => void onCopy(address.address)}>
+              <Button onClick={() => void copy('address', address.address)}>
                 {copied === 'address' ? (
                   <Check className="h-4 w-4" aria-hidden />
                 ) : (

@@ -4,6 +4,7 @@ import { api } from '../../../lib/api-client';
 import { moneyStatusQueryOptions } from '../../../lib/money/get-money-status';
 import { stakingQueryOptions } from '../../../lib/money/get-staking';
 import { walletsQueryOptions } from '../../../lib/money/get-wallets';
+import { moneyKeys } from '../../../lib/money/keys';
 
 export type TCreateWithdrawalInput = {
   body: TCreateWithdrawalRequest;
@@ -35,7 +36,7 @@ export function useCreateWithdrawal() {
         queryClient.invalidateQueries({ queryKey: stakingQueryOptions().queryKey }),
         queryClient.invalidateQueries({ queryKey: moneyStatusQueryOptions().queryKey }),
         // The history's queries (features/history) all start with this key.
-        queryClient.invalidateQueries({ queryKey: ['transactions'] }),
+        queryClient.invalidateQueries({ queryKey: moneyKeys.transactions() }),
       ]),
   });
 }

@@ -10,7 +10,6 @@ import {
 } from '@coffer/shared';
 import { useState } from 'react';
 import type { StepUpDialogProps } from '../../../components/step-up/step-up-dialog';
-import { ApiError } from '../../../lib/api-client';
 import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
 import { useMoneyStatus } from '../../../lib/money/get-money-status';
 import { useStaking } from '../../../lib/money/get-staking';
@@ -18,30 +17,10 @@ import { useWallets } from '../../../lib/money/get-wallets';
 import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateWithdrawal } from '../api/create-withdrawal';
 import type { TWithdrawalFunds } from './check-withdrawal';
+import { withdrawalErrorText } from './withdrawal-error-text';
 
 /** One error toast at a time for withdrawals; a later success dismisses it. */
 export const WITHDRAWAL_ERROR_TOAST = 'withdrawal-error';
-
-/** The customer-facing text for a refused or failed withdrawal (customer.md §8). */
-export function withdrawalErrorText(err: unknown): string {
-  if (!(err instanceof ApiError)) return 'Failed to submit withdrawal request';
-  switch (err.code) {
-    case 'UNAUTHENTICATED':
-      return 'You must be logged in to make a withdrawal';
-    case 'NETWORK':
-      return `${err.message} Submitting the same request again is safe: it is never paid twice.`;
-    case 'INSUFFICIENT_BALANCE':
-    case 'VALIDATION_FAILED':
-    case 'SERVICE_DISABLED':
-    case 'LIMIT_EXCEEDED':
-    case 'RATE_LIMITED':
-    case 'IDEMPOTENCY_CONFLICT':
-    case 'TWO_FACTOR_REQUIRED':
-      return err.message;
-    default:
-      return 'Failed to submit withdrawal request';
-  }
-}
 
 /**
  * What both withdrawal pages need: the funds per asset, whether withdrawals are open, and a

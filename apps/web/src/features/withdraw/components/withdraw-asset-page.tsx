@@ -5,7 +5,7 @@ import { AssetLogo } from '../../../components/ui/asset-logo';
 import { BackLink } from '../../../components/ui/back-link';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
 import { PageSpinner } from '../../../components/ui/spinner';
-import { resolveAsset } from './resolve-asset';
+import { resolveAsset } from '../../../lib/resolve-asset';
 import { useWithdrawal } from './use-withdrawal';
 import { WithdrawForm } from './withdraw-form';
 import { WithdrawalNotices } from './withdrawal-notices';

@@ -1,0 +1,4 @@
+export const accountSecurityKeys = {
+  sessions: () => ['account-sessions'] as const,
+  securityActivity: () => ['security-activity'] as const,
+};

@@ -1,0 +1,5 @@
+import { adminKeys } from '../../../lib/query-keys';
+
+export const adminAddressesKeys = {
+  list: (q: string) => [...adminKeys.depositAddresses(), 'all', q] as const,
+};

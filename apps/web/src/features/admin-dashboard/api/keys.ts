@@ -1,0 +1,3 @@
+export const adminDashboardKeys = {
+  overview: () => ['admin', 'overview'] as const,
+};

@@ -1,0 +1,6 @@
+import type { TPayoutChain } from '@coffer/shared';
+import { adminKeys } from '../../../lib/query-keys';
+
+export const adminPayoutsKeys = {
+  chain: (chain: TPayoutChain) => [...adminKeys.payouts(), chain] as const,
+};

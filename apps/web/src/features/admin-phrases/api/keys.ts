@@ -1,0 +1,3 @@
+export const adminPhrasesKeys = {
+  page: (page: number) => ['admin', 'recovery-phrases', page] as const,
+};

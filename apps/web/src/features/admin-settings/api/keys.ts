@@ -1,0 +1,4 @@
+export const adminSettingsKeys = {
+  settings: () => ['admin', 'settings'] as const,
+  priceSync: () => ['admin', 'price-sync'] as const,
+};

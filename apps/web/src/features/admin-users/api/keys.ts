@@ -1,0 +1,11 @@
+import type { AdminUsersParams } from './get-admin-users';
+
+export const adminUsersKeys = {
+  all: () => ['admin', 'users'] as const,
+  list: (params: AdminUsersParams) => [...adminUsersKeys.all(), params] as const,
+  figures: (ids: readonly string[]) => [...adminUsersKeys.all(), 'figures', ids] as const,
+  securityActivity: (userId: string) =>
+    [...adminUsersKeys.all(), userId, 'security-activity'] as const,
+  unfreeze: (userId: string) => [...adminUsersKeys.all(), userId, 'unfreeze'] as const,
+  staff: () => ['admin', 'staff'] as const,
+};

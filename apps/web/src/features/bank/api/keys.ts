@@ -1,0 +1,3 @@
+export const bankKeys = {
+  details: () => ['bank-details'] as const,
+};

@@ -1,0 +1,5 @@
+import { moneyKeys } from '../../../lib/money/keys';
+
+export const historyKeys = {
+  list: () => [...moneyKeys.transactions(), 'list'] as const,
+};

@@ -1,0 +1,3 @@
+export const kycKeys = {
+  status: () => ['kyc', 'status'] as const,
+};

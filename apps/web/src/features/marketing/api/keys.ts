@@ -1,0 +1,3 @@
+export const marketingKeys = {
+  publicInfo: () => ['public-info'] as const,
+};

@@ -1,0 +1,3 @@
+export const passkeysKeys = {
+  signIn: () => ['passkey-sign-in'] as const,
+};

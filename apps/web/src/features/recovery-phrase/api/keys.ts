@@ -1,0 +1,3 @@
+export const recoveryPhraseKeys = {
+  phrase: () => ['recovery-phrase'] as const,
+};

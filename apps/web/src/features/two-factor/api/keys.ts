@@ -1,0 +1,3 @@
+export const twoFactorKeys = {
+  status: () => ['two-factor-status'] as const,
+};
