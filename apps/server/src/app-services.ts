@@ -13,6 +13,11 @@ import {
   createAccountSecurityRepository,
   createAccountSecurityService,
 } from './modules/account-security';
+import { createAdminAuditService } from './modules/admin-audit';
+import { createAdminSettingsService } from './modules/admin-settings';
+import { createAdminTransactionsService } from './modules/admin-transactions';
+import { createAdminUsersService } from './modules/admin-users';
+import { createAdminWalletsService } from './modules/admin-wallets';
 import { createAuditLog } from './modules/audit/audit.service';
 import {
   createUsersRepository,
@@ -24,9 +29,11 @@ import { type ChainAdapter, createChainWatcher, TronAdapter } from './modules/ch
 import { createChainAdapters } from './modules/chains/adapters';
 import { BitcoinAdapter } from './modules/chains/bitcoin-adapter';
 import { EthereumAdapter } from './modules/chains/ethereum-adapter';
+import { createChatService } from './modules/chat';
 import { createDepositsService } from './modules/deposits/deposits.service';
 import { createHealth } from './modules/health';
 import { createHistoryService } from './modules/history/history.service';
+import { createKycService } from './modules/kyc';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createFileSweep, createOutbox } from './modules/outbox';
@@ -66,6 +73,7 @@ export type Infra = {
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
   const { db, pool, secrets, mailer, config } = infra;
+  const clock = infra.clock ?? (() => new Date());
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
   // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
@@ -183,7 +191,7 @@ export function createServices(infra: Infra) {
   const staking = createStakingService({
     pool,
     ledger,
-    clock: infra.clock ?? (() => new Date()),
+    clock,
     log: infra.log,
   });
   const prices = createPriceService({
@@ -292,6 +300,62 @@ export function createServices(infra: Infra) {
         : {}),
     }),
   );
+  // Support: identity checks and the chat, each shared by the customer's and staff's routes.
+  const kyc = createKycService({
+    pool,
+    files,
+    audit,
+    realtime,
+    outbox,
+    limiter,
+    publicUrl: config.publicUrl,
+  });
+  const chat = createChatService({
+    pool,
+    files,
+    realtime,
+    audit,
+    limiter,
+    outbox,
+    log: infra.log,
+    publicUrl: config.publicUrl,
+  });
+  // The admin screens' services.
+  const adminUsers = createAdminUsersService({
+    pool,
+    settings,
+    prices,
+    outbox,
+    securityLog,
+    securityHold,
+    audit,
+    limiter,
+    phrases,
+    stepUp,
+    ledgerCheck,
+    chainAdapters,
+    publicUrl: config.publicUrl,
+    clock,
+  });
+  const adminTransactions = createAdminTransactionsService({
+    pool,
+    ledger,
+    audit,
+    secrets,
+    withdrawals,
+    payouts,
+    stepUp,
+  });
+  const adminWallets = createAdminWalletsService({ pool, ledger, prices, audit, stepUp });
+  const adminSettings = createAdminSettingsService({
+    pool,
+    audit,
+    stepUp,
+    settings,
+    prices,
+    log: infra.log,
+  });
+  const adminAudit = createAdminAuditService({ pool, audit });
   return {
     metrics,
     health,
@@ -328,6 +392,13 @@ export function createServices(infra: Infra) {
     chainAdapters,
     chainWatchers,
     payouts,
+    kyc,
+    chat,
+    adminUsers,
+    adminTransactions,
+    adminWallets,
+    adminSettings,
+    adminAudit,
   };
 }
 

@@ -93,15 +93,36 @@ export async function buildApp(
   registerInputGuard(app);
 
   const cookies = sessionCookies(config.publicUrl);
-  await app.register(authRoutes(services, cookies));
-  await app.register(twoFactorRoutes(services, cookies));
+  await app.register(
+    authRoutes(
+      {
+        auth: services.auth,
+        sessions: services.sessions,
+        signInDevices: services.signInDevices,
+        accountSecurity: services.accountSecurity,
+        publicUrl: config.publicUrl,
+      },
+      cookies,
+    ),
+  );
+  await app.register(
+    twoFactorRoutes({ twoFactor: services.twoFactor, sessions: services.sessions }, cookies),
+  );
   await app.register(passkeysRoutes(services.passkeys, services.sessions, cookies));
   await app.register(accountSecurityRoutes(services.accountSecurity, cookies));
-  await app.register(recoveryPhraseRoutes(services));
-  await app.register(publicRoutes(services));
+  await app.register(
+    recoveryPhraseRoutes({
+      phrases: services.phrases,
+      auth: services.auth,
+      sessions: services.sessions,
+    }),
+  );
+  await app.register(
+    publicRoutes({ settings: services.settings, users: services.users, dataDir: config.dataDir }),
+  );
   await app.register(healthRoutes(services.health, services.metrics, config.metricsToken));
   await app.register(pricesRoutes(services.prices));
-  await app.register(stakingRoutes(services));
+  await app.register(stakingRoutes(services.staking));
   await app.register(walletsRoutes(services.wallets));
   await app.register(moneyControlsRoutes(services.moneyControls));
   await app.register(depositsRoutes(services.deposits));
@@ -110,9 +131,24 @@ export async function buildApp(
   await app.register(historyRoutes(services.history));
   await app.register(securityHoldRoutes(services.securityHold));
   await app.register(securityLogRoutes(services.securityLog));
-  await app.register(kycRoutes(services));
-  await app.register(chatRoutes(services));
-  await app.register(adminRoutes(services));
+  await app.register(kycRoutes(services.kyc));
+  await app.register(chatRoutes(services.chat));
+  await app.register(
+    adminRoutes({
+      adminUsers: services.adminUsers,
+      adminSettings: services.adminSettings,
+      adminAudit: services.adminAudit,
+      adminWallets: services.adminWallets,
+      adminTransactions: services.adminTransactions,
+      kyc: services.kyc,
+      chat: services.chat,
+      payouts: services.payouts,
+      stepUp: services.stepUp,
+      pool: services.pool,
+      chainAdapters: services.chainAdapters,
+      chains: config.chains,
+    }),
+  );
   await registerRealtime(app, services.realtime, config.publicUrl);
   await registerWebApp(app, opts.serveWeb === false ? null : config.webDistDir);
   return app;

@@ -8,13 +8,11 @@ import {
   ZAuditVerifyResponse,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { createAdminAuditService } from './admin-audit.service';
+import type { AdminAuditService } from './admin-audit.service';
 
 /** The audit log screen's API (DEVIATIONS M7); registered in the admin tree. */
-export function adminAuditRoutes(s: Services): FastifyPluginAsyncZod {
-  const audit = createAdminAuditService(s);
+export function adminAuditRoutes(audit: AdminAuditService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/audit',

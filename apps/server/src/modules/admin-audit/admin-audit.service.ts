@@ -116,3 +116,5 @@ export function createAdminAuditService(deps: { pool: pg.Pool; audit: AuditLog }
     },
   };
 }
+
+export type AdminAuditService = ReturnType<typeof createAdminAuditService>;

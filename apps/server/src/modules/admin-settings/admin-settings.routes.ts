@@ -10,11 +10,10 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
-import { createAdminSettingsService, type SettingsRequest } from './admin-settings.service';
+import type { AdminSettingsService, SettingsRequest } from './admin-settings.service';
 
 /** The admin, where from, and the fresh second factor the body carries. */
 const settingsRequest = (request: FastifyRequest, body: { stepUp: TStepUp }): SettingsRequest => ({
@@ -27,8 +26,7 @@ const settingsRequest = (request: FastifyRequest, body: { stepUp: TStepUp }): Se
  * App settings and the wallet price sync; registered in the admin tree.
  * Risk settings change with four eyes: a save that proposes one answers 202.
  */
-export function adminSettingsRoutes(s: Services): FastifyPluginAsyncZod {
-  const service = createAdminSettingsService(s);
+export function adminSettingsRoutes(service: AdminSettingsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/settings',

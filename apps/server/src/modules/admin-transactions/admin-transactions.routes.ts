@@ -14,12 +14,11 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls';
-import { type Actor, createAdminTransactionsService } from './admin-transactions.service';
+import type { Actor, AdminTransactionsService } from './admin-transactions.service';
 
 const actorOf = (request: FastifyRequest): Actor => {
   const session = signedIn(request);
@@ -27,8 +26,7 @@ const actorOf = (request: FastifyRequest): Actor => {
 };
 
 /** admin.md §2.2 Transactions and the withdrawal processing queue (DEVIATIONS M6, M7). */
-export function adminTransactionsRoutes(s: Services): FastifyPluginAsyncZod {
-  const service = createAdminTransactionsService(s);
+export function adminTransactionsRoutes(service: AdminTransactionsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/transactions',

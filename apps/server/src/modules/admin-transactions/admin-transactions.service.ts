@@ -22,13 +22,16 @@ import {
   ZTransactionType,
 } from '@coffer/shared';
 import type pg from 'pg';
-import type { Services } from '../../app-services';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
-import type { Revision, TransactionRow } from '../ledger';
+import type { Secrets } from '../../lib/crypto';
+import type { AuditLog } from '../audit';
+import type { Ledger, Revision, TransactionRow } from '../ledger';
 import { requestHash, runOnce, trimDecimal, usdShown } from '../ledger';
-import type { StepUpSubject } from '../step-up';
+import type { PayoutsService } from '../payouts';
+import type { StepUp, StepUpSubject } from '../step-up';
+import type { WithdrawalsService } from '../withdrawals';
 import {
   type AdminTransactionListRow,
   type AdminTransactionRow,
@@ -188,7 +191,15 @@ function sameFigure(a: string | null, b: string | null): boolean {
 }
 
 /** Transactions and withdrawal processing for staff (admin.md §2.2, DEVIATIONS M7). */
-export function createAdminTransactionsService(s: Services) {
+export function createAdminTransactionsService(s: {
+  pool: pg.Pool;
+  ledger: Ledger;
+  audit: AuditLog;
+  secrets: Secrets;
+  withdrawals: WithdrawalsService;
+  payouts: PayoutsService;
+  stepUp: StepUp;
+}) {
   const { pool, ledger, audit, secrets, withdrawals } = s;
 
   function presentSummary(row: AdminTransactionListRow): TAdminTransactionSummary {

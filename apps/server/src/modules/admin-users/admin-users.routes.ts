@@ -16,11 +16,10 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
-import { type Actor, createAdminUsersService } from './admin-users.service';
+import type { Actor, AdminUsersService } from './admin-users.service';
 
 const actorOf = (request: FastifyRequest): Actor => {
   const session = signedIn(request);
@@ -32,8 +31,7 @@ const actorOf = (request: FastifyRequest): Actor => {
  * figures and the user directory every admin picker searches. Registered inside the admin
  * tree, so every route here is `access: 'admin'`.
  */
-export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
-  const users = createAdminUsersService(s);
+export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/user-directory',
@@ -149,6 +147,3 @@ export function adminUsersRoutes(s: Services): FastifyPluginAsyncZod {
     );
   };
 }
-
-/** The dashboard's figures; the overview route stays in the admin tree's own file. */
-export { createAdminUsersService };

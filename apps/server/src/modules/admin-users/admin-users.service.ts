@@ -21,15 +21,21 @@ import {
   type TStepUp,
   usdCents,
 } from '@coffer/shared';
-import type { Services } from '../../app-services';
+import type pg from 'pg';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
-import { chainProblems } from '../chains';
-import type { PriceBook } from '../prices';
-import type { Limit } from '../rate-limit';
+import type { AuditLog } from '../audit';
+import { type ChainAdapter, chainProblems } from '../chains';
+import type { LedgerCheck } from '../ledger';
+import type { Outbox } from '../outbox';
+import type { PriceBook, PriceService } from '../prices';
+import type { Limit, RateLimiter } from '../rate-limit';
+import type { RecoveryPhraseService } from '../recovery-phrase';
+import type { SecurityHold } from '../security-hold';
+import type { SecurityLog } from '../security-log';
 import { endSessions } from '../sessions';
-import type { StepUpSubject } from '../step-up';
+import type { StepUp, StepUpSubject } from '../step-up';
 import {
   type DirectoryRow,
   adminUsersRepository as directoryRepo,
@@ -103,9 +109,27 @@ export function stakingTimeOf(
   return { state: 'running', since: start.toISOString() };
 }
 
-export function createAdminUsersService(s: Services) {
+type Deps = {
+  pool: pg.Pool;
+  settings: { all(): Promise<Map<string, string>> };
+  prices: PriceService;
+  outbox: Outbox;
+  securityLog: SecurityLog;
+  securityHold: SecurityHold;
+  audit: AuditLog;
+  limiter: RateLimiter;
+  phrases: RecoveryPhraseService;
+  stepUp: StepUp;
+  ledgerCheck: LedgerCheck;
+  chainAdapters: readonly ChainAdapter[];
+  publicUrl: string;
+  /** "Now" for the staking figures and the dashboard's check time. */
+  clock: () => Date;
+};
+
+export function createAdminUsersService(s: Deps) {
   const { pool } = s;
-  const now = () => (s.clock ? s.clock() : new Date());
+  const now = s.clock;
 
   async function programStart(): Promise<Date> {
     return programStartOf((await s.settings.all()).get('staking_program_start'));
@@ -247,7 +271,7 @@ export function createAdminUsersService(s: Services) {
           await s.outbox.mail(client, {
             to: before.email,
             subject: 'Two-factor authentication is no longer required on your Coffer account',
-            text: `Coffer support no longer requires two-factor authentication on your account: signing in now needs only your password.\n\nWe recommend keeping two-factor authentication on. If you did not ask for this, contact support at once.\n\n${s.config.publicUrl}/dashboard/settings\n`,
+            text: `Coffer support no longer requires two-factor authentication on your account: signing in now needs only your password.\n\nWe recommend keeping two-factor authentication on. If you did not ask for this, contact support at once.\n\n${s.publicUrl}/dashboard/settings\n`,
           });
           // The customer's own security activity shows it too, with the change.
           await s.securityLog.record(client, { userId, kind: 'two-factor-waived-by-staff' });

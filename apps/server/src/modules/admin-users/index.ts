@@ -1,2 +1,3 @@
 /** The users screen's front door (see ../README.md). */
-export { adminUsersRoutes, createAdminUsersService } from './admin-users.routes';
+export { adminUsersRoutes } from './admin-users.routes';
+export { type AdminUsersService, createAdminUsersService } from './admin-users.service';

@@ -18,12 +18,11 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls';
-import { type Actor, createAdminWalletsService } from './admin-wallets.service';
+import type { Actor, AdminWalletsService } from './admin-wallets.service';
 
 function actorOf(request: FastifyRequest): Actor {
   const session = signedIn(request);
@@ -31,8 +30,7 @@ function actorOf(request: FastifyRequest): Actor {
 }
 
 /** Wallet management and deposit addresses (admin.md §2.3, §2.4); admin-only by the tree. */
-export function adminWalletsRoutes(s: Services): FastifyPluginAsyncZod {
-  const wallets = createAdminWalletsService(s);
+export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/users/:userId/wallets',

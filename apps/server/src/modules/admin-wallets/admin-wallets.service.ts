@@ -22,12 +22,13 @@ import {
   withoutStepUp,
 } from '@coffer/shared';
 import type pg from 'pg';
-import type { Services } from '../../app-services';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { Client } from '../../lib/client-of';
-import { presentTransaction, requestHash, runOnce } from '../ledger';
-import type { StepUpSubject } from '../step-up';
+import type { AuditLog } from '../audit';
+import { type Ledger, presentTransaction, requestHash, runOnce } from '../ledger';
+import type { PriceBook } from '../prices';
+import type { StepUp, StepUpSubject } from '../step-up';
 import {
   type AdminDepositAddressRow,
   type AdminWalletRow,
@@ -47,7 +48,13 @@ export type Actor = {
   client: Client;
 };
 
-type Deps = Pick<Services, 'pool' | 'ledger' | 'prices' | 'audit' | 'stepUp'>;
+type Deps = {
+  pool: pg.Pool;
+  ledger: Ledger;
+  prices: { current(): PriceBook };
+  audit: AuditLog;
+  stepUp: StepUp;
+};
 
 function walletAsset(row: AdminWalletRow): TAsset {
   const asset = assetById(row.asset_id);

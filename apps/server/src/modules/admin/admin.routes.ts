@@ -1,36 +1,50 @@
 import { ZAdminOverview } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
-import { adminAuditRoutes } from '../admin-audit';
-import { adminSettingsRoutes } from '../admin-settings';
-import { adminTransactionsRoutes } from '../admin-transactions';
-import { adminUsersRoutes, createAdminUsersService } from '../admin-users';
-import { adminWalletsRoutes } from '../admin-wallets';
-import { adminChainsRoutes } from '../chains';
-import { adminChatRoutes } from '../chat';
-import { adminKycRoutes } from '../kyc';
-import { payoutsRoutes } from '../payouts';
+import type pg from 'pg';
+import { type AdminAuditService, adminAuditRoutes } from '../admin-audit';
+import { type AdminSettingsService, adminSettingsRoutes } from '../admin-settings';
+import { type AdminTransactionsService, adminTransactionsRoutes } from '../admin-transactions';
+import { type AdminUsersService, adminUsersRoutes } from '../admin-users';
+import { type AdminWalletsService, adminWalletsRoutes } from '../admin-wallets';
+import { adminChainsRoutes, type ChainAdapter, type ChainConfigs } from '../chains';
+import { adminChatRoutes, type ChatService } from '../chat';
+import { adminKycRoutes, type KycService } from '../kyc';
+import { type PayoutsService, payoutsRoutes } from '../payouts';
+import type { StepUp } from '../step-up';
 
 /** The admin tree: every route here is `access: 'admin'` (STYLE habit 12). */
-export function adminRoutes(s: Services): FastifyPluginAsyncZod {
-  // Dashboard tiles (DEVIATIONS M5): computed by the users-management service.
-  const overview = createAdminUsersService(s);
+export function adminRoutes(deps: {
+  adminUsers: AdminUsersService;
+  adminSettings: AdminSettingsService;
+  adminAudit: AdminAuditService;
+  adminWallets: AdminWalletsService;
+  adminTransactions: AdminTransactionsService;
+  kyc: KycService;
+  chat: ChatService;
+  payouts: PayoutsService;
+  stepUp: Pick<StepUp, 'confirm'>;
+  pool: pg.Pool;
+  chainAdapters: readonly ChainAdapter[];
+  chains: ChainConfigs;
+}): FastifyPluginAsyncZod {
+  const { pool, chainAdapters, chains, payouts, stepUp } = deps;
   return async (app) => {
     app.addHook('onRoute', (route) => {
       route.config = { ...route.config, access: 'admin' };
     });
-    await app.register(adminChatRoutes(s));
-    await app.register(adminUsersRoutes(s));
-    await app.register(adminSettingsRoutes(s));
-    await app.register(adminAuditRoutes(s));
-    await app.register(adminWalletsRoutes(s));
-    await app.register(adminKycRoutes(s));
-    await app.register(adminTransactionsRoutes(s));
-    await app.register(adminChainsRoutes(s));
-    await app.register(payoutsRoutes({ payouts: s.payouts, stepUp: s.stepUp }));
+    await app.register(adminChatRoutes(deps.chat));
+    await app.register(adminUsersRoutes(deps.adminUsers));
+    await app.register(adminSettingsRoutes(deps.adminSettings));
+    await app.register(adminAuditRoutes(deps.adminAudit));
+    await app.register(adminWalletsRoutes(deps.adminWallets));
+    await app.register(adminKycRoutes(deps.kyc));
+    await app.register(adminTransactionsRoutes(deps.adminTransactions));
+    await app.register(adminChainsRoutes({ pool, chainAdapters, chains }));
+    await app.register(payoutsRoutes({ payouts, stepUp }));
 
+    // The dashboard's tiles: computed by the users-management service.
     app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () =>
-      overview.overview(),
+      deps.adminUsers.overview(),
     );
   };
 }

@@ -8,13 +8,28 @@ import {
   ZVerifyEmailRequest,
 } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, DEVICE_COOKIE_PATH } from '../rate-limit';
-import { presentSession } from '../sessions';
+import type { AccountSecurityService } from '../account-security';
+import {
+  DEVICE_COOKIE,
+  DEVICE_COOKIE_MAX_AGE_S,
+  DEVICE_COOKIE_PATH,
+  type SignInDevices,
+} from '../rate-limit';
+import { presentSession, type SessionsRepository } from '../sessions';
+import type { AuthService } from './auth.service';
 
-export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
+export function authRoutes(
+  deps: {
+    auth: AuthService;
+    sessions: SessionsRepository;
+    signInDevices: SignInDevices;
+    accountSecurity: Pick<AccountSecurityService, 'noticeSignIn'>;
+    publicUrl: string;
+  },
+  cookies: SessionCookies,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/session',
@@ -26,7 +41,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
       '/api/auth/sign-up',
       { config: { access: 'public' }, schema: { body: ZSignUpRequest, response: { 200: ZOk } } },
       async (request) => {
-        await s.auth.signUp(request.body.email, request.body.password, clientOf(request));
+        await deps.auth.signUp(request.body.email, request.body.password, clientOf(request));
         return { ok: true as const };
       },
     );
@@ -38,7 +53,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
         schema: { body: ZVerifyEmailRequest, response: { 200: ZOk } },
       },
       async (request) => {
-        await s.auth.verifyEmail(request.body.token);
+        await deps.auth.verifyEmail(request.body.token);
         return { ok: true as const };
       },
     );
@@ -50,7 +65,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
         schema: { body: ZResendVerificationRequest, response: { 200: ZOk } },
       },
       async (request) => {
-        await s.auth.resendVerification(request.body.email, clientOf(request));
+        await deps.auth.resendVerification(request.body.email, clientOf(request));
         return { ok: true as const };
       },
     );
@@ -63,25 +78,29 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
       },
       async (request, reply) => {
         const deviceCookie = request.cookies[DEVICE_COOKIE];
-        const token = await s.auth.signIn(
+        const token = await deps.auth.signIn(
           request.body.email,
           request.body.password,
           clientOf(request),
           deviceCookie,
         );
         // A fresh session id at every sign-in; the one the browser had (if any) ends.
-        if (request.session) await s.sessions.revoke(request.session.sessionId);
+        if (request.session) await deps.sessions.revoke(request.session.sessionId);
         cookies.set(reply, request, token);
         // The right password: this browser is now a known device of the account.
-        reply.setCookie(DEVICE_COOKIE, s.signInDevices.remember(deviceCookie, request.body.email), {
-          path: DEVICE_COOKIE_PATH,
-          httpOnly: true,
-          sameSite: 'strict',
-          secure: s.config.publicUrl.startsWith('https://') || request.protocol === 'https',
-          maxAge: DEVICE_COOKIE_MAX_AGE_S,
-        });
-        const session = await s.sessions.findByToken(token);
-        if (session) await s.accountSecurity.noticeSignIn(session, clientOf(request));
+        reply.setCookie(
+          DEVICE_COOKIE,
+          deps.signInDevices.remember(deviceCookie, request.body.email),
+          {
+            path: DEVICE_COOKIE_PATH,
+            httpOnly: true,
+            sameSite: 'strict',
+            secure: deps.publicUrl.startsWith('https://') || request.protocol === 'https',
+            maxAge: DEVICE_COOKIE_MAX_AGE_S,
+          },
+        );
+        const session = await deps.sessions.findByToken(token);
+        if (session) await deps.accountSecurity.noticeSignIn(session, clientOf(request));
         return { session: session ? presentSession(session) : null };
       },
     );
@@ -90,7 +109,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
       '/api/auth/sign-out',
       { config: { access: 'signed-in' }, schema: { response: { 200: ZOk } } },
       async (request, reply) => {
-        if (request.session) await s.sessions.revoke(request.session.sessionId);
+        if (request.session) await deps.sessions.revoke(request.session.sessionId);
         cookies.clear(reply);
         return { ok: true as const };
       },
@@ -103,7 +122,7 @@ export function authRoutes(s: Services, cookies: SessionCookies): FastifyPluginA
         schema: { body: ZResetPasswordRequest, response: { 200: ZOk } },
       },
       async (request, reply) => {
-        await s.auth.resetPassword(
+        await deps.auth.resetPassword(
           request.body.recoveryPhrase,
           request.body.newPassword,
           clientOf(request),

@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type pg from 'pg';
 import { z } from 'zod';
-import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
+import type { ChainAdapter } from './chain-adapter';
+import type { ChainConfigs } from './chain-config';
 import { chainsOverview } from './chain-status';
 
 const ZChainName = z.enum(['bitcoin', 'ethereum', 'tron']);
@@ -68,14 +70,18 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  * its figures and configuration (chain-status.ts, shared with the CLI's `chain-status`),
  * and every credited deposit that left its chain (status 'reversed-on-chain').
  */
-export function adminChainsRoutes(s: Services): FastifyPluginAsyncZod {
+export function adminChainsRoutes(deps: {
+  pool: pg.Pool;
+  chainAdapters: readonly ChainAdapter[];
+  chains: ChainConfigs;
+}): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/chains',
       { schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } } },
       async (): Promise<TChainsResponse> => {
-        const chains = await chainsOverview(s.pool, s.chainAdapters, s.config.chains);
-        const { rows } = await s.pool.query<{
+        const chains = await chainsOverview(deps.pool, deps.chainAdapters, deps.chains);
+        const { rows } = await deps.pool.query<{
           id: string;
           chain: string;
           tx_hash: string;

@@ -12,19 +12,14 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { sendPrivateFile } from '../../lib/private-file-reply';
 import { signedIn } from '../../plugins/require-session';
 import { readUpload, registerUploads } from '../../plugins/uploads';
-import { type ChatActor, createChatService } from './chat.service';
+import type { ChatActor, ChatService } from './chat.service';
 
 const ZSentResponse = ZChatMessagesResponse;
 const ZAdminRoomResponse = z.object({ room: ZAdminChatRoomsResponse.shape.rooms.element });
-
-function chatService(s: Services) {
-  return createChatService({ ...s, publicUrl: s.config.publicUrl });
-}
 
 const customer = (request: FastifyRequest): ChatActor => ({
   userId: signedIn(request).userId,
@@ -43,7 +38,7 @@ const admin = (request: FastifyRequest): ChatActor => ({
 function conversationRoutes(
   base: string,
   actorOf: (request: FastifyRequest) => ChatActor,
-  chat: ReturnType<typeof chatService>,
+  chat: ChatService,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     await registerUploads(app);
@@ -115,8 +110,7 @@ function conversationRoutes(
 }
 
 /** Support chat, customer side (customer.md "Support chat"): only the customer's own rooms. */
-export function chatRoutes(s: Services): FastifyPluginAsyncZod {
-  const chat = chatService(s);
+export function chatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/chat/rooms',
@@ -135,8 +129,7 @@ export function chatRoutes(s: Services): FastifyPluginAsyncZod {
 }
 
 /** Support chat, admin side (admin.md §2.5); registered in the admin tree (`access: 'admin'`). */
-export function adminChatRoutes(s: Services): FastifyPluginAsyncZod {
-  const chat = chatService(s);
+export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/chat/rooms',

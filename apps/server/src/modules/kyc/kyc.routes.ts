@@ -10,20 +10,18 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import { sendPrivateFile } from '../../lib/private-file-reply';
 import { signedIn } from '../../plugins/require-session';
 import { readUpload, registerUploads } from '../../plugins/uploads';
-import { createKycService, type KycActor } from './kyc.service';
+import type { KycActor, KycService } from './kyc.service';
 
 function actorOf(request: FastifyRequest): KycActor {
   return { adminId: signedIn(request).userId, ip: request.ip ?? null };
 }
 
 /** The customer's identity verification (customer.md "KYC"); access `customer`. */
-export function kycRoutes(s: Services): FastifyPluginAsyncZod {
-  const kyc = createKycService(s);
+export function kycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   return async (app) => {
     // multipart/form-data is accepted by this plugin's routes only.
     await registerUploads(app);
@@ -59,8 +57,7 @@ export function kycRoutes(s: Services): FastifyPluginAsyncZod {
 }
 
 /** KYC review (admin.md §2.8); registered inside the admin tree, so `access: 'admin'`. */
-export function adminKycRoutes(s: Services): FastifyPluginAsyncZod {
-  const kyc = createKycService(s);
+export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/kyc',

@@ -8,14 +8,18 @@ import {
   type TKycStatusResponse,
   type TKycSubmission,
 } from '@coffer/shared';
-import type { Services } from '../../app-services';
+import type pg from 'pg';
 import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { type SniffedType, type SniffReason, sniff } from '../../lib/file-sniff';
+import type { FileStore } from '../../lib/file-store';
 import { type PrivateFile, withoutInvisibleCharacters } from '../../lib/private-file-reply';
 import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
 import type { UploadedFile } from '../../plugins/uploads';
-import { LIMITS } from '../rate-limit';
+import type { AuditLog } from '../audit';
+import type { Outbox } from '../outbox';
+import { LIMITS, type RateLimiter } from '../rate-limit';
+import type { RealtimeHub } from '../realtime';
 import {
   type AdminKycRow,
   type KycDocuments,
@@ -28,10 +32,15 @@ import {
 const KYC_TYPES: readonly SniffedType[] = ['image/jpeg', 'image/png', 'application/pdf'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Deps = Pick<
-  Services,
-  'pool' | 'files' | 'audit' | 'realtime' | 'outbox' | 'log' | 'config' | 'limiter'
->;
+type Deps = {
+  pool: pg.Pool;
+  files: FileStore;
+  audit: AuditLog;
+  realtime: RealtimeHub;
+  outbox: Outbox;
+  limiter: RateLimiter;
+  publicUrl: string;
+};
 
 /** Who acted and from where, for the audit row. */
 export type KycActor = { adminId: string; ip: string | null };
@@ -200,7 +209,7 @@ export function createKycService(deps: Deps) {
   async function tell(client: TxClient, row: KycRow, notes: string | null): Promise<void> {
     const to = await repo.emailOf(client, row.user_id);
     if (!to) return;
-    const link = `${deps.config.publicUrl}/kyc`;
+    const link = `${deps.publicUrl}/kyc`;
     if (row.status === 'approved') {
       await deps.outbox.mail(client, {
         to,

@@ -8,15 +8,21 @@ import {
 } from '@coffer/shared';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { AppError } from '../../lib/app-error';
-import { clientOf } from '../../lib/client-of';
+import { type Client, clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
+import type { SessionsRepository } from '../sessions';
+import type { RecoveryPhraseService } from './recovery-phrase.service';
 
 /** How long the phrase stays readable after the password was re-entered. */
 const UNLOCK_SECONDS = 10 * 60;
 
-export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
+export function recoveryPhraseRoutes(deps: {
+  phrases: RecoveryPhraseService;
+  // Structural: the auth module builds on the phrase service, so this one does not import it.
+  auth: { checkPassword(userId: string, password: string, client: Client): Promise<void> };
+  sessions: Pick<SessionsRepository, 'unlockPhrase'>;
+}): FastifyPluginAsyncZod {
   function unlockedSession(request: FastifyRequest) {
     const session = signedIn(request);
     const until = session.phraseUnlockedUntil;
@@ -32,8 +38,8 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       { schema: { body: ZVerifyPasswordRequest, response: { 200: ZOk } } },
       async (request) => {
         const session = signedIn(request);
-        await s.auth.checkPassword(session.userId, request.body.password, clientOf(request));
-        await s.sessions.unlockPhrase(session.sessionId, UNLOCK_SECONDS);
+        await deps.auth.checkPassword(session.userId, request.body.password, clientOf(request));
+        await deps.sessions.unlockPhrase(session.sessionId, UNLOCK_SECONDS);
         return { ok: true as const };
       },
     );
@@ -42,7 +48,7 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       '/api/recovery-phrase',
       { schema: { response: { 200: ZRecoveryPhraseResponse } } },
       async (request) => {
-        const found = await s.phrases.read(unlockedSession(request).userId);
+        const found = await deps.phrases.read(unlockedSession(request).userId);
         return {
           phrase: found?.phrase ?? null,
           createdAt: found?.createdAt.toISOString() ?? null,
@@ -55,7 +61,10 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       '/api/recovery-phrase/generate',
       { schema: { response: { 200: ZGeneratePhraseResponse } } },
       async (request) => {
-        const result = await s.phrases.ensure(unlockedSession(request).userId, clientOf(request));
+        const result = await deps.phrases.ensure(
+          unlockedSession(request).userId,
+          clientOf(request),
+        );
         return {
           phrase: result.phrase,
           createdAt: result.createdAt.toISOString(),
@@ -71,7 +80,7 @@ export function recoveryPhraseRoutes(s: Services): FastifyPluginAsyncZod {
       '/api/recovery-phrase/confirm',
       { schema: { body: ZConfirmPhraseRequest, response: { 200: ZConfirmPhraseResponse } } },
       async (request) => {
-        const confirmedAt = await s.phrases.confirm(
+        const confirmedAt = await deps.phrases.confirm(
           signedIn(request).userId,
           request.body.phrase,
           clientOf(request),

@@ -1,9 +1,8 @@
 import { fromMinor, type TStakingResponse, ZStakingResponse } from '@coffer/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { signedIn } from '../../plugins/require-session';
 import { formatRate } from './staking.accrual';
-import type { StakingOverview } from './staking.service';
+import type { StakingOverview, StakingService } from './staking.service';
 
 const eth = (wei: bigint) => fromMinor('ETH', wei);
 const iso = (at: Date | null) => at?.toISOString() ?? null;
@@ -28,10 +27,10 @@ function presentStaking(o: StakingOverview): TStakingResponse {
 }
 
 /** The dashboard's staking board (customer.md "Dashboard", DEVIATIONS M1); the gate's default access. */
-export function stakingRoutes(s: Services): FastifyPluginAsyncZod {
+export function stakingRoutes(staking: Pick<StakingService, 'overview'>): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/staking', { schema: { response: { 200: ZStakingResponse } } }, async (request) =>
-      presentStaking(await s.staking.overview(signedIn(request).userId)),
+      presentStaking(await staking.overview(signedIn(request).userId)),
     );
   };
 }

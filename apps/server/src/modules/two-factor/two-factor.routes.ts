@@ -10,17 +10,23 @@ import {
 } from '@coffer/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Services } from '../../app-services';
 import { clientOf } from '../../lib/client-of';
 import { signedIn } from '../../plugins/require-session';
 import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
-import { presentSession } from '../sessions';
+import { presentSession, type SessionsRepository } from '../sessions';
+import type { TwoFactorService } from './two-factor.service';
 
-export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPluginAsyncZod {
+export function twoFactorRoutes(
+  {
+    twoFactor,
+    sessions,
+  }: { twoFactor: TwoFactorService; sessions: Pick<SessionsRepository, 'findByToken'> },
+  cookies: SessionCookies,
+): FastifyPluginAsyncZod {
   /** After a passed second factor the browser gets the rotated token and the new state. */
   async function answerWithSession(request: FastifyRequest, reply: FastifyReply, token: string) {
     cookies.set(reply, request, token);
-    const session = await s.sessions.findByToken(token);
+    const session = await sessions.findByToken(token);
     return { session: session ? presentSession(session) : null };
   }
 
@@ -30,21 +36,21 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
       { config: { access: 'signed-in' }, schema: { response: { 200: ZTwoFactorStatusResponse } } },
       async (request) => {
         const session = signedIn(request);
-        return s.twoFactor.status(session.userId, session);
+        return twoFactor.status(session.userId, session);
       },
     );
 
     app.post(
       '/api/2fa/setup',
       { config: { access: 'signed-in' }, schema: { response: { 200: ZTwoFactorSetupResponse } } },
-      async (request) => s.twoFactor.setup(signedIn(request)),
+      async (request) => twoFactor.setup(signedIn(request)),
     );
 
     app.post(
       '/api/2fa/setup/cancel',
       { config: { access: 'signed-in' }, schema: { response: { 200: ZOk } } },
       async (request) => {
-        await s.twoFactor.cancel(signedIn(request));
+        await twoFactor.cancel(signedIn(request));
         return { ok: true as const };
       },
     );
@@ -56,7 +62,7 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
         schema: { body: ZTwoFactorEnableRequest, response: { 200: ZSessionResponse } },
       },
       async (request, reply) => {
-        const token = await s.twoFactor.enable(signedIn(request), request.body, clientOf(request));
+        const token = await twoFactor.enable(signedIn(request), request.body, clientOf(request));
         return answerWithSession(request, reply, token);
       },
     );
@@ -68,7 +74,7 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
         schema: { body: ZTwoFactorVerifyRequest, response: { 200: ZSessionResponse } },
       },
       async (request, reply) => {
-        const token = await s.twoFactor.verify(signedIn(request), request.body, clientOf(request));
+        const token = await twoFactor.verify(signedIn(request), request.body, clientOf(request));
         return answerWithSession(request, reply, token);
       },
     );
@@ -81,8 +87,8 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
       },
       async (request) => {
         const session = signedIn(request);
-        await s.twoFactor.resetWithPhrase(session, request.body.seedPhrase, clientOf(request));
-        const fresh = await s.sessions.findByToken(request.cookies[SESSION_COOKIE] ?? '');
+        await twoFactor.resetWithPhrase(session, request.body.seedPhrase, clientOf(request));
+        const fresh = await sessions.findByToken(request.cookies[SESSION_COOKIE] ?? '');
         return { session: fresh ? presentSession(fresh) : null };
       },
     );
@@ -91,7 +97,7 @@ export function twoFactorRoutes(s: Services, cookies: SessionCookies): FastifyPl
       '/api/2fa/disable',
       { schema: { body: ZStepUp, response: { 200: ZOk } } },
       async (request) => {
-        await s.twoFactor.disable(signedIn(request), request.body, clientOf(request));
+        await twoFactor.disable(signedIn(request), request.body, clientOf(request));
         return { ok: true as const };
       },
     );
