@@ -1,6 +1,6 @@
 /**
  * `npm run bench` (or `BENCH_ONLY=chain npm run bench`): the Ethereum watcher against a real
- * anvil node (issue 14).
+ * anvil node.
  * - Catch-up: a day of blocks (7,200), each with 50 USDT transfers to watched addresses,
  *   followed from a cold cursor by the app's own watcher: blocks and deposits per second.
  * - Memory: the same work with 1,000 and with 100,000 watched addresses (the extra ones

@@ -260,7 +260,7 @@ test('Recovery Phrases shows who has one, and never a phrase', async () => {
   for (const card of ['Total Phrases', 'Generated', 'Custom', 'This Week']) {
     await expect(summary.getByRole('heading', { name: card })).toBeVisible();
   }
-  // The Reset 2FA above used the customer's phrase, which burnt it (DEVIATIONS S10): they
+  // The Reset 2FA above used the customer's phrase, which burnt it (product.md S10): they
   // are now among the users without one, until they make a new one.
   await expect(admin.getByRole('row').filter({ hasText: account.email })).toHaveCount(0);
   await expect(admin.getByRole('heading', { name: 'Users Without Phrases' })).toBeVisible();

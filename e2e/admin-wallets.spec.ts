@@ -134,7 +134,7 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   await expectAccessible(admin);
   await snap(admin, 'admin-addresses');
 
-  // Copy feedback lasts 2 s (admin.md §4).
+  // Copy feedback lasts 2 s.
   await row.getByRole('button', { name: 'Copy BTC address' }).click();
   await expect(row.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await admin.evaluate(() => navigator.clipboard.readText())).toBe(address);

@@ -12,7 +12,7 @@ import {
 } from './support/flows';
 import { snap } from './support/shots';
 
-// A bank transfer is an AUD payout paid from one of the customer's balances (DEVIATIONS
+// A bank transfer is an AUD payout paid from one of the customer's balances (docs/product.md
 // M11): held when requested, paid out when staff complete it, released when they reject it.
 // One customer with 1 ETH and 0.001 BTC goes through it all; a second one has nothing to pay
 // from. Two admins: any admin may complete a customer's request, one pays, one rejects.

@@ -3,7 +3,7 @@ import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
 import { query } from './support/db';
 import { createCustomer } from './support/flows';
 
-// A deposit a chain watcher has seen and is counting confirmations for (issue 14). No chain
+// A deposit a chain watcher has seen and is counting confirmations for. No chain
 // node runs here, so the watcher's two rows are written as it writes them: a pending deposit
 // in the ledger (no balance effect) and its chain_deposits row.
 test('a confirming chain deposit shows in history as "Confirming n of N", pending and not in the balance', async ({

@@ -51,7 +51,7 @@ test('a customer resets a forgotten password with the recovery phrase', async ({
   await fillResetForm(page, account.phrase.join(' '), NEW_PASSWORD, `${NEW_PASSWORD}x`);
   await expect(formAlert(page, 'Passwords do not match.')).toBeVisible();
 
-  // A common password: refused in the form, with the reason (DEVIATIONS S9).
+  // A common password: refused in the form, with the reason (product.md S9).
   await fillResetForm(page, account.phrase.join(' '), 'Password1', 'Password1');
   await expect(
     formAlert(page, 'This is a commonly used password. Add more words that are less common.'),
@@ -98,7 +98,7 @@ test('a customer resets a forgotten password with the recovery phrase', async ({
   await expectTwoFactorPrompt(page);
   await expect(page.getByLabel('Authentication code')).toBeVisible();
 
-  // Using the phrase started a security hold (DEVIATIONS S10): the mail says so, and its
+  // Using the phrase started a security hold (product.md S10): the mail says so, and its
   // "This wasn't me" link asks before it freezes the account.
   const mail = await mailTo(account.email);
   expect(mail).toContain('Subject: Your Coffer password was reset');

@@ -74,7 +74,7 @@ test('the recovery phrase is shown only behind the account password, on every vi
 test('after the phrase was used, the new one is confirmed by typing it back', async ({ page }) => {
   const account = await createCustomer(page, 'phrase-confirm');
   const origin = new URL(test.info().project.use.baseURL ?? '').origin;
-  // Using the phrase burns it and starts a security hold (DEVIATIONS S10).
+  // Using the phrase burns it and starts a security hold (product.md S10).
   const reset = await page.request.post('/api/auth/reset-password', {
     data: { recoveryPhrase: account.phrase.join(' '), newPassword: NEW_PASSWORD },
     headers: { origin },

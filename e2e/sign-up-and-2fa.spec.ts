@@ -40,7 +40,7 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   await expectAccessible(page);
   await snap(page, 'auth-sign-up');
   await emailField(page).fill(email);
-  // Well-formed but common, then too short: refused with the reason (DEVIATIONS S9).
+  // Well-formed but common, then too short: refused with the reason (product.md S9).
   await passwordField(page).fill('Password1');
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(

@@ -346,7 +346,7 @@ export async function signInNewAdminAccount(page: Page, prefix: string): Promise
   };
 }
 
-/** The step-up dialog (issue 12) that asks for a fresh second factor before a sensitive request. */
+/** The step-up dialog that asks for a fresh second factor before a sensitive request. */
 export function stepUpDialog(page: Page): Locator {
   return page.getByRole('dialog');
 }

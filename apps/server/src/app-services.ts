@@ -76,7 +76,7 @@ export function createServices(infra: Infra) {
   const clock = infra.clock ?? (() => new Date());
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
-  // Private uploads (DEVIATIONS S5): KYC documents and chat attachments.
+  // Private uploads (product.md S5): KYC documents and chat attachments.
   // Private files where every instance reads them: a bucket when STORAGE_URL names one,
   // else the database.
   const files = config.storage

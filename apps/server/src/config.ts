@@ -6,7 +6,7 @@ import { readSecretKey, type SecretKey } from './lib/secret-key';
 import { StartupError } from './lib/startup-error';
 import { type ChainConfigs, loadChainConfig } from './modules/chains/chain-config';
 
-/** Everything the server reads from the environment (DESIGN.md "Configuration"). */
+/** Everything the server reads from the environment (docs/architecture.md). */
 export type Config = {
   port: number;
   host: string;
@@ -40,7 +40,7 @@ export type Config = {
   priceRefreshMs: number;
   /** METRICS_TOKEN: the bearer token that reads /metrics; unset, only this machine may. */
   metricsToken: string | null;
-  /** The chains Coffer watches (issue 14); a chain not configured is null. */
+  /** The chains Coffer watches; a chain not configured is null. */
   chains: ChainConfigs;
   /** Settings that work but are probably not what the operator meant, one line each. */
   warnings: string[];

@@ -13,7 +13,7 @@ import { checkSecretKey } from './lib/secret-key';
 import { verifyChainConfig } from './modules/chains';
 import { SWEPT_PREFIXES } from './modules/outbox';
 
-/** Fields that must never reach a log line (DESIGN.md "Logs"). */
+/** Fields that must never reach a log line (docs/architecture.md). */
 export const LOG_REDACT = [
   'req.headers.cookie',
   'req.headers.authorization',
@@ -81,7 +81,7 @@ export async function openServices(
   });
   await services.settings.ensureDefaults();
   await services.prices.loadCached();
-  // Files an install kept on disk before they moved into the database (issue 13).
+  // Files an install kept on disk before they moved into the database.
   const imported = await importDiskFiles(
     createDiskFileStore(path.join(config.dataDir, 'files')),
     services.files,

@@ -115,7 +115,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('online backup and restore (issue 13)', () => {
+describe('online backup and restore', () => {
   let file: string;
   let snapshotRows: Record<string, number>;
 

@@ -21,7 +21,7 @@ import { type LitecoinNode, startLitecoinNode, WALLET } from './litecoin-node';
 import { expectReconciled, setSetting, walletOf } from './money-helpers';
 
 /**
- * Failover of a chain watcher (issue 14): the instance following the node is killed with
+ * Failover of a chain watcher: the instance following the node is killed with
  * SIGKILL in the middle of a long catch-up, another instance on the same database takes the
  * chain's job lock and carries on from the cursor, and every deposit on the chain ends up
  * recorded once and credited once, whatever the killed instance had half-done.

@@ -22,7 +22,7 @@ import { fund, GOOD_ADDRESS } from './money-helpers';
 import { SoftAuthenticator } from './soft-authenticator';
 
 /**
- * DEVIATIONS S2/S6: the server's gate stands in front of every route. The routes open to
+ * product.md S2/S6: the server's gate stands in front of every route. The routes open to
  * anyone, and those open before the second factor, are listed here by hand: a new route
  * that skips the gate fails this test until someone adds it here on purpose.
  */
@@ -263,7 +263,7 @@ describe('the held admin role: a verified admin inside a security hold', () => {
 });
 
 /**
- * Issue 12's "hold" role: a verified customer inside a security hold (DEVIATIONS S10). The
+ * Issue 12's "hold" role: a verified customer inside a security hold (product.md S10). The
  * hold was started as the app starts one, by resetting the password with the recovery
  * phrase; the customer then signed in with the new password and passed 2FA. Before that,
  * they funded a wallet and added a passkey, so every refusal below is the hold's and not a

@@ -10,7 +10,7 @@ import { freePort } from './free-port';
 import { CATALOG, OPEN_ACTION_SCRIPT, obj, pdfOf } from './pdf-fixtures';
 
 /**
- * The production start (issue 13, decision 0018): the server compiled by `npm run build`
+ * The production start (decision 0018): the server compiled by `npm run build`
  * runs with plain Node, finds its migrations and its PDF worker from dist/, and `npm start`
  * does not rebuild a current build.
  *

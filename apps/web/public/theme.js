@@ -1,4 +1,4 @@
-// Read at start-up: dark only when the stored value is dark (customer.md §4 Theme).
+// Read at start-up: dark only when the stored value is dark.
 try {
   if (localStorage.getItem('coffer-theme') === 'dark')
     document.documentElement.classList.add('dark');

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// STYLE habit 1: features never import each other (the app layer composes them), and the
+// features never import each other (the app layer composes them), and the
 // shared package imports nothing from the apps.
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const FEATURES = path.join(ROOT, 'apps/web/src/features');

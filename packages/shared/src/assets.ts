@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The asset catalogue (customer.md §3 and §9, admin.md for USDC). Every place that needs
+ * The asset catalogue. Every place that needs
  * an asset's decimals, fee, price id or label reads it from here, so the browser and the
  * server can never disagree about, say, how many decimals USDT has.
  */
@@ -28,7 +28,7 @@ export type TAsset = {
   readonly priceId: string;
   /** USD price shown when the feed is unavailable, as a decimal string. */
   readonly fallbackPriceUsd: string;
-  /** Fee added to a withdrawal and held with it (customer.md §9), in whole coins. */
+  /** Fee added to a withdrawal and held with it, in whole coins. */
   readonly networkFee: string;
   /** Path segment in /dashboard/asset/{slug}. */
   readonly slug: string;
@@ -98,7 +98,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'USD Coin',
     network: 'ethereum',
     decimals: 6,
-    // admin.md keys prices "bitcoin, ethereum, tether, usdc".
+    // Prices are keyed "bitcoin, ethereum, tether, usdc".
     priceId: 'usdc',
     fallbackPriceUsd: '1',
     // §9's fee for any other asset; customers cannot withdraw USDC, so it is never charged.
@@ -112,7 +112,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
 /** The customer wallets in display order. */
 export const CUSTOMER_ASSETS: readonly TAsset[] = CUSTOMER_ASSET_IDS.map((id) => ASSETS[id]);
 
-/** A customer wallet's id in a request; the message is the withdrawal form's (customer.md §5). */
+/** A customer wallet's id in a request; the message is the withdrawal form's. */
 export const ZAssetId = z.enum(CUSTOMER_ASSET_IDS, { error: 'Please select a cryptocurrency' });
 
 /** Any catalogue asset, USDC included: for staff screens that record transactions. */
@@ -143,7 +143,7 @@ const NETWORK_LABELS: Readonly<Record<string, string>> = {
   trc20: 'TRC-20',
 };
 
-/** Network display name (customer.md §3): known ids get a label, others show as stored. */
+/** Network display name: known ids get a label, others show as stored. */
 export function networkLabel(network: string | null | undefined): string {
   if (network == null || network === '') return 'Unknown';
   return Object.hasOwn(NETWORK_LABELS, network) ? (NETWORK_LABELS[network] ?? network) : network;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { assetById, type TAnyAssetId, type TAsset } from './assets';
 
 /**
- * Exact money arithmetic (DESIGN "Money", STYLE habit 9). Amounts are bigint minor units in
+ * Exact money arithmetic (docs/architecture.md, ). Amounts are bigint minor units in
  * code and decimal strings on the wire; no amount ever becomes a JavaScript number, because
  * a double cannot hold 0.1 exactly, nor an ETH balance in wei beyond 2^53.
  */
@@ -52,7 +52,7 @@ export function amountMessages(decimals: number, symbol?: string): TAmountMessag
     INVALID: 'Enter the amount as a number, like 0.5',
     NEGATIVE: 'Amount cannot be negative',
     TOO_MANY_DECIMALS: `Amount can have at most ${places}${symbol ? ` for ${symbol}` : ''}`,
-    // customer.md §5 quotes this one.
+    // quotes this one.
     NOT_POSITIVE: 'Amount must be greater than 0',
     TOO_LARGE: 'Amount is too large',
   };
@@ -330,14 +330,14 @@ export function ZAssetAmount(assetId: TAnyAssetId) {
   return ZAmount(asset.decimals, assetAmountMessages(asset));
 }
 
-/** Fiat is kept to cents (customer.md §5 "both to 2 decimals"). */
+/** Fiat is kept to cents. */
 export const FIAT_DECIMALS = 2;
 
 /** Which way convertFiat goes; `rate` is always USD per 1 AUD (the spec's default 0.66). */
 export type TFiatDirection = 'aud-to-usd' | 'usd-to-aud';
 
 /**
- * The bank-transfer form's currency inputs (customer.md §5): AUD to USD is amount × rate,
+ * The bank-transfer form's currency inputs: AUD to USD is amount × rate,
  * USD to AUD is amount ÷ rate, each computed exactly and rounded once to cents, half-up
  * (ties away from zero). Returns e.g. '66.00'.
  */
@@ -354,7 +354,7 @@ export function convertFiat(amount: string, rate: string, direction: TFiatDirect
 }
 
 /**
- * What an AUD bank payout takes from the asset that funds it (DEVIATIONS M11): AUD → USD at
+ * What an AUD bank payout takes from the asset that funds it (product.md M11): AUD → USD at
  * `audUsdRate` (USD per 1 AUD), rounded to cents as the form shows it, then USD → the asset
  * at `priceUsd`, rounded up to the asset's smallest unit so the amount held always covers
  * the USD value. The same function serves the form's preview and the server's hold.

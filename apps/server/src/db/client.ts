@@ -4,7 +4,7 @@ import { StartupError } from '../lib/startup-error';
 import * as schema from './schema/index';
 
 export type Db = NodePgDatabase<typeof schema>;
-/** A database handle or an open transaction: repositories take either (STYLE habit 7). */
+/** A database handle or an open transaction: repositories take either. */
 export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 // numeric and bigint columns arrive as strings: money must never pass through a float.

@@ -3,7 +3,7 @@ import { checkPdf, type PdfCheckVerdict } from './pdf-check';
 
 /**
  * Decides what an uploaded file really is from its bytes, never from its name or the
- * type the browser claimed (DEVIATIONS S5). Binary formats are recognised by the
+ * type the browser claimed (product.md S5). Binary formats are recognised by the
  * `file-type` library; what it does not recognise may still be UTF-8 text. Anything a
  * browser could run as a page (HTML, SVG, XML) is refused whatever it is called; PDFs are
  * checked for scripts and actions in a worker thread (pdf-check.ts, decision 0012); images

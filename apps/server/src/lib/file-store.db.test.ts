@@ -14,7 +14,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('private files in the database (issue 13: several instances)', () => {
+describe('private files in the database (several instances)', () => {
   it('stores, replaces, lists, removes; a folder is a whole path segment', async () => {
     const files = t.services.files;
     await files.put('kyc-documents/u1/front', Buffer.from('first'));

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Secrets } from './crypto';
 
 /**
- * Private file storage (DEVIATIONS S5): identity documents and chat attachments are never
+ * Private file storage (product.md S5): identity documents and chat attachments are never
  * public. Files are addressed by a key such as `kyc-documents/{userId}/front-…` and are
  * only ever served by an authenticated route. The app keeps them in the database
  * (`createDatabaseFileStore`), so every instance reads what any stored and a backup holds

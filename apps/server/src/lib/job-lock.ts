@@ -21,7 +21,7 @@ export const JOB_LOCK_KEYS = {
   'price-sync': 3,
   outbox: 4,
   'clean-up': 5,
-  // One watcher per chain (issue 14, docs/decisions/0021).
+  // One watcher per chain (docs/decisions/0021).
   'chain-bitcoin': 6,
   'chain-ethereum': 7,
   'chain-tron': 8,

@@ -110,7 +110,7 @@ async function outboxRows(email: string) {
   return { rows, email };
 }
 
-describe('mail through a real SMTP server (issue 13)', () => {
+describe('mail through a real SMTP server', () => {
   it('a sign-up while the mail server refuses, then hangs, then accepts: one account, its mail delivered once, the request never waits on the server', async () => {
     const other = await appWithSmtp();
     try {

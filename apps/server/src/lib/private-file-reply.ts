@@ -65,7 +65,7 @@ export function safeDownloadName(name: string, mime: string): string {
 }
 
 /**
- * Sends a private file (DEVIATIONS S5) so a browser can never run it: the stored type
+ * Sends a private file (product.md S5) so a browser can never run it: the stored type
  * (`text/plain` for text), no type sniffing, a sandboxing CSP that allows nothing, no
  * caching by anyone, and a download name whose extension is the stored type's.
  */

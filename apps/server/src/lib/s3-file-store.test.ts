@@ -18,7 +18,7 @@ afterAll(async () => {
 
 const secrets = createSecrets(randomBytes(32));
 
-describe('private files in an S3-compatible bucket (STORAGE_URL, issue 13)', () => {
+describe('private files in an S3-compatible bucket (STORAGE_URL)', () => {
   it('stores, replaces, lists, removes; what the bucket holds is encrypted', async () => {
     const files = createS3FileStore(parseStorageUrl(url), secrets);
     await files.put('kyc-documents/u1/front', Buffer.from('PASSPORT PA1234567'));

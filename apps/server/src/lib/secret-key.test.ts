@@ -13,7 +13,7 @@ import { checkSecretKey, readSecretKey, type SecretKey } from './secret-key';
 import { StartupError } from './startup-error';
 
 /**
- * The key check at start-up (issue 13), on real databases: a brand-new one (empty), one
+ * The key check at start-up, on real databases: a brand-new one (empty), one
  * that already holds accounts from before the check (a copy of the migrated template), and
  * one that has its check value.
  */

@@ -108,7 +108,7 @@ function createKeyFile(dataDir: string): SecretKey {
 }
 
 /**
- * Checks the key against the database before anything else uses either (issue 13): run on
+ * Checks the key against the database before anything else uses either: run on
  * a connected database before its migrations, so a wrong key changes nothing.
  *
  * - The database has a key-check value: the key must decrypt it; missing or different, the

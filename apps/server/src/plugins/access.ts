@@ -4,7 +4,7 @@
  * - `public`: anyone;
  * - `signed-in`: every session, even one that has not passed 2FA yet (what a user needs to
  *   finish 2FA or sign out);
- * - `customer` (the default): a session that passed the gate of customer.md §4;
+ * - `customer` (the default): a session that passed the gate of ;
  * - `admin`: the same, and the user has a row in admin_users.
  */
 export type Access = 'public' | 'signed-in' | 'customer' | 'admin';

@@ -5,14 +5,14 @@ import type { SessionContext } from '../modules/sessions/sessions.repository';
 import type { Access } from './access';
 
 /**
- * Whether the user must have 2FA on. An admin can waive it for a customer (admin.md §2.1
+ * Whether the user must have 2FA on. An admin can waive it for a customer (
  * '2FA Required'); staff can never go without it.
  */
 export function requiresTwoFactor(s: SessionContext): boolean {
   return s.isAdmin || s.twoFactorRequired;
 }
 
-/** customer.md §4: 2FA required but not on, or on but not passed in this session. */
+/** 2FA required but not on, or on but not passed in this session. */
 export function needsTwoFactor(s: SessionContext): boolean {
   if (requiresTwoFactor(s) && !s.twoFactorEnabled) return true;
   return s.twoFactorEnabled && s.twoFactorVerifiedAt === null;

@@ -88,7 +88,7 @@ const routes: RouteObject[] = [
   { path: '/reset-password', element: page(<ResetPasswordPage />) },
   { path: '/freeze', element: page(<FreezePage />) },
   { path: '/set-password', element: page(<SetPasswordPage />) },
-  // customer.md: /kyc is signed-in only but has no dashboard layout.
+  // /kyc is signed-in only but has no dashboard layout.
   {
     path: '/kyc',
     element: page(
@@ -117,11 +117,11 @@ const routes: RouteObject[] = [
       { path: '/bank-details', element: page(<BankDetailsPage />) },
       { path: '/dashboard/settings', element: page(<SettingsPage />) },
       { path: '/secret-combination', element: page(<SecretCombinationPage />) },
-      // Users and Recovery Phrases show their own access-denied texts (admin.md §2.1, §2.7),
+      // Users and Recovery Phrases show their own access-denied texts,
       // so they sit outside AdminRoute; the server refuses their data to non-admins anyway.
       { path: '/dashboard/admin/users', element: page(<AdminUsersPage />) },
       { path: '/admin/recovery-phrases', element: page(<AdminPhrasesPage />) },
-      // The dashboard's card links (admin.md §2) lead to the /dashboard/admin screens.
+      // The dashboard's card links lead to the /dashboard/admin screens.
       { path: '/admin/users', element: <Navigate to="/dashboard/admin/users" replace /> },
       {
         path: '/admin/transactions',

@@ -37,7 +37,7 @@ export async function copyText(text: string, says?: TCopyToast): Promise<boolean
   return true;
 }
 
-/** How long a button reads 'Copied!' after a copy (customer.md §9, 2000 ms). */
+/** How long a button reads 'Copied!' after a copy. */
 export const COPIED_MS = 2000;
 
 /**

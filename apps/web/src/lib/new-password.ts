@@ -1,6 +1,6 @@
 import { PASSWORD_MIN_LENGTH } from '@coffer/shared';
 
-/** The rules under a new-password field, as the server applies them (DEVIATIONS S9). */
+/** The rules under a new-password field, as the server applies them (product.md S9). */
 export const NEW_PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, with a lowercase letter, an uppercase letter and a number, and not a common or easily guessed password (nor your e-mail address).`;
 
 /**

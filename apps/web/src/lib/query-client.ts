@@ -1,7 +1,7 @@
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from './api-client';
 
-/** Stale time 5 minutes and one retry (customer.md §9); auth failures are never retried. */
+/** Stale time 5 minutes and one retry; auth failures are never retried. */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {

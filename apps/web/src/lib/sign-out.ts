@@ -12,7 +12,7 @@ export function signOut() {
   return api.post<{ ok: true }>('/api/auth/sign-out');
 }
 
-/** Signs out and goes to `to`: '/' from the top bar, '/auth' from the menu (customer.md §2). */
+/** Signs out and goes to `to`: '/' from the top bar, '/auth' from the menu. */
 export function useSignOut(to: '/' | '/auth') {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -6,7 +6,7 @@ import { ZStepUp } from './step-up';
 export const SETTING_TYPES = ['boolean', 'number', 'json', 'text'] as const;
 export type TSettingType = (typeof SETTING_TYPES)[number];
 
-/** The four sections of Global Configuration (admin.md §2.6). */
+/** The four sections of Global Configuration. */
 export const SETTING_SECTIONS = [
   'Feature Controls',
   'API Configuration',
@@ -20,7 +20,7 @@ export const API_PROVIDERS = ['coingecko', 'coinmarketcap'] as const;
 /**
  * The staking rate's ceiling: 1% a day is already about 3,700% a year compounded. No real
  * ETH staking pays anything near it, so a larger figure is a slip of the decimal point
- * (the specification's own 0.65% a day is about 237% a year; DEVIATIONS M2).
+ * (the specification's own 0.65% a day is about 237% a year; product.md M2).
  */
 export const MAX_STAKING_DAILY_RATE = '0.01';
 
@@ -38,7 +38,7 @@ export const SESSION_IDLE_MINUTES = { min: 5, max: 1440 } as const;
 export const SESSION_ABSOLUTE_HOURS = { min: 1, max: 168 } as const;
 
 /**
- * Confirmations before a chain deposit is credited (issue 14; the including block counts as
+ * Confirmations before a chain deposit is credited (the including block counts as
  * 1). The ceiling stays below the 200 recent blocks a watcher keeps, so any reorg that could
  * undo an uncredited deposit is seen.
  */
@@ -64,7 +64,7 @@ export const MAX_FEE_PER_GAS_ETH = { min: 1, max: 10_000 } as const;
 export const FEE_TARGET_BLOCKS_BTC = { min: 1, max: 1_008 } as const;
 
 /**
- * Block explorer links in the customer's history (issue 14): per chain, a URL template with
+ * Block explorer links in the customer's history: per chain, a URL template with
  * `{hash}` where the transaction hash goes; empty shows the hash without a link.
  */
 export const EXPLORER_TX_URL_DEFAULTS = {
@@ -374,7 +374,7 @@ export type TUpdateSettingsResponse = z.infer<typeof ZUpdateSettingsResponse>;
 export const ZSyncPrices = z.object({ BTC: z.string(), ETH: z.string(), USDT: z.string() });
 export type TSyncPrices = z.infer<typeof ZSyncPrices>;
 
-/** admin.md §7 sync-wallet-prices: success, message, error, prices {BTC, ETH, USDT}. */
+/** sync-wallet-prices: success, message, error, prices {BTC, ETH, USDT}. */
 export const ZPriceSyncResponse = z.object({
   success: z.boolean(),
   message: z.string(),

@@ -8,8 +8,8 @@ import { ZPayoutState } from './payouts';
 import { ZStepUp } from './step-up';
 
 /**
- * The admin Transactions screen (admin.md §2.2, §5, §8) and withdrawal processing. Every
- * change goes through the ledger and carries a reason (DEVIATIONS M7).
+ * The admin Transactions screen and withdrawal processing. Every
+ * change goes through the ledger and carries a reason (product.md M7).
  */
 export const ADMIN_TX_MSG = {
   requiredFields: 'Please fill in all required fields',
@@ -63,10 +63,10 @@ export const ADMIN_TX_MSG = {
     "This bank payout is funded from the customer's crypto, which is held for it: its amounts cannot be edited. Reject it and ask the customer for a new request.",
 } as const;
 
-/** The fixed AUD per USD rate of the add-transaction form (admin.md §9). */
+/** The fixed AUD per USD rate of the add-transaction form. */
 export const ADMIN_AUD_PER_USD = '1.52';
 
-/** Types staff may record (admin.md §4). */
+/** Types staff may record. */
 export const ADMIN_TRANSACTION_TYPES = [
   'deposit',
   'withdrawal',
@@ -138,7 +138,7 @@ export const ZAdminTransaction = z.object({
   editorIds: z.array(z.string()),
   processedBy: z.string().nullable(),
   bankTransfer: ZAdminBankTransfer.nullable(),
-  /** A bank payout's rates (DEVIATIONS M11): USD per 1 AUD, USD per unit of the funding asset. */
+  /** A bank payout's rates (product.md M11): USD per 1 AUD, USD per unit of the funding asset. */
   audUsdRate: z.string().nullable(),
   priceUsd: z.string().nullable(),
   /**
@@ -296,7 +296,7 @@ const ZTransactionFields = z.object({
 });
 
 /**
- * admin.md §5 in its order: the required fields ('Please fill in all required fields'),
+ * in its order: the required fields ('Please fill in all required fields'),
  * then the amounts (at most the asset's decimals), the withdrawal address (required, then
  * the network's rule), the banking details of a bank transfer.
  */

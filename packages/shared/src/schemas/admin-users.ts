@@ -50,7 +50,7 @@ export const ZAdminUsersSummary = z.object({
 });
 export type TAdminUsersSummary = z.infer<typeof ZAdminUsersSummary>;
 
-/** admin.md §4 staking display, decided on the server from the program start setting. */
+/** staking display, decided on the server from the program start setting. */
 export const ZAdminStakingTime = z.discriminatedUnion('state', [
   z.object({ state: z.literal('no_eth') }),
   z.object({ state: z.literal('starts_soon'), startsAt: ZIso }),

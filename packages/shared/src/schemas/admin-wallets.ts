@@ -4,14 +4,14 @@ import { ZTransaction } from './money';
 import { ZStepUp } from './step-up';
 
 /**
- * Wallet management and deposit addresses (admin.md §2.3, §2.4). A balance edit never
- * overwrites a balance: it posts an `adjustment` for the difference (DEVIATIONS M7).
+ * Wallet management and deposit addresses. A balance edit never
+ * overwrites a balance: it posts an `adjustment` for the difference (product.md M7).
  */
 
 const ZDecimal = z.string();
 const ZIso = z.string();
 
-/** The texts of these screens (admin.md §5 and §8), shared by the server and the browser. */
+/** The texts of these screens, shared by the server and the browser. */
 export const ADMIN_WALLET_MSG = {
   addressEmpty: 'Address cannot be empty',
   invalidBalance: 'Please enter a valid positive number',
@@ -49,12 +49,12 @@ export const ADMIN_WALLET_MSG = {
   deleteAddressFailed: 'Failed to delete address. Please try again.',
 } as const;
 
-/** 'Wallet balance updated to {amount} {asset} (~${fiat})' (admin.md §8). */
+/** 'Wallet balance updated to {amount} {asset} (~${fiat})'. */
 export function walletBalanceUpdatedText(amount: string, asset: string, fiat: string): string {
   return `Wallet balance updated to ${amount} ${asset} (~$${fiat})`;
 }
 
-/** Assets a deposit address may be for (admin.md §3). */
+/** Assets a deposit address may be for. */
 export const DEPOSIT_ADDRESS_ASSETS = [
   'BTC',
   'ETH',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** customer.md §5 / admin.md §2.5: what an attachment may be, checked again by content. */
+/** what an attachment may be, checked again by content. */
 export const CHAT_ATTACHMENT_ACCEPT =
   'image/jpeg,image/png,image/gif,image/webp,application/pdf,text/plain,application/json,.pdf,.txt,.json';
 export const CHAT_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -17,7 +17,7 @@ export const CHAT_MSG = {
   deleteFailed: 'Failed to delete conversation. Please try again.',
 } as const;
 
-/** customer.md §3 chat_rooms, as its customer sees it. `status` 'active' shows 'Online'. */
+/** chat_rooms, as its customer sees it. `status` 'active' shows 'Online'. */
 export const ZChatRoom = z.object({
   id: z.string(),
   userId: z.string(),
@@ -29,7 +29,7 @@ export const ZChatRoom = z.object({
 });
 export type TChatRoom = z.infer<typeof ZChatRoom>;
 
-/** admin.md §3 chat_rooms: with the customer's name and e-mail. */
+/** chat_rooms: with the customer's name and e-mail. */
 export const ZAdminChatRoom = ZChatRoom.extend({
   customer: z.object({
     email: z.string(),

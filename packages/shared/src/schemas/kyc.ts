@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Identity verification (customer.md "KYC", §4, §5; admin.md §2.8). */
+/** Identity verification. */
 
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const ZKycStatus = z.enum(KYC_STATUSES);
@@ -25,7 +25,7 @@ export const KYC_LIMITS = { fullName: 200, phoneNumber: 40, address: 1000, notes
 /** Redirect to /dashboard this long after a successful submission. */
 export const KYC_REDIRECT_MS = 3000;
 
-/** The spec's texts (customer.md §5 KYC form, §8; admin.md §8). */
+/** The spec's texts. */
 export const KYC_MSG = {
   validationTitle: 'Validation Error',
   fullNameRequired: 'Please enter your full name.',
@@ -53,7 +53,7 @@ export const KYC_MSG = {
   notFound: 'KYC submission not found.',
   documentNotFound: 'Document not found.',
   notPending: 'This KYC submission has already been reviewed.',
-  // Admin screen (admin.md §8).
+  // Admin screen.
   loadFailed: 'Failed to load KYC submissions.',
   updateFailed: 'Failed to update KYC status.',
   downloadErrorTitle: 'Download Error',
@@ -120,7 +120,7 @@ export type TKycSubmissionResponse = z.infer<typeof ZKycSubmissionResponse>;
 
 export const ZKycSideParams = z.object({ side: ZKycSide });
 
-/** Admin list row (admin.md §2.8). */
+/** Admin list row. */
 export const ZAdminKycListItem = z.object({
   id: z.uuid(),
   userId: z.uuid(),
@@ -153,7 +153,7 @@ export type TAdminKycDetailResponse = z.infer<typeof ZAdminKycDetailResponse>;
 export const ZAdminKycIdParams = z.object({ id: z.uuid({ message: KYC_MSG.notFound }) });
 export const ZAdminKycDocumentParams = ZAdminKycIdParams.extend({ side: ZKycSide });
 
-/** Approve or reject a pending submission; notes are optional (admin.md §5). */
+/** Approve or reject a pending submission; notes are optional. */
 export const ZAdminKycReviewRequest = z.object({
   decision: z.enum(['approved', 'rejected']),
   notes: z

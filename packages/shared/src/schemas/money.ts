@@ -55,7 +55,7 @@ export type TWallet = z.infer<typeof ZWallet>;
 export const ZWalletsResponse = z.object({
   wallets: z.array(ZWallet),
   totalUsd: ZDecimal,
-  /** Portfolio change over 24 h in percent (DEVIATIONS M3), null when unknown. */
+  /** Portfolio change over 24 h in percent (product.md M3), null when unknown. */
   change24hPct: ZDecimal.nullable(),
   priceSource: ZPriceSource,
   priceMessage: z.string().nullable(),
@@ -89,7 +89,7 @@ export const ZMoneyStatus = z.object({
 export type TMoneyStatus = z.infer<typeof ZMoneyStatus>;
 
 /**
- * What a customer reads when an operator's setting stops a money action (DEVIATIONS M10):
+ * What a customer reads when an operator's setting stops a money action (product.md M10):
  * the server's refusal and the screens that know beforehand say the same.
  */
 export const MONEY_MSG = {
@@ -155,7 +155,7 @@ export const ZTransaction = z.object({
   /** Staff's reason (an adjustment) or why a withdrawal was rejected. */
   reason: z.string().nullable(),
   /**
-   * The rates a bank payout was converted at (DEVIATIONS M11): USD per 1 AUD, and the USD
+   * The rates a bank payout was converted at (product.md M11): USD per 1 AUD, and the USD
    * price of one unit of the asset that funds it. Null for other rows.
    */
   audUsdRate: ZDecimal.nullable(),
@@ -163,7 +163,7 @@ export const ZTransaction = z.object({
   date: ZIso,
   completedAt: ZIso.nullable(),
   /**
-   * A chain deposit still confirming (issue 14): the blocks that include it so far and the
+   * A chain deposit still confirming: the blocks that include it so far and the
    * number it is credited at ("Confirming 2 of 12"). Absent or null for every other row.
    */
   confirmations: z
@@ -171,7 +171,7 @@ export const ZTransaction = z.object({
     .nullable()
     .optional(),
   /**
-   * The block explorer page of `transactionHash` (issue 14), from the operator's explorer
+   * The block explorer page of `transactionHash`, from the operator's explorer
    * setting for the asset's chain: set on the customer history's deposits and withdrawals
    * that are not failed; absent or null where there is no link.
    */
@@ -255,7 +255,7 @@ export const ZCreateWithdrawalRequest = ZWithdrawalFields.extend({ stepUp: ZStep
 );
 export type TCreateWithdrawalRequest = z.infer<typeof ZCreateWithdrawalRequest>;
 
-/** The address check that follows the balance check (customer.md §5 order). */
+/** The address check that follows the balance check. */
 export function withdrawalAddressError(assetId: string, address: string): string | null {
   const result = validateAddress(assetId, address);
   return result.ok ? null : result.message;
@@ -313,9 +313,9 @@ export const PAYOUT_MSG = {
 } as const;
 
 /**
- * customer.md §5 "Bank transfer form", in its order; the amount is the AUD value. The
+ * "Bank transfer form", in its order; the amount is the AUD value. The
  * account is checked as the bank-details form checks it (digits only), and the customer
- * names the asset that funds the payout (DEVIATIONS M11): the server converts at its own
+ * names the asset that funds the payout (product.md M11): the server converts at its own
  * rates and holds that amount.
  */
 /** The bank transfer form's request before its step-up is asked for. */
@@ -332,7 +332,7 @@ export type TBankTransferDraft = z.infer<typeof ZBankTransferDraft>;
 export const ZCreateBankTransferRequest = ZBankTransferDraft.extend({ stepUp: ZStepUp });
 export type TCreateBankTransferRequest = z.infer<typeof ZCreateBankTransferRequest>;
 
-/** customer.md §5 "Bank details form". */
+/** "Bank details form". */
 export const ZBankDetails = z.object({
   fullName: z
     .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Live figures for the marketing pages (DEVIATIONS M2, M4). */
+/** Live figures for the marketing pages (product.md M2, M4). */
 export const ZPublicInfo = z.object({
   staking: z.object({
     /** Decimal string, e.g. "0.0001" for 0.01 % a day. */

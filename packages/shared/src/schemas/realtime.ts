@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Events on the realtime socket (DESIGN "Realtime"). They carry ids only: a client that
+ * Events on the realtime socket (docs/architecture.md). They carry ids only: a client that
  * hears one refetches what it names through the ordinary, authorized API. PostgreSQL
  * limits a NOTIFY payload to 8000 bytes, so message text or file data never travels here.
  *

@@ -7,7 +7,7 @@ export const ZRecoveryPhraseResponse = z.object({
   createdAt: z.string().nullable(),
   /**
    * When the customer proved they wrote the phrase down; null while a replacement for a
-   * burnt phrase (DEVIATIONS S10) waits to be confirmed, or when there is no phrase.
+   * burnt phrase (product.md S10) waits to be confirmed, or when there is no phrase.
    */
   confirmedAt: z.string().nullable(),
 });

@@ -401,7 +401,7 @@ describe('validateAddress and validateAddressForSymbol', () => {
     );
   });
 
-  it("follows customer.md §5 by symbol, with S8's Tron rule for USDT-TRC20", () => {
+  it("follows by symbol, with S8's Tron rule for USDT-TRC20", () => {
     const eth = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const tron = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
     expect(validateAddressForSymbol('USDT', eth).ok).toBe(true);

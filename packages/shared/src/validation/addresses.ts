@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { assetById } from '../assets';
 
 /**
- * Withdrawal and deposit address checks. The shapes and messages are customer.md §5's; on
+ * Withdrawal and deposit address checks. The shapes and messages are ; on
  * top of them every address's checksum is verified, so a mistyped address is refused before
- * money is sent to it. The asset's network picks the rule (DEVIATIONS S8): USDT-ERC20 takes
+ * money is sent to it. The asset's network picks the rule (product.md S8): USDT-ERC20 takes
  * the Ethereum rule and USDT-TRC20 the Tron rule.
  *
  * Bitcoin follows the server's BTC_NETWORK (setBitcoinAddressNetwork, mainnet unless told):
@@ -311,7 +311,7 @@ export function validateSolanaAddress(input: string): TAddressResult {
 // By asset, symbol and network
 
 /**
- * The withdrawal address check: the asset's network picks the rule (DEVIATIONS S8).
+ * The withdrawal address check: the asset's network picks the rule (product.md S8).
  * Returns the address trimmed (bech32 lower-cased), or the message to show.
  */
 export function validateAddress(assetId: string, input: string): TAddressResult {
@@ -330,7 +330,7 @@ export function validateAddress(assetId: string, input: string): TAddressResult 
 }
 
 /**
- * customer.md §5's check by symbol, where a bare 'USDT' may be either network: '0x…' takes
+ * check by symbol, where a bare 'USDT' may be either network: '0x…' takes
  * the Ethereum rule and 'T…' the Tron rule, anything else gets the USDT message. Asset ids
  * ('USDT-ERC20', 'USDT-TRC20') are accepted too and take their network's rule.
  */
@@ -350,7 +350,7 @@ export function validateAddressForSymbol(symbol: string, input: string): TAddres
   return fail(ADDRESS_MSG.usdtFormat);
 }
 
-/** Networks a deposit address may be on (admin.md "Network options for addresses"). */
+/** Networks a deposit address may be on. */
 export const ADDRESS_NETWORKS = [
   'bitcoin',
   'ethereum',

@@ -17,7 +17,7 @@ const RULE =
   'Password must contain at least one lowercase letter, one uppercase letter, and one number.';
 const TOO_SHORT = 'Password must be at least 8 characters long.';
 
-describe('new password rule (customer.md §5, at least 8 characters: DEVIATIONS S9)', () => {
+describe('new password rule', () => {
   it('accepts a password with a lowercase letter, an uppercase letter and a digit', () => {
     expect(refusal('Abcdefg1')).toBeNull();
     expect(refusal('Coffer-Test-1')).toBeNull();
@@ -54,7 +54,7 @@ describe('existing password', () => {
   });
 });
 
-describe('guessable passwords (zxcvbn score 3 or more, DEVIATIONS S9)', () => {
+describe('guessable passwords (zxcvbn score 3 or more, product.md S9)', () => {
   it.each([
     ['Password1', 'This is a commonly used password.'],
     ['Qwerty123', 'This is a commonly used password.'],

@@ -2,7 +2,7 @@ import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { z } from 'zod';
 import { MSG } from '../messages';
 
-/** 8, not the spec's 6: 6 is below every current standard (DEVIATIONS S9, ASVS 6.2.1). */
+/** 8, not the spec's 6: 6 is below every current standard (product.md S9, ASVS 6.2.1). */
 export const PASSWORD_MIN_LENGTH = 8;
 /** Longer inputs are refused before hashing so nobody can make the server hash megabytes. */
 export const PASSWORD_MAX_LENGTH = 256;
@@ -10,7 +10,7 @@ export const PASSWORD_MAX_LENGTH = 256;
 export const PASSWORD_MIN_SCORE = 3;
 
 /**
- * The shape of a new password (customer.md §5, DEVIATIONS S9): length, then character
+ * The shape of a new password: length, then character
  * classes. Whether it is guessable is `passwordWeakness`, which needs the e-mail and the
  * dictionaries and so runs after this.
  */

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** admin.md §3 app_settings: values are strings, typed by setting_type. */
+/** app_settings: values are strings, typed by setting_type. */
 export const appSettings = pgTable('app_settings', {
   id: uuid('id').primaryKey().defaultRandom(),
   settingKey: text('setting_key').notNull().unique(),

@@ -1,7 +1,7 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
- * Every admin action, one row each (DEVIATIONS M7). Append-only: a trigger (see the 0001
+ * Every admin action, one row each (product.md M7). Append-only: a trigger (see the 0001
  * migration) refuses UPDATE, DELETE and TRUNCATE, and each row is hash-chained to the one
  * before it (`modules/audit`), so a change made around the trigger is still detectable.
  *

@@ -15,7 +15,7 @@ import { transactions } from './transactions';
 import { users } from './users';
 
 /**
- * Chain watching (issue 14, docs/decisions/0021). Chains are 'bitcoin', 'ethereum', 'tron'.
+ * Chain watching (docs/decisions/0021). Chains are 'bitcoin', 'ethereum', 'tron'.
  */
 
 /** The next derivation index per chain: taken with one UPDATE … RETURNING, never twice. */

@@ -11,7 +11,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** customer.md §3 / admin.md §3 chat_rooms: one customer's conversation with support. */
+/** chat_rooms: one customer's conversation with support. */
 export const chatRooms = pgTable(
   'chat_rooms',
   {
@@ -32,7 +32,7 @@ export const chatRooms = pgTable(
 );
 
 /**
- * customer.md §3 chat_messages. An attachment is a private stored file (DEVIATIONS S5):
+ * chat_messages. An attachment is a private stored file (product.md S5):
  * `file_key` is its storage key under the `chat-images/` or `chat-files/` prefix, never a
  * public URL; it is served only through the authenticated file endpoint.
  */

@@ -14,8 +14,8 @@ import { users } from './users';
 export const KYC_STATUSES = ['pending', 'approved', 'rejected'] as const;
 
 /**
- * customer.md §3 / admin.md §3 kyc_submissions, one per customer: a resubmission after a
- * rejection updates the same row. Documents are private stored files (DEVIATIONS S5): the
+ * kyc_submissions, one per customer: a resubmission after a
+ * rejection updates the same row. Documents are private stored files (product.md S5): the
  * `*_document_key` columns hold storage keys under `kyc-documents/{user id}/`, never URLs.
  */
 export const kycSubmissions = pgTable(

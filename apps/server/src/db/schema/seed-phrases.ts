@@ -1,7 +1,7 @@
 import { boolean, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** One phrase per user for life (DEVIATIONS S1): encrypted, plus a keyed hash for look-up. */
+/** One phrase per user for life (product.md S1): encrypted, plus a keyed hash for look-up. */
 export const userSeedPhrases = pgTable('user_seed_phrases', {
   id: uuid('id').primaryKey().defaultRandom(),
   userId: uuid('user_id')

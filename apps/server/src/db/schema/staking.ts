@@ -4,7 +4,7 @@ import { users } from './users';
 import { cryptoAmount } from './wallets';
 
 /**
- * ETH staking state per user (DEVIATIONS M1). Accrual is checkpointed into
+ * ETH staking state per user (product.md M1). Accrual is checkpointed into
  * `accrued_pending` at every ETH balance change and at each credit, so a deposit an hour
  * before a cycle ends earns one hour. Credits are `staking_reward` transactions: what was
  * credited is read from the ledger, never kept here, so it cannot drift from it.

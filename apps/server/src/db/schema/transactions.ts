@@ -140,7 +140,7 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
 
-/** customer.md §3 bank_transfers; the account details are encrypted at rest. */
+/** bank_transfers; the account details are encrypted at rest. */
 export const bankTransfers = pgTable('bank_transfers', {
   id: uuid('id').primaryKey().defaultRandom(),
   transactionId: uuid('transaction_id')
@@ -154,7 +154,7 @@ export const bankTransfers = pgTable('bank_transfers', {
   currency: text('currency').notNull().default('AUD'),
 });
 
-/** A customer's saved bank details (DEVIATIONS M9), encrypted at rest. */
+/** A customer's saved bank details (product.md M9), encrypted at rest. */
 export const userBankDetails = pgTable('user_bank_details', {
   userId: uuid('user_id')
     .primaryKey()

@@ -14,7 +14,7 @@ export const users = pgTable(
   (t) => [uniqueIndex('users_email_key').on(t.email)],
 );
 
-/** customer.md §3 / admin.md §3 user_profiles. The 2FA "verified" flag lives in the session. */
+/** user_profiles. The 2FA "verified" flag lives in the session. */
 export const userProfiles = pgTable(
   'user_profiles',
   {
@@ -30,7 +30,7 @@ export const userProfiles = pgTable(
     twoFactorRequired: boolean('two_factor_required').notNull().default(true),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     /**
-     * A security hold (DEVIATIONS S10): set when the recovery phrase is used or staff take
+     * A security hold (product.md S10): set when the recovery phrase is used or staff take
      * the second factor away. Payouts, bank details and 2FA changes wait until this time,
      * and, while the phrase that was used is burnt, until a new one exists.
      */

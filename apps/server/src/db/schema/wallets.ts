@@ -51,7 +51,7 @@ export const userWallets = pgTable(
   ],
 );
 
-/** customer.md §3 / admin.md §3 deposit_addresses: symbol + network, as staff enter them. */
+/** deposit_addresses: symbol + network, as staff enter them. */
 export const depositAddresses = pgTable(
   'deposit_addresses',
   {
@@ -65,7 +65,7 @@ export const depositAddresses = pgTable(
     address: text('address').notNull().unique(),
     isActive: boolean('is_active').notNull().default(true),
     /**
-     * For an address Coffer derived from the operator's public key (issue 14): the chain
+     * For an address Coffer derived from the operator's public key: the chain
      * ('bitcoin' | 'ethereum' | 'tron') and the index `…/0/i` it was derived at. Null for
      * addresses staff entered. One derived address per customer per chain; an index is
      * never handed out twice (migration 0009's unique indexes).

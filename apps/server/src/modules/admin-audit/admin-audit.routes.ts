@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ERROR_RESPONSES } from '../../lib/error-responses';
 import type { AdminAuditService } from './admin-audit.service';
 
-/** The audit log screen's API (DEVIATIONS M7); registered in the admin tree. */
+/** The audit log screen's API (product.md M7); registered in the admin tree. */
 export function adminAuditRoutes(audit: AdminAuditService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -45,7 +45,7 @@ const CSV_HEADER = [
 ];
 const CSV_BATCH = 1000;
 
-/** The audit log for admins (DEVIATIONS M7): read, search, export, check the chain. */
+/** The audit log for admins (product.md M7): read, search, export, check the chain. */
 export function createAdminAuditService(deps: { pool: pg.Pool; audit: AuditLog }) {
   const { pool } = deps;
   return {

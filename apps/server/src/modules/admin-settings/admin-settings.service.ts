@@ -70,7 +70,7 @@ function isDeadlock(err: unknown): boolean {
 }
 
 /**
- * App settings and the wallet price sync (admin.md §2.6, §7; DEVIATIONS M2, M8, M10).
+ * App settings and the wallet price sync.
  *
  * A save is ONE audit row holding the diff of every key it changed (`before` and `after`
  * keyed by setting): one admin action, one row, like every other admin action, and the
@@ -283,7 +283,7 @@ export function createAdminSettingsService({ pool, audit, stepUp, settings, pric
   }
 
   /**
-   * admin.md §7 sync-wallet-prices: fetch the feed now; only with live prices are the
+   * sync-wallet-prices: fetch the feed now; only with live prices are the
    * wallets revalued (USD stablecoins at 1), in one set-based statement, with the audit row
    * in the same transaction. A failed feed changes nothing and says so.
    */

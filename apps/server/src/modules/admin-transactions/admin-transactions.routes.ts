@@ -25,7 +25,7 @@ const actorOf = (request: FastifyRequest): Actor => {
   return { id: session.userId, ip: request.ip, session, client: clientOf(request) };
 };
 
-/** admin.md §2.2 Transactions and the withdrawal processing queue (DEVIATIONS M6, M7). */
+/** Transactions and the withdrawal processing queue (product.md M6, M7). */
 export function adminTransactionsRoutes(service: AdminTransactionsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -85,7 +85,7 @@ function idRangeOf(q: string): { low: string; high: string } | null {
   return { low: shape(hex.padEnd(32, '0')), high: shape(hex.padEnd(32, 'f')) };
 }
 
-/** USD × 1.52, to the cent: the AUD figure when staff leave it empty (admin.md §9). */
+/** USD × 1.52, to the cent: the AUD figure when staff leave it empty. */
 function audOf(usd: string): string {
   return convertFiat(usd, ADMIN_AUD_PER_USD, 'aud-to-usd');
 }
@@ -190,7 +190,7 @@ function sameFigure(a: string | null, b: string | null): boolean {
   }
 }
 
-/** Transactions and withdrawal processing for staff (admin.md §2.2, DEVIATIONS M7). */
+/** Transactions and withdrawal processing for staff. */
 export function createAdminTransactionsService(s: {
   pool: pg.Pool;
   ledger: Ledger;
@@ -321,7 +321,7 @@ export function createAdminTransactionsService(s: {
   }
 
   /**
-   * Four-eyes (DEVIATIONS M7): money leaves only when a second admin completes what the
+   * Four-eyes (product.md M7): money leaves only when a second admin completes what the
    * first recorded, so an Add may not record a payout as completed.
    */
   function refuseSelfCompletedPayout(type: string, status: string): void {
@@ -393,7 +393,7 @@ export function createAdminTransactionsService(s: {
   /**
    * What an Edit leaves the row as. An empty hash keeps the stored one (an edit never drops
    * a payout's reference); a typed one must be a hash of the row's network. A bank payout
-   * funded from the customer's crypto (DEVIATIONS M11) keeps its hold and the figures it
+   * funded from the customer's crypto (product.md M11) keeps its hold and the figures it
    * was converted from: only its account and date may change.
    */
   function revisionOf(

@@ -222,7 +222,7 @@ describe('who may call', () => {
   });
 });
 
-describe('Add Transaction validation (admin.md §5)', () => {
+describe('Add Transaction validation', () => {
   it.each([
     ['no customer', { userId: '' }, ADMIN_TX_MSG.requiredFields],
     ['no asset', { assetId: '' }, ADMIN_TX_MSG.requiredFields],
@@ -1148,7 +1148,7 @@ describe('a payout stays a payout; its status moves only through Complete and Re
   });
 });
 
-describe("a customer's bank payout, funded from their crypto (DEVIATIONS M11)", () => {
+describe("a customer's bank payout, funded from their crypto (product.md M11)", () => {
   it('keeps its hold through an Edit of its date, refuses an Edit of its amounts or account, and is final once paid', async () => {
     const customer = await verifiedCustomer(t);
     await fund(t, customer.userId, 'ETH', '1');

@@ -62,7 +62,7 @@ export const PRICE_FEED_MAX_AGE_SECONDS = 15 * 60;
 const FIFTEEN_MINUTES = 15 * 60;
 /** How old the reconciliation the dashboard shows may be: twice the job's interval. */
 const LEDGER_CHECK_MAX_AGE_MS = 2 * 60_000;
-/** How old the users screen's summary figures may be: its refresh interval (admin.md §9). */
+/** How old the users screen's summary figures may be: its refresh interval. */
 const SUMMARY_MAX_AGE_MS = 5_000;
 /**
  * Wrong phrases typed by staff are counted per customer and per admin, apart from the
@@ -93,7 +93,7 @@ function programStartOf(value: string | undefined): Date {
 }
 
 /**
- * admin.md §4 staking display: no ETH → 'No ETH'; start is the later of the program start
+ * staking display: no ETH → 'No ETH'; start is the later of the program start
  * and the registration; before it 'Staking starts soon'; after it the elapsed time (the
  * browser counts it from `since`).
  */
@@ -255,7 +255,7 @@ export function createAdminUsersService(s: Deps) {
     },
 
     /**
-     * admin.md §2.1 '2FA Required'. Waiving it weakens the account: it takes a reason (the
+     * '2FA Required'. Waiving it weakens the account: it takes a reason (the
      * schema asks for one), kept in the audit row, and the customer is told by e-mail.
      */
     async setRequired(
@@ -298,7 +298,7 @@ export function createAdminUsersService(s: Deps) {
     },
 
     /**
-     * DEVIATIONS S7: 2FA off with the customer's recovery phrase, checked against the keyed
+     * product.md S7: 2FA off with the customer's recovery phrase, checked against the keyed
      * hash; every session of the customer ends, the customer is told by e-mail.
      */
     async reset(
@@ -312,7 +312,7 @@ export function createAdminUsersService(s: Deps) {
       const limits = resetLimits(userId, actor.adminId);
       const target = await repo.accountKind(pool, userId);
       if (!target) throw new AppError('NOT_FOUND', 'User not found');
-      // Staff are never restored with a phrase (issue 12): refused before any guess counts.
+      // Staff are never restored with a phrase: refused before any guess counts.
       if (target.is_admin) throw new AppError('FORBIDDEN', STAFF_PHRASE_REFUSED);
       const attempt = await s.limiter.consume(limits);
       if (!(await s.phrases.matches(userId, trimmed))) {
@@ -424,7 +424,7 @@ export function createAdminUsersService(s: Deps) {
       };
     },
 
-    /** DEVIATIONS S1: who has a phrase, of which type, since when; never the phrase. */
+    /** product.md S1: who has a phrase, of which type, since when; never the phrase. */
     async recoveryPhrases(page: number, pageSize: number): Promise<TAdminRecoveryPhrases> {
       const [summary, rows, without] = await Promise.all([
         repo.phraseSummary(pool),
@@ -453,7 +453,7 @@ export function createAdminUsersService(s: Deps) {
       };
     },
 
-    /** DEVIATIONS M5: the dashboard's four tiles from real figures. */
+    /** product.md M5: the dashboard's four tiles from real figures. */
     async overview(): Promise<TAdminOverview> {
       const checkedAt = now();
       const book = s.prices.current();

@@ -520,7 +520,7 @@ describe('POST /api/admin/users/:id/two-factor/disable', () => {
   });
 });
 
-describe('an admin restores another admin (issue 12)', () => {
+describe('an admin restores another admin', () => {
   const REASON = 'Lost phone; identity checked on a video call';
   /** A mail as the reader sees it: quoted-printable soft line breaks joined. */
   const lastMail = (email: string) => (mailsTo(t, email).at(-1) ?? '').replace(/=\r?\n/g, '');
@@ -677,7 +677,7 @@ describe('an admin restores another admin (issue 12)', () => {
   });
 });
 
-describe('GET /api/admin/recovery-phrases (DEVIATIONS S1)', () => {
+describe('GET /api/admin/recovery-phrases (product.md S1)', () => {
   it('shows who has a phrase, its type and when, and who has none', async () => {
     const withPhrase = await verifiedCustomer(t);
     const without = await signUpAndSignIn(t);
@@ -753,7 +753,7 @@ describe('no admin endpoint ever returns a recovery phrase', () => {
   });
 });
 
-describe('GET /api/admin/overview (DEVIATIONS M5)', () => {
+describe('GET /api/admin/overview (product.md M5)', () => {
   it('counts customers and active addresses, sums the 30-day volume, and is optimal when healthy', async () => {
     const before = (await get('/api/admin/overview')).json();
     const customer = await named('Volume Maker', null);

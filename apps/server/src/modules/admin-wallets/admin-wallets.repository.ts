@@ -51,7 +51,7 @@ export const adminWalletsRepository = {
     return rowCount === 1;
   },
 
-  /** A user's wallets by asset (admin.md §7 "read by user_id ordered by asset_symbol"). */
+  /** A user's wallets by asset. */
   async walletsOf(db: Db, userId: string): Promise<AdminWalletRow[]> {
     const { rows } = await db.query<AdminWalletRow>(
       `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE user_id = $1 ORDER BY asset_id`,

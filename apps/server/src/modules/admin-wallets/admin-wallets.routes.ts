@@ -29,7 +29,7 @@ function actorOf(request: FastifyRequest): Actor {
   return { adminId: session.userId, ip: request.ip ?? null, session, client: clientOf(request) };
 }
 
-/** Wallet management and deposit addresses (admin.md §2.3, §2.4); admin-only by the tree. */
+/** Wallet management and deposit addresses; admin-only by the tree. */
 export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

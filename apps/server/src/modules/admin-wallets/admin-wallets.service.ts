@@ -105,8 +105,8 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Wallet management and deposit addresses (admin.md §2.3, §2.4). Balances change only
- * through the ledger: a balance edit posts an `adjustment` for the difference (DEVIATIONS
+ * Wallet management and deposit addresses. Balances change only
+ * through the ledger: a balance edit posts an `adjustment` for the difference (docs/product.md
  * M7). Every action writes its audit row last, in its own database transaction.
  */
 export function createAdminWalletsService(deps: Deps) {
@@ -222,7 +222,7 @@ export function createAdminWalletsService(deps: Deps) {
     },
 
     /**
-     * A balance "edit" (DEVIATIONS M7): one completed `adjustment`, credit or debit, for the
+     * A balance "edit" (product.md M7): one completed `adjustment`, credit or debit, for the
      * difference between the balance now and the one asked for, posted through the ledger
      * with the wallet locked. A balance below what pending withdrawals hold is refused.
      */

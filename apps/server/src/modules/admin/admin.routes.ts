@@ -12,7 +12,7 @@ import { adminKycRoutes, type KycService } from '../kyc';
 import { type PayoutsService, payoutsRoutes } from '../payouts';
 import type { StepUp } from '../step-up';
 
-/** The admin tree: every route here is `access: 'admin'` (STYLE habit 12). */
+/** The admin tree: every route here is `access: 'admin'`. */
 export function adminRoutes(deps: {
   adminUsers: AdminUsersService;
   adminSettings: AdminSettingsService;

@@ -72,7 +72,7 @@ export function auditHash(row: Omit<AuditRow, 'hash'>): string {
   return createHash('sha256').update(canonicalJson(content), 'utf8').digest('hex');
 }
 
-/** The append-only, hash-chained log of admin actions (DEVIATIONS M7). */
+/** The append-only, hash-chained log of admin actions (product.md M7). */
 export function createAuditLog() {
   return {
     /**

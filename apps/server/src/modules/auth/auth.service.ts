@@ -178,7 +178,7 @@ export function createAuthService(d: Deps) {
       });
     },
 
-    /** The real password only, every time (DEVIATIONS S3). */
+    /** The real password only, every time (product.md S3). */
     async checkPassword(userId: string, password: string, client: Client): Promise<void> {
       await withHashing('other', async (hashing) => {
         const attempt = await d.limiter.consume(LIMITS.password(userId, client.ip));

@@ -7,7 +7,7 @@ export type EncryptedBankDetails = {
 };
 
 export const bankRepository = {
-  /** customer.md §3 bank_transfers: the account columns arrive already encrypted. */
+  /** bank_transfers: the account columns arrive already encrypted. */
   async insertTransfer(
     client: pg.PoolClient,
     input: {

@@ -43,7 +43,7 @@ export function createBankService(deps: Deps) {
   return {
     /**
      * A bank payout: a withdrawal in AUD funded from one of the customer's assets
-     * (DEVIATIONS M11, docs/decisions/0010). The AUD amount is converted to USD at the
+     * (product.md M11, docs/decisions/0010). The AUD amount is converted to USD at the
      * price service's AUD rate and to the asset at its USD price (never a rate the client
      * sent), and that crypto amount is held in the same database transaction that writes
      * the request, with the customer and the wallet locked, exactly as a withdrawal: staff
@@ -123,7 +123,7 @@ export function createBankService(deps: Deps) {
     },
 
     /**
-     * Saves the details (DEVIATIONS M9), encrypted at rest, replacing earlier ones, with a
+     * Saves the details (product.md M9), encrypted at rest, replacing earlier ones, with a
      * fresh second factor used up in the same transaction.
      */
     async saveDetails(

@@ -72,7 +72,7 @@ function staff(admin: SignedInUser, id: string, action: 'complete' | 'reject', b
   });
 }
 
-describe('POST /api/bank-transfers: a withdrawal in AUD (DEVIATIONS M11)', () => {
+describe('POST /api/bank-transfers: a withdrawal in AUD (product.md M11)', () => {
   it('holds the funding asset at the server rates and keeps both figures and rates', async () => {
     const user = await verifiedCustomer(t);
     await fund(t, user.userId, 'ETH', '1');
@@ -358,7 +358,7 @@ describe('POST /api/bank-transfers: a withdrawal in AUD (DEVIATIONS M11)', () =>
   });
 });
 
-describe('/api/bank-details (DEVIATIONS M9)', () => {
+describe('/api/bank-details (product.md M9)', () => {
   it('saves the details encrypted, one row per customer, readable only by their owner', async () => {
     const owner = await verifiedCustomer(t);
     const stranger = await verifiedCustomer(t);

@@ -1,6 +1,6 @@
 import type { TAssetId } from '@coffer/shared';
 
-/** The chains Coffer watches (issue 14, docs/decisions/0021). */
+/** The chains Coffer watches (docs/decisions/0021). */
 export type ChainName = 'bitcoin' | 'ethereum' | 'tron';
 
 /** A block on the node's current chain. */

@@ -7,7 +7,7 @@ import { type KeyOrigin, parseKeyOrigin } from './key-origin';
 export type { BitcoinNetwork } from './derive';
 
 /**
- * Per-chain configuration from the environment (issue 14, docs/decisions/0021): the node or
+ * Per-chain configuration from the environment (docs/decisions/0021): the node or
  * API to read the chain from, and the account-level extended **public** key addresses are
  * derived from (`…/0/i`). A chain is configured when its node URL or key is set; then both
  * are needed. Unset, the chain keeps today's behaviour (admin-assigned addresses, manual

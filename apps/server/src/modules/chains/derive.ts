@@ -12,8 +12,8 @@ import type { ChainName } from './chain-adapter';
 import type { ChainConfig } from './chain-config';
 
 /**
- * Deposit addresses from the operator's account-level extended public keys (issue 14,
- * docs/decisions/0021). No private key is ever here: a private key given by mistake stops
+ * Deposit addresses from the operator's account-level extended public keys
+ * (docs/decisions/0021). No private key is ever here: a private key given by mistake stops
  * start-up. Addresses are `account/0/i` (the receive chain).
  */
 

@@ -52,7 +52,7 @@ export type EthereumAdapterOptions = {
 };
 
 /**
- * Ethereum for the chain watcher (issue 14, docs/decisions/0021): plain ETH sent by a
+ * Ethereum for the chain watcher (docs/decisions/0021): plain ETH sent by a
  * block's transactions and `Transfer` logs of the configured USDT contract, to watched
  * addresses. Requests go to the node as raw JSON-RPC through viem's transport, so the
  * thousands of transactions of a full block are not each turned into objects the watcher
@@ -459,7 +459,7 @@ export class EthereumAdapter implements ChainAdapter, PayoutNode {
   }
 
   /**
-   * The start-up check (issue 14): the configured contract must answer `decimals()` with
+   * The start-up check: the configured contract must answer `decimals()` with
    * USDT-ERC20's decimals, or every amount would be credited a power of ten wrong. A wrong
    * contract is a StartupError naming USDT_ERC20_CONTRACT; a node that does not answer
    * throws a plain error naming ETH_RPC_URL (the node may just be down for a while).

@@ -1,4 +1,4 @@
-/** Chain watching (issue 14, docs/decisions/0021): the front door of this module. */
+/** Chain watching (docs/decisions/0021): the front door of this module. */
 
 export { BitcoinAdapter } from './bitcoin-adapter';
 export type {

@@ -109,7 +109,7 @@ function conversationRoutes(
   };
 }
 
-/** Support chat, customer side (customer.md "Support chat"): only the customer's own rooms. */
+/** Support chat, customer side: only the customer's own rooms. */
 export function chatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -128,7 +128,7 @@ export function chatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   };
 }
 
-/** Support chat, admin side (admin.md §2.5); registered in the admin tree (`access: 'admin'`). */
+/** Support chat, admin side; registered in the admin tree (`access: 'admin'`). */
 export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

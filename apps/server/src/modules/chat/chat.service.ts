@@ -27,7 +27,7 @@ import {
   type SenderType,
 } from './chat.repository';
 
-/** customer.md §5: images, PDF, TXT and JSON; decided by content (DEVIATIONS S5). */
+/** Chat attachments: images, PDF, TXT and JSON; decided by content (product.md S5). */
 const CHAT_FILE_TYPES: readonly SniffedType[] = [
   ...IMAGE_TYPES,
   'application/pdf',
@@ -377,7 +377,7 @@ export function createChatService(deps: {
     },
 
     /**
-     * admin.md §2.5: the whole conversation goes, messages and room with one audit row in
+     * the whole conversation goes, messages and room with one audit row in
      * one transaction (a failure leaves the rows in place). Its files are removed through
      * the outbox, queued in that transaction: after the commit, never on a rollback, and
      * still if the server stops between the two.

@@ -20,7 +20,7 @@ export type NewDerivedAddress = {
 };
 
 export const depositsRepository = {
-  /** The customer's active addresses, newest first (customer.md §7). */
+  /** The customer's active addresses, newest first. */
   async activeAddresses(pool: pg.Pool, userId: string): Promise<DepositAddressRow[]> {
     const { rows } = await pool.query<DepositAddressRow>(
       `SELECT id, asset_symbol, network, address, chain, created_at FROM deposit_addresses

@@ -65,7 +65,7 @@ export type CreditResult =
   | { outcome: 'unknown-user' }
   | { outcome: 'invalid-hash'; message: string }
   | { outcome: 'hash-belongs-elsewhere'; transactionId: string; transactionHash: string }
-  /** The chain watcher has seen this transaction: it credits it itself, once (issue 14). */
+  /** The chain watcher has seen this transaction: it credits it itself, once. */
   | { outcome: 'chain-watched'; status: string; transactionHash: string };
 
 export function createDepositsService(deps: {

@@ -16,7 +16,7 @@ import { putSettings, saveSettings } from '../../../test/settings-helpers';
 import { withTransaction } from '../../db/tx';
 import { explorerTxUrl } from './explorer-link';
 
-// Block explorer links in the customer's history (issue 14): one template per chain in the
+// Block explorer links in the customer's history: one template per chain in the
 // app settings, checked when staff save it, filled in by the server for each chain hash.
 
 let t: TestApp;

@@ -39,7 +39,7 @@ const SELECT_KEYED = `SELECT *, (extract(epoch FROM transaction_date) * 1000000)
 
 export const historyRepository = {
   /**
-   * The chain deposits still confirming among these ledger rows (issue 14): their
+   * The chain deposits still confirming among these ledger rows: their
    * confirmations and the chain's setting they are credited at, by ledger row id.
    */
   async confirmingDeposits(

@@ -83,7 +83,7 @@ export const kycRepository = {
   },
 
   /**
-   * A resubmission after a rejection (customer.md §4): the same row, pending again, the
+   * A resubmission after a rejection: the same row, pending again, the
    * decision cleared, the new documents; `created_at` becomes the new submission's time.
    */
   async resubmit(
@@ -118,7 +118,7 @@ export const kycRepository = {
     return rows[0] as KycRow;
   },
 
-  /** Every submission, newest first (admin.md §7: read all newest first). */
+  /** Every submission, newest first. */
   async listForAdmin(db: Db): Promise<AdminKycRow[]> {
     const { rows } = await db.query<AdminKycRow>(
       `${ADMIN_SELECT} ORDER BY k.created_at DESC, k.id DESC LIMIT 1000`,

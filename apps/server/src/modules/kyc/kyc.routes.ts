@@ -20,7 +20,7 @@ function actorOf(request: FastifyRequest): KycActor {
   return { adminId: signedIn(request).userId, ip: request.ip ?? null };
 }
 
-/** The customer's identity verification (customer.md "KYC"); access `customer`. */
+/** The customer's identity verification; access `customer`. */
 export function kycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   return async (app) => {
     // multipart/form-data is accepted by this plugin's routes only.
@@ -56,7 +56,7 @@ export function kycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   };
 }
 
-/** KYC review (admin.md §2.8); registered inside the admin tree, so `access: 'admin'`. */
+/** KYC review; registered inside the admin tree, so `access: 'admin'`. */
 export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(

@@ -28,7 +28,7 @@ import {
   kycRepository as repo,
 } from './kyc.repository';
 
-/** Identity documents: photos or scans (customer.md §9). */
+/** Identity documents: photos or scans. */
 const KYC_TYPES: readonly SniffedType[] = ['image/jpeg', 'image/png', 'application/pdf'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -136,7 +136,7 @@ function mayResubmit(row: KycRow | null): boolean {
 
 const invalid = (message: string) => new AppError('VALIDATION_FAILED', message);
 
-/** The text fields in the form's order (customer.md §5 KYC form), trimmed. */
+/** The text fields in the form's order, trimmed. */
 function checkFields(fields: Record<string, string>, files: UploadedFile[]): KycFields {
   const fullName = (fields.fullName ?? '').trim();
   const phoneNumber = (fields.phoneNumber ?? '').trim();
@@ -198,8 +198,8 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * Identity verification (customer.md "KYC", §4; admin.md §2.8, §4). One row per customer;
- * documents are private files under `kyc-documents/{user id}/` (DEVIATIONS S5). Every
+ * Identity verification. One row per customer;
+ * documents are private files under `kyc-documents/{user id}/` (product.md S5). Every
  * admin look at a document and every decision is written to the audit log.
  */
 export function createKycService(deps: Deps) {
@@ -253,7 +253,7 @@ export function createKycService(deps: Deps) {
     },
 
     /**
-     * A new submission, or the resubmission of a rejected one (customer.md §4). Everything
+     * A new submission, or the resubmission of a rejected one. Everything
      * is checked before anything is stored; files are written first, then the row, so a
      * committed row never names a missing file. If the row cannot be written the new files
      * are removed again; if the server dies before that, the file sweep removes them. The
@@ -361,7 +361,7 @@ export function createKycService(deps: Deps) {
     },
 
     /**
-     * Approve or reject a pending submission (admin.md §4): rejection lets the customer
+     * Approve or reject a pending submission: rejection lets the customer
      * resubmit; the reviewer and time are kept; the customer is told by e-mail.
      */
     async review(

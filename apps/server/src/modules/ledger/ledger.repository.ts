@@ -287,7 +287,7 @@ export const ledgerRepository = {
   },
 
   /**
-   * Rewrites a row's editable columns (an admin edit, DEVIATIONS M7). `completed_at` follows
+   * Rewrites a row's editable columns (an admin edit, product.md M7). `completed_at` follows
    * the status: kept while it stays completed, set when it becomes completed, else cleared.
    */
   async updateRow(client: TxClient, id: string, r: RowRevision): Promise<TransactionRow> {

@@ -38,7 +38,7 @@ export type PostInput = {
   fee?: bigint;
   status: TStatus;
   usdAmount?: string | null;
-  /** The AUD figure: what staff entered with it (admin.md §2.2), or a bank payout's amount. */
+  /** The AUD figure: what staff entered with it, or a bank payout's amount. */
   audAmount?: string | null;
   /** 'USD' unless the row is a payout in another currency (a bank payout: 'AUD'). */
   currency?: 'USD' | 'AUD';
@@ -68,7 +68,7 @@ export type PostFiatInput = {
 };
 
 /**
- * What an admin edit leaves a row as (DEVIATIONS M7). `assetId` is a catalogue asset for
+ * What an admin edit leaves a row as (product.md M7). `assetId` is a catalogue asset for
  * a row that moves crypto, or the fiat currency ('AUD', 'USD') for direction none.
  */
 export type Revision = {

@@ -16,8 +16,8 @@ export function trimDecimal(value: string): string {
 
 /**
  * The USD a customer sees for a row. A bank transfer stores the AUD amount in usd_amount
- * (customer.md §3's quirk, kept for compatibility); what it is worth in USD is its AUD
- * amount at the rate stored with it, and that is what is shown (DEVIATIONS: every number
+ *; what it is worth in USD is its AUD
+ * amount at the rate stored with it, and that is what is shown (docs/product.md: every number
  * a customer sees is true).
  */
 export function usdShown(

@@ -6,7 +6,7 @@ export type Queryable = pg.Pool | pg.PoolClient;
 export const moneyControlsRepository = {
   /**
    * USD of the customer's payouts in the last 24 hours that still count: crypto withdrawals
-   * and bank payouts (DEVIATIONS M11), pending or completed (a rejected one gave the money
+   * and bank payouts (product.md M11), pending or completed (a rejected one gave the money
    * back, so it frees its share of the limit). A range scan of the user/date index. A bank
    * transfer from before bank payouts were funded kept its AUD figure in usd_amount: its
    * USD is the AUD amount at the rate stored with it.

@@ -13,7 +13,7 @@ export type PriceBook = {
   source: 'live' | 'cached' | 'fallback';
   updatedAt: Date | null;
   quotes: Record<TAnyAssetId, PriceQuote>;
-  /** USD per 1 AUD (customer.md §7); 0.66 when the rate service was never reached. */
+  /** USD per 1 AUD; 0.66 when the rate service was never reached. */
   audUsd: { rate: string; live: boolean };
 };
 

@@ -5,7 +5,7 @@ import { fetchAudUsd, fetchTicker, type TickerQuote } from './feeds';
 import type { PriceBook, PriceQuote, PriceService } from './price-book';
 import { createPricesRepository, type Snapshot } from './prices.repository';
 
-/** customer.md §7: USD per AUD when the rate service cannot be reached. */
+/** USD per AUD when the rate service cannot be reached. */
 export const DEFAULT_AUD_USD = '0.66';
 const FEED_TIMEOUT_MS = 5_000;
 const AUD_USD_ID = 'aud-usd';

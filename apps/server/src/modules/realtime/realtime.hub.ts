@@ -44,13 +44,13 @@ type Connection = {
   timer: NodeJS.Timeout;
 };
 
-/** Whether a session may hold a realtime socket: present and past the gate of customer.md §4. */
+/** Whether a session may hold a realtime socket: present and past the gate of */
 function admits(session: SessionContext | null): session is SessionContext {
   return session !== null && !needsTwoFactor(session);
 }
 
 /**
- * The realtime hub of one server instance (DESIGN "Realtime"). Events are published with
+ * The realtime hub of one server instance (docs/architecture.md). Events are published with
  * `pg_notify` on the caller's client, so an event written inside a transaction is sent
  * only if it commits; every instance LISTENs on the one channel and hands each event to the
  * sockets allowed to read it: a customer's sockets get the events about that customer, an

@@ -8,7 +8,7 @@ import { SESSION_COOKIE } from '../../plugins/session';
 import type { RealtimeHub } from './realtime.hub';
 
 /**
- * `GET /api/realtime`: the one websocket (DESIGN "Realtime"). The gate admits the upgrade
+ * `GET /api/realtime`: the one websocket (docs/architecture.md). The gate admits the upgrade
  * like any customer route (a session that passed 2FA, customer or admin); the upgrade must
  * also come from this app's own pages (`Origin`): browsers send cookies with a cross-site
  * websocket, and a GET is not covered by the CSRF guard.

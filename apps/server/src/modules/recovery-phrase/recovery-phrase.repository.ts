@@ -32,7 +32,7 @@ export function createSeedPhrasesRepository(db: DbOrTx) {
      * Inserts unless the user already has one; returns whether this call created it.
      *
      * A phrase made for an account that has had a security hold replaces a burnt one (every
-     * burn starts a hold, DEVIATIONS S10), so it is stored unconfirmed: the hold lasts until
+     * burn starts a hold, product.md S10), so it is stored unconfirmed: the hold lasts until
      * the customer proves they wrote it down. The account's first phrase, shown once at
      * sign-up's 2FA setup, is not asked back (nothing waits on it) and counts as confirmed
      * from when it was made, as the phrases from before confirmation existed do.

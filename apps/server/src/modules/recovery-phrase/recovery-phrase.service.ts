@@ -28,7 +28,7 @@ type Deps = {
 
 const HASH_PURPOSE = 'recovery-phrase';
 
-/** One BIP-39 phrase per user for life, readable only by its owner (DEVIATIONS S1). */
+/** One BIP-39 phrase per user for life, readable only by its owner (product.md S1). */
 export function createRecoveryPhraseService({
   pool,
   phrases,
@@ -141,7 +141,7 @@ export function createRecoveryPhraseService({
      * The customer proves they wrote the phrase down by typing all of it back. Counted on
      * the same limit as every other phrase check before it is compared, so this is no
      * cheaper way to guess; a right answer is released. Confirming sets `confirmed_at`,
-     * which is what lets a security hold end (DEVIATIONS S10). The words are never logged.
+     * which is what lets a security hold end (product.md S10). The words are never logged.
      */
     async confirm(userId: string, candidate: string, from: Client): Promise<Date> {
       const row = await phrases.findByUser(userId);

@@ -68,7 +68,7 @@ async function holdTimePassed(userId: string): Promise<void> {
 
 const NEW_PASSWORD = 'Brand-New-Pass-7';
 
-/** A customer who reset the password with the phrase (burning it: DEVIATIONS S10), signed in again. */
+/** A customer who reset the password with the phrase (burning it: product.md S10), signed in again. */
 async function afterPhraseReset() {
   const user = await verifiedCustomer(t);
   const reset = await call(t, {
@@ -105,7 +105,7 @@ function oneWordWrong(phrase: string, at = 4): string {
   return words.join(' ');
 }
 
-describe('viewing the recovery phrase (DEVIATIONS S1, S3)', () => {
+describe('viewing the recovery phrase (product.md S1, S3)', () => {
   it('asks for the password first', async () => {
     for (const res of [await readPhrase(user.cookie), await generate(user.cookie)]) {
       expect(res.statusCode).toBe(401);
@@ -187,7 +187,7 @@ describe('viewing the recovery phrase (DEVIATIONS S1, S3)', () => {
   });
 });
 
-describe('confirming a new phrase after the old one was burnt (DEVIATIONS S10)', () => {
+describe('confirming a new phrase after the old one was burnt (product.md S10)', () => {
   it('stores the replacement unconfirmed, and typing it back confirms it and lets an expired hold end', async () => {
     const user = await withReplacementPhrase();
     expect(await confirmedAtOf(user.userId)).toBeNull();

@@ -119,7 +119,7 @@ function refuseWhileHeld(state: HoldState | null, paused: string): void {
 }
 
 /**
- * Security holds (DEVIATIONS S10): using the recovery phrase, or staff removing a second
+ * Security holds (product.md S10): using the recovery phrase, or staff removing a second
  * factor, stops payouts, bank details and factor changes for `security_hold_hours` and,
  * where the phrase was burnt, until a new one exists; the customer is told at once, with
  * a one-click "This wasn't me" link that freezes the account until staff review it.

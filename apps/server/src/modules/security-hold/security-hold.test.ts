@@ -32,7 +32,7 @@ import { SoftAuthenticator } from '../../../test/soft-authenticator';
 import { totpAt } from '../../../test/totp-reference';
 import { withTransaction } from '../../db/tx';
 
-/** DEVIATIONS S10: using the recovery phrase, or staff taking a factor away, starts a hold. */
+/** product.md S10: using the recovery phrase, or staff taking a factor away, starts a hold. */
 let t: TestApp;
 let admin: SignedInUser;
 beforeAll(async () => {

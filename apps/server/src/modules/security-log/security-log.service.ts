@@ -43,7 +43,7 @@ function present(row: SecurityEventRow): TSecurityEvent {
 }
 
 /**
- * The account's security activity (issue 12): an append-only log of sign-ins, refused
+ * The account's security activity: an append-only log of sign-ins, refused
  * attempts, factor changes, phrase use and holds. Modules record on the transaction of the
  * change they log, so an entry exists exactly when its change committed.
  */

@@ -10,7 +10,7 @@ import {
 export type SettingType = 'boolean' | 'number' | 'json' | 'text';
 export type SettingDefault = { key: string; value: string; type: SettingType; description: string };
 
-/** admin.md §9 defaults plus Coffer's own keys (DEVIATIONS M2, M4, M8). */
+/** The settings' defaults, Coffer's own keys included (product.md M2, M4, M8). */
 export const SETTING_DEFAULTS: SettingDefault[] = [
   {
     key: 'deposits_enabled',

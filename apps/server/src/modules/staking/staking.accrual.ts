@@ -1,5 +1,5 @@
 /**
- * Staking arithmetic as pure functions (DEVIATIONS M1, M2), exact in wei.
+ * Staking arithmetic as pure functions (product.md M1, M2), exact in wei.
  *
  * - Reward per second = ETH balance × daily rate / 86 400. The rate is a decimal string
  *   (the `staking_daily_rate` setting) and is applied as an integer over a power of ten,

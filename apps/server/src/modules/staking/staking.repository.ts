@@ -69,7 +69,7 @@ export const stakingRepository = {
     return rows[0] ?? null;
   },
 
-  /** The registration date of customer.md §4 (the account's creation if no profile). */
+  /** The registration date of (the account's creation if no profile). */
   async registeredAt(client: TxClient, userId: string): Promise<Date> {
     const { rows } = await client.query<{ registered_at: Date }>(
       `SELECT COALESCE(p.registration_date, u.created_at) AS registered_at

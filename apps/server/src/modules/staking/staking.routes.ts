@@ -26,7 +26,7 @@ function presentStaking(o: StakingOverview): TStakingResponse {
   };
 }
 
-/** The dashboard's staking board (customer.md "Dashboard", DEVIATIONS M1); the gate's default access. */
+/** The dashboard's staking board; the gate's default access. */
 export function stakingRoutes(staking: Pick<StakingService, 'overview'>): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/staking', { schema: { response: { 200: ZStakingResponse } } }, async (request) =>

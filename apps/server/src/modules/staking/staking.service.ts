@@ -77,7 +77,7 @@ export type CreditRun = {
 type Deps = { pool: pg.Pool; ledger: Ledger; clock: Clock; log: Logger };
 
 /**
- * ETH staking (DEVIATIONS M1, M2): continuous accrual on the ETH actually held,
+ * ETH staking (product.md M1, M2): continuous accrual on the ETH actually held,
  * checkpointed by the ledger at every ETH balance change, and credited to the ETH balance
  * as a `staking_reward` transaction at the end of each 24-hour cycle.
  *

@@ -37,7 +37,7 @@ type Deps = {
 };
 
 /**
- * Step-up (issue 12): a withdrawal, a bank payout, saving bank details, changing the
+ * Step-up: a withdrawal, a bank payout, saving bank details, changing the
  * password and removing a factor each take a fresh second factor with the request. One
  * place checks it, so every such route accepts the same proofs and counts the same guesses.
  */

@@ -64,7 +64,7 @@ function wrongCode(user: SignedInUser): string {
   return ['000000', '111111', '222222', '333333'].find((c) => !near.includes(c)) ?? '444444';
 }
 
-/** The three requests issue 12 guards with a step-up, each with a body that passes every other check. */
+/** The three requests a step-up guards, each with a body that passes every other check. */
 type Route = {
   name: string;
   method: 'POST' | 'PUT';

@@ -78,7 +78,7 @@ export function createWalletsService(deps: {
   }
 
   /**
-   * The price of 24 hours ago (DEVIATIONS M3): from the feed's own 24 h change when the
+   * The price of 24 hours ago (product.md M3): from the feed's own 24 h change when the
    * book has one, else from the snapshots; null when neither knows. A catalogue fallback
    * price is no price at all, so nothing is compared with it.
    */

@@ -64,7 +64,7 @@ describe('GET /api/wallets', () => {
       change24hPct: '0.00',
     });
     expect(body.totalUsd).toBe('42079.00');
-    // A catalogue price is no price: no change is claimed against it (DEVIATIONS M3).
+    // A catalogue price is no price: no change is claimed against it (product.md M3).
     expect(body.change24hPct).toBeNull();
   });
 

@@ -191,7 +191,7 @@ export function createWithdrawalsService(deps: Deps) {
 
   return {
     /**
-     * A customer's withdrawal request (DEVIATIONS M6), checked in customer.md §5's order
+     * A customer's withdrawal request (product.md M6), checked in order
      * after the schema: settings, funds (amount + network fee against the available
      * balance), the address, the daily limit, and last the fresh second factor (step-up), so
      * a refused request never costs the customer a code. Then one ledger row, pending,

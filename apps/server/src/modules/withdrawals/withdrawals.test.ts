@@ -132,7 +132,7 @@ describe('a withdrawal request', () => {
     await expectReconciled(t);
   });
 
-  it('checks funds before the address (customer.md §5 order)', async () => {
+  it('checks funds before the address', async () => {
     const user = await customerWith('ETH', '0.001');
     const res = await withoutChange(t, () =>
       requestWithdrawal(t, user, { assetId: 'ETH', amount: '1', address: '0x1234' }),
@@ -518,7 +518,7 @@ describe('the Idempotency-Key header', () => {
   });
 });
 
-describe('limits and switches (DEVIATIONS M10)', () => {
+describe('limits and switches (product.md M10)', () => {
   it('refuses withdrawals and bank transfers while withdrawals are turned off', async () => {
     const user = await customerWith('BTC', '1');
     await setSetting(t, 'withdrawals_enabled', 'false');
@@ -596,7 +596,7 @@ describe('limits and switches (DEVIATIONS M10)', () => {
     await expectReconciled(t);
   });
 
-  it('checks switches before funds (customer.md §5 order)', async () => {
+  it('checks switches before funds', async () => {
     const user = await verifiedCustomer(t);
     await setSetting(t, 'maintenance_mode', 'true');
     try {

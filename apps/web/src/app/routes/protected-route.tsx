@@ -29,7 +29,7 @@ const UsePasskeyButton = lazy(() =>
 );
 
 /**
- * The gate of customer.md §4, in order. It mirrors what the server enforces on every API
+ * The gate of , in order. It mirrors what the server enforces on every API
  * call (the server is the authority; this only decides what to show). It fails closed:
  * if the session cannot be read, nothing protected is shown.
  */

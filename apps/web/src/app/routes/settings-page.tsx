@@ -10,7 +10,7 @@ import { TwoFactorSettingsCard } from '../../features/two-factor/components/two-
 import { useSession } from '../../lib/session';
 import { useTheme } from '../theme-context';
 
-/** /dashboard/settings: the settings cards of customer.md §2, in the order given there. */
+/** /dashboard/settings: the settings cards of , in the order given there. */
 export default function SettingsPage() {
   const { theme, setTheme } = useTheme();
   const session = useSession();

@@ -1,7 +1,7 @@
 import { Check, Copy } from 'lucide-react';
 import { useCopied } from '../../lib/clipboard';
 
-/** A small copy button; it shows a tick for 2 s after copying (admin.md §4). */
+/** A small copy button; it shows a tick for 2 s after copying. */
 export function CopyValueButton({ value, label }: { value: string; label: string }) {
   const { copied, copy } = useCopied();
   const done = copied === value;

@@ -33,7 +33,7 @@ import {
   useMessages,
 } from './chat-api';
 
-/** 'Online' when the room's status is active, else 'Offline' (customer.md, admin.md §2.5). */
+/** 'Online' when the room's status is active, else 'Offline'. */
 export function RoomStatus({ status }: { status: string }) {
   const online = status === 'active';
   return (

@@ -57,7 +57,7 @@ export type StepUpDialogProps = {
 };
 
 /**
- * Step-up (issue 12): a withdrawal, a bank payout, new bank details, a password change or
+ * Step-up: a withdrawal, a bank payout, new bank details, a password change or
  * removing a factor is confirmed with a fresh authenticator code, a backup code or a passkey.
  */
 export function StepUpDialog(props: StepUpDialogProps) {

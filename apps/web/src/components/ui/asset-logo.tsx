@@ -43,7 +43,7 @@ const SIZES = { sm: 'h-8 w-8', md: 'h-10 w-10', lg: 'h-14 w-14' } as const;
 
 /**
  * An asset's round logo: a mark for the assets Coffer knows, otherwise the first two
- * characters of the symbol (customer.md §2). Decorative: the symbol is always written next
+ * characters of the symbol. Decorative: the symbol is always written next
  * to it.
  */
 export function AssetLogo({

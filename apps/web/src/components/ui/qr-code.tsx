@@ -9,7 +9,7 @@ type State = { value: string; url: string | null; failed: boolean };
 
 /**
  * A QR code drawn in the browser, 200x200. The value (a TOTP secret, a deposit address)
- * never leaves the page: no QR image service is asked for it (DEVIATIONS S4).
+ * never leaves the page: no QR image service is asked for it (product.md S4).
  */
 export function QrCode({
   value,

@@ -43,7 +43,7 @@ export function formatAud(value: string | null | undefined): string {
   return usd === '—' ? usd : usd.replace('$', 'A$');
 }
 
-/** A 24 h change: '+1.73%', '-0.40%', or '—' when it is not known (DEVIATIONS M3). */
+/** A 24 h change: '+1.73%', '-0.40%', or '—' when it is not known (product.md M3). */
 export function formatChange(pct: string | null | undefined): string {
   if (pct == null) return '—';
   const rounded = roundDecimal(pct, 2);
@@ -91,7 +91,7 @@ export function formatMinor(minor: bigint, decimals: number, digits: number): st
   });
 }
 
-/** Decimals a balance is listed with: ETH 6 (customer.md §9), BTC 8, USDT 2. */
+/** Decimals a balance is listed with: ETH 6, BTC 8, USDT 2. */
 export function listDigits(asset: Pick<TAsset, 'id' | 'decimals'>): number {
   if (asset.id === 'ETH') return 6;
   if (asset.id === 'BTC') return 8;

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
 import { moneyKeys } from './keys';
 
-/** The dashboard re-reads the staking figures this often (customer.md §9, 2000 ms). */
+/** The dashboard re-reads the staking figures this often. */
 export const STAKING_POLL_MS = 2000;
 
 export function getStaking(signal?: AbortSignal): Promise<TStakingResponse> {

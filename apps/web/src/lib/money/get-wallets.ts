@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
 import { moneyKeys } from './keys';
 
-/** Prices move; balances are valued afresh this often (customer.md §9, 30000 ms). */
+/** Prices move; balances are valued afresh this often. */
 export const PRICE_REFRESH_MS = 30_000;
 
 export function getWallets(signal?: AbortSignal): Promise<TWalletsResponse> {

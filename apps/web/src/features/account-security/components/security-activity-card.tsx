@@ -11,7 +11,7 @@ import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
 import { Spinner } from '../../../components/ui/spinner';
 import { useSecurityActivity } from '../api/get-security-activity';
 
-/** Settings → Security: the account's newest security events (issue 12). */
+/** Settings → Security: the account's newest security events. */
 export function SecurityActivityCard() {
   const activity = useSecurityActivity();
   return (

@@ -39,7 +39,7 @@ type Props = {
   onDone: () => void;
 };
 
-/** Add Address / Edit Address (admin.md §2.4, §5). Render inside an open <Dialog>. */
+/** Add Address / Edit Address. Render inside an open <Dialog>. */
 export function AddressDialog({ editing, onDone }: Props) {
   const id = useId();
   const save = useSaveDepositAddress();

@@ -77,7 +77,7 @@ function DeleteDialog({ row, onDone }: { row: TAdminDepositAddress; onDone: () =
 
 type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; row: TAdminDepositAddress } | null;
 
-/** /dashboard/admin/addresses (admin.md §2.4). */
+/** /dashboard/admin/addresses. */
 export default function DepositAddressesPage() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 300);

@@ -66,7 +66,7 @@ function Entry({ entry }: { entry: TAuditEntry }) {
   );
 }
 
-/** /dashboard/admin/audit (DEVIATIONS M7): every admin action, searchable, exportable. */
+/** /dashboard/admin/audit (product.md M7): every admin action, searchable, exportable. */
 export default function AdminAuditPage() {
   const [form, setForm] = useState<TAuditFilters>(EMPTY);
   const [page, setPage] = useState(1);

@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { errorMessage } from '../../../lib/api-client';
 import { useAuditChain } from '../api/verify-audit-chain';
 
-/** The hash chain's state (DEVIATIONS M7): intact, or the first row edited or removed. */
+/** The hash chain's state (product.md M7): intact, or the first row edited or removed. */
 export function ChainStatus() {
   const chain = useAuditChain();
   const recheck = (

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { adminChainsKeys } from './keys';
 
-/** The chains Coffer can watch (issue 14). */
+/** The chains Coffer can watch. */
 export type TChainName = 'bitcoin' | 'ethereum' | 'tron';
 
 /** A configuration variable as the server shows it: URLs without credentials, no secret. */

@@ -237,7 +237,7 @@ function Alerts({ alerts }: { alerts: TChainAlert[] }) {
   );
 }
 
-/** /dashboard/admin/chains (issue 14): each chain watcher's state, and what staff must resolve. */
+/** /dashboard/admin/chains: each chain watcher's state, and what staff must resolve. */
 export default function AdminChainsPage() {
   const chains = useAdminChains();
 

@@ -70,7 +70,7 @@ function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void })
   );
 }
 
-/** /dashboard/admin/chat: every customer's support conversation (admin.md §2.5). */
+/** /dashboard/admin/chat: every customer's support conversation. */
 export default function AdminChatPage() {
   const rooms = useAdminRooms();
   const remove = useDeleteRoom();

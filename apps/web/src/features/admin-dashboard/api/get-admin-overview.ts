@@ -15,7 +15,7 @@ export const adminOverviewQueryOptions = () =>
     staleTime: 30_000,
   });
 
-/** Live figures for the admin dashboard (DEVIATIONS M5). */
+/** Live figures for the admin dashboard (product.md M5). */
 export function useAdminOverview() {
   return useQuery(adminOverviewQueryOptions());
 }

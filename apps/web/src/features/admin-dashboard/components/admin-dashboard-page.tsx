@@ -29,7 +29,7 @@ type AdminTool = {
   critical?: boolean;
 };
 
-// admin.md §2: the dashboard's cards link without the /dashboard prefix; the router sends
+// the dashboard's cards link without the /dashboard prefix; the router sends
 // those paths on to the screens.
 const ADMIN_TOOLS: readonly AdminTool[] = [
   {

@@ -18,13 +18,13 @@ import { ReviewDialog } from './review-dialog';
 
 const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** /dashboard/admin/kyc (admin.md §2.8): every submission, newest first, and its review. */
+/** /dashboard/admin/kyc: every submission, newest first, and its review. */
 export default function AdminKycPage() {
   const submissions = useKycSubmissions();
   const queryClient = useQueryClient();
   const [openId, setOpenId] = useState<string | null>(null);
 
-  // Live refresh (admin.md §2.8): any submission or review, here or elsewhere, and after a
+  // Live refresh: any submission or review, here or elsewhere, and after a
   // reconnect (whatever happened meanwhile). Open details are read again too; documents
   // are not, unless the submission's version changed (each read is an audited view).
   useRealtime(['kyc.changed'], () => {

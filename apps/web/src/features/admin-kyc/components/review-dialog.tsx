@@ -190,7 +190,7 @@ function ReviewForm({ submission, onDone }: { submission: TAdminKycDetail; onDon
   );
 }
 
-/** The review dialog of admin.md §2.8: details, documents and, while pending, the decision. */
+/** The review dialog of details, documents and, while pending, the decision. */
 export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void }) {
   const detail = useKycSubmission(id);
   let body: ReactNode;

@@ -19,7 +19,7 @@ export const adminRecoveryPhrasesQueryOptions = (page: number) =>
     queryFn: ({ signal }) => getAdminRecoveryPhrases(page, signal),
   });
 
-/** DEVIATIONS S1: who has a phrase, its type and when; never a phrase. */
+/** product.md S1: who has a phrase, its type and when; never a phrase. */
 export function useAdminRecoveryPhrases(page: number) {
   return useQuery({ ...adminRecoveryPhrasesQueryOptions(page), placeholderData: keepPreviousData });
 }

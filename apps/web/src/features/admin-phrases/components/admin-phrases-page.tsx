@@ -15,7 +15,7 @@ const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeS
 type Person = { email: string; fullName: string | null; username: string | null };
 const nameOf = (p: Person) => p.fullName?.trim() || p.username?.trim() || p.email;
 
-/** /admin/recovery-phrases (admin.md §2.7 as DEVIATIONS S1 changes it): metadata only. */
+/** /admin/recovery-phrases: metadata only. */
 export default function AdminPhrasesPage() {
   const session = useSession();
   if (session.isPending) return <PageSpinner />;

@@ -13,7 +13,7 @@ export const appSettingsQueryOptions = () =>
     queryFn: ({ signal }) => getAppSettings(signal),
   });
 
-/** Every app setting, ordered by key (admin.md §7). */
+/** Every app setting, ordered by key. */
 export function useAppSettings() {
   return useQuery(appSettingsQueryOptions());
 }

@@ -6,7 +6,7 @@ export function syncPrices(): Promise<TPriceSyncResponse> {
   return api.post<TPriceSyncResponse>('/api/admin/prices/sync');
 }
 
-/** admin.md §7 sync-wallet-prices; afterwards every price and wallet figure is refetched. */
+/** The wallet price sync; afterwards every price and wallet figure is refetched. */
 export function useSyncPrices() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -38,7 +38,7 @@ const SECTION_TEXT: Record<(typeof SETTING_SECTIONS)[number], string> = {
   'Other Settings': 'Staking, bank statements and everything else.',
 };
 
-/** /dashboard/admin/settings (admin.md §2.6): price sync and Global Configuration. */
+/** /dashboard/admin/settings: price sync and Global Configuration. */
 export default function AdminSettingsPage() {
   const settings = useAppSettings();
   const update = useUpdateAppSettings();

@@ -44,7 +44,7 @@ function PriceList({ prices }: { prices: TSyncPrices }) {
   );
 }
 
-/** admin.md §2.6: the wallet price sync card, honest about where the prices came from. */
+/** the wallet price sync card, honest about where the prices came from. */
 export function PriceSyncCard() {
   const status = usePriceSync();
   const sync = useSyncPrices();

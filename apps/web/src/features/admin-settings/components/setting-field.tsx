@@ -69,7 +69,7 @@ function approvalNote(key: string): string | null {
   return null;
 }
 
-/** One setting, with the input its type calls for (admin.md §2.6). */
+/** One setting, with the input its type calls for. */
 export function SettingField({ setting, value, pendingValue, error, changed, onChange }: Props) {
   const id = `setting-${setting.key}`;
   const describedBy = [`${id}-description`, error ? `${id}-error` : null].filter(Boolean).join(' ');

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client';
 import { adminTransactionsKeys } from './keys';
 
-/** admin.md §9: the transactions screen refreshes every 30 s. */
+/** the transactions screen refreshes every 30 s. */
 export const TRANSACTIONS_REFRESH_MS = 30_000;
 
 export type TransactionFilters = {

@@ -29,7 +29,7 @@ const PAGE_SIZE = 25;
 
 type Tab = 'all' | 'pending';
 
-/** /dashboard/admin/transactions (admin.md §2.2) with the Pending withdrawals queue. */
+/** /dashboard/admin/transactions with the Pending withdrawals queue. */
 export default function AdminTransactionsPage() {
   const [tab, setTab] = useState<Tab>('all');
   const [adding, setAdding] = useState(false);

@@ -10,12 +10,12 @@ import {
 
 /**
  * The add-transaction form's three amounts, recalculated from whichever was typed
- * (admin.md §5, §9): crypto × live price = USD; USD × 1.52 = AUD. Exact decimal arithmetic
+ *: crypto × live price = USD; USD × 1.52 = AUD. Exact decimal arithmetic
  * throughout; crypto is offered to 6 decimals and fiat to 2, as the form's steps say.
  */
 export const CRYPTO_FORM_DIGITS = 6;
 
-/** USD per coin for the form: the live price, USDC at 1 USD (admin.md §3). */
+/** USD per coin for the form: the live price, USDC at 1 USD. */
 export function priceFor(assetId: TAnyAssetId, livePrice: string | undefined): string {
   if (assetId === 'USDC') return '1';
   return livePrice ?? ASSETS[assetId].fallbackPriceUsd;

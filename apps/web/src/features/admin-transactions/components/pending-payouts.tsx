@@ -47,7 +47,7 @@ function amountOf(tx: TAdminTransaction): string {
 
 /**
  * A bank payout's figures: the AUD paid, the crypto held for it, its USD value and both
- * rates it was converted at (DEVIATIONS M11).
+ * rates it was converted at (product.md M11).
  */
 function Amount({ tx }: { tx: TAdminTransaction }) {
   if (!isBank(tx)) return <>{cryptoText(tx)}</>;
@@ -166,7 +166,7 @@ function completedText(tx: TAdminTransaction): { title: string; description?: st
 }
 
 /**
- * Pending withdrawals (DEVIATIONS M6): the payouts waiting for staff, oldest first. The
+ * Pending withdrawals (product.md M6): the payouts waiting for staff, oldest first. The
  * server enforces four-eyes: whoever recorded or edited a request cannot approve or complete
  * it.
  */

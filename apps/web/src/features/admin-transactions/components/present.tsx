@@ -3,7 +3,7 @@ import { userDisplayName } from '../../../components/admin/user-picker';
 import { Badge } from '../../../components/ui/badge';
 import { formatAud, formatCrypto, formatUsd, roundDecimal } from '../../../lib/money/format';
 
-/** admin.md §9: crypto with 6 decimals, fiat with 2. */
+/** crypto with 6 decimals, fiat with 2. */
 export function cryptoText(tx: TAdminTransactionSummary): string {
   if (tx.direction === 'none') return '—';
   const asset = assetById(tx.assetId);
@@ -70,7 +70,7 @@ export function isPayout(type: TAdminTransactionSummary['type']): boolean {
 }
 
 /**
- * A bank payout funded from one of the customer's assets (DEVIATIONS M11): its crypto
+ * A bank payout funded from one of the customer's assets (product.md M11): its crypto
  * amount is held, then debited. Older bank transfers and staff-recorded ones move no crypto.
  */
 export function isFundedBankPayout(tx: TAdminTransactionSummary): boolean {

@@ -27,7 +27,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Transaction Details (admin.md §2.2) of the transaction `transactionId`, read on opening. */
+/** Transaction Details of the transaction `transactionId`, read on opening. */
 export function TransactionDetailsDialog({
   transactionId,
   onOpenChange,

@@ -118,7 +118,7 @@ type Props = {
   transactionId: string | null;
 };
 
-/** Add Transaction and Edit Transaction (admin.md §2.2, §5): one form, every change with a reason. */
+/** Add Transaction and Edit Transaction: one form, every change with a reason. */
 export function TransactionFormDialog({ open, onOpenChange, transactionId }: Props) {
   const done = () => onOpenChange(false);
   let form: ReactNode = null;

@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 import { adminUsersKeys } from './keys';
 
 export const ADMIN_USERS_PAGE_SIZE = 25;
-/** admin.md §9: the users view refetches wallet figures every 5 s. */
+/** the users view refetches wallet figures every 5 s. */
 export const FIGURES_REFRESH_MS = 5_000;
 
 export type AdminUsersParams = { q: string; page: number };

@@ -41,12 +41,12 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   timeStyle: 'short',
 });
 
-/** admin.md §2.1: name, else username, else 'Unknown User'. */
+/** name, else username, else 'Unknown User'. */
 export function displayName(u: Pick<TAdminUserRow, 'fullName' | 'username'>): string {
   return u.fullName?.trim() || u.username?.trim() || 'Unknown User';
 }
 
-/** /dashboard/admin/users (admin.md §2.1). */
+/** /dashboard/admin/users. */
 export default function AdminUsersPage() {
   const session = useSession();
   if (session.isPending) return <PageSpinner />;

@@ -18,7 +18,7 @@ type Props = {
 };
 
 /**
- * admin.md §2.1 Reset 2FA, DEVIATIONS S7: the customer's phrase is checked by the server
+ * Reset 2FA, product.md S7: the customer's phrase is checked by the server
  * against its keyed hash; the customer is signed out everywhere and told by e-mail.
  */
 export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {

@@ -4,7 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 
 const MINUTE = 60_000;
 
-/** admin.md §4: days+hours, hours+minutes, or minutes. */
+/** days+hours, hours+minutes, or minutes. */
 export function formatElapsed(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / MINUTE));
   const days = Math.floor(minutes / (24 * 60));

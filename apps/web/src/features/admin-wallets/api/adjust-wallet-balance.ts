@@ -21,7 +21,7 @@ export function adjustWalletBalance(
 }
 
 /**
- * A balance edit: the server posts an `adjustment` for the difference (DEVIATIONS M7). A
+ * A balance edit: the server posts an `adjustment` for the difference (product.md M7). A
  * retry after an unknown outcome reuses the key, so the adjustment is never posted twice.
  */
 export function useAdjustWalletBalance() {

@@ -17,7 +17,7 @@ export const userWalletsQueryOptions = (userId: string) =>
   queryOptions({
     queryKey: adminWalletsKeys.user(userId),
     queryFn: ({ signal }) => getUserWallets(userId, signal),
-    // admin.md §9: wallet figures refresh every 5 s.
+    // wallet figures refresh every 5 s.
     refetchInterval: 5_000,
   });
 

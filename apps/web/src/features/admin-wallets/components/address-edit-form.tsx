@@ -21,7 +21,7 @@ type Props = {
   children?: ReactNode;
 };
 
-/** An address edited in place in a table row (admin.md §2.3); an empty address is refused. */
+/** An address edited in place in a table row; an empty address is refused. */
 export function AddressEditForm({
   label,
   initial,

@@ -42,7 +42,7 @@ function AddressEditor({ row, onDone }: { row: TAdminDepositAddress; onDone: () 
   );
 }
 
-/** admin.md §2.3: the picked customer's deposit addresses, each editable. */
+/** the picked customer's deposit addresses, each editable. */
 export function UserDepositAddressesTable({ userId }: { userId: string }) {
   const addresses = useUserDepositAddresses(userId);
   const [editing, setEditing] = useState<string | null>(null);

@@ -29,7 +29,7 @@ import { AddressEditForm } from './address-edit-form';
 import { EditFormActions } from './edit-form-actions';
 import { TableCard } from './table-card';
 
-/** Crypto on admin screens: 6 decimals (admin.md §9), cut toward zero. */
+/** Crypto on admin screens: 6 decimals, cut toward zero. */
 const CRYPTO_DIGITS = 6;
 
 /** What a balance field may hold: digits with an optional fraction, no sign, no exponent. */
@@ -168,7 +168,7 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
   );
 }
 
-/** admin.md §2.3 User Wallets: inline edit of one address or one balance at a time. */
+/** User Wallets: inline edit of one address or one balance at a time. */
 export function UserWalletsTable({ userId }: { userId: string }) {
   const wallets = useUserWallets(userId);
   const [editing, setEditing] = useState<Editing>(null);

@@ -10,7 +10,7 @@ import { Card, CardContent } from '../../../components/ui/card';
 import { UserDepositAddressesTable } from './user-deposit-addresses-table';
 import { UserWalletsTable } from './user-wallets-table';
 
-/** /dashboard/admin/wallet-management (admin.md §2.3). */
+/** /dashboard/admin/wallet-management. */
 export default function WalletManagementPage() {
   const [user, setUser] = useState<PickedUser | null>(null);
 

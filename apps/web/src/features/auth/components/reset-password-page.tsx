@@ -26,7 +26,7 @@ const REDIRECT_MS = 3000;
 type Problem = { field: 'phrase' | 'password' | 'form'; message: string };
 
 /**
- * The rules of customer.md §5 (8 characters: DEVIATIONS S9), in their order, then whether
+ * The rules of (8 characters: product.md S9), in their order, then whether
  * the password is guessable; null when the form may be sent. The account's e-mail is not
  * known here, so the server checks the password against it and its message is shown.
  */

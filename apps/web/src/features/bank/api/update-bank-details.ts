@@ -7,7 +7,7 @@ export function updateBankDetails(details: TSaveBankDetailsRequest): Promise<TBa
   return api.put<TBankDetailsResponse>('/api/bank-details', details);
 }
 
-/** Saves the customer's bank details (encrypted at rest on the server, DEVIATIONS M9). */
+/** Saves the customer's bank details (encrypted at rest on the server, product.md M9). */
 export function useUpdateBankDetails() {
   const queryClient = useQueryClient();
   return useMutation({

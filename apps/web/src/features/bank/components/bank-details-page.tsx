@@ -125,7 +125,7 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
   );
 }
 
-/** /bank-details: the customer's bank account, saved for bank transfers (DEVIATIONS M9). */
+/** /bank-details: the customer's bank account, saved for bank transfers (product.md M9). */
 export default function BankDetailsPage() {
   const details = useBankDetails();
 

@@ -127,7 +127,7 @@ function Summary({
 
 /**
  * /bank-transfer: a request to pay AUD to the customer's bank account, funded from one of
- * their assets (DEVIATIONS M11): the server converts at its rates and holds that amount,
+ * their assets (product.md M11): the server converts at its rates and holds that amount,
  * as it holds a withdrawal, until staff pay it out (debited) or reject it (released).
  */
 export default function BankTransferPage() {
@@ -175,7 +175,7 @@ export default function BankTransferPage() {
 
   function onAmount(currency: 'AUD' | 'USD', value: string) {
     if (!FIAT_TYPING.test(value)) return;
-    // Clearing either field clears both (customer.md §5).
+    // Clearing either field clears both.
     setTyped({ currency, value });
     setErrors((e) => ({ ...e, amountAud: undefined, assetId: undefined }));
     setFormError(null);

@@ -11,7 +11,7 @@ import { toMinorOrNull } from '../../../lib/money/format';
 
 /**
  * What a bank payout would take from each asset the customer could fund it from
- * (DEVIATIONS M11). The server converts with the same function at its own rates when the
+ * (product.md M11). The server converts with the same function at its own rates when the
  * request arrives; this is the preview at the rates the page last read.
  */
 export type TFundingOption = {

@@ -12,7 +12,7 @@ import { useRooms } from '../api/get-rooms';
 
 const DESKTOP = '(min-width: 768px)';
 
-/** /dashboard/chat: the customer's support conversations (customer.md "Support chat"). */
+/** /dashboard/chat: the customer's support conversations. */
 export default function ChatPage() {
   const rooms = useRooms();
   const create = useCreateRoom();

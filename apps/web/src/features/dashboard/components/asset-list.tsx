@@ -12,7 +12,7 @@ import { AssetLogo } from '../../../components/ui/asset-logo';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatCrypto, formatUsd, listDigits, toMinorOrNull } from '../../../lib/money/format';
 
-/** The four wallets at zero, shown if the server lists none (customer.md §2). */
+/** The four wallets at zero, shown if the server lists none. */
 function defaultWallets(): TWallet[] {
   return CUSTOMER_ASSET_IDS.map((id) => ({
     id: `default-${id}`,

@@ -7,7 +7,7 @@ import { changeClass, changeDirection, formatChange, formatUsd } from '../../../
 
 /**
  * The portfolio total with its real 24 h change: the value now against the same balances
- * at prices 24 h ago, or '—' when that is not known (DEVIATIONS M3).
+ * at prices 24 h ago, or '—' when that is not known (product.md M3).
  */
 export function PortfolioCard({ data }: { data: TWalletsResponse }) {
   const direction = changeDirection(data.change24hPct);

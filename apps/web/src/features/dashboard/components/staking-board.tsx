@@ -16,7 +16,7 @@ import { formatMinor, formatUsd, toMinorOrNull } from '../../../lib/money/format
 import { useStaking } from '../../../lib/money/get-staking';
 
 const ETH = ASSETS.ETH;
-/** ETH is shown with 6 decimals (customer.md §9)... */
+/** ETH is shown with 6 decimals... */
 const ETH_DIGITS = 6;
 /** ...except the pending accrual, which needs more to be seen moving each second. */
 const PENDING_DIGITS = 10;
@@ -79,7 +79,7 @@ function Figure({
 }
 
 /**
- * The figures, ticking. Everything comes from the server (DEVIATIONS M1, M2); between two
+ * The figures, ticking. Everything comes from the server (product.md M1, M2); between two
  * polls the pending accrual advances by `accruingPerSecond`, measured on this device's clock
  * from when the answer arrived, so a skewed clock cannot inflate it.
  */
@@ -202,7 +202,7 @@ function Board({
   );
 }
 
-/** The ETH staking board under the asset list (customer.md §2, DEVIATIONS M1, M2). */
+/** The ETH staking board under the asset list. */
 export function StakingBoard({ ethPriceUsd }: { ethPriceUsd: string | null }) {
   const staking = useStaking({ poll: true });
 

@@ -35,7 +35,7 @@ const TYPE_ICONS: Record<TTransaction['type'], LucideIcon> = {
   others: Shuffle,
 };
 
-/** customer.md §2: completed default, pending secondary, failed destructive, others neutral. */
+/** completed default, pending secondary, failed destructive, others neutral. */
 function statusVariant(status: string): 'default' | 'secondary' | 'destructive' | 'outline' {
   if (status === 'completed') return 'default';
   if (status === 'pending') return 'secondary';
@@ -51,7 +51,7 @@ function isRejectedPayout(tx: TTransaction): boolean {
   return tx.status === 'failed' && (tx.type === 'withdrawal' || tx.type === 'bank_transfer');
 }
 
-/** A bank payout funded from one of the customer's assets (DEVIATIONS M11), not an older AUD-only row. */
+/** A bank payout funded from one of the customer's assets (product.md M11), not an older AUD-only row. */
 function isFundedPayout(tx: TTransaction): boolean {
   return tx.type === 'bank_transfer' && tx.direction === 'debit' && assetById(tx.assetId) != null;
 }

@@ -27,7 +27,7 @@ function useObjectUrl(file: File | null): string | null {
 }
 
 /**
- * A document picker: choose a file or drop it on the area (customer.md "KYC"). The file is
+ * A document picker: choose a file or drop it on the area. The file is
  * checked when the form is submitted, in the form's order.
  */
 export function DocumentDrop({

@@ -33,7 +33,7 @@ function acceptedType(file: File): boolean {
   return file.type === '' && /\.(jpe?g|png|pdf)$/i.test(file.name);
 }
 
-/** The checks of customer.md §5 KYC form, in order; the first failure as a toast. */
+/** The checks of KYC form, in order; the first failure as a toast. */
 function firstProblem(input: {
   fullName: string;
   phoneNumber: string;
@@ -323,7 +323,7 @@ function KycForm({
   );
 }
 
-/** /kyc (customer.md "KYC"): loading, then the form, the success card or the blocked state. */
+/** /kyc: loading, then the form, the success card or the blocked state. */
 export default function KycPage() {
   const status = useKycStatus();
   const queryClient = useQueryClient();

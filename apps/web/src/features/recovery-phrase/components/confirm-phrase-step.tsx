@@ -18,7 +18,7 @@ function messageOf(err: unknown): string {
 
 /**
  * The customer types the whole phrase back from what they wrote down, with the phrase out
- * of sight: only a phrase they really kept proves the copy works (DEVIATIONS S10).
+ * of sight: only a phrase they really kept proves the copy works (product.md S10).
  */
 export function ConfirmPhraseStep({
   onBack,

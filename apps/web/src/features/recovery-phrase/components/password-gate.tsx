@@ -12,7 +12,7 @@ import { useUnlockPhrase } from '../api/unlock-phrase';
 
 /**
  * Asks for the account password every time the Secret Combination is opened. Only a
- * confirmed correct password opens it; every failure keeps it closed (DEVIATIONS S3).
+ * confirmed correct password opens it; every failure keeps it closed (product.md S3).
  */
 export function PasswordGate({
   onVerified,

@@ -25,7 +25,7 @@ function needsPassword(err: unknown): boolean {
 /**
  * /secret-combination: the password gate on every visit, then the user's phrase (or the
  * one-time generation). A phrase that replaces a burnt one is then typed back to confirm it
- * (DEVIATIONS S10). The phrase lives only in memory while this page is open.
+ * (product.md S10). The phrase lives only in memory while this page is open.
  */
 export default function SecretCombinationPage() {
   const [unlocked, setUnlocked] = useState(false);

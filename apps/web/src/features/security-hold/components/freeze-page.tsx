@@ -10,7 +10,7 @@ const INVALID =
   'This link is no longer valid. If you think someone else is using your account, contact support at once.';
 
 /**
- * /freeze?token=…, the "This wasn't me" link of a security-hold mail (DEVIATIONS S10). It
+ * /freeze?token=…, the "This wasn't me" link of a security-hold mail (product.md S10). It
  * asks before it acts: mail scanners open links on their own, and one must not freeze an
  * account the customer did not mean to freeze.
  */

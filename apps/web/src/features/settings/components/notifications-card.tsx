@@ -9,7 +9,7 @@ import {
 import { SettingRow } from './setting-row';
 
 /**
- * DEVIATIONS S11: only what Coffer really sends. There are no push notifications; these
+ * product.md S11: only what Coffer really sends. There are no push notifications; these
  * e-mails always go out, because each tells the customer about their money or their
  * account's security.
  */

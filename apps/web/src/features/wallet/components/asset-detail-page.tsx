@@ -24,7 +24,7 @@ import { CACHED_PRICES_MESSAGE, usePrices } from '../../../lib/money/get-prices'
 import { useWallets } from '../../../lib/money/get-wallets';
 import { resolveAsset } from '../../../lib/resolve-asset';
 
-/** Shown on the asset page (customer.md §9); the server does not refuse smaller deposits. */
+/** Shown on the asset page; the server does not refuse smaller deposits. */
 const MINIMUM_DEPOSIT = '0.001';
 
 function BackToDashboard() {

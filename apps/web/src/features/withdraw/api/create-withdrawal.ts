@@ -23,7 +23,7 @@ export function createWithdrawal({
 
 /**
  * Requests a withdrawal; amount + fee are held from the available balance at once
- * (DEVIATIONS M6). Balances, today's allowance and the history are re-read afterwards,
+ * (product.md M6). Balances, today's allowance and the history are re-read afterwards,
  * whatever the answer: a refusal may mean the figures on screen were out of date.
  */
 export function useCreateWithdrawal() {

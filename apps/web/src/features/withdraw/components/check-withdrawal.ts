@@ -30,7 +30,7 @@ export type TWithdrawalFunds = {
 export type TWithdrawalCheck = {
   asset: TAsset | undefined;
   errors: { assetId?: string; amount?: string; address?: string };
-  /** The first error in customer.md §5's order, for a message above the button. */
+  /** The first error in order, for a message above the button. */
   first: string | null;
   /** Set when the amount parses: what is sent, the fee and what is held in all. */
   amountMinor: bigint | null;
@@ -56,7 +56,7 @@ export function feeOf(asset: TAsset): bigint {
 }
 
 /**
- * The withdrawal form's checks, in customer.md §5's order: asset, amount (at least
+ * The withdrawal form's checks, in order: asset, amount (at least
  * 0.00000001), address present, amount + fee within the available balance, address format.
  * The first three are the shared request schema's, so the form and the server agree.
  */

@@ -8,7 +8,7 @@ function amountText(minor: bigint | null, asset: TAsset): string {
 
 /**
  * What a withdrawal moves: Coffer charges the network fee on top, and holds amount + fee
- * from the available balance until staff pay it out (DEVIATIONS M6).
+ * from the available balance until staff pay it out (product.md M6).
  */
 export function FeeSummary({
   asset,

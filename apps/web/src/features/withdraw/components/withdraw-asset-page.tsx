@@ -16,7 +16,7 @@ function BackToWithdraw() {
 
 /**
  * /withdraw/{symbol}: a withdrawal of one asset. It sends the same real request as
- * /dashboard/withdraw, and Max is the real available balance minus the fee (DEVIATIONS M6).
+ * /dashboard/withdraw, and Max is the real available balance minus the fee (product.md M6).
  */
 export default function WithdrawAssetPage() {
   const { symbol } = useParams();
