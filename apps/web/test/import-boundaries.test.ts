@@ -35,6 +35,19 @@ describe('import boundaries', () => {
     expect(crossings).toEqual([]);
   });
 
+  it('no feature imports the app layer (app/ composes features, never the reverse)', () => {
+    const APP = path.join(ROOT, 'apps/web/src/app');
+    const offenders: string[] = [];
+    for (const file of sourceFiles(FEATURES)) {
+      for (const spec of importsOf(file).filter((s) => s.startsWith('.'))) {
+        const target = path.resolve(path.dirname(file), spec);
+        if (!path.relative(APP, target).startsWith('..'))
+          offenders.push(`${path.relative(ROOT, file)} -> ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
   it('packages/shared imports nothing from the apps', () => {
     const offenders = sourceFiles(SHARED).filter((f) =>
       importsOf(f).some(

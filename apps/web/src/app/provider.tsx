@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { queryClient } from '../lib/query-client';
-import { useTheme } from './theme-context';
+import { useTheme } from '../lib/use-theme';
 
 function ThemedToaster() {
   const { theme } = useTheme();

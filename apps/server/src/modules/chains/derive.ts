@@ -9,7 +9,6 @@ import { HDKey } from '@scure/bip32';
 import { Address, NETWORK, OutScript, TEST_NETWORK } from '@scure/btc-signer';
 import { StartupError } from '../../lib/startup-error';
 import type { ChainName } from './chain-adapter';
-import type { ChainConfig } from './chain-config';
 
 /**
  * Deposit addresses from the operator's account-level extended public keys
@@ -204,8 +203,16 @@ export function tronAddressOf(publicKey: Uint8Array): { address: string; hex: st
   return { address: base58check.encode(payload), hex: bytesToHex(payload) };
 }
 
+/**
+ * What deriving needs of a chain's configuration (a `ChainConfig` is one): its account key,
+ * and for Bitcoin the network the address is written for.
+ */
+export type DerivationSource =
+  | { chain: 'bitcoin'; account: HDKey; network: BitcoinNetwork }
+  | { chain: 'ethereum' | 'tron'; account: HDKey };
+
 /** The address at `index` on a configured chain. */
-export function derive(config: ChainConfig, index: number): DerivedAddress {
+export function derive(config: DerivationSource, index: number): DerivedAddress {
   const key = publicKeyAt(config.account, index);
   const publicKey = bytesToHex(key);
   switch (config.chain) {

@@ -1,5 +1,5 @@
 /**
- * The outbox module's only entry point: other modules import from '../outbox'.
+ * The outbox module's only entry point: other modules import it by its folder, `../outbox`.
  * The outbox queues side effects (mails, file removals) in a change's own transaction and
  * carries them out after the commit; the file sweep removes uploads no row names.
  */

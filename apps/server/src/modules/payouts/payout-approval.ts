@@ -17,8 +17,14 @@ import {
 } from '../chains';
 import { type TransactionRow, trimDecimal } from '../ledger';
 import { payoutsRepository as repo } from './payouts.repository';
-import type { PayoutsDeps } from './payouts.service';
-import { PAYOUT_MSG, type PayoutActor, type PayoutsContext, UUID } from './payouts-context';
+
+import {
+  PAYOUT_MSG,
+  type PayoutActor,
+  type PayoutsContext,
+  type PayoutsDeps,
+  UUID,
+} from './payouts-context';
 import { addressOfKey, decimalOf, paysText } from './payouts-view';
 
 /**

@@ -1,10 +1,13 @@
+import type { TStepUp } from '@coffer/shared';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import type { BitcoinAdapter, ChainConfigs, EthereumAdapter, TronAdapter } from '../chains';
+import type { Outbox } from '../outbox';
 import { SETTING_DEFAULTS } from '../settings';
 import type { StepUpSubject } from '../step-up';
+import type { WithdrawalsService } from '../withdrawals';
 import type { KeyOrigin } from './bitcoin-psbt';
 
 /** Who acts: the audit row's actor and address, and the session a step-up confirms. */
@@ -67,3 +70,28 @@ export function setting(settings: Map<string, string>, key: string): number {
   const value = settings.get(key) ?? SETTING_DEFAULTS.find((d) => d.key === key)?.value ?? 'NaN';
   return Number(value);
 }
+
+/** What the payouts service is built from (the composition root passes it). */
+export type PayoutsDeps = {
+  pool: pg.Pool;
+  chains: ChainConfigs;
+  /** BTC_KEY_ORIGIN: the master fingerprint and account path signers derive from. */
+  keyOrigin: KeyOrigin | null;
+  bitcoin: BitcoinAdapter | null;
+  ethereum: EthereumAdapter | null;
+  /** Reads only: a TRON payout's typed hash is verified, never sent by Coffer. */
+  tron: TronAdapter | null;
+  withdrawals: Pick<WithdrawalsService, 'settle'>;
+  audit: AuditLog;
+  outbox: Pick<Outbox, 'deliver'>;
+  stepUp: {
+    confirm(
+      client: pg.PoolClient,
+      session: StepUpSubject,
+      proof: TStepUp,
+      who: Client,
+    ): Promise<void>;
+  };
+  settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
+  log: Logger;
+};

@@ -1,22 +1,10 @@
 import type { TPayoutChain, TStepUp } from '@coffer/shared';
 import type pg from 'pg';
-import type { Logger } from 'pino';
 import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import type { AuditLog } from '../audit';
-import {
-  type BitcoinAdapter,
-  type ChainConfigs,
-  CONFIRMATIONS_SETTING,
-  type EthereumAdapter,
-  type TronAdapter,
-} from '../chains';
+import { CONFIRMATIONS_SETTING } from '../chains';
 import type { TransactionRow } from '../ledger';
-import type { Outbox } from '../outbox';
-import type { StepUpSubject } from '../step-up';
-import type { WithdrawalsService } from '../withdrawals';
 import { bumpBitcoin } from './bitcoin-batch-builder';
-import type { BuiltBitcoinBatch, KeyOrigin } from './bitcoin-psbt';
+import type { BuiltBitcoinBatch } from './bitcoin-psbt';
 import { payoutAddressOf } from './ethereum-payout-tx';
 import {
   type ApprovalContext,
@@ -36,31 +24,9 @@ import { overview, statesOf } from './payouts-view';
  * batch builds, submits, the view) is its own file taking it.
  */
 
-export { PAYOUT_MSG, type PayoutActor } from './payouts-context';
+import type { PayoutsDeps } from './payouts-context';
 
-export type PayoutsDeps = {
-  pool: pg.Pool;
-  chains: ChainConfigs;
-  /** BTC_KEY_ORIGIN: the master fingerprint and account path signers derive from. */
-  keyOrigin: KeyOrigin | null;
-  bitcoin: BitcoinAdapter | null;
-  ethereum: EthereumAdapter | null;
-  /** Reads only: a TRON payout's typed hash is verified, never sent by Coffer. */
-  tron: TronAdapter | null;
-  withdrawals: Pick<WithdrawalsService, 'settle'>;
-  audit: AuditLog;
-  outbox: Pick<Outbox, 'deliver'>;
-  stepUp: {
-    confirm(
-      client: pg.PoolClient,
-      session: StepUpSubject,
-      proof: TStepUp,
-      who: Client,
-    ): Promise<void>;
-  };
-  settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
-  log: Logger;
-};
+export { PAYOUT_MSG, type PayoutActor, type PayoutsDeps } from './payouts-context';
 
 const CHAIN_NAMES: Record<string, string> = {
   bitcoin: 'Bitcoin',

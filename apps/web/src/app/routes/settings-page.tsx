@@ -8,7 +8,7 @@ import { NotificationsCard } from '../../features/settings/components/notificati
 import { ProfileCard } from '../../features/settings/components/profile-card';
 import { TwoFactorSettingsCard } from '../../features/two-factor/components/two-factor-settings-card';
 import { useSession } from '../../lib/session';
-import { useTheme } from '../theme-context';
+import { useTheme } from '../../lib/use-theme';
 
 /** /dashboard/settings: the settings cards of , in the order given there. */
 export default function SettingsPage() {

@@ -1,19 +1,12 @@
 import type { TAdminTransactionsResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { adminTransactionsKeys } from './keys';
+import { adminTransactionsKeys, type TransactionFilters } from './keys';
+
+export type { TransactionFilters } from './keys';
 
 /** the transactions screen refreshes every 30 s. */
 export const TRANSACTIONS_REFRESH_MS = 30_000;
-
-export type TransactionFilters = {
-  q: string;
-  status: string;
-  type: string;
-  currency: string;
-  page: number;
-  pageSize: number;
-};
 
 export function getAdminTransactions(
   f: TransactionFilters,

@@ -1,5 +1,14 @@
 import { adminKeys } from '../../../lib/query-keys';
-import type { TransactionFilters } from './get-admin-transactions';
+
+/** The transactions screen's filters and page: its query key and its request. */
+export type TransactionFilters = {
+  q: string;
+  status: string;
+  type: string;
+  currency: string;
+  page: number;
+  pageSize: number;
+};
 
 export const adminTransactionsKeys = {
   list: (f: TransactionFilters) => [...adminKeys.transactions(), 'list', f] as const,

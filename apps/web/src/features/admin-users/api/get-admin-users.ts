@@ -1,13 +1,13 @@
 import type { TAdminUserFiguresResponse, TAdminUsersResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { adminUsersKeys } from './keys';
+import { type AdminUsersParams, adminUsersKeys } from './keys';
 
 export const ADMIN_USERS_PAGE_SIZE = 25;
 /** the users view refetches wallet figures every 5 s. */
 export const FIGURES_REFRESH_MS = 5_000;
 
-export type AdminUsersParams = { q: string; page: number };
+export type { AdminUsersParams } from './keys';
 
 /** `fresh`: recount the summary figures now rather than take ones up to 5 s old. */
 export function getAdminUsers(

@@ -1,4 +1,5 @@
-import type { AdminUsersParams } from './get-admin-users';
+/** The users screen's search and page. */
+export type AdminUsersParams = { q: string; page: number };
 
 export const adminUsersKeys = {
   all: () => ['admin', 'users'] as const,

@@ -1,9 +1,9 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { dashboardKeys } from './keys';
+import { dashboardKeys, type TPortfolioRange } from './keys';
 
-export type TPortfolioRange = TPortfolioHistoryResponse['range'];
+export type { TPortfolioRange } from './keys';
 
 export const PORTFOLIO_RANGES: readonly TPortfolioRange[] = ['24h', '7d', '30d'];
 

@@ -1,5 +1,7 @@
+import type { TPortfolioHistoryResponse } from '@coffer/shared';
 import { moneyKeys } from '../../../lib/money/keys';
-import type { TPortfolioRange } from './get-portfolio-history';
+
+export type TPortfolioRange = TPortfolioHistoryResponse['range'];
 
 export const dashboardKeys = {
   portfolioHistory: (range: TPortfolioRange) => [...moneyKeys.portfolioHistory(), range] as const,

@@ -1,5 +1,5 @@
 import { useCallback, useSyncExternalStore } from 'react';
-import { applyTheme, readTheme, type Theme } from '../lib/theme';
+import { applyTheme, readTheme, type Theme } from './theme';
 
 // The theme is a class on <html> (set before first paint by /theme.js); this hook reads
 // and changes it, and re-renders every user of it on change.
