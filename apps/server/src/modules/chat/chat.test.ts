@@ -453,23 +453,16 @@ describe('attachments that could be turned against staff or the server', () => {
     const body = multipart({ text: '' }, files);
 
     const health = async () => {
-      const started = performance.now();
       const res = await fetch(`${base}/api/health`);
       expect(res.status).toBe(200);
-      return performance.now() - started;
     };
-    // Measured in the same run, on the same machine, before anything heavy starts (after
-    // one request that opens the connection).
     await health();
-    const baseline = Math.max(await health(), await health(), await health());
 
-    // Two measures. How busy the main thread's event loop was while the checks ran: a check
-    // done on it would keep it busy for seconds, and unlike a delay measure this one does not
-    // count the time the machine's other processes (a parallel test file, PostgreSQL) took
-    // the CPU away while the loop was idle. And the health request's time while the checks
-    // run (from the moment the files are queued for the workers until the answer), allowed
-    // the baseline on top of 100 ms so that a slow machine does not fail the test where the
-    // code is not at fault.
+    // How busy the main thread's event loop was while the checks ran: a check done on it
+    // would keep it busy for seconds. Unlike a delay, this does not count the time the
+    // machine's other processes (a parallel test file, PostgreSQL) took the CPU while the
+    // loop was idle, so it says whether the code blocks, not how loaded the machine is.
+    // How fast the probe answers under this load is the benchmark's to say, not a test's.
     const checking = fetch(`${base}/api/chat/rooms/${roomId}/attachments`, {
       method: 'POST',
       headers: { cookie: user.cookie, origin: t.origin, 'content-type': body.contentType },
@@ -482,9 +475,10 @@ describe('attachments that could be turned against staff or the server', () => {
     while (!finished && pdfChecksInFlight() === 0) await new Promise((r) => setTimeout(r, 5));
     const queued = pdfChecksInFlight();
     const checksStarted = performance.eventLoopUtilization();
-    const latencies: number[] = [];
+    let answered = 0;
     while (!finished) {
-      latencies.push(await health());
+      await health();
+      answered++;
       await new Promise((r) => setTimeout(r, 50));
     }
     const busy = performance.eventLoopUtilization(checksStarted);
@@ -494,10 +488,10 @@ describe('attachments that could be turned against staff or the server', () => {
       `hostile-0.pdf: ${SNIFF_MESSAGES.active_content}`,
     );
     expect(queued).toBeGreaterThan(1);
-    // Several health checks ran while the files were being checked, and none waited.
-    expect(latencies.length).toBeGreaterThan(3);
+    // Several health checks were answered while the files were being checked, and the main
+    // thread stayed mostly idle: the checks ran on the workers.
+    expect(answered).toBeGreaterThan(3);
     expect(busy.utilization).toBeLessThan(0.5);
-    expect(Math.max(...latencies)).toBeLessThan(100 + baseline);
   }, 60_000);
 });
 
