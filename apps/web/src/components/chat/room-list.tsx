@@ -4,7 +4,8 @@ import type { ReactNode } from 'react';
 import { errorMessage } from '../../lib/api-client';
 import { cn } from '../../lib/cn';
 import { Spinner } from '../ui/spinner';
-import { RelativeTime, RoomStatus } from './conversation';
+import { RelativeTime } from './relative-time';
+import { RoomStatus } from './room-status';
 
 /** One row of the conversation list. */
 function RoomItem({

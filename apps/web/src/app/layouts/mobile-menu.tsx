@@ -1,0 +1,58 @@
+import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { Menu, X } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { cn } from '../../lib/cn';
+import { PortalMenu } from './portal-menu';
+
+const DESKTOP_QUERY = '(min-width: 1024px)';
+
+/** Below 1024 px: a floating button that opens the menu as a panel sliding in from the right. */
+export function MobileMenu() {
+  const [open, setOpen] = useState(false);
+
+  // Widening the window to the sidebar layout closes the panel (it would be hidden anyway).
+  useEffect(() => {
+    const query = window.matchMedia(DESKTOP_QUERY);
+    const onChange = (event: MediaQueryListEvent) => {
+      if (event.matches) setOpen(false);
+    };
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+
+  return (
+    <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
+      <DialogPrimitive.Trigger
+        aria-label="Open menu"
+        className={cn(
+          'fixed right-5 bottom-5 z-30 flex h-14 w-14 items-center justify-center rounded-full lg:hidden',
+          'bg-primary text-primary-fg shadow-lg transition-colors hover:bg-primary-hover',
+          'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary',
+        )}
+      >
+        <Menu className="h-6 w-6" aria-hidden />
+      </DialogPrimitive.Trigger>
+      <DialogPrimitive.Portal>
+        <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
+        <DialogPrimitive.Content
+          aria-describedby={undefined}
+          className={cn(
+            'fixed inset-y-0 right-0 z-50 flex w-72 max-w-[85vw] flex-col border-l border-border bg-surface text-fg shadow-xl lg:hidden',
+            'transition-transform duration-200 starting:translate-x-full motion-reduce:transition-none',
+          )}
+        >
+          <div className="flex h-16 items-center justify-between border-b border-border px-4">
+            <DialogPrimitive.Title className="text-base font-semibold">Menu</DialogPrimitive.Title>
+            <DialogPrimitive.Close asChild>
+              <Button variant="ghost" size="icon" aria-label="Close menu">
+                <X className="h-5 w-5" aria-hidden />
+              </Button>
+            </DialogPrimitive.Close>
+          </div>
+          <PortalMenu onNavigate={() => setOpen(false)} />
+        </DialogPrimitive.Content>
+      </DialogPrimitive.Portal>
+    </DialogPrimitive.Root>
+  );
+}

@@ -1,0 +1,71 @@
+import { LogOut } from 'lucide-react';
+import { Link } from 'react-router';
+import { Button } from '../../components/ui/button';
+import { Logo } from '../../components/ui/logo';
+import { formatUsd } from '../../lib/money/format';
+import { useWallets } from '../../lib/money/get-wallets';
+import { useSession } from '../../lib/session';
+import { useSignOut } from '../../lib/sign-out';
+
+/** The portfolio total from the wallets (staking rewards credited included); '...' until known. */
+function PortfolioTotal() {
+  const wallets = useWallets();
+  const total = wallets.data ? formatUsd(wallets.data.totalUsd) : wallets.isError ? '—' : '...';
+  return (
+    <output
+      aria-label="Portfolio total"
+      title={
+        wallets.isError && !wallets.data ? 'The portfolio total could not be loaded' : undefined
+      }
+      className="font-semibold tabular-nums text-fg"
+    >
+      {total}
+    </output>
+  );
+}
+
+/** The bar across the top: logo, portfolio total, who is signed in and Logout. */
+export function TopBar() {
+  const session = useSession();
+  const signOut = useSignOut('/');
+  const email = session.data?.user.email ?? '';
+
+  return (
+    <header className="sticky top-0 z-30 h-16 border-b border-border bg-surface">
+      <div className="flex h-full items-center gap-3 px-4 sm:px-6">
+        <Link
+          to="/dashboard"
+          aria-label="Coffer dashboard"
+          className="shrink-0 rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+        >
+          <Logo />
+        </Link>
+        <div className="ml-auto flex min-w-0 items-center gap-3 sm:gap-5">
+          <div className="flex shrink-0 flex-col items-end leading-tight">
+            <span className="hidden text-xs text-muted sm:block" aria-hidden>
+              Portfolio
+            </span>
+            <PortfolioTotal />
+          </div>
+          <span
+            className="min-w-0 max-w-[7.5rem] truncate text-sm text-muted sm:max-w-[16rem]"
+            title={email}
+          >
+            {email}
+          </span>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => signOut.mutate()}
+            disabled={signOut.isPending}
+            aria-label="Logout"
+            className="shrink-0"
+          >
+            <LogOut className="h-4 w-4" aria-hidden />
+            <span className="hidden sm:inline">Logout</span>
+          </Button>
+        </div>
+      </div>
+    </header>
+  );
+}

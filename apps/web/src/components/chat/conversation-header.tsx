@@ -1,0 +1,52 @@
+import { ArrowLeft, Trash2 } from 'lucide-react';
+import { Button } from '../ui/button';
+import { Spinner } from '../ui/spinner';
+import { RoomStatus } from './room-status';
+
+/** The conversation's title bar: back (on a phone), who it is with, status and delete. */
+export function ConversationHeader({
+  title,
+  subtitle,
+  status,
+  onBack,
+  onDelete,
+  deleting,
+}: {
+  title: string;
+  subtitle?: string;
+  status: string;
+  onBack: () => void;
+  onDelete?: () => void;
+  deleting?: boolean;
+}) {
+  return (
+    <header className="flex items-center gap-2 border-b border-border p-3">
+      <Button
+        variant="ghost"
+        size="icon"
+        className="md:hidden"
+        onClick={onBack}
+        aria-label="Back to conversations"
+      >
+        <ArrowLeft className="h-5 w-5" aria-hidden />
+      </Button>
+      <div className="min-w-0 flex-1">
+        <h2 className="truncate font-semibold text-fg">{title}</h2>
+        {subtitle ? <p className="truncate text-xs text-muted">{subtitle}</p> : null}
+      </div>
+      <RoomStatus status={status} />
+      {onDelete ? (
+        <Button
+          variant="ghost"
+          size="icon"
+          onClick={onDelete}
+          disabled={deleting}
+          aria-label="Delete conversation"
+          className="text-danger"
+        >
+          {deleting ? <Spinner label="Deleting" /> : <Trash2 className="h-4 w-4" aria-hidden />}
+        </Button>
+      ) : null}
+    </header>
+  );
+}

@@ -1,0 +1,81 @@
+import type { TPayoutBatch } from '@coffer/shared';
+import { Download, Upload } from 'lucide-react';
+import { useId, useRef } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { shortId } from './batch-hash';
+import type { BatchActions } from './use-batch-actions';
+
+/** Whether a signed file may still be taken: not once the chain settled the batch. */
+function takesSigned(batch: TPayoutBatch): boolean {
+  return batch.state === 'built' || batch.state === 'broadcast';
+}
+
+/**
+ * The buttons under an unfinished batch: download the file, upload the signed one and
+ * (Bitcoin, broadcast but slow) the fee bump form.
+ */
+export function BatchActionBar({ batch, actions }: { batch: TPayoutBatch; actions: BatchActions }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const canBump = batch.chain === 'bitcoin' && batch.state === 'broadcast';
+  return (
+    <div className="flex flex-col gap-3 border-t border-border pt-4 md:flex-row md:flex-wrap md:items-end md:justify-between">
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={actions.askFile}>
+          <Download className="h-4 w-4" aria-hidden />
+          Download file
+        </Button>
+        {takesSigned(batch) ? (
+          <>
+            <Button onClick={() => fileInput.current?.click()} disabled={actions.submitPending}>
+              <Upload className="h-4 w-4" aria-hidden />
+              Upload signed file
+            </Button>
+            <input
+              ref={fileInput}
+              type="file"
+              tabIndex={-1}
+              aria-label={`Signed file for batch ${shortId(batch.id)}`}
+              className="sr-only"
+              onChange={(e) => void actions.chosen(e)}
+            />
+          </>
+        ) : null}
+      </div>
+      {canBump ? <FeeBumpForm actions={actions} /> : null}
+    </div>
+  );
+}
+
+/** A replacement paying the same payouts at a higher fee rate (Bitcoin only). */
+function FeeBumpForm({ actions }: { actions: BatchActions }) {
+  const id = useId();
+  const { feeRate, feeError } = actions;
+  return (
+    <form noValidate onSubmit={actions.askBump} className="flex flex-wrap items-end gap-2">
+      <div className="w-40 space-y-1.5">
+        <Label htmlFor={`${id}-rate`}>New fee rate (sat/vB)</Label>
+        <Input
+          id={`${id}-rate`}
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step="any"
+          value={feeRate}
+          onChange={(e) => actions.changeFeeRate(e.target.value)}
+          aria-invalid={feeError ? true : undefined}
+          aria-describedby={feeError ? `${id}-rate-error` : undefined}
+        />
+      </div>
+      <Button type="submit" variant="outline" disabled={actions.bumpPending}>
+        Bump fee
+      </Button>
+      {feeError ? (
+        <p id={`${id}-rate-error`} role="alert" className="w-full text-sm text-danger">
+          {feeError}
+        </p>
+      ) : null}
+    </form>
+  );
+}

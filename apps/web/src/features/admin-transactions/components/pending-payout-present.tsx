@@ -1,0 +1,93 @@
+import {
+  normalizeBankReference,
+  normalizeTxHash,
+  type TAdminTransaction,
+  type TReferenceResult,
+} from '@coffer/shared';
+import {
+  audRateText,
+  audText,
+  cryptoText,
+  HeldAmount,
+  isFundedBankPayout,
+  priceText,
+  usdText,
+} from './present';
+
+export const isBank = (tx: TAdminTransaction) => tx.type === 'bank_transfer';
+
+export function amountOf(tx: TAdminTransaction): string {
+  if (!isBank(tx)) return cryptoText(tx);
+  const fiat = tx.currency === 'USD' ? usdText(tx) : audText(tx);
+  // A funded payout also names what it holds, so the dialogs say what will be debited.
+  return isFundedBankPayout(tx) ? `${fiat} (${cryptoText(tx)} held)` : fiat;
+}
+
+/**
+ * A bank payout's figures: the AUD paid, the crypto held for it, its USD value and both
+ * rates it was converted at (product.md M11).
+ */
+export function Amount({ tx }: { tx: TAdminTransaction }) {
+  if (!isBank(tx)) return <>{cryptoText(tx)}</>;
+  const fiat = tx.currency === 'USD' ? usdText(tx) : audText(tx);
+  if (!isFundedBankPayout(tx)) return <>{fiat}</>;
+  return (
+    <span className="min-w-0">
+      <span className="block font-medium">{fiat}</span>
+      <span className="block whitespace-nowrap">
+        <HeldAmount tx={tx} />
+      </span>
+      <span className="block">≈ {usdText(tx)}</span>
+      <span className="block text-xs text-muted">
+        {[
+          tx.audUsdRate ? audRateText(tx.audUsdRate) : null,
+          tx.priceUsd ? priceText(tx, tx.priceUsd) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </span>
+    </span>
+  );
+}
+
+/** What staff must type to prove the payout left: the rule's message, or the normalised value. */
+export function checkReference(tx: TAdminTransaction, reference: string): TReferenceResult {
+  return isBank(tx) ? normalizeBankReference(reference) : normalizeTxHash(tx.assetId, reference);
+}
+
+export function Destination({ tx }: { tx: TAdminTransaction }) {
+  if (tx.bankTransfer) {
+    return (
+      <span className="text-xs">
+        {tx.bankTransfer.accountName}
+        <br />
+        BSB {tx.bankTransfer.bsbNumber} · {tx.bankTransfer.accountNumber}
+      </span>
+    );
+  }
+  return <span className="break-all font-mono text-xs">{tx.withdrawalAddress ?? '—'}</span>;
+}
+
+/** The toast after a crypto withdrawal's hash is taken: what the chain check made of it. */
+export function completedText(tx: TAdminTransaction): { title: string; description?: string } {
+  if (isBank(tx)) return { title: 'Bank transfer completed' };
+  switch (tx.payoutState) {
+    case 'unverified':
+      return {
+        title: 'Withdrawal completed: Unverified',
+        description: 'Coffer does not watch this chain, so the hash was recorded unchecked.',
+      };
+    case 'manual':
+      return {
+        title: 'Hash recorded: waiting for the chain',
+        description: 'The withdrawal completes once the chain shows this transaction confirmed.',
+      };
+    case 'confirming':
+      return {
+        title: 'Hash recorded: confirming',
+        description: 'The chain shows the payment; it completes once confirmed.',
+      };
+    default:
+      return { title: 'Withdrawal completed' };
+  }
+}

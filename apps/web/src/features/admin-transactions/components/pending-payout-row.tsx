@@ -1,0 +1,103 @@
+import type { TAdminTransaction } from '@coffer/shared';
+import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
+import { STACKED } from '../../../components/admin/stacked-table';
+import { Button } from '../../../components/ui/button';
+import { Amount, Destination, isBank } from './pending-payout-present';
+import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
+
+/**
+ * What staff may do with a pending payout now. A bank transfer is completed with the bank's
+ * reference. A crypto withdrawal is approved first (by a second admin); once approved it is
+ * paid by a batch on Payouts or completed with the hash of a payment made outside Coffer.
+ * Once a batch may pay it, the chain decides: it is neither rejected nor completed by hand.
+ */
+function actionsOf(tx: TAdminTransaction): 'complete' | 'approve' | 'none' {
+  if (isBank(tx)) return 'complete';
+  const state = tx.payoutState ?? null;
+  if (state === null) return 'approve';
+  return state === 'approved' ? 'complete' : 'none';
+}
+
+function Actions({
+  tx,
+  onApprove,
+  onComplete,
+  onReject,
+}: {
+  tx: TAdminTransaction;
+  onApprove: () => void;
+  onComplete: () => void;
+  onReject: () => void;
+}) {
+  const actions = actionsOf(tx);
+  return (
+    // Stacked (phone): the badge and buttons share a line. Wide: the badge above the buttons,
+    // which stay side by side.
+    <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
+      {tx.payoutState ? <PayoutStateBadge state={tx.payoutState} /> : null}
+      <div className="flex gap-2 empty:hidden">
+        {actions === 'approve' ? (
+          <Button size="sm" onClick={onApprove}>
+            Approve
+          </Button>
+        ) : null}
+        {actions === 'complete' ? (
+          <Button size="sm" onClick={onComplete}>
+            Complete
+          </Button>
+        ) : null}
+        {actions !== 'none' ? (
+          <Button size="sm" variant="outline" onClick={onReject}>
+            Reject
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** One pending payout: when, who, what, where to, and what staff may do with it now. */
+export function PendingPayoutRow({
+  tx,
+  onApprove,
+  onComplete,
+  onReject,
+}: {
+  tx: TAdminTransaction;
+  onApprove: () => void;
+  onComplete: () => void;
+  onReject: () => void;
+}) {
+  return (
+    <tr className={STACKED.row}>
+      <td data-label="Requested" className={STACKED.cell}>
+        {dateText(tx.date)}
+      </td>
+      <td data-label="Customer" className={STACKED.cell}>
+        <span className="min-w-0 break-words">
+          {customerText(tx)}
+          {customerText(tx) !== tx.customer.email ? (
+            <span className="block text-xs text-muted">{tx.customer.email}</span>
+          ) : null}
+        </span>
+      </td>
+      <td data-label="Type" className={STACKED.cell}>
+        <span className="min-w-0">
+          {typeText(tx.type)}
+          {isFundedBankPayout(tx) ? (
+            <span className="block text-xs text-muted">from {assetText(tx)}</span>
+          ) : null}
+        </span>
+      </td>
+      <td data-label="Amount" className={`${STACKED.cell} tabular-nums`}>
+        <Amount tx={tx} />
+      </td>
+      <td data-label="Destination" className={STACKED.cell}>
+        <Destination tx={tx} />
+      </td>
+      <td className={STACKED.wideCell}>
+        <Actions tx={tx} onApprove={onApprove} onComplete={onComplete} onReject={onReject} />
+      </td>
+    </tr>
+  );
+}

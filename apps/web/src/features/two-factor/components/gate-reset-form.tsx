@@ -1,0 +1,128 @@
+import { MSG, normalizePhrase } from '@coffer/shared';
+import { ArrowLeft, KeyRound } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { FieldError } from '../../../components/ui/field-error';
+import { Textarea } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { ApiError } from '../../../lib/api-client';
+import { useResetTwoFactorWithPhrase } from '../api/reset-two-factor-with-phrase';
+import { useRecheckSessionOn } from './use-recheck-session';
+
+/** Lost authenticator: turns 2FA off with the recovery phrase, so it can be set up again. */
+
+export function ResetForm({
+  onBack,
+  onCancel,
+  cancelling,
+}: {
+  onBack: () => void;
+  onCancel: () => void;
+  cancelling: boolean;
+}) {
+  const reset = useResetTwoFactorWithPhrase();
+  const recheckSession = useRecheckSessionOn();
+  const [phrase, setPhrase] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const phraseId = useId();
+  const hintId = useId();
+  const errorId = useId();
+
+  useEffect(() => {
+    document.getElementById(phraseId)?.focus();
+  }, [phraseId]);
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (reset.isPending) return;
+    if (phrase.trim() === '') {
+      setError(MSG.enterRecoveryPhrase);
+      return;
+    }
+    setError(null);
+    reset.mutate(normalizePhrase(phrase), {
+      onSuccess: () => {
+        setPhrase('');
+        toast.success('2FA Reset Successful', {
+          description: 'Set up two-factor authentication again to continue.',
+        });
+      },
+      onError: (err) => {
+        console.error('2FA reset failed', err);
+        recheckSession(err);
+        const message =
+          err instanceof ApiError && (err.code === 'RATE_LIMITED' || err.code === 'NETWORK')
+            ? err.message
+            : 'Failed to reset 2FA. Please try again.';
+        setError(message);
+        toast.error('Reset Failed', { description: message });
+      },
+    });
+  }
+
+  const describedBy = [hintId, error ? errorId : null].filter(Boolean).join(' ');
+
+  return (
+    <Card>
+      <CardHeader>
+        <span
+          className="mb-2 flex h-12 w-12 items-center justify-center rounded-full bg-surface-2 text-primary"
+          aria-hidden
+        >
+          <KeyRound className="h-6 w-6" />
+        </span>
+        <h1 className="text-xl font-semibold text-fg">Reset two-factor authentication</h1>
+        <CardDescription>
+          Lost your authenticator? Enter your secret recovery phrase to turn two-factor
+          authentication off. You will then set it up again with a new authenticator, and every
+          other device signed in to your account is signed out.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+          <div className="flex flex-col gap-2">
+            <Label htmlFor={phraseId}>Secret recovery phrase</Label>
+            <Textarea
+              id={phraseId}
+              name="recoveryPhrase"
+              rows={3}
+              autoComplete="off"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              placeholder="word1 word2 word3 ..."
+              value={phrase}
+              onChange={(e) => {
+                setPhrase(e.target.value);
+                if (error) setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={describedBy}
+              className="font-mono"
+            />
+            <p id={hintId} className="text-xs text-muted">
+              Your 12-word recovery phrase, with the words separated by spaces.
+            </p>
+            <FieldError id={errorId} message={error} />
+          </div>
+
+          <Button type="submit" className="w-full" disabled={reset.isPending}>
+            {reset.isPending ? 'Resetting...' : 'Reset 2FA'}
+          </Button>
+
+          <div className="flex flex-col gap-2 border-t border-border pt-4 sm:flex-row sm:justify-between">
+            <Button variant="ghost" onClick={onBack} disabled={reset.isPending}>
+              <ArrowLeft className="h-4 w-4" aria-hidden />
+              Back to verification
+            </Button>
+            <Button variant="outline" onClick={onCancel} disabled={cancelling || reset.isPending}>
+              {cancelling ? 'Signing out...' : 'Cancel'}
+            </Button>
+          </div>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}

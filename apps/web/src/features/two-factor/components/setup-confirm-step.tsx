@@ -1,0 +1,165 @@
+import {
+  MSG,
+  PHRASE_CHECK_MSG,
+  TOTP_DIGITS,
+  type TSession,
+  type TTwoFactorSetupResponse,
+} from '@coffer/shared';
+import { ArrowLeft } from 'lucide-react';
+import { type FormEvent, useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button';
+import { FieldError } from '../../../components/ui/field-error';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { ApiError } from '../../../lib/api-client';
+import { useEnableTwoFactor } from '../api/enable-two-factor';
+import { TotpCodeInput } from './totp-code-input';
+
+/** Which message a failed confirmation shows: the server's where it says more than "wrong". */
+function enableFailureMessage(err: unknown): string {
+  if (err instanceof ApiError && ['RATE_LIMITED', 'CONFLICT', 'NETWORK'].includes(err.code)) {
+    return err.message;
+  }
+  return MSG.invalidCode;
+}
+
+/** A refusal about the phrase's words (wrong or missing): shown under the words, not the code. */
+function isWordsRefusal(err: unknown): err is ApiError {
+  return (
+    err instanceof ApiError && ['INVALID_RECOVERY_PHRASE', 'VALIDATION_FAILED'].includes(err.code)
+  );
+}
+
+export function ConfirmStep({
+  setup,
+  onBack,
+  onDone,
+}: {
+  setup: TTwoFactorSetupResponse;
+  onBack: () => void;
+  onDone: (session: TSession | null) => void;
+}) {
+  const enable = useEnableTwoFactor();
+  const positions = setup.phraseCheck ?? [];
+  const [words, setWords] = useState<string[]>(() => positions.map(() => ''));
+  const [wordsError, setWordsError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const inputId = useId();
+  const errorId = useId();
+  const wordsId = useId();
+  const wordsErrorId = useId();
+  const focusInput = () => document.getElementById(inputId)?.focus();
+  const focusWord = (i: number) => document.getElementById(`${wordsId}-${i}`)?.focus();
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus once, when the step opens
+  useEffect(() => {
+    if (positions.length > 0) focusWord(0);
+    else focusInput();
+  }, []);
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    if (enable.isPending) return;
+    const blank = positions.filter((_, i) => !words[i]?.trim());
+    const missingWords = blank.length > 0 ? PHRASE_CHECK_MSG.missing(blank) : null;
+    const badCode = code.length !== TOTP_DIGITS ? MSG.sixDigitCode : null;
+    setWordsError(missingWords);
+    setError(badCode);
+    if (missingWords) {
+      focusWord(positions.indexOf(blank[0] ?? 0));
+      return;
+    }
+    if (badCode) return;
+    enable.mutate(
+      { code, ...(positions.length > 0 ? { phraseWords: words.map((w) => w.trim()) } : {}) },
+      {
+        onSuccess: ({ session }) => onDone(session),
+        onError: (err) => {
+          console.error('2FA enable failed', err);
+          if (isWordsRefusal(err)) {
+            // The code was not looked at: it stays, for the corrected words.
+            setWordsError(err.message);
+            toast.error('Verification Failed', { description: err.message });
+            focusWord(0);
+            return;
+          }
+          const message = enableFailureMessage(err);
+          setError(message);
+          setCode('');
+          toast.error('Verification Failed', { description: message });
+          focusInput();
+        },
+      },
+    );
+  }
+
+  return (
+    <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+      <p className="text-xs font-medium uppercase tracking-wide text-muted">Step 2 of 2</p>
+      {positions.length > 0 && (
+        <fieldset
+          className="flex flex-col gap-3"
+          aria-describedby={wordsError ? wordsErrorId : undefined}
+        >
+          <legend className="mb-1 font-semibold text-fg">Check your recovery phrase</legend>
+          <p className="text-sm text-muted">
+            From what you wrote down, type these words of your recovery phrase. This makes sure your
+            copy is right before you rely on it.
+          </p>
+          <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+            {positions.map((position, i) => (
+              <div key={position} className="flex flex-col gap-1.5">
+                <Label htmlFor={`${wordsId}-${i}`}>Word {position}</Label>
+                {/* translate="no": browser translation would send the words to a third party. */}
+                <Input
+                  id={`${wordsId}-${i}`}
+                  value={words[i] ?? ''}
+                  onChange={(e) => {
+                    const next = [...words];
+                    next[i] = e.target.value;
+                    setWords(next);
+                    if (wordsError) setWordsError(null);
+                  }}
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  translate="no"
+                  maxLength={50}
+                  className="font-mono"
+                  aria-invalid={wordsError ? true : undefined}
+                />
+              </div>
+            ))}
+          </div>
+          <FieldError id={wordsErrorId} message={wordsError} />
+        </fieldset>
+      )}
+      <div className="flex flex-col gap-2">
+        <Label htmlFor={inputId}>Enter the 6-digit code from your authenticator app</Label>
+        <TotpCodeInput
+          id={inputId}
+          value={code}
+          onCodeChange={(next) => {
+            setCode(next);
+            if (error) setError(null);
+          }}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          className="max-w-48"
+        />
+        <FieldError id={errorId} message={error} />
+      </div>
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
+        <Button variant="outline" onClick={onBack} disabled={enable.isPending}>
+          <ArrowLeft className="h-4 w-4" aria-hidden />
+          Back
+        </Button>
+        <Button type="submit" disabled={enable.isPending}>
+          {enable.isPending ? 'Verifying...' : 'Verify and Enable'}
+        </Button>
+      </div>
+    </form>
+  );
+}
