@@ -1,13 +1,15 @@
 import { MSG_SECURITY, ZChangePasswordRequest } from '@coffer/shared';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { FieldErrors, ResolverOptions } from 'react-hook-form';
+import type { FieldErrors, FieldValues, ResolverOptions } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   errorTreeOf,
   Form,
   FormError,
   FormField,
+  FormMessage,
   formResolver,
   messagesOf,
   serverErrorOf,
@@ -80,6 +82,35 @@ describe('the form layer: messages', () => {
     const result = await formResolver<TFields>(ZChangePasswordRequest)(values, undefined, OPTIONS);
     expect(result.errors).toEqual({});
     expect(result.values).toEqual(values);
+  });
+
+  it('checks what the fields stand for when they are not the request themselves', async () => {
+    type TTyped = { currency: 'AUD' | 'USD'; typed: string; name: string };
+    const schema = z.object({
+      amountAud: z.string().regex(/^\d+$/, 'Enter the amount in whole dollars'),
+      name: z.string().min(1, 'Name is required'),
+    });
+    // The amount is typed in either currency and checked as the amount in AUD.
+    const input = (v: TTyped) => ({
+      amountAud: v.currency === 'AUD' ? v.typed : String(Number(v.typed) * 2),
+      name: v.name,
+    });
+    const resolver = formResolver<TTyped>(schema, undefined, input);
+    const options: ResolverOptions<TTyped> = {
+      fields: {},
+      criteriaMode: 'firstError',
+      shouldUseNativeValidation: false,
+    };
+    const refused = await resolver({ currency: 'AUD', typed: '1.5', name: '' }, undefined, options);
+    expect(messagesOf<FieldValues>(refused.errors)).toEqual({
+      amountAud: 'Enter the amount in whole dollars',
+      name: 'Name is required',
+    });
+    // The values stay the fields as typed; the form builds its request again when it sends it.
+    const values = { currency: 'USD' as const, typed: '3', name: 'Jane' };
+    const accepted = await resolver(values, undefined, options);
+    expect(accepted.errors).toEqual({});
+    expect(accepted.values).toEqual(values);
   });
 
   it('keeps a form-level message apart from the fields, both ways', () => {
@@ -198,5 +229,18 @@ describe('the form layer: fields', () => {
     });
     expect(html).not.toContain('role="alert"');
     expect(html).not.toContain('aria-describedby');
+  });
+
+  it('shows a field’s message apart from its control, where the form puts it', () => {
+    const shownHtml = render({
+      live: { errors: { amount: 'Amount must be greater than 0' }, shown: () => true },
+      children: createElement(FormMessage, { name: 'amount', id: 'bank-amountAud-error' }),
+    });
+    expect(shownHtml).toContain('<p id="bank-amountAud-error" role="alert"');
+    expect(shownHtml).toContain('Amount must be greater than 0');
+    const quiet = render({
+      children: createElement(FormMessage, { name: 'amount', id: 'bank-amountAud-error' }),
+    });
+    expect(quiet).not.toContain('role="alert"');
   });
 });

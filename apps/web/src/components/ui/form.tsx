@@ -81,18 +81,25 @@ export function errorTreeOf<T extends FieldValues>(messages: TFormErrors<T>): Fi
 }
 
 /**
+ * What the schema checks when the fields are not the request themselves: an amount typed in
+ * either currency is checked as the amount in AUD, a choice as what it stands for.
+ */
+export type TFormInput<T extends FieldValues> = (values: T) => FieldValues;
+
+/**
  * The resolver of a form: the shared schema through zodResolver (the values stay as typed,
  * the form parses them again when it sends them), then the form's own checks.
  */
 export function formResolver<T extends FieldValues>(
   schema: z.ZodType<unknown, FieldValues> | null,
   check?: TFormCheck<T>,
+  input?: TFormInput<T>,
 ): Resolver<T> {
   const zod = schema ? zodResolver(schema, undefined, { raw: true }) : null;
   return async (values, context, options) => {
     let found: TFormErrors<T> = {};
     if (zod) {
-      const result = await zod(values, context, {
+      const result = await zod(input ? input(values) : values, context, {
         fields: options.fields,
         criteriaMode: 'firstError',
         shouldUseNativeValidation: false,
@@ -116,11 +123,13 @@ export function formResolver<T extends FieldValues>(
 export function useZodForm<T extends FieldValues>(
   schema: z.ZodType<unknown, FieldValues> | null,
   defaultValues: DefaultValues<T>,
-  options: { check?: TFormCheck<T> } = {},
+  options: { check?: TFormCheck<T>; input?: TFormInput<T> } = {},
 ): UseFormReturn<T> {
+  // react-hook-form takes the resolver of the latest render, so a check or input that reads
+  // data loaded after the form showed (a rate, the balances) sees it.
   return useForm<T>({
     defaultValues,
-    resolver: formResolver<T>(schema, options.check),
+    resolver: formResolver<T>(schema, options.check, options.input),
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
     shouldFocusError: false,
@@ -232,6 +241,14 @@ export function FormError() {
   return <FieldError id={formErrorId} message={formState.errors.root?.[FORM_ERROR]?.message} />;
 }
 
+/**
+ * A field's message on its own, where the form puts it: for a field the form lays out itself
+ * (one message under two inputs, a group of radio buttons).
+ */
+export function FormMessage({ name, id }: { name: string; id: string }) {
+  return <FieldError id={id} message={useFieldMessage(name)} />;
+}
+
 /** What a field's control gets: its value and handlers, id, name and accessibility wiring. */
 export type TFieldControl = {
   id: string;
@@ -244,7 +261,7 @@ export type TFieldControl = {
 };
 
 /** The message a field shows now, if any. */
-function useFieldMessage(name: string): string | undefined {
+export function useFieldMessage(name: string): string | undefined {
   const layer = useFormLayer();
   const { formState, getFieldState } = useFormContext();
   if (layer.summary) return formState.errors.root?.[FORM_ERROR]?.message;
