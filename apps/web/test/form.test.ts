@@ -1,7 +1,7 @@
 import { MSG_SECURITY, ZChangePasswordRequest } from '@coffer/shared';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { FieldErrors, FieldValues, ResolverOptions } from 'react-hook-form';
+import { type FieldErrors, type FieldValues, type ResolverOptions, useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -242,5 +242,51 @@ describe('the form layer: fields', () => {
       children: createElement(FormMessage, { name: 'amount', id: 'bank-amountAud-error' }),
     });
     expect(quiet).not.toContain('role="alert"');
+  });
+});
+
+/** A summary form rendered with these messages already found, as after a submit. */
+function renderSummary(messages: TFormErrors<TFields>): string {
+  function Harness() {
+    const form = useForm<TFields>({
+      defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+      errors: errorTreeOf<TFields>(messages),
+    });
+    return createElement(
+      Form<TFields>,
+      { form, onSubmit: () => undefined, summary: true, formErrorId: 'the-form-error' },
+      createElement(FormField, { key: 'c', name: 'currentPassword', id: 'current', label: 'C' }),
+      createElement(FormField, { key: 'n', name: 'newPassword', id: 'new', label: 'N' }),
+      createElement(FormField, { key: 'f', name: 'confirmPassword', id: 'confirm', label: 'F' }),
+      createElement(FormError, { key: 'e' }),
+    );
+  }
+  return renderToStaticMarkup(createElement(Harness));
+}
+
+/** The ids of the controls marked invalid. */
+function invalidIds(html: string): string[] {
+  return [...html.matchAll(/<input [^>]*aria-invalid="true"[^>]*>/g)].map(
+    (m) => /id="([^"]+)"/.exec(m[0])?.[1] ?? '',
+  );
+}
+
+describe('the form layer: one message for the form', () => {
+  it('marks only the fields a message is about, and shows it once', () => {
+    const html = renderSummary({
+      newPassword: 'Passwords do not match',
+      confirmPassword: 'Passwords do not match',
+    });
+    expect(invalidIds(html)).toEqual(['new', 'confirm']);
+    expect(html.match(/role="alert"/g)).toHaveLength(1);
+    expect(html).toContain('<p id="the-form-error" role="alert"');
+    expect(html).toContain('aria-describedby="the-form-error"');
+  });
+
+  it('marks every field for a message about the whole form, and it wins', () => {
+    const html = renderSummary({ form: 'Invalid recovery phrase', newPassword: 'Too short' });
+    expect(invalidIds(html)).toEqual(['current', 'new', 'confirm']);
+    expect(html).toContain('Invalid recovery phrase');
+    expect(html).not.toContain('Too short');
   });
 });

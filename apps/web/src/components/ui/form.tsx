@@ -194,7 +194,8 @@ function useFormLayer(): TFormLayer {
 /**
  * The <form> of the layer: no browser validation (the messages are Coffer's), submit through
  * the resolver. With `summary`, the fields show no message of their own: the form shows one
- * message (FormError) and every field is marked invalid with it.
+ * message (FormError). A message for the whole form marks every field invalid; a message of
+ * some fields (a phrase of the wrong length, two passwords that differ) marks only those.
  */
 export function Form<T extends FieldValues>({
   form,
@@ -237,8 +238,11 @@ export function Form<T extends FieldValues>({
 /** The form-level message (a refusal that belongs to no field), where the form puts it. */
 export function FormError() {
   const { formState } = useFormContext();
-  const { formErrorId } = useFormLayer();
-  return <FieldError id={formErrorId} message={formState.errors.root?.[FORM_ERROR]?.message} />;
+  const { formErrorId, summary } = useFormLayer();
+  const messages = messagesOf(formState.errors);
+  // In a summary, a field's message is the form's one message when there is none for the form.
+  const message = messages[FORM_ERROR] ?? (summary ? Object.values(messages)[0] : undefined);
+  return <FieldError id={formErrorId} message={message} />;
 }
 
 /**
@@ -264,9 +268,9 @@ export type TFieldControl = {
 export function useFieldMessage(name: string): string | undefined {
   const layer = useFormLayer();
   const { formState, getFieldState } = useFormContext();
-  if (layer.summary) return formState.errors.root?.[FORM_ERROR]?.message;
-  const server = getFieldState(name, formState).error?.message;
-  if (server) return server;
+  const own = getFieldState(name, formState).error?.message;
+  if (layer.summary) return own ?? formState.errors.root?.[FORM_ERROR]?.message;
+  if (own) return own;
   if (layer.live?.shown(name)) return layer.live.errors[name];
   return undefined;
 }
