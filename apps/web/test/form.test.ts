@@ -1,13 +1,15 @@
 import { MSG_SECURITY, ZChangePasswordRequest } from '@coffer/shared';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { FieldErrors, ResolverOptions } from 'react-hook-form';
+import { type FieldErrors, type FieldValues, type ResolverOptions, useForm } from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   errorTreeOf,
   Form,
   FormError,
   FormField,
+  FormMessage,
   formResolver,
   messagesOf,
   serverErrorOf,
@@ -80,6 +82,35 @@ describe('the form layer: messages', () => {
     const result = await formResolver<TFields>(ZChangePasswordRequest)(values, undefined, OPTIONS);
     expect(result.errors).toEqual({});
     expect(result.values).toEqual(values);
+  });
+
+  it('checks what the fields stand for when they are not the request themselves', async () => {
+    type TTyped = { currency: 'AUD' | 'USD'; typed: string; name: string };
+    const schema = z.object({
+      amountAud: z.string().regex(/^\d+$/, 'Enter the amount in whole dollars'),
+      name: z.string().min(1, 'Name is required'),
+    });
+    // The amount is typed in either currency and checked as the amount in AUD.
+    const input = (v: TTyped) => ({
+      amountAud: v.currency === 'AUD' ? v.typed : String(Number(v.typed) * 2),
+      name: v.name,
+    });
+    const resolver = formResolver<TTyped>(schema, undefined, input);
+    const options: ResolverOptions<TTyped> = {
+      fields: {},
+      criteriaMode: 'firstError',
+      shouldUseNativeValidation: false,
+    };
+    const refused = await resolver({ currency: 'AUD', typed: '1.5', name: '' }, undefined, options);
+    expect(messagesOf<FieldValues>(refused.errors)).toEqual({
+      amountAud: 'Enter the amount in whole dollars',
+      name: 'Name is required',
+    });
+    // The values stay the fields as typed; the form builds its request again when it sends it.
+    const values = { currency: 'USD' as const, typed: '3', name: 'Jane' };
+    const accepted = await resolver(values, undefined, options);
+    expect(accepted.errors).toEqual({});
+    expect(accepted.values).toEqual(values);
   });
 
   it('keeps a form-level message apart from the fields, both ways', () => {
@@ -198,5 +229,64 @@ describe('the form layer: fields', () => {
     });
     expect(html).not.toContain('role="alert"');
     expect(html).not.toContain('aria-describedby');
+  });
+
+  it('shows a field’s message apart from its control, where the form puts it', () => {
+    const shownHtml = render({
+      live: { errors: { amount: 'Amount must be greater than 0' }, shown: () => true },
+      children: createElement(FormMessage, { name: 'amount', id: 'bank-amountAud-error' }),
+    });
+    expect(shownHtml).toContain('<p id="bank-amountAud-error" role="alert"');
+    expect(shownHtml).toContain('Amount must be greater than 0');
+    const quiet = render({
+      children: createElement(FormMessage, { name: 'amount', id: 'bank-amountAud-error' }),
+    });
+    expect(quiet).not.toContain('role="alert"');
+  });
+});
+
+/** A summary form rendered with these messages already found, as after a submit. */
+function renderSummary(messages: TFormErrors<TFields>): string {
+  function Harness() {
+    const form = useForm<TFields>({
+      defaultValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+      errors: errorTreeOf<TFields>(messages),
+    });
+    return createElement(
+      Form<TFields>,
+      { form, onSubmit: () => undefined, summary: true, formErrorId: 'the-form-error' },
+      createElement(FormField, { key: 'c', name: 'currentPassword', id: 'current', label: 'C' }),
+      createElement(FormField, { key: 'n', name: 'newPassword', id: 'new', label: 'N' }),
+      createElement(FormField, { key: 'f', name: 'confirmPassword', id: 'confirm', label: 'F' }),
+      createElement(FormError, { key: 'e' }),
+    );
+  }
+  return renderToStaticMarkup(createElement(Harness));
+}
+
+/** The ids of the controls marked invalid. */
+function invalidIds(html: string): string[] {
+  return [...html.matchAll(/<input [^>]*aria-invalid="true"[^>]*>/g)].map(
+    (m) => /id="([^"]+)"/.exec(m[0])?.[1] ?? '',
+  );
+}
+
+describe('the form layer: one message for the form', () => {
+  it('marks only the fields a message is about, and shows it once', () => {
+    const html = renderSummary({
+      newPassword: 'Passwords do not match',
+      confirmPassword: 'Passwords do not match',
+    });
+    expect(invalidIds(html)).toEqual(['new', 'confirm']);
+    expect(html.match(/role="alert"/g)).toHaveLength(1);
+    expect(html).toContain('<p id="the-form-error" role="alert"');
+    expect(html).toContain('aria-describedby="the-form-error"');
+  });
+
+  it('marks every field for a message about the whole form, and it wins', () => {
+    const html = renderSummary({ form: 'Invalid recovery phrase', newPassword: 'Too short' });
+    expect(invalidIds(html)).toEqual(['current', 'new', 'confirm']);
+    expect(html).toContain('Invalid recovery phrase');
+    expect(html).not.toContain('Too short');
   });
 });

@@ -81,18 +81,25 @@ export function errorTreeOf<T extends FieldValues>(messages: TFormErrors<T>): Fi
 }
 
 /**
+ * What the schema checks when the fields are not the request themselves: an amount typed in
+ * either currency is checked as the amount in AUD, a choice as what it stands for.
+ */
+export type TFormInput<T extends FieldValues> = (values: T) => FieldValues;
+
+/**
  * The resolver of a form: the shared schema through zodResolver (the values stay as typed,
  * the form parses them again when it sends them), then the form's own checks.
  */
 export function formResolver<T extends FieldValues>(
   schema: z.ZodType<unknown, FieldValues> | null,
   check?: TFormCheck<T>,
+  input?: TFormInput<T>,
 ): Resolver<T> {
   const zod = schema ? zodResolver(schema, undefined, { raw: true }) : null;
   return async (values, context, options) => {
     let found: TFormErrors<T> = {};
     if (zod) {
-      const result = await zod(values, context, {
+      const result = await zod(input ? input(values) : values, context, {
         fields: options.fields,
         criteriaMode: 'firstError',
         shouldUseNativeValidation: false,
@@ -116,11 +123,13 @@ export function formResolver<T extends FieldValues>(
 export function useZodForm<T extends FieldValues>(
   schema: z.ZodType<unknown, FieldValues> | null,
   defaultValues: DefaultValues<T>,
-  options: { check?: TFormCheck<T> } = {},
+  options: { check?: TFormCheck<T>; input?: TFormInput<T> } = {},
 ): UseFormReturn<T> {
+  // react-hook-form takes the resolver of the latest render, so a check or input that reads
+  // data loaded after the form showed (a rate, the balances) sees it.
   return useForm<T>({
     defaultValues,
-    resolver: formResolver<T>(schema, options.check),
+    resolver: formResolver<T>(schema, options.check, options.input),
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
     shouldFocusError: false,
@@ -185,7 +194,8 @@ function useFormLayer(): TFormLayer {
 /**
  * The <form> of the layer: no browser validation (the messages are Coffer's), submit through
  * the resolver. With `summary`, the fields show no message of their own: the form shows one
- * message (FormError) and every field is marked invalid with it.
+ * message (FormError). A message for the whole form marks every field invalid; a message of
+ * some fields (a phrase of the wrong length, two passwords that differ) marks only those.
  */
 export function Form<T extends FieldValues>({
   form,
@@ -228,8 +238,19 @@ export function Form<T extends FieldValues>({
 /** The form-level message (a refusal that belongs to no field), where the form puts it. */
 export function FormError() {
   const { formState } = useFormContext();
-  const { formErrorId } = useFormLayer();
-  return <FieldError id={formErrorId} message={formState.errors.root?.[FORM_ERROR]?.message} />;
+  const { formErrorId, summary } = useFormLayer();
+  const messages = messagesOf(formState.errors);
+  // In a summary, a field's message is the form's one message when there is none for the form.
+  const message = messages[FORM_ERROR] ?? (summary ? Object.values(messages)[0] : undefined);
+  return <FieldError id={formErrorId} message={message} />;
+}
+
+/**
+ * A field's message on its own, where the form puts it: for a field the form lays out itself
+ * (one message under two inputs, a group of radio buttons).
+ */
+export function FormMessage({ name, id }: { name: string; id: string }) {
+  return <FieldError id={id} message={useFieldMessage(name)} />;
 }
 
 /** What a field's control gets: its value and handlers, id, name and accessibility wiring. */
@@ -244,12 +265,12 @@ export type TFieldControl = {
 };
 
 /** The message a field shows now, if any. */
-function useFieldMessage(name: string): string | undefined {
+export function useFieldMessage(name: string): string | undefined {
   const layer = useFormLayer();
   const { formState, getFieldState } = useFormContext();
-  if (layer.summary) return formState.errors.root?.[FORM_ERROR]?.message;
-  const server = getFieldState(name, formState).error?.message;
-  if (server) return server;
+  const own = getFieldState(name, formState).error?.message;
+  if (layer.summary) return own ?? formState.errors.root?.[FORM_ERROR]?.message;
+  if (own) return own;
   if (layer.live?.shown(name)) return layer.live.errors[name];
   return undefined;
 }

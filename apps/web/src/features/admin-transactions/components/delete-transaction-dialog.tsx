@@ -1,9 +1,10 @@
 import { ADMIN_TX_MSG, type TAdminTransactionSummary, type TStepUp } from '@coffer/shared';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Form, FormError, showServerError, useZodForm } from '../../../components/ui/form';
 import { Textarea } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
@@ -21,29 +22,27 @@ export function DeleteTransactionDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const id = useId();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<{ reason: string }>(
+    null,
+    { reason: '' },
+    {
+      check: ({ reason }) => (reason.trim() === '' ? { form: ADMIN_TX_MSG.reasonRequired } : {}),
+    },
+  );
   /** The reason, once given: the step-up dialog is open to confirm it. */
   const [asking, setAsking] = useState<string | null>(null);
   const del = useDeleteAdminTransaction();
 
   function close(open: boolean) {
     if (!open) {
-      setReason('');
-      setError(null);
+      form.reset();
       setAsking(null);
     }
     onOpenChange(open);
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  function submit({ reason }: { reason: string }) {
     if (!transaction) return;
-    if (reason.trim() === '') {
-      setError(ADMIN_TX_MSG.reasonRequired);
-      return;
-    }
-    setError(null);
     setAsking(reason.trim());
   }
 
@@ -57,8 +56,7 @@ export function DeleteTransactionDialog({
   function failed(err: unknown) {
     // Back to the form with the server's reason (final history, a hold).
     setAsking(null);
-    const message = errorMessage(err, 'Please try again.');
-    setError(message);
+    const message = showServerError(form, err, (e) => errorMessage(e, 'Please try again.'));
     toast.error(ADMIN_TX_MSG.deleteFailed, { description: message });
   }
 
@@ -77,7 +75,7 @@ export function DeleteTransactionDialog({
       />
       <Dialog open={transaction !== null && asking === null} onOpenChange={close}>
         <DialogContent title="Delete transaction" description={ADMIN_TX_MSG.deleteConfirm}>
-          <form onSubmit={submit} noValidate className="space-y-4">
+          <Form form={form} onSubmit={submit} className="space-y-4">
             <p className="text-sm text-muted">
               Its effect on the customer's balance is reversed; the row stays in the audit log.
             </p>
@@ -86,15 +84,11 @@ export function DeleteTransactionDialog({
               <Textarea
                 id={`${id}-reason`}
                 rows={2}
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
+                value={form.watch('reason')}
+                onChange={(e) => form.setValue('reason', e.target.value)}
               />
             </div>
-            {error ? (
-              <p role="alert" className="text-sm text-danger">
-                {error}
-              </p>
-            ) : null}
+            <FormError />
             <div className="flex justify-end gap-2">
               <Button type="button" variant="outline" onClick={() => close(false)}>
                 Cancel
@@ -103,7 +97,7 @@ export function DeleteTransactionDialog({
                 Delete
               </Button>
             </div>
-          </form>
+          </Form>
         </DialogContent>
       </Dialog>
     </>

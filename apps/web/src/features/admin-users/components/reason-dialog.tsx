@@ -1,9 +1,10 @@
 import type { TStepUp } from '@coffer/shared';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Form, formErrorOf, showServerError, useZodForm } from '../../../components/ui/form';
 import { Textarea } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
@@ -32,28 +33,27 @@ type Props = {
  * confirmed with a reason, which the audit log keeps.
  */
 export function ReasonDialog(props: Props) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<{ reason: string }>(
+    null,
+    { reason: '' },
+    { check: ({ reason }) => (reason.trim() === '' ? { form: props.missingReason } : {}) },
+  );
+  const reason = form.watch('reason');
+  const error = formErrorOf(form) ?? null;
+  const failedText = (err: unknown) => errorMessage(err, props.failed);
   const [pending, setPending] = useState(false);
   const [asking, setAsking] = useState(false);
 
   function close(open: boolean) {
     if (!open) {
-      setReason('');
-      setError(null);
+      form.reset();
       setAsking(false);
     }
     props.onOpenChange(open);
   }
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const trimmed = reason.trim();
-    if (trimmed === '') {
-      setError(props.missingReason);
-      return;
-    }
-    setError(null);
+  async function submit(values: { reason: string }) {
+    const trimmed = values.reason.trim();
     if (props.stepUpTitle) {
       setAsking(true);
       return;
@@ -63,7 +63,7 @@ export function ReasonDialog(props: Props) {
       await props.onConfirm(trimmed);
       close(false);
     } catch (err) {
-      setError(errorMessage(err, props.failed));
+      showServerError(form, err, failedText);
     } finally {
       setPending(false);
     }
@@ -89,13 +89,13 @@ export function ReasonDialog(props: Props) {
           // Back to the reason, with the server's message (a hold, a state that changed).
           onFailure={(err) => {
             setAsking(false);
-            setError(errorMessage(err, props.failed));
+            showServerError(form, err, failedText);
           }}
         />
       ) : null}
       <Dialog open={props.open && !asking} onOpenChange={close}>
         <DialogContent title={props.title} description={props.description}>
-          <form onSubmit={(e) => void submit(e)} className="space-y-4" noValidate>
+          <Form form={form} onSubmit={submit} className="space-y-4">
             <div className="space-y-1.5">
               <Label htmlFor="staff-reason">Reason</Label>
               <Textarea
@@ -103,7 +103,7 @@ export function ReasonDialog(props: Props) {
                 rows={3}
                 maxLength={500}
                 value={reason}
-                onChange={(e) => setReason(e.target.value)}
+                onChange={(e) => form.setValue('reason', e.target.value)}
                 aria-invalid={error !== null}
                 aria-describedby={error ? 'staff-reason-error' : undefined}
               />
@@ -121,7 +121,7 @@ export function ReasonDialog(props: Props) {
                 {pending ? props.pendingLabel : props.confirmLabel}
               </Button>
             </div>
-          </form>
+          </Form>
         </DialogContent>
       </Dialog>
     </>

@@ -1,10 +1,11 @@
 import { ADMIN_RESET_PHRASE_MISSING, type TStepUp } from '@coffer/shared';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
 import { Alert } from '../../../components/ui/alert';
 import { Button } from '../../../components/ui/button';
 import { Dialog, DialogContent } from '../../../components/ui/dialog';
+import { Form, formErrorOf, showServerError, useZodForm } from '../../../components/ui/form';
 import { Textarea } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { errorMessage } from '../../../lib/api-client';
@@ -22,16 +23,23 @@ type Props = {
  * against its keyed hash; the customer is signed out everywhere and told by e-mail.
  */
 export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
-  const [phrase, setPhrase] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<{ recoveryPhrase: string }>(
+    null,
+    { recoveryPhrase: '' },
+    {
+      check: ({ recoveryPhrase }) =>
+        recoveryPhrase.trim() === '' ? { form: ADMIN_RESET_PHRASE_MISSING } : {},
+    },
+  );
+  const phrase = form.watch('recoveryPhrase');
+  const error = formErrorOf(form) ?? null;
   // The typed phrase waits for the admin's own fresh second factor (step-up).
   const [asking, setAsking] = useState(false);
   const reset = useResetTwoFactor();
 
   function close(open: boolean) {
     if (!open) {
-      setPhrase('');
-      setError(null);
+      form.reset();
       setAsking(false);
       reset.reset();
     }
@@ -50,18 +58,11 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
   function failed(err: unknown) {
     setAsking(false);
     toast.error('Reset Failed', { description: RESET_FAILED });
-    setError(errorMessage(err, RESET_FAILED));
+    showServerError(form, err, (e) => errorMessage(e, RESET_FAILED));
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  function submit() {
     if (!user) return;
-    const trimmed = phrase.trim();
-    if (trimmed === '') {
-      setError(ADMIN_RESET_PHRASE_MISSING);
-      return;
-    }
-    setError(null);
     setAsking(true);
   }
 
@@ -87,7 +88,7 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
               : undefined
           }
         >
-          <form onSubmit={submit} className="space-y-4" noValidate>
+          <Form form={form} onSubmit={submit} className="space-y-4">
             <div className="space-y-1.5">
               <Label htmlFor="reset-2fa-phrase">Recovery phrase</Label>
               <Textarea
@@ -96,7 +97,7 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
                 autoComplete="off"
                 spellCheck={false}
                 value={phrase}
-                onChange={(e) => setPhrase(e.target.value)}
+                onChange={(e) => form.setValue('recoveryPhrase', e.target.value)}
                 aria-invalid={error !== null}
                 aria-describedby={error ? 'reset-2fa-error' : undefined}
                 placeholder="word1 word2 word3 …"
@@ -119,7 +120,7 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
                 {reset.isPending ? 'Resetting...' : 'Reset 2FA'}
               </Button>
             </div>
-          </form>
+          </Form>
         </DialogContent>
       </Dialog>
     </>

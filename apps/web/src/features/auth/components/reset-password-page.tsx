@@ -7,14 +7,20 @@ import {
   RECOVERY_PHRASE_WORDS,
 } from '@coffer/shared';
 import { ArrowLeft, CheckCircle2, ShieldAlert } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
+import {
+  Form,
+  FormError,
+  FormField,
+  showServerError,
+  type TFormErrors,
+  useZodForm,
+} from '../../../components/ui/form';
 import { Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Logo } from '../../../components/ui/logo';
 import { PasswordInput } from '../../../components/ui/password-input';
 import { ApiError } from '../../../lib/api-client';
@@ -23,24 +29,27 @@ import { useResetPassword } from '../api/reset-password';
 
 const REDIRECT_MS = 3000;
 
-type Problem = { field: 'phrase' | 'password' | 'form'; message: string };
+type TFields = { recoveryPhrase: string; newPassword: string; confirmPassword: string };
+const EMPTY: TFields = { recoveryPhrase: '', newPassword: '', confirmPassword: '' };
 
 /**
- * The rules of (8 characters: product.md S9), in their order, then whether
- * the password is guessable; null when the form may be sent. The account's e-mail is not
- * known here, so the server checks the password against it and its message is shown.
+ * The rules of (8 characters: product.md S9), in their order, then whether the password is
+ * guessable; one message at a time, marking the fields it is about. The account's e-mail is
+ * not known here, so the server checks the password against it and its message is shown.
  */
-async function validate(
-  phrase: string,
-  password: string,
-  confirm: string,
-): Promise<Problem | null> {
-  if (countWords(phrase) !== RECOVERY_PHRASE_WORDS) {
-    return { field: 'phrase', message: MSG.phraseTwelveWords };
+async function check({
+  recoveryPhrase,
+  newPassword,
+  confirmPassword,
+}: TFields): Promise<TFormErrors<TFields>> {
+  if (countWords(recoveryPhrase) !== RECOVERY_PHRASE_WORDS) {
+    return { recoveryPhrase: MSG.phraseTwelveWords };
   }
-  if (password !== confirm) return { field: 'password', message: MSG.passwordsDoNotMatch };
-  const weak = await newPasswordProblem(password);
-  return weak ? { field: 'password', message: weak } : null;
+  const weak =
+    newPassword !== confirmPassword
+      ? MSG.passwordsDoNotMatch
+      : await newPasswordProblem(newPassword);
+  return weak ? { newPassword: weak, confirmPassword: weak } : {};
 }
 
 /**
@@ -65,17 +74,8 @@ function failureMessage(err: unknown): string {
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const [phrase, setPhrase] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<Problem | null>(null);
-  const [checking, setChecking] = useState(false);
-
-  const phraseId = useId();
+  const form = useZodForm<TFields>(null, EMPTY, { check });
   const phraseHintId = useId();
-  const passwordId = useId();
-  const confirmId = useId();
-  const errorId = useId();
   const noticeId = useId();
 
   useEffect(() => {
@@ -84,36 +84,24 @@ export default function ResetPasswordPage() {
     return () => clearTimeout(timer);
   }, [reset.isSuccess, navigate]);
 
-  async function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    if (checking || reset.isPending || reset.isSuccess) return;
-    setChecking(true);
-    const found = await validate(phrase, password, confirm);
-    setChecking(false);
-    setProblem(found);
-    if (found) return;
+  function submit({ recoveryPhrase, newPassword }: TFields) {
+    if (reset.isPending || reset.isSuccess) return;
     reset.mutate(
-      { recoveryPhrase: normalizePhrase(phrase), newPassword: password },
+      { recoveryPhrase: normalizePhrase(recoveryPhrase), newPassword },
       {
         onSuccess: () => {
-          setPhrase('');
-          setPassword('');
-          setConfirm('');
+          form.reset(EMPTY);
           toast.success(MSG.passwordResetDone);
         },
         onError: (err) => {
           console.error('Password reset failed', err);
-          setProblem({ field: 'form', message: failureMessage(err) });
+          showServerError(form, err, failureMessage);
         },
       },
     );
   }
 
-  const words = countWords(phrase);
-  const invalid = (field: Problem['field']) =>
-    problem && (problem.field === field || problem.field === 'form') ? true : undefined;
-  const describe = (field: Problem['field'], ...ids: string[]) =>
-    [...ids, invalid(field) ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const words = countWords(form.watch('recoveryPhrase'));
 
   return (
     <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
@@ -153,63 +141,60 @@ export default function ResetPasswordPage() {
                 </Button>
               </div>
             ) : (
-              <form noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-5">
-                <div className="flex flex-col gap-2">
-                  <Label htmlFor={phraseId}>Recovery phrase</Label>
-                  <Textarea
-                    id={phraseId}
-                    name="recoveryPhrase"
-                    rows={3}
-                    autoComplete="off"
-                    autoCapitalize="none"
-                    autoCorrect="off"
-                    spellCheck={false}
-                    placeholder="word1 word2 word3 ... word12"
-                    value={phrase}
-                    onChange={(e) => setPhrase(e.target.value)}
-                    aria-invalid={invalid('phrase')}
-                    aria-describedby={describe('phrase', phraseHintId)}
-                    className="font-mono"
-                  />
-                  <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
-                    <span>Your 12 words, in order, separated by spaces.</span>
-                    <span aria-live="polite">
-                      {words} / {RECOVERY_PHRASE_WORDS} words
-                    </span>
-                  </p>
-                </div>
+              <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
+                <FormField
+                  name="recoveryPhrase"
+                  label="Recovery phrase"
+                  describedBy={[phraseHintId]}
+                  after={
+                    <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
+                      <span>Your 12 words, in order, separated by spaces.</span>
+                      <span aria-live="polite">
+                        {words} / {RECOVERY_PHRASE_WORDS} words
+                      </span>
+                    </p>
+                  }
+                >
+                  {(control) => (
+                    <Textarea
+                      {...control}
+                      rows={3}
+                      autoComplete="off"
+                      autoCapitalize="none"
+                      autoCorrect="off"
+                      spellCheck={false}
+                      placeholder="word1 word2 word3 ... word12"
+                      className="font-mono"
+                    />
+                  )}
+                </FormField>
 
-                <div className="flex flex-col gap-2">
-                  <Label htmlFor={passwordId}>New password</Label>
-                  <PasswordInput
-                    id={passwordId}
-                    name="newPassword"
-                    autoComplete="new-password"
-                    minLength={PASSWORD_MIN_LENGTH}
-                    onFocus={preloadPasswordCheck}
-                    value={password}
-                    onChange={(e) => setPassword(e.target.value)}
-                    aria-invalid={invalid('password')}
-                    aria-describedby={describe('password')}
-                  />
-                </div>
+                <FormField name="newPassword" label="New password">
+                  {(control) => (
+                    <PasswordInput
+                      {...control}
+                      autoComplete="new-password"
+                      minLength={PASSWORD_MIN_LENGTH}
+                      onFocus={preloadPasswordCheck}
+                    />
+                  )}
+                </FormField>
 
-                <div className="flex flex-col gap-2">
-                  <Label htmlFor={confirmId}>Confirm new password</Label>
-                  <PasswordInput
-                    id={confirmId}
-                    name="confirmPassword"
-                    autoComplete="new-password"
-                    minLength={PASSWORD_MIN_LENGTH}
-                    value={confirm}
-                    onChange={(e) => setConfirm(e.target.value)}
-                    aria-invalid={invalid('password')}
-                    aria-describedby={describe('password')}
-                  />
-                  <p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>
-                </div>
+                <FormField
+                  name="confirmPassword"
+                  label="Confirm new password"
+                  after={<p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>}
+                >
+                  {(control) => (
+                    <PasswordInput
+                      {...control}
+                      autoComplete="new-password"
+                      minLength={PASSWORD_MIN_LENGTH}
+                    />
+                  )}
+                </FormField>
 
-                <FieldError id={errorId} message={problem?.message} />
+                <FormError />
 
                 <div
                   id={noticeId}
@@ -230,12 +215,12 @@ export default function ResetPasswordPage() {
                 <Button
                   type="submit"
                   className="w-full"
-                  disabled={checking || reset.isPending}
+                  disabled={form.formState.isSubmitting || reset.isPending}
                   aria-describedby={noticeId}
                 >
                   {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
                 </Button>
-              </form>
+              </Form>
             )}
           </CardContent>
         </Card>
