@@ -88,6 +88,22 @@ function cyclesIn(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
 
 const allFiles = [...tsFiles(SRC), ...tsFiles(path.join(SERVER, 'test'))];
 
+/**
+ * A statement sent to the database: `.query(` or `.query<Row>(`, on a pool, a client or a
+ * connection. `request.query` (a route's query string) is no call and does not match.
+ */
+const QUERY_CALL = /\.query\s*(?:<|\()/;
+
+/** Where a file sends a statement, as `path:line`, lines numbered from 1. */
+function queryCallsIn(file: string): string[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, i) =>
+      QUERY_CALL.test(line) ? [`${path.relative(SERVER, file)}:${i + 1}`] : [],
+    );
+}
+
 describe('server module boundaries', () => {
   it('finds the imports it judges', () => {
     const app = importsOf(path.join(SRC, 'app-services.ts'));
@@ -121,6 +137,22 @@ describe('server module boundaries', () => {
       }
     }
     expect(crossings).toEqual([]);
+  });
+
+  it('only repositories send SQL from a module (decision 0029)', () => {
+    const outside = tsFiles(MODULES)
+      .filter((file) => !file.endsWith('.test.ts') && !file.endsWith('.repository.ts'))
+      .flatMap(queryCallsIn);
+    expect(outside).toEqual([]);
+  });
+
+  it('finds the statements it judges', () => {
+    expect(QUERY_CALL.test("await pool.query('SELECT 1')")).toBe(true);
+    expect(QUERY_CALL.test('const { rows } = await client.query<{ n: number }>(')).toBe(true);
+    expect(QUERY_CALL.test('service.list(request.query)')).toBe(false);
+    expect(
+      queryCallsIn(path.join(MODULES, 'ledger', 'ledger.repository.ts')).length,
+    ).toBeGreaterThan(0);
   });
 
   it('modules and the wiring beside them do not import each other in a circle', () => {

@@ -84,6 +84,11 @@ const USER_COLUMNS = `u.id, u.email, p.full_name, p.username, p.status, p.create
   (p.frozen_at IS NOT NULL OR p.new_password_required_at IS NOT NULL) AS frozen, ${WALLETS}`;
 
 export const usersManagementRepository = {
+  /** Resolves when the database answers (the overview's health tile). */
+  async ping(pool: pg.Pool): Promise<void> {
+    await pool.query('SELECT 1');
+  },
+
   /** The four summary figures in one pass over the customers. */
   async summary(pool: pg.Pool): Promise<SummaryRow> {
     const { rows } = await pool.query<SummaryRow>({

@@ -467,7 +467,7 @@ export function createAdminUsersService(s: Deps) {
       };
       let database = true;
       try {
-        await pool.query('SELECT 1');
+        await repo.ping(pool);
       } catch {
         database = false;
       }

@@ -59,25 +59,6 @@ export type ChainStatus = {
   reason: string;
 };
 
-type CursorRow = {
-  height: string;
-  node_tip: string | null;
-  last_block_at: Date | null;
-  last_error: string | null;
-  last_error_at: Date | null;
-  updated_at: Date;
-};
-
-type CountsRow = {
-  confirming: number;
-  reversed: number;
-  errors: number;
-  required: string | null;
-  latest_error: string | null;
-  latest_error_at: Date | null;
-  db_now: Date;
-};
-
 function minutes(ms: number): string {
   const m = Math.max(1, Math.round(ms / 60_000));
   return `${m} minute${m === 1 ? '' : 's'}`;
@@ -165,31 +146,12 @@ async function statusOf(
   adapter: Pick<ChainAdapter, 'chain' | 'assets'>,
 ): Promise<ChainStatus> {
   const chain = adapter.chain;
-  const { rows: cursors } = await pool.query<CursorRow>(
-    `SELECT height::text, node_tip::text, last_block_at, last_error, last_error_at, updated_at
-       FROM chain_cursors WHERE chain = $1`,
-    [chain],
-  );
-  const { rows: counts } = await pool.query<CountsRow>(
-    `SELECT (SELECT count(*) FILTER (WHERE status = 'confirming')::int
-               FROM chain_deposits WHERE chain = $1) AS confirming,
-            (SELECT count(*) FILTER (WHERE status = 'reversed-on-chain')::int
-               FROM chain_deposits WHERE chain = $1) AS reversed,
-            (SELECT count(*)::int FROM chain_watch_errors
-              WHERE chain = $1 AND at > now() - interval '1 hour') AS errors,
-            (SELECT setting_value FROM app_settings WHERE setting_key = $2) AS required,
-            e.message AS latest_error, e.at AS latest_error_at, now() AS db_now
-       FROM (SELECT 1) one
-       LEFT JOIN LATERAL (SELECT message, at FROM chain_watch_errors WHERE chain = $1
-                           ORDER BY at DESC, id DESC LIMIT 1) e ON true`,
-    [chain, CONFIRMATIONS_SETTING[chain]],
-  );
+  const c = await chainsRepository.statusCursor(pool, chain);
+  const k = await chainsRepository.statusCounts(pool, chain, CONFIRMATIONS_SETTING[chain]);
   // Counted in SQL by the match keys the watcher itself looks payees up by (migration 0011):
   // an address not in the chain's format has none, and ETH and USDT-ERC20 share one. A new
   // address counts once the watcher's next poll has keyed it.
   const watched = await chainsRepository.watchedCount(pool, symbolNetworksOf(adapter.assets));
-  const c = cursors[0];
-  const k = counts[0] as CountsRow;
   const requiredText =
     k.required ?? SETTING_DEFAULTS.find((d) => d.key === CONFIRMATIONS_SETTING[chain])?.value;
   const required = requiredText === undefined ? null : Number(requiredText);
@@ -367,10 +329,7 @@ export async function chainProblems(
       problems.push(`Chain ${CHAIN_LABELS[c.chain]} ${c.state}: ${c.reason}`);
     }
   }
-  const { rows } = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM chain_deposits WHERE status = 'reversed-on-chain'`,
-  );
-  const reversed = rows[0]?.n ?? 0;
+  const reversed = await chainsRepository.reversedCount(pool);
   if (reversed > 0) {
     problems.push(
       `Chain deposits: ${reversed} credited deposit${reversed === 1 ? '' : 's'} left the blockchain; not debited, staff must resolve ${reversed === 1 ? 'it' : 'them'}`,

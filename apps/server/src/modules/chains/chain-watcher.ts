@@ -232,10 +232,7 @@ export function createChainWatcher(deps: WatcherDeps) {
       }
       await repo.dropBlocksAbove(client, chain, to.height);
       await deps.payouts?.onRollBack(client, to.height);
-      await client.query(
-        `UPDATE chain_cursors SET height = $2, block_hash = $3, updated_at = now() WHERE chain = $1`,
-        [chain, to.height, to.hash],
-      );
+      await repo.rewindCursor(client, chain, to);
       deps.log.warn(
         { chain, from: expected.height, to: to.height },
         'chain reorganisation: rolled back to the common ancestor',
@@ -389,11 +386,7 @@ export function createChainWatcher(deps: WatcherDeps) {
     const lockKeys = [
       ...new Set(items.map((i) => `deposit:${i.assetId}:${i.txHash.toLowerCase()}`)),
     ].sort();
-    await client.query(
-      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
-         FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS ordered`,
-      [lockKeys],
-    );
+    await repo.lockKeys(client, lockKeys);
     const seen = new Set(
       (
         await repo.lockDepositsOf(

@@ -50,6 +50,36 @@ function depositOf(row: Record<string, unknown>): ChainDepositRow {
  * while confirming, counted from the blocks the watcher has checked (the block itself is 1);
  * afterwards, the count it was credited (or left the chain) at.
  */
+export type StatusCursorRow = {
+  height: string;
+  node_tip: string | null;
+  last_block_at: Date | null;
+  last_error: string | null;
+  last_error_at: Date | null;
+  updated_at: Date;
+};
+
+export type StatusCountsRow = {
+  confirming: number;
+  reversed: number;
+  errors: number;
+  required: string | null;
+  latest_error: string | null;
+  latest_error_at: Date | null;
+  db_now: Date;
+};
+
+export type ReversedDepositRow = {
+  id: string;
+  chain: string;
+  tx_hash: string;
+  user_id: string;
+  email: string;
+  asset_id: string;
+  amount_minor: string;
+  updated_at: Date;
+};
+
 export const CONFIRMATIONS_SQL = `(CASE WHEN d.status = 'confirming'
   THEN GREATEST(0, c.height - d.block_height + 1) ELSE d.confirmations END)::int`;
 
@@ -474,5 +504,79 @@ export const chainsRepository = {
       [chain, txHash],
     );
     return rows.map(depositOf);
+  },
+
+  /** The cursor as the status screen reads it, heights as text. */
+  async statusCursor(db: pg.Pool, chain: ChainName): Promise<StatusCursorRow | null> {
+    const { rows } = await db.query<StatusCursorRow>(
+      `SELECT height::text, node_tip::text, last_block_at, last_error, last_error_at, updated_at
+         FROM chain_cursors WHERE chain = $1`,
+      [chain],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** A chain's deposit and error counts, its latest error and its confirmations setting. */
+  async statusCounts(
+    db: pg.Pool,
+    chain: ChainName,
+    confirmationsKey: string,
+  ): Promise<StatusCountsRow> {
+    const { rows } = await db.query<StatusCountsRow>(
+      `SELECT (SELECT count(*) FILTER (WHERE status = 'confirming')::int
+                 FROM chain_deposits WHERE chain = $1) AS confirming,
+              (SELECT count(*) FILTER (WHERE status = 'reversed-on-chain')::int
+                 FROM chain_deposits WHERE chain = $1) AS reversed,
+              (SELECT count(*)::int FROM chain_watch_errors
+                WHERE chain = $1 AND at > now() - interval '1 hour') AS errors,
+              (SELECT setting_value FROM app_settings WHERE setting_key = $2) AS required,
+              e.message AS latest_error, e.at AS latest_error_at, now() AS db_now
+         FROM (SELECT 1) one
+         LEFT JOIN LATERAL (SELECT message, at FROM chain_watch_errors WHERE chain = $1
+                             ORDER BY at DESC, id DESC LIMIT 1) e ON true`,
+      [chain, confirmationsKey],
+    );
+    // One row always: the FROM is a single row, the join is a LEFT one.
+    return rows[0] as StatusCountsRow;
+  },
+
+  /** Credited deposits that left their chain, of every chain. */
+  async reversedCount(db: pg.Pool): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM chain_deposits WHERE status = 'reversed-on-chain'`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+
+  /** The newest 100 credited deposits that left their chain, with their owner's e-mail. */
+  async reversedDeposits(db: pg.Pool): Promise<ReversedDepositRow[]> {
+    const { rows } = await db.query<ReversedDepositRow>(
+      `SELECT d.id, d.chain, d.tx_hash, d.user_id, u.email, d.asset_id,
+              d.amount_minor::text AS amount_minor, d.updated_at
+         FROM chain_deposits d JOIN users u ON u.id = d.user_id
+        WHERE d.status = 'reversed-on-chain' ORDER BY d.updated_at DESC LIMIT 100`,
+    );
+    return rows;
+  },
+
+  /** Moves the cursor back to a block (a reorganisation's common ancestor). */
+  async rewindCursor(
+    client: TxClient,
+    chain: ChainName,
+    to: { height: number; hash: string },
+  ): Promise<void> {
+    await client.query(
+      `UPDATE chain_cursors SET height = $2, block_hash = $3, updated_at = now() WHERE chain = $1`,
+      [chain, to.height, to.hash],
+    );
+  },
+
+  /** Takes transaction-scoped advisory locks on these keys, in key order. */
+  async lockKeys(client: TxClient, keys: string[]): Promise<void> {
+    await client.query(
+      `SELECT pg_advisory_xact_lock(hashtextextended(k, 0))
+         FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) AS ordered`,
+      [keys],
+    );
   },
 };

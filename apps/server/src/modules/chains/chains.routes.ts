@@ -5,6 +5,7 @@ import { ERROR_RESPONSES } from '../../lib/error-responses';
 import type { ChainAdapter } from './chain-adapter';
 import type { ChainConfigs } from './chain-config';
 import { chainsOverview } from './chain-status';
+import { chainsRepository } from './chains.repository';
 
 const ZChainName = z.enum(['bitcoin', 'ethereum', 'tron']);
 
@@ -81,21 +82,7 @@ export function adminChainsRoutes(deps: {
       { schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } } },
       async (): Promise<TChainsResponse> => {
         const chains = await chainsOverview(deps.pool, deps.chainAdapters, deps.chains);
-        const { rows } = await deps.pool.query<{
-          id: string;
-          chain: string;
-          tx_hash: string;
-          user_id: string;
-          email: string;
-          asset_id: string;
-          amount_minor: string;
-          updated_at: Date;
-        }>(
-          `SELECT d.id, d.chain, d.tx_hash, d.user_id, u.email, d.asset_id,
-                  d.amount_minor::text AS amount_minor, d.updated_at
-             FROM chain_deposits d JOIN users u ON u.id = d.user_id
-            WHERE d.status = 'reversed-on-chain' ORDER BY d.updated_at DESC LIMIT 100`,
-        );
+        const rows = await chainsRepository.reversedDeposits(deps.pool);
         return {
           chains: chains.map((c) =>
             c.configured

@@ -44,6 +44,11 @@ const MESSAGE_COLUMNS = `id, room_id, sender_type, message_text, file_key, file_
 export const ADMIN_ROOM_LIST_LIMIT = 500;
 
 export const chatRepository = {
+  /** Locks the customer's user row until the transaction ends: their room changes go one at a time. */
+  async lockUser(client: pg.PoolClient, userId: string): Promise<void> {
+    await client.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+  },
+
   /** A customer's rooms, newest activity first, unread counted for `reader`. */
   async roomsOfUser(db: Db, userId: string, reader: SenderType): Promise<RoomRow[]> {
     const { rows } = await db.query<RoomRow>(

@@ -213,7 +213,7 @@ export function createChatService(deps: {
     async createRoom(userId: string): Promise<TChatRoom> {
       const id = await withTransaction(deps.pool, async (client) => {
         // One at a time per customer, so the cap holds under parallel clicks.
-        await client.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId]);
+        await repo.lockUser(client, userId);
         if ((await repo.countRoomsOfUser(client, userId)) >= MAX_ROOMS_PER_CUSTOMER) {
           throw new AppError('CONFLICT', CHAT_MSG.tooManyRooms);
         }

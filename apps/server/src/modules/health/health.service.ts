@@ -6,6 +6,7 @@ import { MIGRATIONS_DIR } from '../../db/migrate';
 import type { Metrics } from '../../lib/metrics';
 import type { LedgerCheck } from '../ledger';
 import type { PriceService } from '../prices';
+import { healthRepository as repo } from './health.repository';
 
 /** Prices older than this are stale: the admin overview's threshold (admin-users), the same. */
 export const PRICE_MAX_AGE_SECONDS = 15 * 60;
@@ -73,19 +74,10 @@ export function createHealth(deps: Deps) {
   let stopping = false;
 
   const database = (): Promise<unknown> =>
-    withTimeout(pool.query('SELECT 1'), DATABASE_TIMEOUT_MS, 'The database');
+    withTimeout(repo.ping(pool), DATABASE_TIMEOUT_MS, 'The database');
 
   async function outboxBacklog(): Promise<OutboxBacklog> {
-    // Given-up rows wait at 'infinity' for an operator; retried rows are re-dated forward, so
-    // only a row whose time has come and gone says the delivery job is not running.
-    const { rows } = await pool.query<{ pending: number; given_up: number; overdue: number }>(
-      `SELECT count(*) FILTER (WHERE next_attempt_at <> 'infinity')::int AS pending,
-              count(*) FILTER (WHERE next_attempt_at = 'infinity')::int AS given_up,
-              coalesce(extract(epoch FROM now() - min(next_attempt_at)
-                FILTER (WHERE next_attempt_at <= now())), 0)::float8 AS overdue
-         FROM outbox WHERE done_at IS NULL`,
-    );
-    const row = rows[0];
+    const row = await repo.outboxBacklog(pool);
     return {
       pending: row?.pending ?? 0,
       givenUp: row?.given_up ?? 0,
@@ -101,10 +93,7 @@ export function createHealth(deps: Deps) {
   async function checkMigrations(): Promise<Check> {
     if (migrationsApplied) return { ok: true };
     try {
-      const { rows } = await pool.query<{ newest: string | null }>(
-        'SELECT max(created_at)::text AS newest FROM drizzle.__drizzle_migrations',
-      );
-      migrationsApplied = Number(rows[0]?.newest ?? 0) >= expectedMigration;
+      migrationsApplied = Number((await repo.newestMigration(pool)) ?? 0) >= expectedMigration;
     } catch {
       // No migrations table: nothing was ever migrated here.
       migrationsApplied = false;

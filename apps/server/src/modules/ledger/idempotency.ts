@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TxClient } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import { ledgerRepository as repo } from './ledger.repository';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
@@ -27,28 +28,12 @@ export async function runOnce<T>(
   if (!input.key) return action();
   if (input.key.length > 200)
     throw new AppError('VALIDATION_FAILED', 'The Idempotency-Key header is too long.');
-  const inserted = await client.query(
-    `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body)
-     VALUES ($1, $2, $3, 0, 'null') ON CONFLICT (user_id, key) DO NOTHING`,
-    [input.userId, input.key, input.hash],
-  );
-  if (inserted.rowCount === 1) {
+  if (await repo.claimIdempotencyKey(client, input.userId, input.key, input.hash)) {
     const answer = await action();
-    await client.query(
-      'UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2',
-      [input.userId, input.key, answer.status, JSON.stringify(answer.body)],
-    );
+    await repo.storeIdempotentAnswer(client, input.userId, input.key, answer);
     return answer;
   }
-  const { rows } = await client.query<{
-    request_hash: string;
-    response_status: number;
-    response_body: T;
-  }>(
-    'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-    [input.userId, input.key],
-  );
-  const stored = rows[0];
+  const stored = await repo.idempotentAnswer<T>(client, input.userId, input.key);
   if (!stored) throw new Error('idempotency key vanished');
   if (stored.request_hash !== input.hash) {
     throw new AppError(

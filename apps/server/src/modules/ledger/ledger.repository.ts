@@ -1,3 +1,4 @@
+import type pg from 'pg';
 import type { TxClient } from '../../db/tx';
 
 export type WalletRow = {
@@ -335,10 +336,74 @@ export const ledgerRepository = {
     if (!row) throw new Error(`transaction ${id} vanished`);
     return row;
   },
+
+  /** Every wallet whose balance or hold is not the sum of its ledger rows (empty = clean). */
+  async reconcile(db: pg.Pool | TxClient): Promise<ReconcileRow[]> {
+    const { rows } = await db.query<ReconcileRow>(RECONCILE_SQL);
+    return rows;
+  },
+
+  /**
+   * Stores an idempotency key with no answer yet, unless (user, key) is there already: true
+   * when this call stored it. A concurrent insert of the same key waits until the first
+   * transaction ends.
+   */
+  async claimIdempotencyKey(
+    client: TxClient,
+    userId: string,
+    key: string,
+    requestHash: string,
+  ): Promise<boolean> {
+    const inserted = await client.query(
+      `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body)
+       VALUES ($1, $2, $3, 0, 'null') ON CONFLICT (user_id, key) DO NOTHING`,
+      [userId, key, requestHash],
+    );
+    return inserted.rowCount === 1;
+  },
+
+  async storeIdempotentAnswer(
+    client: TxClient,
+    userId: string,
+    key: string,
+    answer: { status: number; body: unknown },
+  ): Promise<void> {
+    await client.query(
+      'UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2',
+      [userId, key, answer.status, JSON.stringify(answer.body)],
+    );
+  },
+
+  /** The stored request hash and answer of (user, key), or null. */
+  async idempotentAnswer<T>(
+    client: TxClient,
+    userId: string,
+    key: string,
+  ): Promise<{ request_hash: string; response_status: number; response_body: T } | null> {
+    const { rows } = await client.query<{
+      request_hash: string;
+      response_status: number;
+      response_body: T;
+    }>(
+      'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
+      [userId, key],
+    );
+    return rows[0] ?? null;
+  },
+};
+
+export type ReconcileRow = {
+  wallet_id: string;
+  user_id: string;
+  asset_id: string;
+  balance_crypto: string;
+  held: string;
+  expected_balance: string;
+  expected_held: string;
 };
 
 /** Wallets whose stored balance or hold differs from the sum of their ledger rows. */
-export const RECONCILE_SQL = `
+const RECONCILE_SQL = `
 WITH effects AS (
   SELECT wallet_id,
          SUM(CASE WHEN direction = 'credit' AND status = 'completed' THEN crypto_amount

@@ -13,7 +13,6 @@ import type { TxClient } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { effectDelta, type LedgerRowState, type TDirection, type TStatus } from './ledger.effects';
 import {
-  RECONCILE_SQL,
   type RowRevision,
   ledgerRepository as repo,
   type TransactionRow,
@@ -626,16 +625,7 @@ export function createLedger(
 
     /** Every wallet whose balance or hold is not the sum of its ledger rows (empty = clean). */
     async reconcile(db: pg.Pool | TxClient) {
-      const { rows } = await db.query<{
-        wallet_id: string;
-        user_id: string;
-        asset_id: string;
-        balance_crypto: string;
-        held: string;
-        expected_balance: string;
-        expected_held: string;
-      }>(RECONCILE_SQL);
-      return rows;
+      return repo.reconcile(db);
     },
   };
 }

@@ -38,6 +38,15 @@ export const outboxRepository = {
   },
 
   /**
+   * How long statements of the caller's transaction wait for a row lock before failing with
+   * 55P03 (lock_not_available). A whole number of seconds: SET takes no parameters.
+   */
+  async limitLockWait(client: pg.PoolClient, seconds: number): Promise<void> {
+    if (!Number.isInteger(seconds) || seconds <= 0) throw new Error(`bad lock wait ${seconds}`);
+    await client.query(`SET LOCAL lock_timeout = '${seconds}s'`);
+  },
+
+  /**
    * The oldest due row, locked until the caller's transaction ends. With `skipLocked` a row
    * another deliverer holds is passed over; without it the call waits for that deliverer and
    * then sees the row as it left it (done, or due later: then it is not returned).

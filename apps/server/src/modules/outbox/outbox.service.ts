@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { TxClient } from '../../db/tx';
+import { type TxClient, withTransaction } from '../../db/tx';
 import type { Secrets } from '../../lib/crypto';
 import { assertValidKey, type FileStore } from '../../lib/file-store';
 import type { Mail, Mailer } from '../../lib/mailer';
@@ -35,7 +35,7 @@ const MAX_RETRY_SECONDS = 3600;
 /** One deliver() carries out at most this many rows; the job picks up the rest. */
 const MAX_ROWS_PER_RUN = 100;
 /** How long a deliverer waits for a row another one is carrying out before it leaves it. */
-const WAIT_FOR_OTHERS = '30s';
+const WAIT_FOR_OTHERS_SECONDS = 30;
 const KEEP_DONE_DAYS = 7;
 /** How long a request waits for its mail to reach a remote mail server before answering. */
 export const REQUEST_WAIT_MS = 2_000;
@@ -108,37 +108,33 @@ export function createOutbox(deps: {
    * False when there was nothing to claim.
    */
   async function deliverOne(skipLocked: boolean): Promise<boolean> {
-    const client = await pool.connect();
     try {
-      await client.query('BEGIN');
-      if (!skipLocked) await client.query(`SET LOCAL lock_timeout = '${WAIT_FOR_OTHERS}'`);
-      const row = await repo.claimDue(client, skipLocked);
-      if (row) {
-        try {
-          await carryOut(row);
-          await repo.markDone(client, row.id);
-        } catch (err) {
-          const attempts = row.attempts + 1;
-          const reason = shortError(err);
-          const facts = { outboxId: row.id, kind: row.kind, attempts, error: reason };
-          if (attempts >= MAX_ATTEMPTS) {
-            await repo.giveUp(client, row.id, attempts, reason);
-            log.error(facts, 'outbox: gave up after the last attempt');
-          } else {
-            const delay = retryDelaySeconds(attempts);
-            await repo.retryLater(client, row.id, attempts, delay, reason);
-            log.warn({ ...facts, retryInSeconds: delay }, 'outbox: attempt failed, will retry');
+      return await withTransaction(pool, async (client) => {
+        if (!skipLocked) await repo.limitLockWait(client, WAIT_FOR_OTHERS_SECONDS);
+        const row = await repo.claimDue(client, skipLocked);
+        if (row) {
+          try {
+            await carryOut(row);
+            await repo.markDone(client, row.id);
+          } catch (err) {
+            const attempts = row.attempts + 1;
+            const reason = shortError(err);
+            const facts = { outboxId: row.id, kind: row.kind, attempts, error: reason };
+            if (attempts >= MAX_ATTEMPTS) {
+              await repo.giveUp(client, row.id, attempts, reason);
+              log.error(facts, 'outbox: gave up after the last attempt');
+            } else {
+              const delay = retryDelaySeconds(attempts);
+              await repo.retryLater(client, row.id, attempts, delay, reason);
+              log.warn({ ...facts, retryInSeconds: delay }, 'outbox: attempt failed, will retry');
+            }
           }
         }
-      }
-      await client.query('COMMIT');
-      return row !== null;
+        return row !== null;
+      });
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
       if (isLockTimeout(err)) return false;
       throw err;
-    } finally {
-      client.release();
     }
   }
 

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { type TxClient, withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import { type Counted, rateLimitRepository as repo } from './rate-limit.repository';
 
 export type Limit = { key: string; max: number; windowSeconds: number };
 
@@ -13,8 +15,6 @@ export type Attempt = {
 };
 
 const NOTHING_COUNTED: Attempt = { release: async () => {} };
-
-type Counted = { key: string; count: number; started: string; retry: number };
 
 /**
  * Attempt counters in PostgreSQL, so that every instance sees the same count. An attempt is
@@ -30,22 +30,11 @@ type Counted = { key: string; count: number; started: string; retry: number };
  * of them would wait for ever. Its own connections are only ever held for one short count.
  */
 export function createRateLimiter(pool: pg.Pool) {
-  async function countAll(client: pg.PoolClient, limits: Limit[], weight: number) {
+  async function countAll(client: TxClient, limits: Limit[], weight: number) {
     const counted: Counted[] = [];
     // Always in key order, so two attempts sharing counters can never wait on each other.
     for (const l of [...limits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
-      const { rows } = await client.query<Counted>(
-        // The clock, not the transaction's start: an attempt that queued on the lock must
-        // not see a window that began after it did as longer than the window itself.
-        `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, clock_timestamp(), $3)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN $3 ELSE r.count + $3 END,
-           window_start = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN clock_timestamp() ELSE r.window_start END
-         RETURNING key, count, window_start::text AS started,
-           CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => $2) - clock_timestamp())))::int AS retry`,
-        [l.key, l.windowSeconds, weight],
-      );
-      const row = rows[0];
+      const row = await repo.count(client, l.key, l.windowSeconds, weight);
       if (row) counted.push(row);
     }
     return counted;
@@ -59,41 +48,28 @@ export function createRateLimiter(pool: pg.Pool) {
      */
     async consume(limits: Limit[], weight = 1): Promise<Attempt> {
       if (limits.length === 0 || weight <= 0) return NOTHING_COUNTED;
-      const client = await pool.connect();
-      let counted: Counted[];
-      let over: Counted[];
-      try {
-        await client.query('BEGIN');
-        counted = await countAll(client, limits, weight);
-        over = counted.filter((c) => c.count > (limits.find((l) => l.key === c.key)?.max ?? 0));
-        // A refused attempt leaves every counter as it found it.
-        await client.query(over.length > 0 ? 'ROLLBACK' : 'COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw err;
-      } finally {
-        client.release();
-      }
-      if (over.length > 0) {
-        const retry = Math.max(1, ...over.map((c) => c.retry));
-        const minutes = Math.ceil(retry / 60);
-        throw new AppError(
-          'RATE_LIMITED',
-          `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
-          retry,
-        );
-      }
+      // A refused attempt leaves every counter as it found it: its refusal, thrown inside
+      // the transaction, rolls the counts back.
+      const counted = await withTransaction(pool, async (client) => {
+        const all = await countAll(client, limits, weight);
+        const over = all.filter((c) => c.count > (limits.find((l) => l.key === c.key)?.max ?? 0));
+        if (over.length > 0) {
+          const retry = Math.max(1, ...over.map((c) => c.retry));
+          const minutes = Math.ceil(retry / 60);
+          throw new AppError(
+            'RATE_LIMITED',
+            `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`,
+            retry,
+          );
+        }
+        return all;
+      });
       let released = false;
       return {
         async release() {
           if (released) return;
           released = true;
-          await pool.query(
-            `UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
-               FROM unnest($1::text[], $2::timestamptz[]) AS c(key, started)
-              WHERE r.key = c.key AND r.window_start = c.started`,
-            [counted.map((c) => c.key), counted.map((c) => c.started), weight],
-          );
+          await repo.uncount(pool, counted, weight);
         },
       };
     },
@@ -105,11 +81,11 @@ export function createRateLimiter(pool: pg.Pool) {
 
     /** Ends the counts of these keys at once (e.g. an account's, after a right answer). */
     async clear(keys: string[]): Promise<void> {
-      await pool.query('DELETE FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
+      await repo.clear(pool, keys);
     },
 
     async deleteStale(): Promise<void> {
-      await pool.query("DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'");
+      await repo.deleteStale(pool);
     },
   };
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { CONNECT_TIMEOUT_MS } from '../../db/client';
+import { realtimeRepository as repo } from './realtime.repository';
 
 /** The first key of every presence lock: "Cofr", so no other advisory lock collides with it. */
 const PRESENCE_NAMESPACE = 0x436f6672;
@@ -58,10 +59,7 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
     retryAttempt = 0;
     // A new connection holds nothing yet: take the locks of everyone connected now.
     for (const userId of counts.keys()) {
-      await c.query('SELECT pg_advisory_lock_shared($1, $2)', [
-        PRESENCE_NAMESPACE,
-        userKey(userId),
-      ]);
+      await repo.lockShared(c, PRESENCE_NAMESPACE, userKey(userId));
     }
     return c;
   }
@@ -90,9 +88,7 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
       const n = (counts.get(userId) ?? 0) + 1;
       counts.set(userId, n);
       if (n === 1) {
-        enqueue((c) =>
-          c.query('SELECT pg_advisory_lock_shared($1, $2)', [PRESENCE_NAMESPACE, userKey(userId)]),
-        );
+        enqueue((c) => repo.lockShared(c, PRESENCE_NAMESPACE, userKey(userId)));
       }
       return queue;
     },
@@ -105,25 +101,14 @@ export function createPresence(deps: { connectionString: string; pool: pg.Pool; 
         return;
       }
       counts.delete(userId);
-      enqueue((c) =>
-        c.query('SELECT pg_advisory_unlock_shared($1, $2)', [PRESENCE_NAMESPACE, userKey(userId)]),
-      );
+      enqueue((c) => repo.unlockShared(c, PRESENCE_NAMESPACE, userKey(userId)));
     },
 
     /** Whether the user has an open socket on any instance using this database. */
     async isOnline(userId: string): Promise<boolean> {
       // Let this instance's own pending lock changes land first.
       await queue;
-      const { rows } = await deps.pool.query<{ online: boolean }>(
-        `SELECT EXISTS (
-           SELECT 1 FROM pg_locks
-            WHERE locktype = 'advisory' AND granted
-              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-              AND classid = $1::bigint::oid AND objid = $2::bigint::oid AND objsubid = 2
-         ) AS online`,
-        [PRESENCE_NAMESPACE, userKey(userId)],
-      );
-      return rows[0]?.online ?? false;
+      return repo.isLockedShared(deps.pool, PRESENCE_NAMESPACE, userKey(userId));
     },
 
     async stop(): Promise<void> {

@@ -13,6 +13,7 @@ import type { PgListener } from '../../lib/pg-listener';
 import { needsTwoFactor } from '../../plugins/gate';
 import type { SessionContext, SessionsRepository } from '../sessions';
 import { createPresence } from './presence';
+import { type Queryable, realtimeRepository as repo } from './realtime.repository';
 
 /** The one PostgreSQL channel every realtime event travels on. */
 export const REALTIME_CHANNEL = 'coffer_events';
@@ -23,9 +24,6 @@ const NOTIFY_PAYLOAD_BYTES = 7_000;
  * the payload is the user's id, and that user's sockets are checked again at once.
  */
 export const SESSIONS_CHANNEL = 'coffer_sessions';
-
-/** Anything that can run a query: the pool, or a client inside a transaction. */
-type Queryable = Pick<pg.PoolClient, 'query'>;
 
 export type RealtimeTiming = {
   /** How long a new socket may stay without sending `subscribe`. */
@@ -113,10 +111,7 @@ export function createRealtimeHub(deps: {
     }
     if (batch.length > 0) payloads.push(`[${batch.join(',')}]`);
     if (payloads.length === 0) return;
-    await client.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [
-      REALTIME_CHANNEL,
-      payloads,
-    ]);
+    await repo.notifyEach(client, REALTIME_CHANNEL, payloads);
   }
 
   deps.listener.on(REALTIME_CHANNEL, deliver);
@@ -206,7 +201,7 @@ export function createRealtimeHub(deps: {
      */
     async publish(client: Queryable, event: TRealtimeEvent): Promise<void> {
       const payload = JSON.stringify(ZRealtimeEvent.parse(event));
-      await client.query('SELECT pg_notify($1, $2)', [REALTIME_CHANNEL, payload]);
+      await repo.notify(client, REALTIME_CHANNEL, payload);
     },
 
     publishMany,

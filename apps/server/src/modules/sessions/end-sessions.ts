@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { userSessionsRepository } from './sessions.repository';
 
 /**
  * Ends every session of a user, or every one but `except` (the device making the change),
@@ -10,9 +11,5 @@ export async function endSessions(
   userId: string,
   except?: string,
 ): Promise<number> {
-  const res = await client.query(
-    'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2',
-    [userId, except ?? null],
-  );
-  return res.rowCount ?? 0;
+  return userSessionsRepository.deleteAll(client, userId, except ?? null);
 }

@@ -78,6 +78,22 @@ const DELETE_EXPIRED = `DELETE FROM sessions s
           WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = s.user_id) THEN $2::int
           ELSE $1::int END) <= now()`;
 
+/** Statements on the caller's connection, beside the factory bound to the pool below. */
+export const userSessionsRepository = {
+  /** Deletes every session of a user but `except` (null: all of them); how many went. */
+  async deleteAll(
+    client: Pick<pg.PoolClient, 'query'>,
+    userId: string,
+    except: string | null,
+  ): Promise<number> {
+    const res = await client.query(
+      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2',
+      [userId, except],
+    );
+    return res.rowCount ?? 0;
+  },
+};
+
 /**
  * Sessions end after `idle` seconds without a user-initiated request (customers and admins
  * each have their own setting) and `absolute` seconds after sign-in whatever happens

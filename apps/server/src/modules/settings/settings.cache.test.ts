@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers';
-import { SETTINGS_CHANNEL } from './settings.cache';
+import { SETTINGS_CHANNEL } from './settings.repository';
 
 let t: TestApp;
 beforeAll(async () => {

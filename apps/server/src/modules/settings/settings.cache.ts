@@ -1,10 +1,7 @@
 import type pg from 'pg';
 import { createDbOn } from '../../db/client';
 import type { PgListener } from '../../lib/pg-listener';
-import { createSettingsRepository } from './settings.repository';
-
-/** Whoever changes a setting sends this in the same transaction: `SELECT pg_notify(…)`. */
-export const SETTINGS_CHANNEL = 'coffer_settings';
+import { createSettingsRepository, SETTINGS_CHANNEL } from './settings.repository';
 
 /**
  * The settings, read once and kept until any instance announces a change on

@@ -1,7 +1,13 @@
+import type { TSettingType } from '@coffer/shared';
 import { sql } from 'drizzle-orm';
+import type pg from 'pg';
 import type { DbOrTx } from '../../db/client';
 import { appSettings } from '../../db/schema/index';
+import type { TxClient } from '../../db/tx';
 import { SETTING_DEFAULTS } from './settings.defaults';
+
+/** Whoever changes a setting sends this in the same transaction: `SELECT pg_notify(…)`. */
+export const SETTINGS_CHANNEL = 'coffer_settings';
 
 export function createSettingsRepository(db: DbOrTx) {
   return {
@@ -36,3 +42,89 @@ export function createSettingsRepository(db: DbOrTx) {
     },
   };
 }
+
+export type SettingRow = {
+  key: string;
+  value: string;
+  type: TSettingType;
+  description: string;
+  updatedAt: Date;
+};
+
+type Raw = {
+  setting_key: string;
+  setting_value: string;
+  setting_type: TSettingType;
+  description: string;
+  updated_at: Date;
+};
+
+const present = (r: Raw): SettingRow => ({
+  key: r.setting_key,
+  value: r.setting_value,
+  type: r.setting_type,
+  description: r.description,
+  updatedAt: r.updated_at,
+});
+
+const COLUMNS = 'setting_key, setting_value, setting_type, description, updated_at';
+
+/**
+ * Reading and writing settings rows as the operator sees them. Every write goes through
+ * `applyChanges`, which announces the change in the same transaction: each instance's
+ * cache (settings.cache.ts) then drops its copy when the transaction commits, not before.
+ */
+export const settingsWrites = {
+  async list(db: pg.Pool | TxClient): Promise<SettingRow[]> {
+    const { rows } = await db.query<Raw>(
+      `SELECT ${COLUMNS} FROM app_settings ORDER BY setting_key`,
+    );
+    return rows.map(present);
+  },
+
+  /** The rows of `keys`, locked until the transaction ends, so two saves apply in turn. */
+  async lock(client: TxClient, keys: string[]): Promise<SettingRow[]> {
+    const { rows } = await client.query<Raw>(
+      `SELECT ${COLUMNS} FROM app_settings WHERE setting_key = ANY($1::text[])
+        ORDER BY setting_key FOR UPDATE`,
+      [keys],
+    );
+    return rows.map(present);
+  },
+
+  /**
+   * Writes the new values; `updated_at` is the transaction's time. Only rows whose value
+   * really changes are written: the staking rate's `updated_at` is the moment from which a
+   * new rate applies, so an unchanged rate must keep its own.
+   */
+  async applyChanges(client: TxClient, changes: Array<{ key: string; value: string }>) {
+    if (changes.length === 0) return;
+    await client.query(
+      `UPDATE app_settings s SET setting_value = c.value, updated_at = now()
+         FROM unnest($1::text[], $2::text[]) AS c(key, value)
+        WHERE s.setting_key = c.key AND s.setting_value IS DISTINCT FROM c.value`,
+      [changes.map((c) => c.key), changes.map((c) => c.value)],
+    );
+    await client.query('SELECT pg_notify($1, $2)', [SETTINGS_CHANNEL, '']);
+  },
+
+  /** Adds rows for defaults that are missing (a key added after the database was made). */
+  async insertMissing(
+    client: TxClient,
+    defaults: Array<{ key: string; value: string; type: TSettingType; description: string }>,
+  ): Promise<string[]> {
+    const { rows } = await client.query<{ setting_key: string }>(
+      `INSERT INTO app_settings (setting_key, setting_value, setting_type, description)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+       ON CONFLICT (setting_key) DO NOTHING RETURNING setting_key`,
+      [
+        defaults.map((d) => d.key),
+        defaults.map((d) => d.value),
+        defaults.map((d) => d.type),
+        defaults.map((d) => d.description),
+      ],
+    );
+    if (rows.length > 0) await client.query('SELECT pg_notify($1, $2)', [SETTINGS_CHANNEL, '']);
+    return rows.map((r) => r.setting_key);
+  },
+};

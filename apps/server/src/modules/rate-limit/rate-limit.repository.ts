@@ -1,0 +1,49 @@
+import type pg from 'pg';
+import type { TxClient } from '../../db/tx';
+
+/** One counter as an attempt left it: its count, its window's start, seconds left in it. */
+export type Counted = { key: string; count: number; started: string; retry: number };
+
+export const rateLimitRepository = {
+  /**
+   * Adds `weight` to the counter of `key`, starting a new window when the last one ended; the
+   * counter's row stays locked until the caller's transaction ends.
+   */
+  async count(
+    client: TxClient,
+    key: string,
+    windowSeconds: number,
+    weight: number,
+  ): Promise<Counted | null> {
+    const { rows } = await client.query<Counted>(
+      // The clock, not the transaction's start: an attempt that queued on the lock must
+      // not see a window that began after it did as longer than the window itself.
+      `INSERT INTO rate_limits AS r (key, window_start, count) VALUES ($1, clock_timestamp(), $3)
+       ON CONFLICT (key) DO UPDATE SET
+         count = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN $3 ELSE r.count + $3 END,
+         window_start = CASE WHEN r.window_start + make_interval(secs => $2) <= clock_timestamp() THEN clock_timestamp() ELSE r.window_start END
+       RETURNING key, count, window_start::text AS started,
+         CEIL(EXTRACT(EPOCH FROM (window_start + make_interval(secs => $2) - clock_timestamp())))::int AS retry`,
+      [key, windowSeconds, weight],
+    );
+    return rows[0] ?? null;
+  },
+
+  /** Takes `weight` off each counter again, only in the window it was counted in. */
+  async uncount(db: pg.Pool, counted: readonly Counted[], weight: number): Promise<void> {
+    await db.query(
+      `UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
+         FROM unnest($1::text[], $2::timestamptz[]) AS c(key, started)
+        WHERE r.key = c.key AND r.window_start = c.started`,
+      [counted.map((c) => c.key), counted.map((c) => c.started), weight],
+    );
+  },
+
+  async clear(db: pg.Pool, keys: string[]): Promise<void> {
+    await db.query('DELETE FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
+  },
+
+  async deleteStale(db: pg.Pool): Promise<void> {
+    await db.query("DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'");
+  },
+};
