@@ -1,0 +1,92 @@
+import {
+  ALL_ASSET_IDS,
+  ASSETS,
+  type TAdminTransaction,
+  type TAdminTransactionsResponse,
+} from '@coffer/shared';
+import {
+  type ListFilters,
+  adminTransactionsRepository as repo,
+} from './admin-transactions.repository';
+import {
+  type AdminTransactionsContext,
+  present,
+  presentSummary,
+  withPayoutStates,
+} from './admin-transactions-context';
+import { UUID } from './admin-transactions-rules';
+
+const PENDING_LIMIT = 200;
+/** `%text%` for ILIKE with the text's own wildcards taken literally. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Assets the search text names exactly: an id, a symbol or a name ('usdt', 'Bitcoin'). */
+function assetsNamed(q: string): string[] {
+  const wanted = q.toLowerCase();
+  const crypto = ALL_ASSET_IDS.filter((id) => {
+    const a = ASSETS[id];
+    return [a.id, a.symbol, a.name].some((v) => v.toLowerCase() === wanted);
+  });
+  // Bank transfers are recorded in their fiat currency.
+  const fiat = ['AUD', 'USD'].filter((c) => c.toLowerCase() === wanted);
+  return [...crypto, ...fiat];
+}
+
+/**
+ * The uuid range an id or an id prefix covers ('3f2a' is 3f2a0000-… to 3f2affff-…): the
+ * primary key answers it. At least 4 hex digits, so a short word is not read as an id.
+ */
+function idRangeOf(q: string): { low: string; high: string } | null {
+  if (UUID.test(q)) return { low: q.toLowerCase(), high: q.toLowerCase() };
+  const hex = q.toLowerCase().replace(/-/g, '');
+  if (!/^[0-9a-f]{4,31}$/.test(hex) || !/^[0-9a-f-]+$/i.test(q)) return null;
+  const shape = (digits: string) =>
+    `${digits.slice(0, 8)}-${digits.slice(8, 12)}-${digits.slice(12, 16)}-${digits.slice(16, 20)}-${digits.slice(20)}`;
+  return { low: shape(hex.padEnd(32, '0')), high: shape(hex.padEnd(32, 'f')) };
+}
+
+/** What the transactions screen filters by, and the page it shows. */
+export type ListQuery = {
+  q: string;
+  status: string;
+  type: string;
+  currency: string;
+  page: number;
+  pageSize: number;
+};
+
+/** A page of transactions matching the screen's search text and filters. */
+export async function listTransactions(
+  ctx: AdminTransactionsContext,
+  query: ListQuery,
+): Promise<TAdminTransactionsResponse> {
+  const q = query.q.trim();
+  const filters: ListFilters = {
+    status: query.status === 'all' ? null : query.status,
+    type: query.type === 'all' ? null : query.type,
+    currency: query.currency === 'all' ? null : query.currency,
+    userPattern: q === '' ? null : likePattern(q),
+    assetIds: q === '' ? [] : assetsNamed(q),
+    idRange: q === '' ? null : idRangeOf(q),
+  };
+  const offset = (query.page - 1) * query.pageSize;
+  // One row more than the page says whether there is a next page, without counting
+  // every matching row (a COUNT over a million rows would cost more than the page).
+  const rows = await repo.listPage(ctx.pool, filters, offset, query.pageSize + 1);
+  return {
+    items: rows.slice(0, query.pageSize).map(presentSummary),
+    page: query.page,
+    pageSize: query.pageSize,
+    hasMore: rows.length > query.pageSize,
+  };
+}
+
+/** The payouts waiting for staff, oldest first. */
+export async function pendingPayouts(ctx: AdminTransactionsContext): Promise<TAdminTransaction[]> {
+  return withPayoutStates(
+    ctx,
+    (await repo.pendingPayouts(ctx.pool, PENDING_LIMIT)).map((row) => present(ctx, row)),
+  );
+}

@@ -1,0 +1,68 @@
+import { CHAT_MSG, type TAdminChatRoom, type TChatMessage, type TChatRoom } from '@coffer/shared';
+import { withTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import type { PrivateFile } from '../../lib/private-file-reply';
+import { chatRepository as repo } from './chat.repository';
+import {
+  type ChatActor,
+  type ChatContext,
+  presentAdminRoom,
+  presentMessage,
+  presentRoom,
+  roomFor,
+  UUID,
+} from './chat-context';
+
+export async function roomsOf(deps: ChatContext, userId: string): Promise<TChatRoom[]> {
+  return (await repo.roomsOfUser(deps.pool, userId, 'user')).map(presentRoom);
+}
+
+export async function adminRooms(deps: ChatContext): Promise<TAdminChatRoom[]> {
+  return (await repo.allRooms(deps.pool)).map(presentAdminRoom);
+}
+
+export async function messagesOf(
+  deps: ChatContext,
+  actor: ChatActor,
+  roomId: string,
+): Promise<TChatMessage[]> {
+  const room = await roomFor(deps, actor, roomId);
+  return (await repo.messages(deps.pool, room.id)).map(presentMessage);
+}
+
+/** Opening a room: the other party's messages become read. */
+export async function markRead(deps: ChatContext, actor: ChatActor, roomId: string): Promise<void> {
+  const room = await roomFor(deps, actor, roomId);
+  await withTransaction(deps.pool, async (client) => {
+    const changed = await repo.markRead(client, room.id, actor.role);
+    if (changed > 0) {
+      await deps.realtime.publish(client, {
+        type: 'chat.read',
+        roomId: room.id,
+        userId: room.user_id,
+      });
+    }
+  });
+}
+
+export async function fileOf(
+  deps: ChatContext,
+  actor: ChatActor,
+  messageId: string,
+): Promise<PrivateFile> {
+  const notFound = new AppError('NOT_FOUND', CHAT_MSG.fileNotFound);
+  if (!UUID.test(messageId)) throw notFound;
+  const row = await repo.fileMessage(
+    deps.pool,
+    messageId,
+    actor.role === 'admin' ? null : actor.userId,
+  );
+  if (!row?.file_key) throw notFound;
+  const bytes = await deps.files.get(row.file_key);
+  if (!bytes) throw notFound;
+  return {
+    bytes,
+    mime: row.file_type ?? 'application/octet-stream',
+    name: row.file_name ?? 'file',
+  };
+}
