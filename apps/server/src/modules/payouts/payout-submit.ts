@@ -1,4 +1,5 @@
 import type { TPayoutBatch, TPayoutChain } from '@coffer/shared';
+import { parseTransaction } from 'viem';
 import { withTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { crashNow, faultArmed } from '../../lib/test-fault';
@@ -114,10 +115,14 @@ async function findBatch(
       const id = (parsedFile as { batchId: unknown }).batchId;
       return typeof id === 'string' ? id : null;
     }
-    const [first] = parseEthereumSubmission(text);
-    if (!first) return null;
-    const { parseTransaction } = await import('viem');
-    const nonce = parseTransaction(first.signed as `0x${string}`).nonce;
+    let nonce: number | undefined;
+    try {
+      const [first] = parseEthereumSubmission(text);
+      nonce = first ? parseTransaction(first.signed as `0x${string}`).nonce : undefined;
+    } catch (err) {
+      // A file that cannot be read is refused as the API refuses it, never a crash.
+      throw refusal(err);
+    }
     return nonce === undefined ? null : repo.batchOfCandidate(ctx.pool, chain, { nonce });
   }
   for (const c of await repo.candidatesOfChain(ctx.pool, 'bitcoin')) {
@@ -162,7 +167,6 @@ async function checkEthereum(ctx: PayoutsContext, candidates: CandidateRow[], te
   } catch (err) {
     throw refusal(err);
   }
-  const { parseTransaction } = await import('viem');
   const out: Array<{ candidate: CandidateRow; hash: string; hex: string }> = [];
   const differences: string[] = [];
   for (const s of submitted) {
