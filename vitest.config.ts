@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { viteAliases } from './import-graph.ts';
 
 export default defineConfig({
+  resolve: { alias: viteAliases },
   test: {
     include: [
       'packages/*/src/**/*.test.ts',

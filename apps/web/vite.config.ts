@@ -2,14 +2,16 @@ import path from 'node:path';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { viteAliases } from '../../import-graph.ts';
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), tailwindcss()],
   resolve: {
     // react-router's package exports only its development build to bundlers; the
     // production build drops the dev-only warnings and checks (about a third of its size).
-    alias:
-      mode === 'production'
+    alias: [
+      ...viteAliases,
+      ...(mode === 'production'
         ? [
             {
               find: /^react-router$/,
@@ -19,7 +21,8 @@ export default defineConfig(({ mode }) => ({
               ),
             },
           ]
-        : [],
+        : []),
+    ],
   },
   build: {
     outDir: 'dist',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { normalizeTxHash } from '@coffer/shared';
 import { type BrowserContext, expect, type Page } from '@playwright/test';
-import { totpAt } from '../../apps/server/test/totp-reference';
+import { totpAt } from '@server-test/totp-reference';
 import { E2E_DATA_DIR, E2E_PG_PORT } from './ports';
 
 /** The data directory of the server Playwright started (see playwright.config.ts). */

@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
-import { totpAt } from '../../apps/server/test/totp-reference';
+import { totpAt } from '@server-test/totp-reference';
 import { createAdmin, freshCode, linkIn, mailTo, ownAddress, PASSWORD, uniqueEmail } from './app';
 
 /**

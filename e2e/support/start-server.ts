@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { startFakeFeeds } from '../../apps/server/test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 
 // A fresh data directory for every run: a new database, outbox and secret key.
 const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? 'test-results/e2e-data');
@@ -18,4 +18,4 @@ process.env.TRUST_PROXY = '1';
 const feeds = await startFakeFeeds();
 process.env.PRICE_FEED_URL = feeds.priceFeedUrl;
 process.env.FX_FEED_URL = feeds.fxFeedUrl;
-await import('../../apps/server/src/main');
+await import('@server/main');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cyclesOf, importedFiles } from '../../../import-graph';
 
 /**
  * The server's module boundaries, checked on every test run (this is what fails CI when
@@ -10,8 +11,8 @@ import { describe, expect, it } from 'vitest';
  *
  * Read from the source text rather than with a dependency graph tool: the ones that read
  * TypeScript need the compiler's JavaScript API, which this project's TypeScript does not
- * ship. Every import form the code base uses is a quoted specifier after `from`, `import`
- * or `import(`, so a pattern finds them all; the test below proves it finds known ones.
+ * ship (decision 0030). The specifiers are found and resolved, aliases included, by
+ * import-graph.ts at the root; the test below proves it finds known ones.
  */
 const SRC = path.resolve(import.meta.dirname, '../src');
 const MODULES = path.join(SRC, 'modules');
@@ -25,21 +26,8 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g;
-
-/** The files a source file imports from this server (relative specifiers), resolved. */
-function importsOf(file: string): string[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const out: string[] = [];
-  for (const match of text.matchAll(SPECIFIER)) {
-    const spec = match[1];
-    if (!spec?.startsWith('.')) continue;
-    const base = path.resolve(path.dirname(file), spec);
-    const candidates = [`${base}.ts`, path.join(base, 'index.ts'), base];
-    out.push(candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? base);
-  }
-  return out;
-}
+/** The files a source file imports from this project (relative or aliased), resolved. */
+const importsOf = importedFiles;
 
 /** The module a path belongs to ('ledger' for src/modules/ledger/…), or null. */
 function moduleOf(file: string): string | null {
@@ -60,30 +48,6 @@ function nodeOf(file: string): string | null {
   if (module !== null) return module;
   const rel = path.relative(SRC, file);
   return rel.startsWith('..') || rel.includes(path.sep) ? null : rel;
-}
-
-/**
- * Every circle a depth-first walk meets, each named by its nodes in import order, so a
- * failure says which imports to undo. One walk, so the check stays fast as the graph grows.
- */
-function cyclesIn(edges: ReadonlyMap<string, ReadonlySet<string>>): string[] {
-  const done = new Set<string>();
-  const trail: string[] = [];
-  const cycles: string[] = [];
-  const visit = (node: string) => {
-    const at = trail.indexOf(node);
-    if (at >= 0) {
-      cycles.push([...trail.slice(at), node].join(' → '));
-      return;
-    }
-    if (done.has(node)) return;
-    trail.push(node);
-    for (const next of [...(edges.get(node) ?? [])].sort()) visit(next);
-    trail.pop();
-    done.add(node);
-  };
-  for (const node of [...edges.keys()].sort()) visit(node);
-  return cycles;
 }
 
 const allFiles = [...tsFiles(SRC), ...tsFiles(path.join(SERVER, 'test'))];
@@ -170,7 +134,7 @@ describe('server module boundaries', () => {
     // The composition root is judged like any module: it imports nearly every module, so a
     // module that imports it back (for the type of the whole service set) closes a circle.
     expect(edges.get('app-services.ts')).toContain('ledger');
-    expect(cyclesIn(edges)).toEqual([]);
+    expect(cyclesOf(edges)).toEqual([]);
   });
 
   it('names the circle it finds', () => {
@@ -180,6 +144,6 @@ describe('server module boundaries', () => {
       ['sessions', new Set(['app-services.ts'])],
       ['ledger', new Set<string>()],
     ]);
-    expect(cyclesIn(edges)).toEqual(['app-services.ts → auth → sessions → app-services.ts']);
+    expect(cyclesOf(edges)).toEqual(['app-services.ts → auth → sessions → app-services.ts']);
   });
 });

@@ -1,11 +1,10 @@
-import { describe, expect, it } from 'vitest';
 import {
   claimingSize,
   realJpeg,
   realPng,
   realWebp,
   webpWithMetadata,
-} from '../../test/image-fixtures';
+} from '@server-test/image-fixtures';
 import {
   CATALOG,
   flate,
@@ -13,7 +12,8 @@ import {
   objectStreamBody,
   pdfOf,
   streamObj,
-} from '../../test/pdf-fixtures';
+} from '@server-test/pdf-fixtures';
+import { describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_BYTES, type SniffedType, sniff } from './file-sniff';
 
 const ALL: SniffedType[] = [

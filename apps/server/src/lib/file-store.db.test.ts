@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createTestApp, databaseText, type TestApp } from '@server-test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, databaseText, type TestApp } from '../../test/helpers';
 import { createPool } from '../db/client';
 import { createDatabaseFileStore, createDiskFileStore, importDiskFiles } from './file-store';
 

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { call, createTestApp, type TestApp } from '@server-test/helpers';
 import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, type TestApp } from '../../test/helpers';
 import { buildApp } from '../app';
 import { createServices } from '../app-services';
 import { createDb, createPool } from '../db/client';

@@ -1,5 +1,5 @@
+import { legacyPasswordHash } from '@server-test/legacy-password';
 import { describe, expect, it } from 'vitest';
-import { legacyPasswordHash } from '../../test/legacy-password';
 import { hashPassword, needsRehash, verifyPassword } from './password';
 
 const PASSWORD = 'Correct-Horse-9';

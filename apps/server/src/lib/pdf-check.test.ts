@@ -1,5 +1,5 @@
+import { CATALOG, obj, pdfOf } from '@server-test/pdf-fixtures';
 import { describe, expect, it } from 'vitest';
-import { CATALOG, obj, pdfOf } from '../../test/pdf-fixtures';
 import { checkPdf } from './pdf-check';
 
 describe('the PDF check pool', () => {

@@ -1,5 +1,4 @@
 import { deflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
 import {
   ascii85,
   asciiHex,
@@ -13,7 +12,8 @@ import {
   pngUp,
   runLength,
   streamObj,
-} from '../../test/pdf-fixtures';
+} from '@server-test/pdf-fixtures';
+import { describe, expect, it } from 'vitest';
 import { MAX_DECODED_BYTES, scanPdf } from './pdf-scan';
 
 /** A document whose object 3, inside object stream 4, is the script its catalog opens. */

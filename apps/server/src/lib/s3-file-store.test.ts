@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { startFakeS3 } from '@server-test/fake-s3';
+import { createTestApp } from '@server-test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeS3 } from '../../test/fake-s3';
-import { createTestApp } from '../../test/helpers';
 import { createSecrets } from './crypto';
 import { createS3FileStore, parseStorageUrl } from './s3-file-store';
 

@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import {
   GPS_MARKERS,
   jpegMarkers,
@@ -11,7 +10,8 @@ import {
   webpChunks,
   webpWithMetadata,
   XMP_PACKET,
-} from '../../test/image-fixtures';
+} from '@server-test/image-fixtures';
+import { describe, expect, it } from 'vitest';
 import { InvalidImageError, stripImageMetadata } from './strip-image-metadata';
 
 const entropyData = (jpeg: Buffer) => {

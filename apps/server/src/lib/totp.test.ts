@@ -1,5 +1,5 @@
+import { base32Decode, totpAt } from '@server-test/totp-reference';
 import { describe, expect, it } from 'vitest';
-import { base32Decode, totpAt } from '../../test/totp-reference';
 import { matchTotpStep, newTotpSecret, otpauthUrl } from './totp';
 
 // RFC 6238 Appendix B: the SHA-1 seed is the ASCII string "12345678901234567890".

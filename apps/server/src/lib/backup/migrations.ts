@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createDb } from '@server/db/client';
+import { MIGRATIONS_DIR } from '@server/db/migrate';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import type pg from 'pg';
-import { createDb } from '../../db/client';
-import { MIGRATIONS_DIR } from '../../db/migrate';
 
 export type JournalEntry = { idx: number; when: number; tag: string };
 

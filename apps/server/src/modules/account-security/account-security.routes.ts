@@ -5,10 +5,10 @@ import {
   ZSessionIdParams,
   ZSignOutOthersResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
+import type { SessionCookies } from '@server/plugins/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
-import type { SessionCookies } from '../../plugins/session';
 import type { AccountSecurityService } from './account-security.service';
 
 /** Every route here is the gate's default, `customer`: admins are customers too. */

@@ -4,13 +4,13 @@ import {
   type TChangePasswordRequest,
   type TSecurityEventKind,
 } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import type { Secrets } from '@server/lib/crypto';
+import { mailTime } from '@server/lib/mail-time';
+import { assertStrongPassword, withHashing } from '@server/lib/password';
 import type pg from 'pg';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import type { Secrets } from '../../lib/crypto';
-import { mailTime } from '../../lib/mail-time';
-import { assertStrongPassword, withHashing } from '../../lib/password';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import { endSessions, type SessionContext } from '../sessions';

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   codeFor,
@@ -14,7 +13,8 @@ import {
   tableText,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 beforeAll(async () => {

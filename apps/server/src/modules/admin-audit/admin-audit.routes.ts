@@ -7,8 +7,8 @@ import {
   ZAuditQuery,
   ZAuditVerifyResponse,
 } from '@coffer/shared';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
 import type { AdminAuditService } from './admin-audit.service';
 
 /** The audit log screen's API (product.md M7); registered in the admin tree. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   createTestApp,
@@ -8,8 +8,8 @@ import {
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../audit';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { TSyncPrices } from '@coffer/shared';
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 
 /** A proposed change of a risk setting, with who proposed it (four eyes). */
 export type SettingChangeRow = {

@@ -8,11 +8,11 @@ import {
   ZUpdateSettingsRequest,
   ZUpdateSettingsResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import type { AdminSettingsService, SettingsRequest } from './admin-settings.service';
 
 /** The admin, where from, and the fresh second factor the body carries. */

@@ -11,11 +11,11 @@ import {
   type TSyncPrices,
   type TUpdateSettingsResponse,
 } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import type { PriceBook } from '../prices';
 import { SETTING_DEFAULTS, type SettingRow, settingsWrites } from '../settings';

@@ -1,7 +1,9 @@
 import { MONEY_MSG, SETTINGS_MSG, STEP_UP_MSG } from '@coffer/shared';
-import pg from 'pg';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { buildApp } from '@server/app';
+import { createServices } from '@server/app-services';
+import { createDb, createPool } from '@server/db/client';
+import { createLogger } from '@server/infra';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -12,19 +14,17 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   fund,
   GOOD_ADDRESS,
   requestWithdrawal,
   spareStepUps,
   stepUpFor,
-} from '../../../test/money-helpers';
-import { approveChange } from '../../../test/settings-helpers';
-import { buildApp } from '../../app';
-import { createServices } from '../../app-services';
-import { createDb, createPool } from '../../db/client';
-import { createLogger } from '../../infra';
+} from '@server-test/money-helpers';
+import { approveChange } from '@server-test/settings-helpers';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../settings';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;

@@ -6,10 +6,10 @@ import {
   type TCreateAdminTransaction,
   type TStepUp,
 } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import type { Secrets } from '@server/lib/crypto';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import type { Secrets } from '../../lib/crypto';
 import type { AuditLog } from '../audit';
 import type { Ledger, TransactionRow } from '../ledger';
 import { trimDecimal, usdShown } from '../ledger';

@@ -10,7 +10,7 @@ import {
   validateAddress,
   ZTransactionType,
 } from '@coffer/shared';
-import { AppError } from '../../lib/app-error';
+import { AppError } from '@server/lib/app-error';
 import type { TransactionRow } from '../ledger';
 import { trimDecimal } from '../ledger';
 

@@ -6,8 +6,10 @@ import {
   REFERENCE_MSG,
   type TAnyAssetId,
 } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { createPool } from '@server/db/client';
+import { withTransaction } from '@server/db/tx';
+import { seedLoad } from '@server/seed-load';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -18,7 +20,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -28,10 +30,8 @@ import {
   setSetting,
   spareStepUps,
   stepUpFor,
-} from '../../../test/money-helpers';
-import { createPool } from '../../db/client';
-import { withTransaction } from '../../db/tx';
-import { seedLoad } from '../../seed-load';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PAYOUT_MSG } from '../payouts';
 import { adminTransactionsRepository, type ListFilters } from './admin-transactions.repository';
 

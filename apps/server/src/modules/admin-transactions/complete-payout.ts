@@ -1,6 +1,6 @@
 import { ADMIN_TX_MSG, type TAdminTransaction, type TStepUp } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
 import type { TransactionRow } from '../ledger';
 import { adminTransactionsRepository as repo } from './admin-transactions.repository';
 import {

@@ -6,8 +6,8 @@ import {
   withoutStepUp,
   ZAnyAssetId,
 } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type { TransactionRow } from '../ledger';
 import { requestHash, runOnce } from '../ledger';
 import { adminTransactionsRepository as repo } from './admin-transactions.repository';

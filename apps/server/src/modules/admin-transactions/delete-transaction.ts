@@ -1,6 +1,6 @@
 import { ADMIN_TX_MSG, type TDeleteAdminTransactionRequest } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { adminTransactionsRepository as repo } from './admin-transactions.repository';
 import {
   type Actor,

@@ -9,8 +9,8 @@ import {
   validateAddress,
   ZAnyAssetId,
 } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type { Revision, TransactionRow } from '../ledger';
 import { usdShown } from '../ledger';
 import {

@@ -1,8 +1,8 @@
 import type { TAnyAssetId } from '@coffer/shared';
 import { ALL_ASSET_IDS } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import type { ChainAdapter } from '../chains';
 import type { LedgerCheck } from '../ledger';

@@ -14,11 +14,11 @@ import {
   ZAdminUsersQuery,
   ZAdminUsersResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import type { Actor, AdminUsersService } from './admin-users.service';
 
 const actorOf = (request: FastifyRequest): Actor => {

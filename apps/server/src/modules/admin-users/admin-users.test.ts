@@ -3,8 +3,7 @@ import {
   type TAdminUserRow,
   WAIVE_TWO_FACTOR_REASON_MISSING,
 } from '@coffer/shared';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   codeFor,
@@ -23,9 +22,10 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { fund, setSetting, spareStepUps, stepUpFor } from '../../../test/money-helpers';
-import { putSettings } from '../../../test/settings-helpers';
+} from '@server-test/helpers';
+import { fund, setSetting, spareStepUps, stepUpFor } from '@server-test/money-helpers';
+import { putSettings } from '@server-test/settings-helpers';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

@@ -1,6 +1,6 @@
 import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { endSessions } from '../sessions';
 import { usersManagementRepository as repo } from './admin-users.repository';
 import type { Actor, AdminUsersContext } from './admin-users-context';

@@ -4,8 +4,8 @@ import {
   type TAdminTwoFactorState,
   type TStepUp,
 } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type { Limit } from '../rate-limit';
 import { endSessions } from '../sessions';
 import { usersManagementRepository as repo } from './admin-users.repository';

@@ -1,5 +1,5 @@
 import type { TAdminTwoFactorState } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
+import { withTransaction } from '@server/db/tx';
 import { usersManagementRepository as repo } from './admin-users.repository';
 import { type Actor, type AdminUsersContext, lockEnabled } from './admin-users-context';
 

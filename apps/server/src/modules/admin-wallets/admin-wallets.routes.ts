@@ -16,11 +16,11 @@ import {
   ZUpdateDepositAddressRequest,
   ZUpdateWalletAddressRequest,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import { idempotencyKeyOf } from '../money-controls';
 import type { Actor, AdminWalletsService } from './admin-wallets.service';
 

@@ -21,10 +21,10 @@ import {
   validateNetworkAddress,
   withoutStepUp,
 } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import { type Ledger, presentTransaction, requestHash, runOnce } from '../ledger';
 import type { PriceBook } from '../prices';

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 
 /** A row as the chain sees it: ids as decimal text, times as stored, to the microsecond. */
 export type AuditRow = {

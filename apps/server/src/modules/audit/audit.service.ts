@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 import { type AuditRow, auditRepository as repo } from './audit.repository';
 import { canonicalJson, type JsonValue, toJsonValue, wellFormed } from './canonical-json';
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { CliError, COMMANDS } from '@server/cli-commands';
+import { withTransaction } from '@server/db/tx';
+import { createTestApp, type TestApp } from '@server-test/helpers';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
-import { CliError, COMMANDS } from '../../cli-commands';
-import { withTransaction } from '../../db/tx';
 import type { AuditEntry } from './audit.service';
 import { GENESIS_HASH } from './audit.service';
 import { canonicalJson } from './canonical-json';

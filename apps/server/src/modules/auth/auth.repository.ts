@@ -1,14 +1,14 @@
 import { CUSTOMER_ASSETS } from '@coffer/shared';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { createDbOn, type DbOrTx } from '../../db/client';
+import { createDbOn, type DbOrTx } from '@server/db/client';
 import {
   adminUsers,
   emailVerificationTokens,
   userProfiles,
   users,
   userWallets,
-} from '../../db/schema/index';
-import type { TxClient } from '../../db/tx';
+} from '@server/db/schema/index';
+import type { TxClient } from '@server/db/tx';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 
 async function createUser(
   tx: DbOrTx,

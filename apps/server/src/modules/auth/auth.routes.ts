@@ -7,9 +7,9 @@ import {
   ZSignUpRequest,
   ZVerifyEmailRequest,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { SESSION_COOKIE, type SessionCookies } from '@server/plugins/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
 import type { AccountSecurityService } from '../account-security';
 import {
   DEVICE_COOKIE,

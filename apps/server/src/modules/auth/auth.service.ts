@@ -1,16 +1,16 @@
 import { MSG } from '@coffer/shared';
-import type pg from 'pg';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import { randomToken, sha256Hex } from '../../lib/crypto';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import { randomToken, sha256Hex } from '@server/lib/crypto';
 import {
   assertStrongPassword,
   DUMMY_PASSWORD_HASH,
   hashPassword,
   needsRehash,
   withHashing,
-} from '../../lib/password';
+} from '@server/lib/password';
+import type pg from 'pg';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter, type SignInDevices } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';

@@ -1,5 +1,4 @@
 import { MSG } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -19,8 +18,9 @@ import {
   verificationToken,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { legacyPasswordHash } from '../../../test/legacy-password';
+} from '@server-test/helpers';
+import { legacyPasswordHash } from '@server-test/legacy-password';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,5 @@
 import { fromMinor, payoutFunding } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -8,7 +7,7 @@ import {
   type SignedInUser,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -18,7 +17,8 @@ import {
   setSetting,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

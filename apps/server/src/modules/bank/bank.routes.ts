@@ -4,9 +4,9 @@ import {
   ZSaveBankDetailsRequest,
   ZTransactionResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { BankService } from './bank.service';
 

@@ -8,10 +8,10 @@ import {
   type TTransaction,
   withoutStepUp,
 } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import type { Client } from '@server/lib/client-of';
+import type { Secrets } from '@server/lib/crypto';
 import type pg from 'pg';
-import { withTransaction } from '../../db/tx';
-import type { Client } from '../../lib/client-of';
-import type { Secrets } from '../../lib/crypto';
 import {
   insufficientBalance,
   type Ledger,

@@ -1,6 +1,5 @@
 import { ADMIN_TX_MSG, MONEY_MSG, PAYOUT_MSG } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -12,7 +11,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -23,7 +22,8 @@ import {
   setSetting,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

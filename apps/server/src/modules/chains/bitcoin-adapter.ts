@@ -1,6 +1,6 @@
 import { hex } from '@scure/base';
 import { Address, NETWORK, OutScript, RawTx, TEST_NETWORK } from '@scure/btc-signer';
-import { StartupError } from '../../lib/startup-error';
+import { StartupError } from '@server/lib/startup-error';
 import type {
   BlockRef,
   ChainAdapter,

@@ -2,17 +2,17 @@ import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { p2wpkh } from '@scure/btc-signer';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestApp,
   mailsTo,
   type SignedInUser,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
-import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
-import { testWatcher } from '../../../test/test-watcher';
+} from '@server-test/helpers';
+import { type LitecoinNode, startLitecoinNode, WALLET } from '@server-test/litecoin-node';
+import { expectReconciled, setSetting, walletOf } from '@server-test/money-helpers';
+import { testWatcher } from '@server-test/test-watcher';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BitcoinAdapter } from './bitcoin-adapter';
 import type { createChainWatcher } from './chain-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';

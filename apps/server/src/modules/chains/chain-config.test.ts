@@ -2,9 +2,9 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { loadConfig } from '@server/config';
+import { StartupError } from '@server/lib/startup-error';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config';
-import { StartupError } from '../../lib/startup-error';
 import { configuredChains, loadChainConfig, verifyChainConfig } from './chain-config';
 
 const root = HDKey.fromMasterSeed(

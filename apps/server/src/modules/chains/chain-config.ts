@@ -1,5 +1,5 @@
 import type { HDKey } from '@scure/bip32';
-import { StartupError } from '../../lib/startup-error';
+import { StartupError } from '@server/lib/startup-error';
 import type { ChainAdapter, ChainName } from './chain-adapter';
 import { type BitcoinNetwork, parseAccountKey } from './derive';
 import { type KeyOrigin, parseKeyOrigin } from './key-origin';

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS, formatChainStatus } from '@server/cli-commands';
+import { withTransaction } from '@server/db/tx';
+import { startJobs } from '@server/jobs';
 import {
   call,
   createTestApp,
@@ -11,19 +13,17 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   setSetting,
   spareStepUps,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
-import { approveChange, putSettings } from '../../../test/settings-helpers';
-import { testWatcher } from '../../../test/test-watcher';
-import { COMMANDS, formatChainStatus } from '../../cli-commands';
-import { withTransaction } from '../../db/tx';
-import { startJobs } from '../../jobs';
+} from '@server-test/money-helpers';
+import { approveChange, putSettings } from '@server-test/settings-helpers';
+import { testWatcher } from '@server-test/test-watcher';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chainStatus } from './chain-status';
 import { KEEP_BLOCKS } from './chain-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';

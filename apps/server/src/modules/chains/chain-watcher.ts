@@ -1,7 +1,7 @@
 import { ASSETS, formatAmount, mulPrice, normalizeTxHash, type TAssetId } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type TxClient, withTransaction } from '../../db/tx';
 import type { AuditLog } from '../audit';
 import type { Ledger, PendingDepositInput } from '../ledger';
 import type { Outbox } from '../outbox';

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 import type { ChainName } from './chain-adapter';
 
 export type CursorRow = {

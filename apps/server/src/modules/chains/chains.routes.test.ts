@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { COMMANDS } from '@server/cli-commands';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -11,10 +11,10 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { setSetting } from '../../../test/money-helpers';
-import { testWatcher } from '../../../test/test-watcher';
-import { COMMANDS } from '../../cli-commands';
+} from '@server-test/helpers';
+import { setSetting } from '@server-test/money-helpers';
+import { testWatcher } from '@server-test/test-watcher';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { TChainsResponse } from './chains.routes';
 import { createFakeChain, type FakeChain } from './fake-chain';
 

@@ -1,7 +1,7 @@
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type pg from 'pg';
 import { z } from 'zod';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
 import type { ChainAdapter } from './chain-adapter';
 import type { ChainConfigs } from './chain-config';
 import { chainsOverview } from './chain-status';

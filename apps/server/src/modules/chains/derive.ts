@@ -7,7 +7,7 @@ import { bytesToHex, hexToBytes } from '@noble/hashes/utils.js';
 import { bech32, createBase58check } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Address, NETWORK, OutScript, TEST_NETWORK } from '@scure/btc-signer';
-import { StartupError } from '../../lib/startup-error';
+import { StartupError } from '@server/lib/startup-error';
 import type { ChainName } from './chain-adapter';
 
 /**

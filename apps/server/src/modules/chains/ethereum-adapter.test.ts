@@ -1,11 +1,11 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { StartupError } from '@server/lib/startup-error';
+import { type Anvil, startAnvil } from '@server-test/fixtures/ethereum/anvil';
+import { type TestChain, testChain } from '@server-test/fixtures/ethereum/test-chain';
 import { type Address, getAddress, type Hash, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
-import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
-import { StartupError } from '../../lib/startup-error';
 import type { ScannedBlock, SeenTransfer } from './chain-adapter';
 import { verifyChainConfig } from './chain-config';
 import { EthereumAdapter } from './ethereum-adapter';

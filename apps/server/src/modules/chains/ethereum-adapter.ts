@@ -1,4 +1,5 @@
 import { ASSETS, type TAssetId, validateEthereumAddress } from '@coffer/shared';
+import { StartupError } from '@server/lib/startup-error';
 import {
   BaseError,
   type BlockTag,
@@ -18,7 +19,6 @@ import {
   TimeoutError,
   toEventSelector,
 } from 'viem';
-import { StartupError } from '../../lib/startup-error';
 import type {
   BlockRef,
   ChainAdapter,

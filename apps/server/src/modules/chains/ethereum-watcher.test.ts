@@ -1,9 +1,7 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { type Address, type Hash, type Hex, parseEther } from 'viem';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
-import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
+import { type Anvil, startAnvil } from '@server-test/fixtures/ethereum/anvil';
+import { type TestChain, testChain } from '@server-test/fixtures/ethereum/test-chain';
 import {
   call,
   createTestApp,
@@ -11,8 +9,10 @@ import {
   type SignedInUser,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { expectReconciled, setSetting, walletOf } from '../../../test/money-helpers';
+} from '@server-test/helpers';
+import { expectReconciled, setSetting, walletOf } from '@server-test/money-helpers';
+import { type Address, type Hash, type Hex, parseEther } from 'viem';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from './chain-watcher';
 import { CONFIRMATIONS_SQL } from './chains.repository';
 

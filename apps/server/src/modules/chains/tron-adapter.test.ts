@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { StartupError } from '@server/lib/startup-error';
 import {
   type FakeTronGrid,
   randomTronAddress,
   startFakeTronGrid,
   tronHex,
-} from '../../../test/fake-trongrid';
-import { freePort } from '../../../test/free-port';
-import { StartupError } from '../../lib/startup-error';
+} from '@server-test/fake-trongrid';
+import { freePort } from '@server-test/free-port';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { watchingOnly } from './fake-chain';
 import { TronAdapter, tronBase58Address, tronHexAddress } from './tron-adapter';
 

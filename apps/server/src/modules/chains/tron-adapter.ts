@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createBase58check, hex } from '@scure/base';
-import { StartupError } from '../../lib/startup-error';
+import { StartupError } from '@server/lib/startup-error';
 import type {
   BlockRef,
   ChainAdapter,

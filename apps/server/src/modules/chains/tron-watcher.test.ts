@@ -1,10 +1,9 @@
 import { toMinor } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeTronGrid,
   randomTronAddress,
   startFakeTronGrid,
-} from '../../../test/fake-trongrid';
+} from '@server-test/fake-trongrid';
 import {
   createTestApp,
   databaseText,
@@ -12,9 +11,10 @@ import {
   type SignedInUser,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { expectReconciled, walletOf } from '../../../test/money-helpers';
-import { testWatcher } from '../../../test/test-watcher';
+} from '@server-test/helpers';
+import { expectReconciled, walletOf } from '@server-test/money-helpers';
+import { testWatcher } from '@server-test/test-watcher';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIRMATIONS_SQL } from './chains.repository';
 import { TronAdapter } from './tron-adapter';
 

@@ -1,8 +1,8 @@
 import { CHAT_MSG, type TAdminChatRoom, type TChatMessage, type TChatRoom } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type { FileStore } from '@server/lib/file-store';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { AppError } from '../../lib/app-error';
-import type { FileStore } from '../../lib/file-store';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { RateLimiter } from '../rate-limit';

@@ -1,9 +1,9 @@
 import { CHAT_MAX_TEXT, CHAT_MSG } from '@coffer/shared';
-import { AppError } from '../../lib/app-error';
-import { IMAGE_TYPES, type SniffedType, sniff } from '../../lib/file-sniff';
-import { withoutInvisibleCharacters } from '../../lib/private-file-reply';
-import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
-import type { UploadedFile } from '../../plugins/uploads';
+import { AppError } from '@server/lib/app-error';
+import { IMAGE_TYPES, type SniffedType, sniff } from '@server/lib/file-sniff';
+import { withoutInvisibleCharacters } from '@server/lib/private-file-reply';
+import { InvalidImageError, stripImageMetadata } from '@server/lib/strip-image-metadata';
+import type { UploadedFile } from '@server/plugins/uploads';
 
 /** Chat attachments: images, PDF, TXT and JSON; decided by content (product.md S5). */
 const CHAT_FILE_TYPES: readonly SniffedType[] = [

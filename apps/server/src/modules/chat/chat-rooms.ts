@@ -1,6 +1,6 @@
 import { CHAT_MSG, type TAdminChatRoom, type TChatRoom } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { chatRepository as repo } from './chat.repository';
 import {
   type ChatContext,

@@ -1,6 +1,6 @@
 import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
-import type { PrivateFile } from '../../lib/private-file-reply';
-import type { UploadedFile } from '../../plugins/uploads';
+import type { PrivateFile } from '@server/lib/private-file-reply';
+import type { UploadedFile } from '@server/plugins/uploads';
 import type { ChatActor, ChatContext } from './chat-context';
 import { createRoom, deleteRoom, startForCustomer } from './chat-rooms';
 import { adminRooms, fileOf, markRead, messagesOf, roomsOf } from './read-chat';

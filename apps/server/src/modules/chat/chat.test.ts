@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
 import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_UPLOAD_BYTES, SNIFF_MESSAGES } from '@server/lib/file-sniff';
+import { pdfChecksInFlight } from '@server/lib/pdf-check';
 import {
   call,
   createTestApp,
@@ -13,7 +14,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   claimingSize,
   GPS_MARKERS,
@@ -24,12 +25,11 @@ import {
   realWebp,
   webpWithMetadata,
   XMP_PACKET,
-} from '../../../test/image-fixtures';
-import { type FilePart, multipart } from '../../../test/multipart';
-import { CATALOG, hostilePdfs, obj, pdfOf, streamObj } from '../../../test/pdf-fixtures';
-import { type Instance, secondInstance, serve, subscribed } from '../../../test/realtime-support';
-import { MAX_UPLOAD_BYTES, SNIFF_MESSAGES } from '../../lib/file-sniff';
-import { pdfChecksInFlight } from '../../lib/pdf-check';
+} from '@server-test/image-fixtures';
+import { type FilePart, multipart } from '@server-test/multipart';
+import { CATALOG, hostilePdfs, obj, pdfOf, streamObj } from '@server-test/pdf-fixtures';
+import { type Instance, secondInstance, serve, subscribed } from '@server-test/realtime-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let alice: SignedInUser;

@@ -1,7 +1,7 @@
 import { CHAT_MSG, type TAdminChatRoom, type TChatMessage, type TChatRoom } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { PrivateFile } from '../../lib/private-file-reply';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { PrivateFile } from '@server/lib/private-file-reply';
 import { chatRepository as repo } from './chat.repository';
 import {
   type ChatActor,

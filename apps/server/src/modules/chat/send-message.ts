@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { CHAT_MSG, type TChatMessage } from '@coffer/shared';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { UploadedFile } from '../../plugins/uploads';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { UploadedFile } from '@server/plugins/uploads';
 import { LIMITS } from '../rate-limit';
 import { type MessageRow, chatRepository as repo } from './chat.repository';
 import {

@@ -1,6 +1,5 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -10,8 +9,9 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { setSetting } from '../../../test/money-helpers';
+} from '@server-test/helpers';
+import { setSetting } from '@server-test/money-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainConfigs, derive, loadChainConfig } from '../chains';
 
 // The operator's account public keys, as they would put them in the environment. The

@@ -1,6 +1,6 @@
 import { ZDepositAddressesResponse } from '@coffer/shared';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS } from '../money-controls';
 import type { DepositsService } from './deposits.service';
 

@@ -7,8 +7,8 @@ import {
   type TAssetId,
   type TDepositAddressesResponse,
 } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
 import type pg from 'pg';
-import { withTransaction } from '../../db/tx';
 import {
   type ChainConfig,
   type ChainConfigs,

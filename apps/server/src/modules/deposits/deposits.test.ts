@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CliError, COMMANDS } from '@server/cli-commands';
 import {
   call,
   createTestApp,
@@ -10,14 +10,14 @@ import {
   type TestApp,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   setSetting,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
-import { CliError, COMMANDS } from '../../cli-commands';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { AppError } from '@server/lib/app-error';
+import type { Metrics } from '@server/lib/metrics';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error';
-import type { Metrics } from '../../lib/metrics';
 import type { Health } from './health.service';
 
 const ZCheck = z.object({ ok: z.boolean(), detail: z.string().optional() });

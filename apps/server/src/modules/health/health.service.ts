@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { MIGRATIONS_DIR } from '@server/db/migrate';
+import type { Metrics } from '@server/lib/metrics';
 import type pg from 'pg';
 import client from 'prom-client';
-import { MIGRATIONS_DIR } from '../../db/migrate';
-import type { Metrics } from '../../lib/metrics';
 import type { LedgerCheck } from '../ledger';
 import type { PriceService } from '../prices';
 import { healthRepository as repo } from './health.repository';

@@ -2,24 +2,24 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
-import { freePort } from '../../../test/free-port';
+import { buildApp } from '@server/app';
+import { createServices } from '@server/app-services';
+import { createDb, createPool } from '@server/db/client';
+import { createLogger } from '@server/infra';
+import { createSecrets } from '@server/lib/crypto';
+import { createMailer } from '@server/lib/mailer';
+import { startFakeFeeds } from '@server-test/fake-feeds';
+import { freePort } from '@server-test/free-port';
 import {
   call,
   createTestApp,
   STRONG_PASSWORD,
   signUpAndSignIn,
   type TestApp,
-} from '../../../test/helpers';
-import { expectReconciled, fund } from '../../../test/money-helpers';
-import { buildApp } from '../../app';
-import { createServices } from '../../app-services';
-import { createDb, createPool } from '../../db/client';
-import { createLogger } from '../../infra';
-import { createSecrets } from '../../lib/crypto';
-import { createMailer } from '../../lib/mailer';
+} from '@server-test/helpers';
+import { expectReconciled, fund } from '@server-test/money-helpers';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Every line the app logs, parsed. */
 const lines: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EXPLORER_TX_URL_DEFAULTS, type TAssetId, type TTransaction } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   createTestApp,
@@ -10,10 +10,10 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { expectReconciled, fund, setSetting, spareStepUps } from '../../../test/money-helpers';
-import { putSettings, saveSettings } from '../../../test/settings-helpers';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/helpers';
+import { expectReconciled, fund, setSetting, spareStepUps } from '@server-test/money-helpers';
+import { putSettings, saveSettings } from '@server-test/settings-helpers';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { explorerTxUrl } from './explorer-link';
 
 // Block explorer links in the customer's history: one template per chain in the

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { ZTransactionsCsv, ZTransactionsQuery, ZTransactionsResponse } from '@coffer/shared';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS } from '../money-controls';
 import type { HistoryService } from './history.service';
 

@@ -1,13 +1,13 @@
 import { mulPrice, parseAmount } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
   type SignedInUser,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { expectReconciled } from '../../../test/money-helpers';
+} from '@server-test/helpers';
+import { expectReconciled } from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * A customer with 100,000 ledger rows (and a neighbour with 50,000): the history, the export

@@ -1,6 +1,6 @@
 import type { TTransactionsResponse } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
 import { presentTransaction, trimDecimal, usdShown } from '../ledger';
 import { csvLine } from './csv';
 import { explorerLinkOf } from './explorer-link';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   createTestApp,
@@ -9,7 +9,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -17,8 +17,8 @@ import {
   requestBankTransfer,
   requestWithdrawal,
   setSetting,
-} from '../../../test/money-helpers';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { csvCell } from './csv';
 
 let t: TestApp;

@@ -8,12 +8,12 @@ import {
   ZKycStatusResponse,
   ZKycSubmissionResponse,
 } from '@coffer/shared';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { sendPrivateFile } from '@server/lib/private-file-reply';
+import { signedIn } from '@server/plugins/require-session';
+import { readUpload, registerUploads } from '@server/plugins/uploads';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { sendPrivateFile } from '../../lib/private-file-reply';
-import { signedIn } from '../../plugins/require-session';
-import { readUpload, registerUploads } from '../../plugins/uploads';
 import type { KycActor, KycService } from './kyc.service';
 
 function actorOf(request: FastifyRequest): KycActor {

@@ -8,14 +8,14 @@ import {
   type TKycStatusResponse,
   type TKycSubmission,
 } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import { type SniffedType, type SniffReason, sniff } from '@server/lib/file-sniff';
+import type { FileStore } from '@server/lib/file-store';
+import { type PrivateFile, withoutInvisibleCharacters } from '@server/lib/private-file-reply';
+import { InvalidImageError, stripImageMetadata } from '@server/lib/strip-image-metadata';
+import type { UploadedFile } from '@server/plugins/uploads';
 import type pg from 'pg';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import { type SniffedType, type SniffReason, sniff } from '../../lib/file-sniff';
-import type { FileStore } from '../../lib/file-store';
-import { type PrivateFile, withoutInvisibleCharacters } from '../../lib/private-file-reply';
-import { InvalidImageError, stripImageMetadata } from '../../lib/strip-image-metadata';
-import type { UploadedFile } from '../../plugins/uploads';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';

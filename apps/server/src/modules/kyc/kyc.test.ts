@@ -1,6 +1,5 @@
 import { KYC_MSG } from '@coffer/shared';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SNIFF_MESSAGES } from '@server/lib/file-sniff';
 import {
   call,
   createTestApp,
@@ -13,17 +12,18 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   claimingSize,
   GPS_MARKERS,
   jpegMarkers,
   jpegWithGps,
   realPng,
-} from '../../../test/image-fixtures';
-import { type FilePart, multipart } from '../../../test/multipart';
-import { hostilePdfs } from '../../../test/pdf-fixtures';
-import { SNIFF_MESSAGES } from '../../lib/file-sniff';
+} from '@server-test/image-fixtures';
+import { type FilePart, multipart } from '@server-test/multipart';
+import { hostilePdfs } from '@server-test/pdf-fixtures';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let admin: SignedInUser;

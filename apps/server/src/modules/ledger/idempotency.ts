@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TxClient } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import type { TxClient } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { ledgerRepository as repo } from './ledger.repository';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

@@ -1,6 +1,6 @@
+import { createTestApp, type TestApp, verifiedCustomer } from '@server-test/helpers';
+import { fund } from '@server-test/money-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp, verifiedCustomer } from '../../../test/helpers';
-import { fund } from '../../../test/money-helpers';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 
 export type WalletRow = {
   id: string;

@@ -8,9 +8,9 @@ import {
   parseAmount,
   type TAnyAssetId,
 } from '@coffer/shared';
+import type { TxClient } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
 import { effectDelta, type LedgerRowState, type TDirection, type TStatus } from './ledger.effects';
 import {
   type RowRevision,

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { type TAnyAssetId, type TAssetId, toMinor } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import { createTestApp, type TestApp } from '@server-test/helpers';
+import { expectReconciled, fund, walletOf } from '@server-test/money-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
-import { expectReconciled, fund, walletOf } from '../../../test/money-helpers';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
 import type { PostInput, Revision, TransactionRow } from '.';
 
 /**

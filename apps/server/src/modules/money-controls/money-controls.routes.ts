@@ -1,6 +1,6 @@
 import { ZMoneyStatus } from '@coffer/shared';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../plugins/require-session';
 import type { MoneyControls } from './money-controls.service';
 import { CUSTOMER_ERRORS } from './money-http';
 

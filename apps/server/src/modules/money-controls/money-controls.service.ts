@@ -5,8 +5,8 @@ import {
   parseAmount,
   type TMoneyStatus,
 } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
 import { SETTING_DEFAULTS } from '../settings';
 import { moneyControlsRepository as repo } from './money-controls.repository';
 

@@ -1,6 +1,6 @@
 import { ZErrorResponse } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../../lib/app-error';
 import { IDEMPOTENCY_HEADER } from '../ledger';
 
 /** The error answers every customer money route can give, besides its 200. */

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
   type TestApp,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { fund, requestWithdrawal } from '../../../test/money-helpers';
+} from '@server-test/helpers';
+import { fund, requestWithdrawal } from '@server-test/money-helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // GET /api/money/status tells the web app the server's BTC_NETWORK, so the withdrawal and
 // admin address forms check a Bitcoin address as the server will. The network is set once

@@ -1,5 +1,4 @@
 import type { TChatMessage, TChatRoom } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -7,9 +6,10 @@ import {
   storedFileKeys,
   type TestApp,
   verifiedCustomer,
-} from '../../../test/helpers';
-import { realPng } from '../../../test/image-fixtures';
-import { type FilePart, multipart } from '../../../test/multipart';
+} from '@server-test/helpers';
+import { realPng } from '@server-test/image-fixtures';
+import { type FilePart, multipart } from '@server-test/multipart';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ORPHAN_MIN_AGE_MS } from '.';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
+import type { FileStore } from '@server/lib/file-store';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { FileStore } from '../../lib/file-store';
 import { outboxRepository as repo } from './outbox.repository';
 
 /**

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { startFakeFeeds } from '@server-test/fake-feeds';
+import { freePort } from '@server-test/free-port';
+import { createTestApp, linkFromMail, STRONG_PASSWORD, type TestApp } from '@server-test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
-import { freePort } from '../../../test/free-port';
-import { createTestApp, linkFromMail, STRONG_PASSWORD, type TestApp } from '../../../test/helpers';
 
 /**
  * The real server as a child process, killed with SIGKILL between the commit of a sign-up

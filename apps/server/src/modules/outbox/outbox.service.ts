@@ -1,11 +1,11 @@
+import { type TxClient, withTransaction } from '@server/db/tx';
+import type { Secrets } from '@server/lib/crypto';
+import { assertValidKey, type FileStore } from '@server/lib/file-store';
+import type { Mail, Mailer } from '@server/lib/mailer';
+import { crashNow, faultArmed } from '@server/lib/test-fault';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { type TxClient, withTransaction } from '../../db/tx';
-import type { Secrets } from '../../lib/crypto';
-import { assertValidKey, type FileStore } from '../../lib/file-store';
-import type { Mail, Mailer } from '../../lib/mailer';
-import { crashNow, faultArmed } from '../../lib/test-fault';
 import { type OutboxRow, outboxRepository as repo } from './outbox.repository';
 
 export type FilesToDelete = { keys?: string[]; prefixes?: string[] };

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { createPool } from '@server/db/client';
+import { withTransaction } from '@server/db/tx';
+import { createLogger } from '@server/infra';
+import { createMailer, type Mail, type Mailer, type MailIdentity } from '@server/lib/mailer';
+import { createTestApp, mailsTo, type TestApp, tableText } from '@server-test/helpers';
 import type pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, mailsTo, type TestApp, tableText } from '../../../test/helpers';
-import { createPool } from '../../db/client';
-import { withTransaction } from '../../db/tx';
-import { createLogger } from '../../infra';
-import { createMailer, type Mail, type Mailer, type MailIdentity } from '../../lib/mailer';
 import { createOutbox, MAX_ATTEMPTS, type Outbox, retryDelaySeconds } from '.';
 
 let t: TestApp;

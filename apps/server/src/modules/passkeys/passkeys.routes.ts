@@ -11,10 +11,10 @@ import {
   ZSessionResponse,
   ZStepUp,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
+import type { SessionCookies } from '@server/plugins/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
-import type { SessionCookies } from '../../plugins/session';
 import { presentSession, type SessionsRepository } from '../sessions';
 import type { PasskeysService } from './passkeys.service';
 

@@ -1,4 +1,7 @@
 import type { TPasskey, TPasskeyAssertion, TPasskeyRegisterRequest, TStepUp } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import { mailTime } from '@server/lib/mail-time';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -6,9 +9,6 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type pg from 'pg';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import { mailTime } from '../../lib/mail-time';
 import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';

@@ -1,4 +1,3 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   codeFor,
@@ -14,8 +13,9 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { SoftAuthenticator } from '../../../test/soft-authenticator';
+} from '@server-test/helpers';
+import { SoftAuthenticator } from '@server-test/soft-authenticator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSKEY_MSG } from './passkeys.service';
 
 let t: TestApp;

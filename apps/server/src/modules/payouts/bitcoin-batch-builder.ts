@@ -1,7 +1,7 @@
 import type { TPayoutBatch } from '@coffer/shared';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { bitcoinP2wpkh, publicKeyAtChain } from '../chains';
 import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt';
 import { type BatchRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';

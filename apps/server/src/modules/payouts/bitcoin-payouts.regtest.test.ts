@@ -1,8 +1,8 @@
 import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { type LitecoinNode, startLitecoinNode, WALLET } from '@server-test/litecoin-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
 import { bitcoinP2wpkh } from '../chains';
 import {
   type BtcPayout,

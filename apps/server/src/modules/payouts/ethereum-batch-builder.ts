@@ -1,5 +1,5 @@
-import type { TxClient } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import type { TxClient } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import {
   buildEthereumEntry,
   type EthPayoutEntry,

@@ -1,5 +1,6 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { ANVIL_DEV_KEY } from '@server-test/fixtures/ethereum/anvil';
 import {
   decodeFunctionData,
   erc20Abi,
@@ -11,7 +12,6 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { ANVIL_DEV_KEY } from '../../../test/fixtures/ethereum/anvil';
 import {
   buildEthereumEntry,
   checkSignedEthereum,

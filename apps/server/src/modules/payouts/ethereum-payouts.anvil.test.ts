@@ -1,10 +1,10 @@
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { type Anvil, startAnvil } from '@server-test/fixtures/ethereum/anvil';
+import { type TestChain, testChain } from '@server-test/fixtures/ethereum/test-chain';
 import { type Address, erc20Abi, type Hash, type Hex, hexToBigInt, parseEther } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
-import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
 import {
   buildEthereumEntry,
   checkSignedEthereum,

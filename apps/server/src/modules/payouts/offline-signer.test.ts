@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
+import { OFFLINE_COMMANDS } from '@server/cli-commands';
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_COMMANDS } from '../../cli-commands';
 import { parseAccountKey } from '../chains';
 import {
   buildEthereumEntry,

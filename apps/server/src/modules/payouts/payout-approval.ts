@@ -5,9 +5,9 @@ import {
   parseAmount,
   type TStepUp,
 } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
 import {
   bitcoinScriptOf,
   type ChainTransaction,

@@ -1,6 +1,6 @@
 import type { TAssetId, TPayoutBatch, TPayoutChain } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { buildBitcoin } from './bitcoin-batch-builder';
 import { buildEthereum } from './ethereum-batch-builder';
 import { payoutsRepository as repo } from './payouts.repository';

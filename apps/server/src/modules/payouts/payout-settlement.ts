@@ -1,6 +1,6 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { TxClient } from '../../db/tx';
 import type { AuditLog } from '../audit';
 import type { BlockRef, ChainTransaction, PayoutNode, PayoutWatch } from '../chains';
 import type { WithdrawalsService } from '../withdrawals';

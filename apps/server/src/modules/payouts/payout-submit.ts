@@ -1,8 +1,8 @@
 import type { TPayoutBatch, TPayoutChain } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import { crashNow, faultArmed } from '@server/lib/test-fault';
 import { parseTransaction } from 'viem';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import { crashNow, faultArmed } from '../../lib/test-fault';
 import { checkSignedBitcoin } from './bitcoin-psbt';
 import {
   checkSignedEthereum,

@@ -1,7 +1,7 @@
 import type { TStepUp } from '@coffer/shared';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import type { BitcoinAdapter, ChainConfigs, EthereumAdapter, TronAdapter } from '../chains';
 import type { Outbox } from '../outbox';

@@ -1,7 +1,6 @@
 import { bech32, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -12,8 +11,8 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { type LitecoinNode, startLitecoinNode, WALLET } from '../../../test/litecoin-node';
+} from '@server-test/helpers';
+import { type LitecoinNode, startLitecoinNode, WALLET } from '@server-test/litecoin-node';
 import {
   expectReconciled,
   requestWithdrawal,
@@ -21,7 +20,8 @@ import {
   spareStepUps,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from '../chains';
 import { bitcoinP2wpkh } from '../chains';
 import { buildBitcoinBatch, checkSignedBitcoin } from './bitcoin-psbt';

@@ -4,11 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { type Address, erc20Abi, type Hash, type Hex, keccak256, parseEther } from 'viem';
-import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Anvil, startAnvil } from '../../../test/fixtures/ethereum/anvil';
-import { type TestChain, testChain } from '../../../test/fixtures/ethereum/test-chain';
+import { type Anvil, startAnvil } from '@server-test/fixtures/ethereum/anvil';
+import { type TestChain, testChain } from '@server-test/fixtures/ethereum/test-chain';
 import {
   call,
   createTestApp,
@@ -19,7 +16,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -28,7 +25,10 @@ import {
   spareStepUps,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { type Address, erc20Abi, type Hash, type Hex, keccak256, parseEther } from 'viem';
+import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from '../chains';
 import {
   type EthPayoutEntry,

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 import type { TransactionRow } from '../ledger';
 
 /** The database side of payouts on chain (tables in `db/schema/payouts.ts`). */

@@ -11,12 +11,12 @@ import {
   ZSubmitBatchRequest,
   ZSubmitBatchResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type pg from 'pg';
-import { clientOf } from '../../lib/client-of';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import type { StepUp } from '../step-up';
 import type { PayoutsService } from './payouts.service';
 

@@ -1,6 +1,6 @@
 import type { TPayoutChain, TStepUp } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
 import { CONFIRMATIONS_SETTING } from '../chains';
 import type { TransactionRow } from '../ledger';
 import { bumpBitcoin } from './bitcoin-batch-builder';

@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { toMinor } from '@coffer/shared';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   type FakeTronGrid,
   randomTronAddress,
   startFakeTronGrid,
-} from '../../../test/fake-trongrid';
+} from '@server-test/fake-trongrid';
 import {
   call,
   createTestApp,
@@ -18,7 +17,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -27,7 +26,8 @@ import {
   spareStepUps,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from '../chains';
 
 /**

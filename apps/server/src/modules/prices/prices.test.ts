@@ -1,6 +1,6 @@
+import { startFakeFeeds } from '@server-test/fake-feeds';
+import { call, createTestApp, type TestApp, verifiedCustomer } from '@server-test/helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
-import { call, createTestApp, type TestApp, verifiedCustomer } from '../../../test/helpers';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 
 /** One counter as an attempt left it: its count, its window's start, seconds left in it. */
 export type Counted = { key: string; count: number; started: string; retry: number };

@@ -1,6 +1,6 @@
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
 import { type Counted, rateLimitRepository as repo } from './rate-limit.repository';
 
 export type Limit = { key: string; max: number; windowSeconds: number };

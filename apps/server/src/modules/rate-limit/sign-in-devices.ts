@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Secrets } from '../../lib/crypto';
-import { safeEqual } from '../../lib/crypto';
+import type { Secrets } from '@server/lib/crypto';
+import { safeEqual } from '@server/lib/crypto';
 
 /**
  * Device cookies (decision 0026, OWASP's "slow brute force protection using device

@@ -1,6 +1,11 @@
 import { MSG } from '@coffer/shared';
-import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  HASH_BUSY_RETRY_AFTER_S,
+  HASH_CONCURRENCY,
+  HASH_QUEUE,
+  hashingLoad,
+  hashPassword,
+} from '@server/lib/password';
 import {
   call,
   createTestApp,
@@ -13,14 +18,9 @@ import {
   tableText,
   verificationToken,
   withoutChange,
-} from '../../../test/helpers';
-import {
-  HASH_BUSY_RETRY_AFTER_S,
-  HASH_CONCURRENCY,
-  HASH_QUEUE,
-  hashingLoad,
-  hashPassword,
-} from '../../lib/password';
+} from '@server-test/helpers';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Sign-in under attack (decision 0026): strangers' wrong passwords never lock the owner out

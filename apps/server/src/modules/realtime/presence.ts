@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { CONNECT_TIMEOUT_MS } from '@server/db/client';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { CONNECT_TIMEOUT_MS } from '../../db/client';
 import { realtimeRepository as repo } from './realtime.repository';
 
 /** The first key of every presence lock: "Cofr", so no other advisory lock collides with it. */

@@ -6,11 +6,11 @@ import {
   ZRealtimeClientMessage,
   ZRealtimeEvent,
 } from '@coffer/shared';
+import type { PgListener } from '@server/lib/pg-listener';
+import { needsTwoFactor } from '@server/plugins/gate';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { PgListener } from '../../lib/pg-listener';
-import { needsTwoFactor } from '../../plugins/gate';
 import type { SessionContext, SessionsRepository } from '../sessions';
 import { createPresence } from './presence';
 import { type Queryable, realtimeRepository as repo } from './realtime.repository';

@@ -1,10 +1,10 @@
 import { MSG } from '@coffer/shared';
 import fastifyWebsocket from '@fastify/websocket';
+import { AppError } from '@server/lib/app-error';
+import { isOwnOrigin } from '@server/plugins/csrf';
+import { signedIn } from '@server/plugins/require-session';
+import { SESSION_COOKIE } from '@server/plugins/session';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../lib/app-error';
-import { isOwnOrigin } from '../../plugins/csrf';
-import { signedIn } from '../../plugins/require-session';
-import { SESSION_COOKIE } from '../../plugins/session';
 import type { RealtimeHub } from './realtime.hub';
 
 /**

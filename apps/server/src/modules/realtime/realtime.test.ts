@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { REALTIME_CLOSE, type TRealtimeEvent } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   createTestApp,
@@ -10,15 +10,15 @@ import {
   type TestApp,
   verifiedAdmin,
   verifiedCustomer,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   type Instance,
   openSocket,
   secondInstance,
   serve,
   subscribed,
-} from '../../../test/realtime-support';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/realtime-support';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 let a: Instance;

@@ -1,6 +1,6 @@
+import type { DbOrTx } from '@server/db/client';
+import { userSeedPhrases } from '@server/db/schema/index';
 import { eq, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client';
-import { userSeedPhrases } from '../../db/schema/index';
 
 export function createSeedPhrasesRepository(db: DbOrTx) {
   return {

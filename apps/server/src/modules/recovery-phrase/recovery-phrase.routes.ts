@@ -6,11 +6,11 @@ import {
   ZRecoveryPhraseResponse,
   ZVerifyPasswordRequest,
 } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import { type Client, clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '../../lib/app-error';
-import { type Client, clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
 import type { SessionsRepository } from '../sessions';
 import type { RecoveryPhraseService } from './recovery-phrase.service';
 

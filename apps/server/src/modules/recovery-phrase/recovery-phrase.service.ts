@@ -8,12 +8,12 @@ import {
 } from '@coffer/shared';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { createDbOn } from '@server/db/client';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import type { Secrets } from '@server/lib/crypto';
 import type pg from 'pg';
-import { createDbOn } from '../../db/client';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import type { Secrets } from '../../lib/crypto';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { SecurityLog } from '../security-log';
 import { createSeedPhrasesRepository } from './recovery-phrase.repository';

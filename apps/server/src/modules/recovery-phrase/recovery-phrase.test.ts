@@ -1,5 +1,5 @@
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '@server/infra';
 import {
   call,
   codeFor,
@@ -13,8 +13,8 @@ import {
   tableText,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { createLogger } from '../../infra';
+} from '@server-test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Every line the app logs, whatever its level: a phrase must never be among them. */
 const logLines: string[] = [];

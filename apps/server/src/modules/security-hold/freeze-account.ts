@@ -1,6 +1,6 @@
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import { sha256Hex } from '../../lib/crypto';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import { sha256Hex } from '@server/lib/crypto';
 import { endSessions } from '../sessions';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import { type SecurityHoldContext, whenText } from './security-hold-context';

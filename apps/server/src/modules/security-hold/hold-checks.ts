@@ -1,6 +1,6 @@
 import { FROZEN_MSG } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
 import { type HoldState, securityHoldRepository as repo } from './security-hold.repository';
 import { type SecurityHoldContext, whenText } from './security-hold-context';
 

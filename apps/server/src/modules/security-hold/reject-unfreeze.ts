@@ -1,5 +1,5 @@
 import type { TStepUp } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
+import { withTransaction } from '@server/db/tx';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import {
   lockPending,

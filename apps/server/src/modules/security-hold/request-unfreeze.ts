@@ -1,6 +1,6 @@
 import type { TStepUp } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import {
   lockFreeze,

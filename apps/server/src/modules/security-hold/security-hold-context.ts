@@ -1,8 +1,8 @@
 import type { TUnfreezeState } from '@coffer/shared';
 import { SECURITY_HOLD_HOURS } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { SecurityLog } from '../security-log';

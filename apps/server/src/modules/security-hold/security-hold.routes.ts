@@ -9,10 +9,10 @@ import {
   ZUnfreezeRequest,
   ZUnfreezeState,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import type { SecurityHold } from './security-hold.service';
 
 export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {

@@ -1,6 +1,6 @@
 import type { TStepUp } from '@coffer/shared';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
-import type { Client } from '../../lib/client-of';
 import { approveUnfreeze } from './approve-unfreeze';
 import { freezeAccount } from './freeze-account';
 import { assertClear, assertStaffClear, holdStatus, signInRefusal } from './hold-checks';

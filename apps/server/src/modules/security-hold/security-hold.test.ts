@@ -1,5 +1,5 @@
 import { FROZEN_MSG } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   codeFor,
@@ -18,7 +18,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   fund,
   GOOD_ADDRESS,
@@ -27,10 +27,10 @@ import {
   saveBankDetails,
   stepUpFor,
   walletOf,
-} from '../../../test/money-helpers';
-import { SoftAuthenticator } from '../../../test/soft-authenticator';
-import { totpAt } from '../../../test/totp-reference';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/money-helpers';
+import { SoftAuthenticator } from '@server-test/soft-authenticator';
+import { totpAt } from '@server-test/totp-reference';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** product.md S10: using the recovery phrase, or staff taking a factor away, starts a hold. */
 let t: TestApp;

@@ -1,9 +1,9 @@
 import { FROZEN_MSG } from '@coffer/shared';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import { sha256Hex } from '../../lib/crypto';
-import { assertStrongPassword, hashPassword } from '../../lib/password';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import { sha256Hex } from '@server/lib/crypto';
+import { assertStrongPassword, hashPassword } from '@server/lib/password';
 import { endSessions } from '../sessions';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import { type SecurityHoldContext, whenText } from './security-hold-context';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Client } from '@server/lib/client-of';
+import { sha256Hex } from '@server/lib/crypto';
 import type pg from 'pg';
-import type { Client } from '../../lib/client-of';
-import { sha256Hex } from '../../lib/crypto';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import { holdHours, type SecurityHoldContext, whenText } from './security-hold-context';
 

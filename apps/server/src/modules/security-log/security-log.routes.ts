@@ -1,7 +1,7 @@
 import { ZAdminUserIdParams, ZSecurityActivityResponse } from '@coffer/shared';
+import { ERROR_RESPONSES } from '@server/lib/error-responses';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ERROR_RESPONSES } from '../../lib/error-responses';
-import { signedIn } from '../../plugins/require-session';
 import type { SecurityLog } from './security-log.service';
 
 export function securityLogRoutes(log: SecurityLog): FastifyPluginAsyncZod {

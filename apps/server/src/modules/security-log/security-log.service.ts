@@ -5,11 +5,11 @@ import {
   type TSecurityEvent,
   type TSecurityEventKind,
 } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import { deviceLabel } from '../account-security';
 import type { AuditLog } from '../audit';
 import {

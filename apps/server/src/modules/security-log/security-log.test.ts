@@ -1,5 +1,4 @@
 import { SECURITY_ACTIVITY_LIMIT, type TSecurityEvent } from '@coffer/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -14,7 +13,8 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** Issue 12: the account's security activity, append-only, the owner's and staff's view. */
 let t: TestApp;

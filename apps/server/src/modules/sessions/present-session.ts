@@ -1,5 +1,5 @@
 import type { TSession } from '@coffer/shared';
-import { needsTwoFactor, requiresTwoFactor } from '../../plugins/gate';
+import { needsTwoFactor, requiresTwoFactor } from '@server/plugins/gate';
 import type { SessionContext } from './sessions.repository';
 
 export function presentSession(s: SessionContext): TSession {

@@ -1,5 +1,5 @@
+import { randomToken, sha256Hex } from '@server/lib/crypto';
 import type pg from 'pg';
-import { randomToken, sha256Hex } from '../../lib/crypto';
 import { limitsOf, type SessionLimits } from './session-limits';
 
 /** What one request knows about its session, read with a single indexed query. */

@@ -1,5 +1,4 @@
 import { REALTIME_CLOSE, SESSION_BACKGROUND_HEADER, SESSION_EXPIRES_HEADER } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   createTestApp,
@@ -10,10 +9,11 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { spareStepUps } from '../../../test/money-helpers';
-import { subscribed } from '../../../test/realtime-support';
-import { putSettings as putSettingsAs } from '../../../test/settings-helpers';
+} from '@server-test/helpers';
+import { spareStepUps } from '@server-test/money-helpers';
+import { subscribed } from '@server-test/realtime-support';
+import { putSettings as putSettingsAs } from '@server-test/settings-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../settings';
 
 let t: TestApp;

@@ -1,5 +1,5 @@
+import { createTestApp, type TestApp } from '@server-test/helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers';
 import { SETTINGS_CHANNEL } from './settings.repository';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
+import { createDbOn } from '@server/db/client';
+import type { PgListener } from '@server/lib/pg-listener';
 import type pg from 'pg';
-import { createDbOn } from '../../db/client';
-import type { PgListener } from '../../lib/pg-listener';
 import { createSettingsRepository, SETTINGS_CHANNEL } from './settings.repository';
 
 /**

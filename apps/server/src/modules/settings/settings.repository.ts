@@ -1,9 +1,9 @@
 import type { TSettingType } from '@coffer/shared';
+import type { DbOrTx } from '@server/db/client';
+import { appSettings } from '@server/db/schema/index';
+import type { TxClient } from '@server/db/tx';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
-import type { DbOrTx } from '../../db/client';
-import { appSettings } from '../../db/schema/index';
-import type { TxClient } from '../../db/tx';
 import { SETTING_DEFAULTS } from './settings.defaults';
 
 /** Whoever changes a setting sends this in the same transaction: `SELECT pg_notify(…)`. */

@@ -1,5 +1,5 @@
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
-import type { TxClient } from '../../db/tx';
 
 /** A user's staking row as stored; amounts and the rate are exact decimal strings. */
 export type StakingRow = {

@@ -1,6 +1,6 @@
 import { fromMinor, type TStakingResponse, ZStakingResponse } from '@coffer/shared';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../plugins/require-session';
 import { formatRate } from './staking.accrual';
 import type { StakingOverview, StakingService } from './staking.service';
 

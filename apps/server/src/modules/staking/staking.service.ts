@@ -4,10 +4,10 @@ import {
   fromMinor,
   toMinor,
 } from '@coffer/shared';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
 import type { Logger } from 'pino';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
 import type { Ledger, WalletRow } from '../ledger';
 import {
   type AccrualState,

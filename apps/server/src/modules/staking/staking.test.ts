@@ -1,5 +1,7 @@
 import { fromMinor, type TStakingResponse, toMinor } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '@server/app';
+import { createServices, type Services } from '@server/app-services';
+import { withTransaction } from '@server/db/tx';
 import {
   call,
   createTestApp,
@@ -10,10 +12,8 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { buildApp } from '../../app';
-import { createServices, type Services } from '../../app-services';
-import { withTransaction } from '../../db/tx';
+} from '@server-test/helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { accrualWei, DAY_MS, parseRate } from './staking.accrual';
 
 const HOUR = 3_600_000;

@@ -1,6 +1,5 @@
 import { STEP_UP_MSG } from '@coffer/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   codeFor,
@@ -11,7 +10,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -22,8 +21,9 @@ import {
   stepUpFor,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
-import { putSettings } from '../../../test/settings-helpers';
+} from '@server-test/money-helpers';
+import { putSettings } from '@server-test/settings-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Staff are held to the customer's standard: each staff action that moves money, changes a

@@ -5,11 +5,11 @@ import {
   type TPasskeyAssertion,
   type TStepUp,
 } from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import type { Secrets } from '@server/lib/crypto';
+import { matchTotpStep } from '@server/lib/totp';
 import type pg from 'pg';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
-import type { Secrets } from '../../lib/crypto';
-import { matchTotpStep } from '../../lib/totp';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { SessionContext } from '../sessions';
 import { stepUpRepository as repo } from './step-up.repository';

@@ -1,7 +1,5 @@
 import { STEP_UP_MSG, validateAddress } from '@coffer/shared';
-import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   codeFor,
@@ -17,7 +15,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -25,8 +23,10 @@ import {
   stepUpFor,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
-import { SoftAuthenticator } from '../../../test/soft-authenticator';
+} from '@server-test/money-helpers';
+import { SoftAuthenticator } from '@server-test/soft-authenticator';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PASSKEY_MSG } from '../passkeys';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;

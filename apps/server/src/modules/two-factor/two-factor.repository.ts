@@ -1,6 +1,6 @@
+import type { Db, DbOrTx } from '@server/db/client';
+import { backupCodes, passkeys, userProfiles, userTwoFactor } from '@server/db/schema/index';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client';
-import { backupCodes, passkeys, userProfiles, userTwoFactor } from '../../db/schema/index';
 
 /**
  * 2FA off: the secret, the backup codes, the passkeys (a second factor only beside it,

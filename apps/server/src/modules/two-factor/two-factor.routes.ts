@@ -8,11 +8,11 @@ import {
   ZTwoFactorStatusResponse,
   ZTwoFactorVerifyRequest,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
+import { SESSION_COOKIE, type SessionCookies } from '@server/plugins/session';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
-import { SESSION_COOKIE, type SessionCookies } from '../../plugins/session';
 import { presentSession, type SessionsRepository } from '../sessions';
 import type { TwoFactorService } from './two-factor.service';
 

@@ -7,14 +7,14 @@ import {
   type TTwoFactorEnableRequest,
   type TTwoFactorVerifyRequest,
 } from '@coffer/shared';
+import { createDbOn } from '@server/db/client';
+import { type TxClient, withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Secrets } from '@server/lib/crypto';
+import { mailTime } from '@server/lib/mail-time';
+import { matchTotpStep, newTotpSecret, otpauthUrl } from '@server/lib/totp';
+import { requiresTwoFactor } from '@server/plugins/gate';
 import type pg from 'pg';
-import { createDbOn } from '../../db/client';
-import { type TxClient, withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Secrets } from '../../lib/crypto';
-import { mailTime } from '../../lib/mail-time';
-import { matchTotpStep, newTotpSecret, otpauthUrl } from '../../lib/totp';
-import { requiresTwoFactor } from '../../plugins/gate';
 import type { Client } from '../auth';
 import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';

@@ -1,6 +1,5 @@
 import { MSG } from '@coffer/shared';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
   codeFor,
@@ -20,8 +19,9 @@ import {
   type TestApp,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
-import { totpAt } from '../../../test/totp-reference';
+} from '@server-test/helpers';
+import { totpAt } from '@server-test/totp-reference';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 beforeAll(async () => {

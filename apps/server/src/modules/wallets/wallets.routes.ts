@@ -3,8 +3,8 @@ import {
   ZPortfolioHistoryResponse,
   ZWalletsResponse,
 } from '@coffer/shared';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS } from '../money-controls';
 import type { WalletsService } from './wallets.service';
 

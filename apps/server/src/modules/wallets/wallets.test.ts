@@ -1,8 +1,8 @@
+import { withTransaction } from '@server/db/tx';
+import { startFakeFeeds } from '@server-test/fake-feeds';
+import { call, createTestApp, type TestApp, verifiedCustomer } from '@server-test/helpers';
+import { expectReconciled, fund, requestWithdrawal } from '@server-test/money-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
-import { call, createTestApp, type TestApp, verifiedCustomer } from '../../../test/helpers';
-import { expectReconciled, fund, requestWithdrawal } from '../../../test/money-helpers';
-import { withTransaction } from '../../db/tx';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, errorOf, type TestApp, verifiedCustomer } from '../../../test/helpers';
+import { createTestApp, errorOf, type TestApp, verifiedCustomer } from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -8,7 +7,8 @@ import {
   setSetting,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
 beforeAll(async () => {

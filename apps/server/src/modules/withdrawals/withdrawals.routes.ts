@@ -1,7 +1,7 @@
 import { ZCreateWithdrawalRequest, ZTransactionResponse } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
+import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientOf } from '../../lib/client-of';
-import { signedIn } from '../../plugins/require-session';
 import { CUSTOMER_ERRORS, idempotencyKeyOf } from '../money-controls';
 import type { WithdrawalsService } from './withdrawals.service';
 

@@ -14,10 +14,10 @@ import {
   withoutStepUp,
   ZAssetId,
 } from '@coffer/shared';
+import { withTransaction } from '@server/db/tx';
+import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
-import { withTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
-import type { Client } from '../../lib/client-of';
 import type { TransactionRow } from '../ledger';
 import {
   insufficientBalance,

@@ -1,5 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeFeeds } from '../../../test/fake-feeds';
+import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
   call,
   createTestApp,
@@ -10,7 +9,7 @@ import {
   verifiedAdmin,
   verifiedCustomer,
   withoutChange,
-} from '../../../test/helpers';
+} from '@server-test/helpers';
 import {
   expectReconciled,
   fund,
@@ -20,7 +19,8 @@ import {
   setSetting,
   transactionCount,
   walletOf,
-} from '../../../test/money-helpers';
+} from '@server-test/money-helpers';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
@@ -717,7 +717,7 @@ describe('access', () => {
       { method: 'GET', url: '/api/bank-details' },
       { method: 'PUT', url: '/api/bank-details', body: {} },
     ];
-    const { signUpAndSignIn } = await import('../../../test/helpers');
+    const { signUpAndSignIn } = await import('@server-test/helpers');
     const halfway = await signUpAndSignIn(t);
     for (const route of routes) {
       const anonymous = await withoutChange(t, () => call(t, route));

@@ -1,8 +1,8 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import { Menu, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/cn';
 import { PortalMenu } from './portal-menu';
 
 const DESKTOP_QUERY = '(min-width: 1024px)';

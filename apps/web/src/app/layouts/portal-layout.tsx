@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useLiveMoney } from '@web/lib/money/live-money';
+import { useRealtimeConnection } from '@web/lib/realtime';
+import { sessionQueryOptions, useSession } from '@web/lib/session';
 import { useMemo } from 'react';
 import { Outlet } from 'react-router';
-import { useLiveMoney } from '../../lib/money/live-money';
-import { useRealtimeConnection } from '../../lib/realtime';
-import { sessionQueryOptions, useSession } from '../../lib/session';
 import { MobileMenu } from './mobile-menu';
 import { PortalMenu } from './portal-menu';
 import { TopBar } from './top-bar';

@@ -1,9 +1,9 @@
+import { usePublicInfo } from '@web/features/marketing/api/get-public-info';
+import { cn } from '@web/lib/cn';
+import { useSession } from '@web/lib/session';
+import { useSignOut } from '@web/lib/sign-out';
 import { ExternalLink, LifeBuoy, LogOut } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { usePublicInfo } from '../../features/marketing/api/get-public-info';
-import { cn } from '../../lib/cn';
-import { useSession } from '../../lib/session';
-import { useSignOut } from '../../lib/sign-out';
 import { NAV_ENTRIES, type NavEntry } from './portal-nav-entries';
 
 const ENTRY_CLASS =

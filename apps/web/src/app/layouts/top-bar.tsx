@@ -1,11 +1,11 @@
+import { Button } from '@web/components/ui/button';
+import { Logo } from '@web/components/ui/logo';
+import { formatUsd } from '@web/lib/money/format';
+import { useWallets } from '@web/lib/money/get-wallets';
+import { useSession } from '@web/lib/session';
+import { useSignOut } from '@web/lib/sign-out';
 import { LogOut } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../components/ui/button';
-import { Logo } from '../../components/ui/logo';
-import { formatUsd } from '../../lib/money/format';
-import { useWallets } from '../../lib/money/get-wallets';
-import { useSession } from '../../lib/session';
-import { useSignOut } from '../../lib/sign-out';
 
 /** The portfolio total from the wallets (staking rewards credited included); '...' until known. */
 function PortfolioTotal() {

@@ -1,5 +1,5 @@
+import { useSession } from '@web/lib/session';
 import { Navigate, Outlet } from 'react-router';
-import { useSession } from '../../lib/session';
 
 /**
  * Admin screens, inside the gate: a non-admin goes to /dashboard. The server refuses their

@@ -1,29 +1,29 @@
+import { PageSpinner } from '@web/components/ui/spinner';
+import { useSession } from '@web/lib/session';
 import { lazy, type ReactNode, Suspense } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { PageSpinner } from '../../components/ui/spinner';
-import { useSession } from '../../lib/session';
 
 // The 2FA screens are their own chunk: public pages, which share this file's chunk, never load them.
 const TwoFactorGateSetup = lazy(() =>
-  import('../../features/two-factor/components/two-factor-gate-setup').then((m) => ({
+  import('@web/features/two-factor/components/two-factor-gate-setup').then((m) => ({
     default: m.TwoFactorGateSetup,
   })),
 );
 const TwoFactorGateVerify = lazy(() =>
-  import('../../features/two-factor/components/two-factor-gate-verify').then((m) => ({
+  import('@web/features/two-factor/components/two-factor-gate-verify').then((m) => ({
     default: m.TwoFactorGateVerify,
   })),
 );
 
 // The idle warning holds a dialog: its own chunk too, so the public pages never carry it.
 const SessionExpiryWarning = lazy(() =>
-  import('../../components/session-expiry/session-expiry-warning').then((m) => ({
+  import('@web/components/session-expiry/session-expiry-warning').then((m) => ({
     default: m.SessionExpiryWarning,
   })),
 );
 
 const UsePasskeyButton = lazy(() =>
-  import('../../features/passkeys/components/use-passkey-button').then((m) => ({
+  import('@web/features/passkeys/components/use-passkey-button').then((m) => ({
     default: m.UsePasskeyButton,
   })),
 );

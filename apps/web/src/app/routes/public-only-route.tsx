@@ -1,10 +1,10 @@
 import { useIsMutating } from '@tanstack/react-query';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { safeNextPath } from '@web/lib/safe-next';
+import { useSession } from '@web/lib/session';
+import { SIGN_OUT_KEY } from '@web/lib/sign-out';
 import type { ReactNode } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { PageSpinner } from '../../components/ui/spinner';
-import { safeNextPath } from '../../lib/safe-next';
-import { useSession } from '../../lib/session';
-import { SIGN_OUT_KEY } from '../../lib/sign-out';
 
 /**
  * `/auth` and `/welcome`: a signed-in visitor goes on to the page the gate sent them from

@@ -1,14 +1,14 @@
-import { ChangePasswordCard } from '../../features/account-security/components/change-password-card';
-import { SecurityActivityCard } from '../../features/account-security/components/security-activity-card';
-import { SessionsCard } from '../../features/account-security/components/sessions-card';
-import { PasskeysCard } from '../../features/passkeys/components/passkeys-card';
-import { AppearanceCard } from '../../features/settings/components/appearance-card';
-import { LanguageRegionCard } from '../../features/settings/components/language-region-card';
-import { NotificationsCard } from '../../features/settings/components/notifications-card';
-import { ProfileCard } from '../../features/settings/components/profile-card';
-import { TwoFactorSettingsCard } from '../../features/two-factor/components/two-factor-settings-card';
-import { useSession } from '../../lib/session';
-import { useTheme } from '../../lib/use-theme';
+import { ChangePasswordCard } from '@web/features/account-security/components/change-password-card';
+import { SecurityActivityCard } from '@web/features/account-security/components/security-activity-card';
+import { SessionsCard } from '@web/features/account-security/components/sessions-card';
+import { PasskeysCard } from '@web/features/passkeys/components/passkeys-card';
+import { AppearanceCard } from '@web/features/settings/components/appearance-card';
+import { LanguageRegionCard } from '@web/features/settings/components/language-region-card';
+import { NotificationsCard } from '@web/features/settings/components/notifications-card';
+import { ProfileCard } from '@web/features/settings/components/profile-card';
+import { TwoFactorSettingsCard } from '@web/features/two-factor/components/two-factor-settings-card';
+import { useSession } from '@web/lib/session';
+import { useTheme } from '@web/lib/use-theme';
 
 /** /dashboard/settings: the settings cards of , in the order given there. */
 export default function SettingsPage() {

@@ -1,5 +1,5 @@
+import { useCopied } from '@web/lib/clipboard';
 import { Check, Copy } from 'lucide-react';
-import { useCopied } from '../../lib/clipboard';
 
 /** A small copy button; it shows a tick for 2 s after copying. */
 export function CopyValueButton({ value, label }: { value: string; label: string }) {

@@ -1,11 +1,11 @@
 import type { TAdminDirectoryUser, TAdminUserDirectory } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
+import { adminKeys } from '@web/lib/query-keys';
+import { useDebounced } from '@web/lib/use-debounced';
 import { Check, ChevronsUpDown, X } from 'lucide-react';
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
-import { api } from '../../lib/api-client';
-import { cn } from '../../lib/cn';
-import { adminKeys } from '../../lib/query-keys';
-import { useDebounced } from '../../lib/use-debounced';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
 

@@ -5,10 +5,10 @@ import type {
   TChatRoomsResponse,
 } from '@coffer/shared';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@web/lib/api-client';
+import { useRealtime } from '@web/lib/realtime';
+import { postForm } from '@web/lib/upload-client';
 import { useCallback } from 'react';
-import { api } from '../../lib/api-client';
-import { useRealtime } from '../../lib/realtime';
-import { postForm } from '../../lib/upload-client';
 
 /**
  * The support chat's API, for either side: the customer's (`/api/chat`) or the admin's

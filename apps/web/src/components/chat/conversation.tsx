@@ -1,7 +1,7 @@
 import type { TChatRoom } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { errorMessage } from '@web/lib/api-client';
 import { useEffect, useRef } from 'react';
-import { errorMessage } from '../../lib/api-client';
 import { Spinner } from '../ui/spinner';
 import { type ChatBase, chatKeys, markRead, useMessages } from './chat-api';
 import { ConversationHeader } from './conversation-header';

@@ -1,8 +1,8 @@
 import type { TChatMessage } from '@coffer/shared';
 import { useQuery } from '@tanstack/react-query';
+import { fetchFile, saveBlob } from '@web/lib/upload-client';
 import { Download, FileText } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { fetchFile, saveBlob } from '../../lib/upload-client';
 import { Spinner } from '../ui/spinner';
 import { type ChatBase, chatKeys, fileUrl } from './chat-api';
 

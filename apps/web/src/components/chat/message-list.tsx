@@ -1,7 +1,7 @@
 import type { TChatMessage } from '@coffer/shared';
+import { cn } from '@web/lib/cn';
 import { Paperclip } from 'lucide-react';
 import type { ReactNode, RefObject } from 'react';
-import { cn } from '../../lib/cn';
 import type { ChatBase } from './chat-api';
 import { FileLink, ImagePreview } from './message-attachment';
 import { RelativeTime } from './relative-time';

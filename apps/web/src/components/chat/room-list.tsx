@@ -1,8 +1,8 @@
 import type { TChatRoom } from '@coffer/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
 import type { ReactNode } from 'react';
-import { errorMessage } from '../../lib/api-client';
-import { cn } from '../../lib/cn';
 import { Spinner } from '../ui/spinner';
 import { RelativeTime } from './relative-time';
 import { RoomStatus } from './room-status';

@@ -1,7 +1,7 @@
 import { CHAT_MAX_FILE_BYTES, type TChatMessagesResponse } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api-client';
 import { type ChatBase, chatKeys, mergeMessages, sendMessage } from './chat-api';
 
 /** A message on its way to the server, shown dimmed until the saved one replaces it. */

@@ -1,4 +1,4 @@
-import { phraseWords } from '../../lib/phrase';
+import { phraseWords } from '@web/lib/phrase';
 
 /**
  * A recovery phrase's words, numbered in order: the Secret Combination screen and the

@@ -1,6 +1,6 @@
 import { SECURITY_EVENT_KINDS, type TSecurityEvent } from '@coffer/shared';
+import { cn } from '@web/lib/cn';
 import { ShieldAlert, ShieldCheck } from 'lucide-react';
-import { cn } from '../../lib/cn';
 
 // The reader's own language and time zone: "when" is theirs, not the server's.
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });

@@ -1,14 +1,14 @@
 import type { TSession, TSessionResponse } from '@coffer/shared';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, useSyncExternalStore } from 'react';
-import { toast } from 'sonner';
-import { api } from '../../lib/api-client';
-import { sessionQueryOptions, useSession } from '../../lib/session';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions, useSession } from '@web/lib/session';
 import {
   noteSecondsLeft,
   sessionExpirySnapshot,
   subscribeSessionExpiry,
-} from '../../lib/session-expiry';
+} from '@web/lib/session-expiry';
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import { toast } from 'sonner';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent } from '../ui/dialog';
 

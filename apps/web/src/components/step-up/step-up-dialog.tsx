@@ -5,10 +5,10 @@ import {
   type TStepUp,
 } from '@coffer/shared';
 import { WebAuthnError } from '@simplewebauthn/browser';
+import { ApiError } from '@web/lib/api-client';
+import { passkeyErrorMessage, signWithPasskey, usePasskeys } from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { ApiError } from '../../lib/api-client';
-import { passkeyErrorMessage, signWithPasskey, usePasskeys } from '../../lib/passkeys';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent } from '../ui/dialog';
 import { FieldError } from '../ui/field-error';

@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/cn';
 import { AlertTriangle, Info, OctagonAlert } from 'lucide-react';
 import type { HTMLAttributes } from 'react';
-import { cn } from '../../lib/cn';
 
 type Variant = 'info' | 'warning' | 'danger';
 

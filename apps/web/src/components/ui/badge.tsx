@@ -1,5 +1,5 @@
+import { cn } from '@web/lib/cn';
 import type { HTMLAttributes } from 'react';
-import { cn } from '../../lib/cn';
 
 type Variant = 'default' | 'secondary' | 'destructive' | 'success' | 'outline';
 const VARIANTS: Record<Variant, string> = {

@@ -1,6 +1,6 @@
 import { Slot } from '@radix-ui/react-slot';
+import { cn } from '@web/lib/cn';
 import type { ButtonHTMLAttributes } from 'react';
-import { cn } from '../../lib/cn';
 
 type Variant = 'primary' | 'secondary' | 'outline' | 'ghost' | 'danger' | 'link';
 type Size = 'sm' | 'md' | 'lg' | 'icon';

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { cn } from '@web/lib/cn';
 import {
   createContext,
   type FormEvent,
@@ -21,7 +22,6 @@ import {
   useFormContext,
 } from 'react-hook-form';
 import type { z } from 'zod';
-import { cn } from '../../lib/cn';
 import { FieldError } from './field-error';
 import { Input } from './input';
 import { Label } from './label';

@@ -1,5 +1,5 @@
+import { cn } from '@web/lib/cn';
 import type { InputHTMLAttributes, TextareaHTMLAttributes } from 'react';
-import { cn } from '../../lib/cn';
 
 const FIELD =
   'w-full rounded-md border border-border bg-surface px-3 text-fg placeholder:text-muted ' +

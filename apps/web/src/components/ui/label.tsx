@@ -1,6 +1,6 @@
 import * as LabelPrimitive from '@radix-ui/react-label';
+import { cn } from '@web/lib/cn';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn';
 
 export function Label({ className, ...props }: ComponentProps<typeof LabelPrimitive.Root>) {
   return (

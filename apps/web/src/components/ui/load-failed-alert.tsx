@@ -1,5 +1,5 @@
+import { errorMessage } from '@web/lib/api-client';
 import { RefreshCw } from 'lucide-react';
-import { errorMessage } from '../../lib/api-client';
 import { Alert } from './alert';
 import { Button } from './button';
 

@@ -1,6 +1,6 @@
+import { cn } from '@web/lib/cn';
 import { toDataURL } from 'qrcode';
 import { useEffect, useState } from 'react';
-import { cn } from '../../lib/cn';
 import { Spinner } from './spinner';
 
 const SIZE = 200;

@@ -1,5 +1,5 @@
+import { cn } from '@web/lib/cn';
 import { Loader2 } from 'lucide-react';
-import { cn } from '../../lib/cn';
 
 export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
   return (

@@ -1,6 +1,6 @@
 import * as SwitchPrimitive from '@radix-ui/react-switch';
+import { cn } from '@web/lib/cn';
 import type { ComponentProps } from 'react';
-import { cn } from '../../lib/cn';
 
 export function Switch({ className, ...props }: ComponentProps<typeof SwitchPrimitive.Root>) {
   return (

@@ -1,6 +1,6 @@
 import type { TChangePasswordRequest, TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { sessionsQueryOptions } from './get-sessions';
 
 export function changePassword(data: TChangePasswordRequest): Promise<TOk> {

@@ -1,11 +1,11 @@
 import type { TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
+import { SIGN_OUT_KEY } from '@web/lib/sign-out';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
-import { SIGN_OUT_KEY } from '../../../lib/sign-out';
 import { sessionsQueryOptions } from './get-sessions';
 
 export function signOutSession(id: string): Promise<TOk> {

@@ -6,15 +6,8 @@ import {
   STEP_UP_MSG,
   ZChangePasswordRequest,
 } from '@coffer/shared';
-import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import {
   Form,
   FormError,
@@ -23,11 +16,12 @@ import {
   type TFormErrors,
   type TServerErrorTarget,
   useZodForm,
-} from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
-import { PasswordInput } from '../../../components/ui/password-input';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
+} from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { PasswordInput } from '@web/components/ui/password-input';
+import { ApiError, errorMessage } from '@web/lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { toast } from 'sonner';
 import { useChangePassword } from '../api/change-password';
 
 type TFields = {

@@ -1,14 +1,8 @@
 import { SECURITY_ACTIVITY_LIMIT } from '@coffer/shared';
-import { SecurityActivityList } from '../../../components/security-activity/security-activity-list';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
-import { Spinner } from '../../../components/ui/spinner';
+import { SecurityActivityList } from '@web/components/security-activity/security-activity-list';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
+import { Spinner } from '@web/components/ui/spinner';
 import { useSecurityActivity } from '../api/get-security-activity';
 
 /** Settings → Security: the account's newest security events. */

@@ -1,20 +1,14 @@
 import type { TActiveSession } from '@coffer/shared';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Spinner } from '@web/components/ui/spinner';
+import { ApiError, errorMessage } from '@web/lib/api-client';
 import { format, formatDistanceToNow } from 'date-fns';
 import { Laptop, Smartphone } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { ApiError, errorMessage } from '../../../lib/api-client';
 import { useSessions } from '../api/get-sessions';
 import { useSignOutOtherSessions } from '../api/sign-out-other-sessions';
 import { useSignOutSession, useSignOutThisSession } from '../api/sign-out-session';

@@ -1,7 +1,7 @@
 import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { adminKeys } from '../../../lib/query-keys';
+import { api } from '@web/lib/api-client';
+import { adminKeys } from '@web/lib/query-keys';
 
 /** Deletes an address: the customer's deposits stop landing, so it takes a step-up. */
 export function deleteDepositAddress(id: string, stepUp: TStepUp) {

@@ -1,6 +1,6 @@
 import type { TAdminDepositAddressesResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminAddressesKeys } from './keys';
 
 export function getDepositAddresses(

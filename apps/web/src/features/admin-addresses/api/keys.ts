@@ -1,4 +1,4 @@
-import { adminKeys } from '../../../lib/query-keys';
+import { adminKeys } from '@web/lib/query-keys';
 
 export const adminAddressesKeys = {
   list: (q: string) => [...adminKeys.depositAddresses(), 'all', q] as const,

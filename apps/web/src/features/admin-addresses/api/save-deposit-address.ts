@@ -4,8 +4,8 @@ import type {
   TUpdateDepositAddressRequest,
 } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { adminKeys } from '../../../lib/query-keys';
+import { api } from '@web/lib/api-client';
+import { adminKeys } from '@web/lib/query-keys';
 
 type Answer = { address: TAdminDepositAddress };
 

@@ -6,21 +6,17 @@ import {
   validateNetworkAddress,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { AddressInput } from '@web/components/admin/address-input';
+import { SELECT_CLASS } from '@web/components/admin/stacked-table';
+import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import { Button } from '@web/components/ui/button';
+import { DialogContent } from '@web/components/ui/dialog';
+import { Label } from '@web/components/ui/label';
+import { Switch } from '@web/components/ui/switch';
+import { errorMessage } from '@web/lib/api-client';
+import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { AddressInput } from '../../../components/admin/address-input';
-import { SELECT_CLASS } from '../../../components/admin/stacked-table';
-import {
-  type PickedUser,
-  UserPicker,
-  userDisplayName,
-} from '../../../components/admin/user-picker';
-import { Button } from '../../../components/ui/button';
-import { DialogContent } from '../../../components/ui/dialog';
-import { Label } from '../../../components/ui/label';
-import { Switch } from '../../../components/ui/switch';
-import { errorMessage } from '../../../lib/api-client';
-import { moneyStatusQueryOptions } from '../../../lib/money/get-money-status';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
 
 /** The network an asset's addresses are usually on, offered when none is chosen yet. */

@@ -1,27 +1,23 @@
 import { ADMIN_WALLET_MSG, type TAdminDepositAddress, type TStepUp } from '@coffer/shared';
+import { ActiveBadge } from '@web/components/admin/active-badge';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { EditButton } from '@web/components/admin/edit-button';
+import { LoadError, LoadingState } from '@web/components/admin/load-states';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
+import { userDisplayName } from '@web/components/admin/user-picker';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
+import { useDebounced } from '@web/lib/use-debounced';
 import { Plus, RefreshCw, Search, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { ActiveBadge } from '../../../components/admin/active-badge';
-import { CopyableAddress } from '../../../components/admin/copyable-address';
-import { EditButton } from '../../../components/admin/edit-button';
-import { LoadError, LoadingState } from '../../../components/admin/load-states';
-import { STACKED } from '../../../components/admin/stacked-table';
-import {
-  ActionsCell,
-  StackedCell,
-  StackedTable,
-} from '../../../components/admin/stacked-table-parts';
-import { userDisplayName } from '../../../components/admin/user-picker';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { useDebounced } from '../../../lib/use-debounced';
 import { useDeleteDepositAddress } from '../api/delete-deposit-address';
 import { useDepositAddresses } from '../api/get-deposit-addresses';
 import { AddressDialog } from './address-dialog';

@@ -1,6 +1,6 @@
 import type { TAuditFilters } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { downloadFile } from '../../../lib/download';
+import { downloadFile } from '@web/lib/download';
 import { auditSearchParams } from './get-audit-log';
 
 /** Downloads the filtered audit log as CSV. */

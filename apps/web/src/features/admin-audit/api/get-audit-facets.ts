@@ -1,6 +1,6 @@
 import type { TAuditFacets } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminAuditKeys } from './keys';
 
 export function getAuditFacets(signal?: AbortSignal): Promise<TAuditFacets> {

@@ -1,6 +1,6 @@
 import type { TAuditFilters, TAuditPage } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminAuditKeys } from './keys';
 
 /** The query string of the filters, leaving out the empty ones. */

@@ -1,6 +1,6 @@
 import type { TAuditVerifyResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminAuditKeys } from './keys';
 
 export function verifyAuditChain(signal?: AbortSignal): Promise<TAuditVerifyResponse> {

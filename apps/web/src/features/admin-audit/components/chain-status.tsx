@@ -1,7 +1,7 @@
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { errorMessage } from '@web/lib/api-client';
 import { RefreshCw } from 'lucide-react';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api-client';
 import { useAuditChain } from '../api/verify-audit-chain';
 
 /** The hash chain's state (product.md M7): intact, or the first row edited or removed. */

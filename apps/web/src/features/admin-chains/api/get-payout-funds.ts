@@ -1,6 +1,6 @@
 import type { TPayoutsOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { CHAINS_REFRESH_MS } from './get-admin-chains';
 import { adminChainsKeys } from './keys';
 

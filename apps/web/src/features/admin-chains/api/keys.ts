@@ -1,4 +1,4 @@
-import { adminKeys } from '../../../lib/query-keys';
+import { adminKeys } from '@web/lib/query-keys';
 
 export const adminChainsKeys = {
   chains: () => ['admin', 'chains'] as const,

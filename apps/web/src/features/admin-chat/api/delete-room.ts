@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { chatKeys } from '../../../components/chat/chat-api';
-import { api } from '../../../lib/api-client';
+import { chatKeys } from '@web/components/chat/chat-api';
+import { api } from '@web/lib/api-client';
 
 export function deleteRoom(roomId: string) {
   return api.delete(`/api/admin/chat/rooms/${roomId}`, {});

@@ -1,7 +1,7 @@
 import type { TAdminChatRoom } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { chatKeys } from '../../../components/chat/chat-api';
-import { api } from '../../../lib/api-client';
+import { chatKeys } from '@web/components/chat/chat-api';
+import { api } from '@web/lib/api-client';
 
 export function startChat(userId: string): Promise<{ room: TAdminChatRoom }> {
   return api.post<{ room: TAdminChatRoom }>('/api/admin/chat/rooms', { userId });

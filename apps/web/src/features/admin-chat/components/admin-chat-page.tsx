@@ -1,18 +1,14 @@
 import { CHAT_MSG, type TAdminChatRoom } from '@coffer/shared';
+import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import { ChatShell, EmptyPane } from '@web/components/chat/chat-shell';
+import { Conversation } from '@web/components/chat/conversation';
+import { RoomList } from '@web/components/chat/room-list';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
 import { MessageSquarePlus } from 'lucide-react';
 import { useState } from 'react';
-import {
-  type PickedUser,
-  UserPicker,
-  userDisplayName,
-} from '../../../components/admin/user-picker';
-import { ChatShell, EmptyPane } from '../../../components/chat/chat-shell';
-import { Conversation } from '../../../components/chat/conversation';
-import { RoomList } from '../../../components/chat/room-list';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { useDeleteRoom } from '../api/delete-room';
 import { useAdminRooms } from '../api/get-rooms';
 import { useStartChat } from '../api/start-chat';

@@ -1,6 +1,6 @@
 import type { TAdminOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminDashboardKeys } from './keys';
 
 export function getAdminOverview(signal?: AbortSignal): Promise<TAdminOverview> {

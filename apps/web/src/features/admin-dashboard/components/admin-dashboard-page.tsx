@@ -1,3 +1,9 @@
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { cn } from '@web/lib/cn';
+import { formatUsd } from '@web/lib/money/format';
 import type { LucideIcon } from 'lucide-react';
 import {
   Activity,
@@ -12,12 +18,6 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { formatUsd } from '../../../lib/money/format';
 import { useAdminOverview } from '../api/get-admin-overview';
 
 type AdminTool = {

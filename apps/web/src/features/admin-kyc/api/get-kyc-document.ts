@@ -1,6 +1,6 @@
 import type { TKycSide } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { fetchFile } from '../../../lib/upload-client';
+import { fetchFile } from '@web/lib/upload-client';
 import { adminKycKeys } from './keys';
 
 /** A document's bytes from the authenticated endpoint; each fetch is written to the audit log. */

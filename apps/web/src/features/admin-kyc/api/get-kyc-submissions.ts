@@ -1,6 +1,6 @@
 import type { TAdminKycListResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminKycKeys } from './keys';
 
 export function getKycSubmissions(signal?: AbortSignal): Promise<TAdminKycListResponse> {

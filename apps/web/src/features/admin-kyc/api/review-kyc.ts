@@ -1,6 +1,6 @@
 import type { TAdminKycDetailResponse, TAdminKycReviewRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminKycKeys } from './keys';
 
 export function reviewKyc(input: {

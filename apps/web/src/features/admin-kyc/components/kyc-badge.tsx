@@ -1,5 +1,5 @@
 import type { TKycStatus } from '@coffer/shared';
-import { Badge } from '../../../components/ui/badge';
+import { Badge } from '@web/components/ui/badge';
 
 const LABEL: Record<TKycStatus, string> = {
   pending: 'Pending',

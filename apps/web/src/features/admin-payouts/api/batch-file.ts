@@ -1,6 +1,6 @@
 import type { TBatchFileResponse, TStepUp } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 /** A batch's unsigned file again, handed out with the admin's step-up. */
 export function batchFile(id: string, stepUp: TStepUp): Promise<TBatchFileResponse> {

@@ -1,6 +1,6 @@
 import type { TPayoutChain, TPayoutsOverview } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminPayoutsKeys } from './keys';
 
 /** Confirmations arrive block by block: staff watching the screen see them within 15 s. */

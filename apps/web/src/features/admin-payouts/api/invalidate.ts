@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { adminKeys } from '../../../lib/query-keys';
+import { adminKeys } from '@web/lib/query-keys';
 
 /**
  * After any batch action: the Payouts screen, and Pending withdrawals, whose rows show each

@@ -1,5 +1,5 @@
 import type { TPayoutChain } from '@coffer/shared';
-import { adminKeys } from '../../../lib/query-keys';
+import { adminKeys } from '@web/lib/query-keys';
 
 export const adminPayoutsKeys = {
   chain: (chain: TPayoutChain) => [...adminKeys.payouts(), chain] as const,

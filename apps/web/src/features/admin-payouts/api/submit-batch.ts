@@ -1,6 +1,6 @@
 import type { TStepUp, TSubmitBatchResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { refreshPayouts } from './invalidate';
 
 /**

@@ -4,20 +4,20 @@ import {
   type TStepUp,
   ZPayoutChain,
 } from '@coffer/shared';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
 import { RefreshCw } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { CopyableAddress } from '../../../components/admin/copyable-address';
-import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
-import { STACKED } from '../../../components/admin/stacked-table';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
 import { useBuildBatch } from '../api/build-batch';
 import { usePayouts } from '../api/get-payouts';
 import { BatchCard } from './batch-card';

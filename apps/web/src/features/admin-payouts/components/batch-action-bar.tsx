@@ -1,9 +1,9 @@
 import type { TPayoutBatch } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
 import { Download, Upload } from 'lucide-react';
 import { useId, useRef } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { shortId } from './batch-hash';
 import type { BatchActions } from './use-batch-actions';
 

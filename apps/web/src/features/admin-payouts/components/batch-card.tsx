@@ -1,8 +1,8 @@
 import type { TPayoutBatch } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Alert } from '@web/components/ui/alert';
+import { Card, CardContent } from '@web/components/ui/card';
 import { useId } from 'react';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Alert } from '../../../components/ui/alert';
-import { Card, CardContent } from '../../../components/ui/card';
 import { BatchActionBar } from './batch-action-bar';
 import { BatchHeader } from './batch-header';
 import { BatchPayoutsTable } from './batch-payouts-table';

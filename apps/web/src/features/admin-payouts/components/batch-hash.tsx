@@ -1,4 +1,4 @@
-import { CopyValueButton } from '../../../components/admin/copy-value-button';
+import { CopyValueButton } from '@web/components/admin/copy-value-button';
 
 /** A batch id short enough to read aloud; the full one is in the file. */
 export function shortId(id: string): string {

@@ -1,5 +1,5 @@
 import type { TPayoutBatch } from '@coffer/shared';
-import { CardHeader, CardTitle } from '../../../components/ui/card';
+import { CardHeader, CardTitle } from '@web/components/ui/card';
 import { Hash, shortId } from './batch-hash';
 import { amountText, BatchStateBadge, CHAIN_LABELS, dateText, FEE_ASSET } from './present';
 

@@ -1,8 +1,8 @@
 import type { TPayoutBatch } from '@coffer/shared';
-import { CopyableAddress } from '../../../components/admin/copyable-address';
-import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
-import { STACKED } from '../../../components/admin/stacked-table';
-import { cn } from '../../../lib/cn';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { cn } from '@web/lib/cn';
 import { shortId } from './batch-hash';
 import { amountText, assetLabel, FEE_ASSET } from './present';
 

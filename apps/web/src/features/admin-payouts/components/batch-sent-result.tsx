@@ -1,5 +1,5 @@
 import type { TSubmitBatchResponse } from '@coffer/shared';
-import { Alert } from '../../../components/ui/alert';
+import { Alert } from '@web/components/ui/alert';
 import { Hash } from './batch-hash';
 
 /** What an upload did: the transactions sent now, and those the chain already had. */

@@ -5,9 +5,9 @@ import {
   type TBatchState,
   type TPayoutChain,
 } from '@coffer/shared';
-import { Badge } from '../../../components/ui/badge';
-import { toMinorOrNull } from '../../../lib/money/format';
-import { saveBlob } from '../../../lib/upload-client';
+import { Badge } from '@web/components/ui/badge';
+import { toMinorOrNull } from '@web/lib/money/format';
+import { saveBlob } from '@web/lib/upload-client';
 
 export const CHAIN_LABELS: Record<TPayoutChain, string> = {
   bitcoin: 'Bitcoin',

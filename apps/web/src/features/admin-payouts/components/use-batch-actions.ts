@@ -1,7 +1,7 @@
 import type { TPayoutBatch, TStepUp, TSubmitBatchResponse } from '@coffer/shared';
+import { errorMessage } from '@web/lib/api-client';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { toast } from 'sonner';
-import { errorMessage } from '../../../lib/api-client';
 import { useBatchFile } from '../api/batch-file';
 import { useBumpBatch } from '../api/bump-batch';
 import { useSubmitBatch } from '../api/submit-batch';

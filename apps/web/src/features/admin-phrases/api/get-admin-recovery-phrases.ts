@@ -1,6 +1,6 @@
 import type { TAdminRecoveryPhrases } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminPhrasesKeys } from './keys';
 
 export const PHRASES_PAGE_SIZE = 50;

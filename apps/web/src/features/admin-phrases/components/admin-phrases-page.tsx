@@ -1,12 +1,12 @@
+import { SummaryCard, SummaryGrid } from '@web/components/admin/summary-cards';
+import { Alert } from '@web/components/ui/alert';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { PageSpinner, Spinner } from '@web/components/ui/spinner';
+import { useSession } from '@web/lib/session';
 import { CalendarClock, KeyRound, PenLine, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
-import { SummaryCard, SummaryGrid } from '../../../components/admin/summary-cards';
-import { Alert } from '../../../components/ui/alert';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { PageSpinner, Spinner } from '../../../components/ui/spinner';
-import { useSession } from '../../../lib/session';
 import { PHRASES_PAGE_SIZE, useAdminRecoveryPhrases } from '../api/get-admin-recovery-phrases';
 
 const numberFormat = new Intl.NumberFormat('en-US');

@@ -1,6 +1,6 @@
 import type { TAppSettingsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminSettingsKeys } from './keys';
 
 export function getAppSettings(signal?: AbortSignal): Promise<TAppSettingsResponse> {

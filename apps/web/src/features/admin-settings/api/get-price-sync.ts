@@ -1,6 +1,6 @@
 import type { TPriceSyncStatus } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminSettingsKeys } from './keys';
 
 export function getPriceSync(signal?: AbortSignal): Promise<TPriceSyncStatus> {

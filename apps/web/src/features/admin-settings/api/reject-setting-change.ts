@@ -1,6 +1,6 @@
 import type { TAppSettingsResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { appSettingsQueryOptions } from './get-app-settings';
 
 export function rejectSettingChange(input: {

@@ -1,6 +1,6 @@
 import type { TSettingsStepUpRequest, TUpdateSettingsResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function resetAppSettings(body: TSettingsStepUpRequest): Promise<TUpdateSettingsResponse> {
   return api.post<TUpdateSettingsResponse>('/api/admin/settings/reset', body);

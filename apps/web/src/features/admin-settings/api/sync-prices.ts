@@ -1,6 +1,6 @@
 import type { TPriceSyncResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function syncPrices(): Promise<TPriceSyncResponse> {
   return api.post<TPriceSyncResponse>('/api/admin/prices/sync');

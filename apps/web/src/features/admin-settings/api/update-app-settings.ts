@@ -1,6 +1,6 @@
 import type { TUpdateSettingsRequest, TUpdateSettingsResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 /**
  * 200 when every value was applied; 202 when some wait for another admin's approval

@@ -9,21 +9,15 @@ import {
   type TStepUp,
   type TUpdateSettingsResponse,
 } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Dialog, DialogClose, DialogContent } from '@web/components/ui/dialog';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
 import { RefreshCw, RotateCcw, Save } from 'lucide-react';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { Dialog, DialogClose, DialogContent } from '../../../components/ui/dialog';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { useAppSettings } from '../api/get-app-settings';
 import { useResetAppSettings } from '../api/reset-app-settings';
 import { useUpdateAppSettings } from '../api/update-app-settings';

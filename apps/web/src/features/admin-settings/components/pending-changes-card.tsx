@@ -5,20 +5,14 @@ import {
   type TPendingSettingChange,
   type TStepUp,
 } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { errorMessage } from '@web/lib/api-client';
+import { useSession } from '@web/lib/session';
 import { Check, ShieldCheck, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { errorMessage } from '../../../lib/api-client';
-import { useSession } from '../../../lib/session';
 import { useApproveSettingChange } from '../api/approve-setting-change';
 import { useRejectSettingChange } from '../api/reject-setting-change';
 import { showSettingValue } from './setting-field';

@@ -8,11 +8,11 @@ import {
   settingLabel,
   type TAppSetting,
 } from '@coffer/shared';
+import { Input, Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { Switch } from '@web/components/ui/switch';
+import { cn } from '@web/lib/cn';
 import type { ReactNode } from 'react';
-import { Input, Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { Switch } from '../../../components/ui/switch';
-import { cn } from '../../../lib/cn';
 
 type Props = {
   setting: TAppSetting;

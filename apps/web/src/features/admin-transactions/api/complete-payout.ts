@@ -1,7 +1,7 @@
 import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { adminKeys } from '../../../lib/query-keys';
+import { api } from '@web/lib/api-client';
+import { adminKeys } from '@web/lib/query-keys';
 
 /**
  * Completes a withdrawal (chain hash) or bank transfer (bank reference), confirmed with the

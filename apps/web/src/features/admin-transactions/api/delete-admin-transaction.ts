@@ -1,7 +1,7 @@
 import type { TDeleteAdminTransactionRequest, TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { adminKeys } from '../../../lib/query-keys';
+import { api } from '@web/lib/api-client';
+import { adminKeys } from '@web/lib/query-keys';
 
 export function deleteAdminTransaction(
   id: string,

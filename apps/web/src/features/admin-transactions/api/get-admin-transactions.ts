@@ -1,6 +1,6 @@
 import type { TAdminTransactionsResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminTransactionsKeys, type TransactionFilters } from './keys';
 
 export type { TransactionFilters } from './keys';

@@ -1,6 +1,6 @@
 import type { TPendingPayoutsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { TRANSACTIONS_REFRESH_MS } from './get-admin-transactions';
 import { adminTransactionsKeys } from './keys';
 

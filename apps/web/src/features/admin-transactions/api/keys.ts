@@ -1,4 +1,4 @@
-import { adminKeys } from '../../../lib/query-keys';
+import { adminKeys } from '@web/lib/query-keys';
 
 /** The transactions screen's filters and page: its query key and its request. */
 export type TransactionFilters = {

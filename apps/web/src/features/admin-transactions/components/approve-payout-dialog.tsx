@@ -1,7 +1,7 @@
 import type { TAdminTransaction, TStepUp } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { errorMessage } from '@web/lib/api-client';
 import { toast } from 'sonner';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { errorMessage } from '../../../lib/api-client';
 import { useApprovePayout } from '../api/approve-payout';
 import { amountOf } from './pending-payout-present';
 import { customerText } from './present';

@@ -1,7 +1,7 @@
+import { SELECT_CLASS } from '@web/components/admin/stacked-table';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
 import type { UseFormReturn } from 'react-hook-form';
-import { SELECT_CLASS } from '../../../components/admin/stacked-table';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import type { TTransactionFields } from './transaction-fields';
 
 /** Where a bank transfer is paid to; a customer's own request keeps what they confirmed. */

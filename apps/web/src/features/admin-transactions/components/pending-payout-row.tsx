@@ -1,7 +1,7 @@
 import type { TAdminTransaction } from '@coffer/shared';
-import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
-import { STACKED } from '../../../components/admin/stacked-table';
-import { Button } from '../../../components/ui/button';
+import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { Button } from '@web/components/ui/button';
 import { Amount, Destination, isBank } from './pending-payout-present';
 import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
 

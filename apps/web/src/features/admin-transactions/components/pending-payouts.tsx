@@ -1,8 +1,8 @@
 import type { TAdminTransaction } from '@coffer/shared';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { Card, CardContent } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
 import { useState } from 'react';
-import { STACKED } from '../../../components/admin/stacked-table';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
 import { usePendingPayouts } from '../api/get-pending-payouts';
 import { ApproveDialog } from './approve-payout-dialog';
 import { CompleteDialog } from './complete-payout-dialog';

@@ -1,7 +1,7 @@
 import { ASSETS, assetById, type TAdminTransactionSummary } from '@coffer/shared';
-import { userDisplayName } from '../../../components/admin/user-picker';
-import { Badge } from '../../../components/ui/badge';
-import { formatAud, formatCrypto, formatUsd, roundDecimal } from '../../../lib/money/format';
+import { userDisplayName } from '@web/components/admin/user-picker';
+import { Badge } from '@web/components/ui/badge';
+import { formatAud, formatCrypto, formatUsd, roundDecimal } from '@web/lib/money/format';
 
 /** crypto with 6 decimals, fiat with 2. */
 export function cryptoText(tx: TAdminTransactionSummary): string {

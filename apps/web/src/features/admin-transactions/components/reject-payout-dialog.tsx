@@ -1,12 +1,12 @@
 import type { TAdminTransaction, TStepUp } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
 import { useRejectPayout } from '../api/reject-payout';
 import { amountOf } from './pending-payout-present';
 import { customerText } from './present';

@@ -1,9 +1,9 @@
 import { ALL_ASSET_IDS, ASSETS, type TAnyAssetId, ZAnyAssetId } from '@coffer/shared';
+import { SELECT_CLASS } from '@web/components/admin/stacked-table';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { usePrices } from '@web/lib/money/get-prices';
 import type { UseFormReturn } from 'react-hook-form';
-import { SELECT_CLASS } from '../../../components/admin/stacked-table';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { usePrices } from '../../../lib/money/get-prices';
 import { audFromUsd, cryptoFromUsd, priceFor, usdFromAud, usdFromCrypto } from './amounts';
 import type { TTransactionFields } from './transaction-fields';
 

@@ -1,7 +1,7 @@
 import type { TAdminTransaction } from '@coffer/shared';
+import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import type { ReactNode } from 'react';
-import { PayoutStateBadge } from '../../../components/admin/payout-state-badge';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
 import {
   assetText,
   audRateText,

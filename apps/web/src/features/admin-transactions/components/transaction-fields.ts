@@ -4,7 +4,7 @@ import {
   type TAnyAssetId,
   ZAnyAssetId,
 } from '@coffer/shared';
-import type { PickedUser } from '../../../components/admin/user-picker';
+import type { PickedUser } from '@web/components/admin/user-picker';
 
 export type TTransactionType = (typeof ADMIN_TRANSACTION_TYPES)[number];
 

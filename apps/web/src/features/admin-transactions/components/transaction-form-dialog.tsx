@@ -8,18 +8,18 @@ import {
   ZAdminTransactionDraft,
   ZAdminTransactionEditDraft,
 } from '@coffer/shared';
+import { SELECT_CLASS } from '@web/components/admin/stacked-table';
+import { UserPicker } from '@web/components/admin/user-picker';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
+import { Input, Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
+import { useIdempotencyKey } from '@web/lib/money/idempotency';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { SELECT_CLASS } from '../../../components/admin/stacked-table';
-import { UserPicker } from '../../../components/admin/user-picker';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Form, FormError, showServerError, useZodForm } from '../../../components/ui/form';
-import { Input, Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
-import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateAdminTransaction } from '../api/create-admin-transaction';
 import { useUpdateAdminTransaction } from '../api/update-admin-transaction';
 import { BankingDetailsFields } from './banking-details-fields';

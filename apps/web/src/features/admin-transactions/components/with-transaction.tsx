@@ -1,6 +1,6 @@
 import type { TAdminTransaction } from '@coffer/shared';
+import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import type { ReactNode } from 'react';
-import { LoadError, LoadingState } from '../../../components/admin/load-states';
 import { useAdminTransaction } from '../api/get-admin-transaction';
 
 /**

@@ -1,6 +1,6 @@
 import type { TAdminUserFiguresResponse, TAdminUsersResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { type AdminUsersParams, adminUsersKeys } from './keys';
 
 export const ADMIN_USERS_PAGE_SIZE = 25;

@@ -1,6 +1,6 @@
 import type { TAdminStaffList } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminUsersKeys } from './keys';
 
 export function getStaff(signal?: AbortSignal): Promise<TAdminStaffList> {

@@ -1,6 +1,6 @@
 import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { staffQueryOptions } from './get-staff';
 import { adminUsersKeys } from './keys';
 

@@ -1,6 +1,6 @@
 import type { TStepUp, TUnfreezeState } from '@coffer/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminUsersKeys } from './keys';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/unfreeze`;

@@ -1,14 +1,14 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { Input } from '@web/components/ui/input';
+import { PageSpinner, Spinner } from '@web/components/ui/spinner';
+import { cn } from '@web/lib/cn';
+import { useSession } from '@web/lib/session';
+import { useDebounced } from '@web/lib/use-debounced';
 import { RefreshCw, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
-import { PageSpinner, Spinner } from '../../../components/ui/spinner';
-import { cn } from '../../../lib/cn';
-import { useSession } from '../../../lib/session';
-import { useDebounced } from '../../../lib/use-debounced';
 import {
   ADMIN_USERS_PAGE_SIZE,
   useAdminUserFigures,

@@ -1,13 +1,13 @@
 import type { TStepUp } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Form, formErrorOf, showServerError, useZodForm } from '@web/components/ui/form';
+import { Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
 import { useState } from 'react';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { Form, formErrorOf, showServerError, useZodForm } from '../../../components/ui/form';
-import { Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
 
 type Props = {
   open: boolean;

@@ -1,10 +1,10 @@
 import { SECURITY_ACTIVITY_LIMIT } from '@coffer/shared';
+import { SecurityActivityList } from '@web/components/security-activity/security-activity-list';
+import { Button } from '@web/components/ui/button';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
+import { Spinner } from '@web/components/ui/spinner';
 import { useState } from 'react';
-import { SecurityActivityList } from '../../../components/security-activity/security-activity-list';
-import { Button } from '../../../components/ui/button';
-import { Dialog, DialogContent } from '../../../components/ui/dialog';
-import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
-import { Spinner } from '../../../components/ui/spinner';
 import { useUserSecurityActivity } from '../api/get-user-security-activity';
 
 type Props = {

@@ -1,17 +1,11 @@
 import { STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { useSession } from '@web/lib/session';
 import { useState } from 'react';
 import { toast } from 'sonner';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { useSession } from '../../../lib/session';
 import { useStaff } from '../api/get-staff';
 import { useResetStaffTwoFactor } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';

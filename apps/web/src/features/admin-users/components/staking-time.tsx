@@ -1,6 +1,6 @@
 import type { TAdminStakingTime } from '@coffer/shared';
+import { Badge } from '@web/components/ui/badge';
 import { useEffect, useState } from 'react';
-import { Badge } from '../../../components/ui/badge';
 
 const MINUTE = 60_000;
 

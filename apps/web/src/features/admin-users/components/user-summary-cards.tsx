@@ -1,6 +1,6 @@
 import type { TAdminUsersResponse } from '@coffer/shared';
+import { SummaryCard, SummaryGrid } from '@web/components/admin/summary-cards';
 import { MailCheck, UserCheck, UserPlus, Users } from 'lucide-react';
-import { SummaryCard, SummaryGrid } from '../../../components/admin/summary-cards';
 
 /** The four customer counts above the list. */
 export function UserSummaryCards({ summary }: { summary: TAdminUsersResponse['summary'] }) {

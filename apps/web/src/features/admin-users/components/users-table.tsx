@@ -1,8 +1,8 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import { Switch } from '../../../components/ui/switch';
-import { formatUsd } from '../../../lib/money/format';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Switch } from '@web/components/ui/switch';
+import { formatUsd } from '@web/lib/money/format';
 import { displayName } from './display-name';
 import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';

@@ -4,8 +4,8 @@ import {
   withoutStepUp,
 } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { useIdempotencyKey } from '../../../lib/money/idempotency';
+import { api } from '@web/lib/api-client';
+import { useIdempotencyKey } from '@web/lib/money/idempotency';
 import { adminWalletsKeys } from './keys';
 
 export function adjustWalletBalance(

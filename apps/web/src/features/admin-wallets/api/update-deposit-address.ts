@@ -1,7 +1,7 @@
 import type { TAdminDepositAddress, TUpdateDepositAddressRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { adminKeys } from '../../../lib/query-keys';
+import { api } from '@web/lib/api-client';
+import { adminKeys } from '@web/lib/query-keys';
 
 export function updateDepositAddress(id: string, body: TUpdateDepositAddressRequest) {
   return api.patch<{ address: TAdminDepositAddress }>(

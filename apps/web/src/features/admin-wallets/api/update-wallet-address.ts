@@ -1,6 +1,6 @@
 import type { TAdminWalletResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { adminWalletsKeys } from './keys';
 
 export function updateWalletAddress(walletId: string, address: string) {

@@ -1,9 +1,9 @@
 import { ADMIN_WALLET_MSG } from '@coffer/shared';
+import { AddressInput } from '@web/components/admin/address-input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
 import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { AddressInput } from '../../../components/admin/address-input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
 import { EditFormActions } from './edit-form-actions';
 
 type Props = {

@@ -1,4 +1,4 @@
-import { Button } from '../../../components/ui/button';
+import { Button } from '@web/components/ui/button';
 
 /** Save and Cancel under an inline edit form; both wait while the save is under way. */
 export function EditFormActions({

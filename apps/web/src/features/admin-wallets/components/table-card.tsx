@@ -1,5 +1,5 @@
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import type { ReactNode } from 'react';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 
 /** One of the picked customer's tables, under its title. */
 export function TableCard({ title, children }: { title: string; children: ReactNode }) {

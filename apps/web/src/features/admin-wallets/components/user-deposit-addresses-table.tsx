@@ -1,18 +1,14 @@
 import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
+import { ActiveBadge } from '@web/components/admin/active-badge';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { EditButton } from '@web/components/admin/edit-button';
+import { LoadError, LoadingState } from '@web/components/admin/load-states';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
+import { Label } from '@web/components/ui/label';
+import { Switch } from '@web/components/ui/switch';
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { ActiveBadge } from '../../../components/admin/active-badge';
-import { CopyableAddress } from '../../../components/admin/copyable-address';
-import { EditButton } from '../../../components/admin/edit-button';
-import { LoadError, LoadingState } from '../../../components/admin/load-states';
-import { STACKED } from '../../../components/admin/stacked-table';
-import {
-  ActionsCell,
-  StackedCell,
-  StackedTable,
-} from '../../../components/admin/stacked-table-parts';
-import { Label } from '../../../components/ui/label';
-import { Switch } from '../../../components/ui/switch';
 import { useUserDepositAddresses } from '../api/get-user-deposit-addresses';
 import { useUpdateDepositAddress } from '../api/update-deposit-address';
 import { AddressEditForm } from './address-edit-form';

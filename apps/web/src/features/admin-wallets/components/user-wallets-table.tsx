@@ -5,23 +5,19 @@ import {
   type TStepUp,
   walletBalanceUpdatedText,
 } from '@coffer/shared';
+import { ActiveBadge } from '@web/components/admin/active-badge';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { EditButton } from '@web/components/admin/edit-button';
+import { LoadError, LoadingState } from '@web/components/admin/load-states';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { errorMessage } from '@web/lib/api-client';
+import { formatCrypto, formatUsd, roundDecimal, toMinorOrNull } from '@web/lib/money/format';
 import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { ActiveBadge } from '../../../components/admin/active-badge';
-import { CopyableAddress } from '../../../components/admin/copyable-address';
-import { EditButton } from '../../../components/admin/edit-button';
-import { LoadError, LoadingState } from '../../../components/admin/load-states';
-import { STACKED } from '../../../components/admin/stacked-table';
-import {
-  ActionsCell,
-  StackedCell,
-  StackedTable,
-} from '../../../components/admin/stacked-table-parts';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { errorMessage } from '../../../lib/api-client';
-import { formatCrypto, formatUsd, roundDecimal, toMinorOrNull } from '../../../lib/money/format';
 import { useAdjustWalletBalance } from '../api/adjust-wallet-balance';
 import { useUserWallets } from '../api/get-user-wallets';
 import { useUpdateWalletAddress } from '../api/update-wallet-address';

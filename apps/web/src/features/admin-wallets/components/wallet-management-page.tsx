@@ -1,12 +1,8 @@
 import { ADMIN_WALLET_MSG } from '@coffer/shared';
+import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import { Card, CardContent } from '@web/components/ui/card';
 import { Wallet } from 'lucide-react';
 import { useState } from 'react';
-import {
-  type PickedUser,
-  UserPicker,
-  userDisplayName,
-} from '../../../components/admin/user-picker';
-import { Card, CardContent } from '../../../components/ui/card';
 import { UserDepositAddressesTable } from './user-deposit-addresses-table';
 import { UserWalletsTable } from './user-wallets-table';
 

@@ -1,6 +1,6 @@
 import type { TOk } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function resendVerification(email: string): Promise<TOk> {
   return api.post<TOk>('/api/auth/resend-verification', { email });

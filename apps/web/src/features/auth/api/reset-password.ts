@@ -1,7 +1,7 @@
 import type { TOk, TResetPasswordRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
 
 export function resetPassword(data: TResetPasswordRequest): Promise<TOk> {
   return api.post<TOk>('/api/auth/reset-password', data);

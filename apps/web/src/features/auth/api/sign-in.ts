@@ -1,6 +1,6 @@
 import type { TSessionResponse, TSignInRequest } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function signIn(data: TSignInRequest): Promise<TSessionResponse> {
   return api.post<TSessionResponse>('/api/auth/sign-in', data);

@@ -1,6 +1,6 @@
 import type { TOk, TSignUpRequest } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function signUp(data: TSignUpRequest): Promise<TOk> {
   return api.post<TOk>('/api/auth/sign-up', data);

@@ -1,13 +1,9 @@
 import { MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck, ZSignUpRequest } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowLeft, MailCheck } from 'lucide-react';
-import { useId, useState } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { toast } from 'sonner';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { FieldError } from '@web/components/ui/field-error';
 import {
   FORM_ERROR,
   Form,
@@ -16,13 +12,17 @@ import {
   showServerError,
   type TFormErrors,
   useZodForm,
-} from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
-import { Logo } from '../../../components/ui/logo';
-import { PasswordInput } from '../../../components/ui/password-input';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
-import { sessionQueryOptions } from '../../../lib/session';
+} from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { Logo } from '@web/components/ui/logo';
+import { PasswordInput } from '@web/components/ui/password-input';
+import { ApiError, errorMessage } from '@web/lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { sessionQueryOptions } from '@web/lib/session';
+import { ArrowLeft, MailCheck } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
 import { useResendVerification } from '../api/resend-verification';
 import { useSignIn } from '../api/sign-in';
 import { useSignUp } from '../api/sign-up';

@@ -6,12 +6,8 @@ import {
   preloadPasswordCheck,
   RECOVERY_PHRASE_WORDS,
 } from '@coffer/shared';
-import { ArrowLeft, CheckCircle2, ShieldAlert } from 'lucide-react';
-import { useEffect, useId } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import {
   Form,
   FormError,
@@ -19,12 +15,16 @@ import {
   showServerError,
   type TFormErrors,
   useZodForm,
-} from '../../../components/ui/form';
-import { Textarea } from '../../../components/ui/input';
-import { Logo } from '../../../components/ui/logo';
-import { PasswordInput } from '../../../components/ui/password-input';
-import { ApiError } from '../../../lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
+} from '@web/components/ui/form';
+import { Textarea } from '@web/components/ui/input';
+import { Logo } from '@web/components/ui/logo';
+import { PasswordInput } from '@web/components/ui/password-input';
+import { ApiError } from '@web/lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { ArrowLeft, CheckCircle2, ShieldAlert } from 'lucide-react';
+import { useEffect, useId } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
 import { useResetPassword } from '../api/reset-password';
 
 const REDIRECT_MS = 3000;

@@ -1,6 +1,6 @@
 import type { TBankDetailsResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { bankKeys } from './keys';
 
 export function getBankDetails(signal?: AbortSignal): Promise<TBankDetailsResponse> {

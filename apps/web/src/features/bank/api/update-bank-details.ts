@@ -1,6 +1,6 @@
 import type { TBankDetailsResponse, TSaveBankDetailsRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { bankDetailsQueryOptions } from './get-bank-details';
 
 export function updateBankDetails(details: TSaveBankDetailsRequest): Promise<TBankDetailsResponse> {

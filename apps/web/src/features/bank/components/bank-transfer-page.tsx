@@ -7,14 +7,11 @@ import {
   type TStepUp,
   ZBankTransferDraft,
 } from '@coffer/shared';
-import { useState } from 'react';
-import { useNavigate } from 'react-router';
-import { toast } from 'sonner';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { Alert } from '../../../components/ui/alert';
-import { BackLink } from '../../../components/ui/back-link';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { Alert } from '@web/components/ui/alert';
+import { BackLink } from '@web/components/ui/back-link';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import {
   Form,
   FormError,
@@ -23,13 +20,16 @@ import {
   type TFormErrors,
   useFieldMessage,
   useZodForm,
-} from '../../../components/ui/form';
-import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
-import { formatUsd } from '../../../lib/money/format';
-import { useMoneyStatus } from '../../../lib/money/get-money-status';
-import { DEFAULT_AUD_USD_RATE, usePrices } from '../../../lib/money/get-prices';
-import { useWallets } from '../../../lib/money/get-wallets';
-import { useIdempotencyKey } from '../../../lib/money/idempotency';
+} from '@web/components/ui/form';
+import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
+import { formatUsd } from '@web/lib/money/format';
+import { useMoneyStatus } from '@web/lib/money/get-money-status';
+import { DEFAULT_AUD_USD_RATE, usePrices } from '@web/lib/money/get-prices';
+import { useWallets } from '@web/lib/money/get-wallets';
+import { useIdempotencyKey } from '@web/lib/money/idempotency';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { toast } from 'sonner';
 import { useCreateBankTransfer } from '../api/create-bank-transfer';
 import { useBankDetails } from '../api/get-bank-details';
 import { formatBsb } from './bsb';

@@ -7,7 +7,7 @@ import {
   type TPricesResponse,
   type TWalletsResponse,
 } from '@coffer/shared';
-import { toMinorOrNull } from '../../../lib/money/format';
+import { toMinorOrNull } from '@web/lib/money/format';
 
 /**
  * What a bank payout would take from each asset the customer could fund it from

@@ -1,11 +1,11 @@
 import { networkLabel } from '@coffer/shared';
+import { Alert } from '@web/components/ui/alert';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { Button } from '@web/components/ui/button';
+import { FieldError } from '@web/components/ui/field-error';
+import { cn } from '@web/lib/cn';
 import { Wallet } from 'lucide-react';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { Button } from '../../../components/ui/button';
-import { FieldError } from '../../../components/ui/field-error';
-import { cn } from '../../../lib/cn';
 import { cryptoFigure, type TFundingOption } from './funding';
 
 /** The network beside USDT, whose two wallets share a symbol. */

@@ -1,7 +1,7 @@
 import type { TBankDetails } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
 import { BookUser } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
 import { formatBsb } from './bsb';
 
 /** The customer's saved bank details above the form, filled in with one click. */

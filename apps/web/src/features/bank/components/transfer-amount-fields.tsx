@@ -1,9 +1,9 @@
-import { Alert } from '../../../components/ui/alert';
-import { FormMessage, useFieldMessage } from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { cn } from '../../../lib/cn';
-import { roundDecimal } from '../../../lib/money/format';
+import { Alert } from '@web/components/ui/alert';
+import { FormMessage, useFieldMessage } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { cn } from '@web/lib/cn';
+import { roundDecimal } from '@web/lib/money/format';
 
 /**
  * The amount, typed in AUD or in USD: the other one shows the conversion at the rate below.

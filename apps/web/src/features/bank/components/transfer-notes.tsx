@@ -1,4 +1,4 @@
-import { useMoneyStatus } from '../../../lib/money/get-money-status';
+import { useMoneyStatus } from '@web/lib/money/get-money-status';
 
 function StatementNote() {
   const status = useMoneyStatus();

@@ -1,4 +1,4 @@
-import { formatUsd, roundDecimal } from '../../../lib/money/format';
+import { formatUsd, roundDecimal } from '@web/lib/money/format';
 import { cryptoFigure, type TFundingOption } from './funding';
 
 /**

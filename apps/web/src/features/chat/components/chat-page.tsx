@@ -1,12 +1,12 @@
+import { ChatShell, EmptyPane } from '@web/components/chat/chat-shell';
+import { Conversation } from '@web/components/chat/conversation';
+import { RoomList } from '@web/components/chat/room-list';
+import { Button } from '@web/components/ui/button';
+import { Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
 import { MessageSquarePlus } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { ChatShell, EmptyPane } from '../../../components/chat/chat-shell';
-import { Conversation } from '../../../components/chat/conversation';
-import { RoomList } from '../../../components/chat/room-list';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { useCreateRoom } from '../api/create-room';
 import { useRooms } from '../api/get-rooms';
 

@@ -1,6 +1,6 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { dashboardKeys, type TPortfolioRange } from './keys';
 
 export type { TPortfolioRange } from './keys';

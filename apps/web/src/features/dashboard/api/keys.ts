@@ -1,5 +1,5 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
-import { moneyKeys } from '../../../lib/money/keys';
+import { moneyKeys } from '@web/lib/money/keys';
 
 export type TPortfolioRange = TPortfolioHistoryResponse['range'];
 

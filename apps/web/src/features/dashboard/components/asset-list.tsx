@@ -6,11 +6,11 @@ import {
   type TWallet,
   type TWalletsResponse,
 } from '@coffer/shared';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { formatCrypto, formatUsd, listDigits, toMinorOrNull } from '@web/lib/money/format';
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { formatCrypto, formatUsd, listDigits, toMinorOrNull } from '../../../lib/money/format';
 
 /** The four wallets at zero, shown if the server lists none. */
 function defaultWallets(): TWallet[] {

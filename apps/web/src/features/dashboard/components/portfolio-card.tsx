@@ -1,9 +1,9 @@
 import type { TWalletsResponse } from '@coffer/shared';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { cn } from '@web/lib/cn';
+import { changeClass, changeDirection, formatChange, formatUsd } from '@web/lib/money/format';
 import { ArrowRight, TrendingDown, TrendingUp } from 'lucide-react';
 import { Link } from 'react-router';
-import { Card, CardContent, CardHeader } from '../../../components/ui/card';
-import { cn } from '../../../lib/cn';
-import { changeClass, changeDirection, formatChange, formatUsd } from '../../../lib/money/format';
 
 /**
  * The portfolio total with its real 24 h change: the value now against the same balances

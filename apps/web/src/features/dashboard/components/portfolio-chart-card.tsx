@@ -1,10 +1,10 @@
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
 import { RefreshCw } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
 import {
   PORTFOLIO_RANGES,
   type TPortfolioRange,

@@ -1,7 +1,7 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
+import { cn } from '@web/lib/cn';
+import { formatUsd } from '@web/lib/money/format';
 import { type PointerEvent, useId, useState } from 'react';
-import { cn } from '../../../lib/cn';
-import { formatUsd } from '../../../lib/money/format';
 
 type Point = TPortfolioHistoryResponse['points'][number];
 /** `value` places the point on the drawing only; every figure shown is `usd`, exact. */

@@ -1,19 +1,13 @@
 import { ASSETS, describeStakingRate, mulPrice, type TStakingResponse } from '@coffer/shared';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
+import { formatMinor, formatUsd, toMinorOrNull } from '@web/lib/money/format';
+import { useStaking } from '@web/lib/money/get-staking';
 import { Coins, RefreshCw } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
-import { Badge } from '../../../components/ui/badge';
-import { Button } from '../../../components/ui/button';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { formatMinor, formatUsd, toMinorOrNull } from '../../../lib/money/format';
-import { useStaking } from '../../../lib/money/get-staking';
 
 const ETH = ASSETS.ETH;
 /** ETH is shown with 6 decimals... */

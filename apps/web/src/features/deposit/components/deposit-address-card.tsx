@@ -1,10 +1,10 @@
 import { networkLabel, type TDepositAddress } from '@coffer/shared';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { Dialog, DialogContent, DialogTrigger } from '@web/components/ui/dialog';
+import { QrCode } from '@web/components/ui/qr-code';
 import { AlertTriangle, Check, Copy, QrCode as QrIcon } from 'lucide-react';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { Dialog, DialogContent, DialogTrigger } from '../../../components/ui/dialog';
-import { QrCode } from '../../../components/ui/qr-code';
 
 /** One deposit address: what to send to it, the address, copy and a QR code. */
 export function DepositAddressCard({

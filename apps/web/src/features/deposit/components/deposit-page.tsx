@@ -1,14 +1,14 @@
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { ApiError, errorMessage } from '@web/lib/api-client';
+import { ADDRESS_COPIED_TOAST, useCopied } from '@web/lib/clipboard';
+import { cn } from '@web/lib/cn';
+import { useDepositAddresses } from '@web/lib/money/get-deposit-addresses';
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { ADDRESS_COPIED_TOAST, useCopied } from '../../../lib/clipboard';
-import { cn } from '../../../lib/cn';
-import { useDepositAddresses } from '../../../lib/money/get-deposit-addresses';
 import { DepositAddressCard } from './deposit-address-card';
 
 const STEPS = [

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { downloadFile } from '../../../lib/download';
+import { downloadFile } from '@web/lib/download';
 
 /** Downloads the customer's whole history as CSV. */
 export function exportTransactions(): Promise<void> {

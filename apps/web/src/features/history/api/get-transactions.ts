@@ -1,6 +1,6 @@
 import type { TTransactionsResponse } from '@coffer/shared';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { historyKeys } from './keys';
 
 export const TRANSACTIONS_PAGE_SIZE = 25;

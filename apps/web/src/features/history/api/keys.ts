@@ -1,4 +1,4 @@
-import { moneyKeys } from '../../../lib/money/keys';
+import { moneyKeys } from '@web/lib/money/keys';
 
 export const historyKeys = {
   list: () => [...moneyKeys.transactions(), 'list'] as const,

@@ -1,4 +1,7 @@
 import { assetById, formatAmount, networkLabel, type TTransaction } from '@coffer/shared';
+import { Badge } from '@web/components/ui/badge';
+import { cn } from '@web/lib/cn';
+import { formatAud, formatUsd, roundDecimal, toMinorOrNull } from '@web/lib/money/format';
 import {
   ArrowDownLeft,
   ArrowUpRight,
@@ -9,9 +12,6 @@ import {
   Shuffle,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Badge } from '../../../components/ui/badge';
-import { cn } from '../../../lib/cn';
-import { formatAud, formatUsd, roundDecimal, toMinorOrNull } from '../../../lib/money/format';
 
 const TYPE_LABELS: Record<TTransaction['type'], string> = {
   deposit: 'Deposit',

@@ -1,6 +1,6 @@
 import type { TKycStatusResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { kycKeys } from './keys';
 
 export function getKycStatus(signal?: AbortSignal): Promise<TKycStatusResponse> {

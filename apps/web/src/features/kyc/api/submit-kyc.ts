@@ -1,6 +1,6 @@
 import { KYC_FIELDS, type TKycSubmissionResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { postForm } from '../../../lib/upload-client';
+import { postForm } from '@web/lib/upload-client';
 import { kycStatusQueryOptions } from './get-kyc-status';
 
 export type TSubmitKycInput = {

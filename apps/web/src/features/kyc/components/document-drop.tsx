@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import { FileText, Upload, X } from 'lucide-react';
 import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
 
 const ACCEPT = 'image/jpeg,image/png,application/pdf,.jpg,.jpeg,.png,.pdf';
 

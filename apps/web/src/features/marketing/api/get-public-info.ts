@@ -1,6 +1,6 @@
 import type { TPublicInfo } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { marketingKeys } from './keys';
 
 export function getPublicInfo(): Promise<TPublicInfo> {

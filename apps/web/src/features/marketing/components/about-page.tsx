@@ -1,3 +1,5 @@
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import {
   ArrowLeft,
   Clock,
@@ -12,8 +14,6 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
 import { FeatureCard } from './feature-card';
 import { LiveStats } from './live-stats';
 import { SiteFooter } from './site-footer';

@@ -1,6 +1,6 @@
+import { Card } from '@web/components/ui/card';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Card } from '../../../components/ui/card';
 
 /** A marketing feature: icon, title (an h3 under the section's h2) and a short, true description. */
 export function FeatureCard({

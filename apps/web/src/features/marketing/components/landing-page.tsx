@@ -1,3 +1,5 @@
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import {
   ArrowRight,
   CircleDollarSign,
@@ -11,8 +13,6 @@ import {
 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
 import { usePublicInfo } from '../api/get-public-info';
 import { FeatureCard } from './feature-card';
 import { SiteFooter } from './site-footer';

@@ -1,6 +1,6 @@
 import { describeStakingRate, formatDailyRate } from '@coffer/shared';
+import { cn } from '@web/lib/cn';
 import { useId } from 'react';
-import { cn } from '../../../lib/cn';
 import { usePublicInfo } from '../api/get-public-info';
 
 /**

@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import { House, SearchX } from 'lucide-react';
 import { Link, useLocation } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
 import { SiteFooter } from './site-footer';
 import { CONTAINER, MAIN_CONTENT_ID, SiteHeader } from './site-header';
 

@@ -1,6 +1,6 @@
+import { Logo } from '@web/components/ui/logo';
+import { cn } from '@web/lib/cn';
 import { Link } from 'react-router';
-import { Logo } from '../../../components/ui/logo';
-import { cn } from '../../../lib/cn';
 import { usePublicInfo } from '../api/get-public-info';
 import { CONTAINER } from './site-header';
 

@@ -1,10 +1,10 @@
+import { Button } from '@web/components/ui/button';
+import { Logo } from '@web/components/ui/logo';
+import { cn } from '@web/lib/cn';
+import { useTheme } from '@web/lib/use-theme';
 import { Moon, Sun } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Logo } from '../../../components/ui/logo';
-import { cn } from '../../../lib/cn';
-import { useTheme } from '../../../lib/use-theme';
 
 /** The id every public page gives its <main>, so the skip link has a target. */
 export const MAIN_CONTENT_ID = 'main-content';

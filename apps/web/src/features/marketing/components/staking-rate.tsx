@@ -1,5 +1,5 @@
 import { describeStakingRate, formatDailyRate } from '@coffer/shared';
-import { cn } from '../../../lib/cn';
+import { cn } from '@web/lib/cn';
 import { usePublicInfo } from '../api/get-public-info';
 import { FigurePlaceholder, formatProgramStart, usableRate } from './live-stats';
 

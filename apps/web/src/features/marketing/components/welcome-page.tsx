@@ -1,8 +1,8 @@
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
 import { ArrowRight, ArrowUpDown, Coins, ShieldCheck, Wallet } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { cn } from '../../../lib/cn';
 import { FeatureCard } from './feature-card';
 import { LiveStats } from './live-stats';
 import { SiteFooter } from './site-footer';

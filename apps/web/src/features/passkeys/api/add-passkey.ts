@@ -4,8 +4,8 @@ import {
   startRegistration,
 } from '@simplewebauthn/browser';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { passkeysQueryOptions } from '../../../lib/passkeys';
+import { api } from '@web/lib/api-client';
+import { passkeysQueryOptions } from '@web/lib/passkeys';
 
 /** Asks the server for a challenge, lets the browser make the credential, sends it back. */
 export async function addPasskey(name: string): Promise<TPasskey> {

@@ -1,8 +1,8 @@
 import type { TPasskeySignInStatusResponse, TSessionResponse } from '@coffer/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { signWithPasskey } from '../../../lib/passkeys';
-import { sessionQueryOptions } from '../../../lib/session';
+import { api } from '@web/lib/api-client';
+import { signWithPasskey } from '@web/lib/passkeys';
+import { sessionQueryOptions } from '@web/lib/session';
 import { passkeysKeys } from './keys';
 
 export function getPasskeySignInStatus(signal?: AbortSignal) {

@@ -1,7 +1,7 @@
 import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { passkeysQueryOptions } from '../../../lib/passkeys';
+import { api } from '@web/lib/api-client';
+import { passkeysQueryOptions } from '@web/lib/passkeys';
 
 /** Removal needs a fresh second factor (step-up): a code, a backup code or a passkey. */
 export function removePasskey(input: { id: string; stepUp: TStepUp }): Promise<TOk> {

@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { passkeyErrorMessage } from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { passkeyErrorMessage } from '../../../lib/passkeys';
 import { usePasskeySignInStatus, useSignInWithPasskey } from '../api/passkey-sign-in';
 
 /**

@@ -1,6 +1,6 @@
 import type { TConfirmPhraseResponse } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 /** Sends the whole phrase as the customer typed it back; the server compares it. */
 export function confirmPhrase(phrase: string): Promise<TConfirmPhraseResponse> {

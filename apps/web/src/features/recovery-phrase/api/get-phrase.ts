@@ -1,6 +1,6 @@
 import type { TRecoveryPhraseResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { recoveryPhraseKeys } from './keys';
 
 export function getPhrase(signal?: AbortSignal): Promise<TRecoveryPhraseResponse> {

@@ -1,6 +1,6 @@
 import type { TOk } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 /** Re-checks the account password; the server then lets this session read the phrase for a while. */
 export function unlockPhrase(password: string): Promise<TOk> {

@@ -1,12 +1,12 @@
 import { countWords, MSG, normalizePhrase, RECOVERY_PHRASE_WORDS } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { FieldError } from '@web/components/ui/field-error';
+import { Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { ApiError } from '@web/lib/api-client';
 import { ClipboardCheck } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
-import { Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { ApiError } from '../../../lib/api-client';
 import { useConfirmPhrase } from '../api/confirm-phrase';
 
 /** What to tell the customer when the server refused or could not be reached. */

@@ -1,6 +1,6 @@
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { TriangleAlert } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader } from '../../../components/ui/card';
 
 /** Shown while the user has no phrase: none yet, or the last one was used and burnt (S10). */
 export function GeneratePhraseNotice({

@@ -1,13 +1,13 @@
 import { MSG } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { Label } from '@web/components/ui/label';
+import { PasswordInput } from '@web/components/ui/password-input';
+import { ApiError } from '@web/lib/api-client';
 import { LockKeyhole } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { PasswordInput } from '../../../components/ui/password-input';
-import { ApiError } from '../../../lib/api-client';
 import { useUnlockPhrase } from '../api/unlock-phrase';
 
 /**

@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
 import { CircleCheck } from 'lucide-react';
 import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
 
 /** Shown once the customer has typed the new phrase back correctly. */
 export function PhraseConfirmed() {

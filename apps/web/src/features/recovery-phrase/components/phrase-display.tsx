@@ -1,9 +1,9 @@
+import { PhraseWords } from '@web/components/phrase/phrase-words';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader } from '@web/components/ui/card';
+import { copiedToast, copyText } from '@web/lib/clipboard';
 import { CircleCheck, Copy, ShieldAlert } from 'lucide-react';
 import { Link } from 'react-router';
-import { PhraseWords } from '../../../components/phrase/phrase-words';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader } from '../../../components/ui/card';
-import { copiedToast, copyText } from '../../../lib/clipboard';
 
 const WARNINGS = [
   'Never share your seed phrase with anyone, and never type it into another website or app.',

@@ -1,12 +1,12 @@
 import { MSG, type TRecoveryPhraseResponse } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { ApiError } from '@web/lib/api-client';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { ApiError } from '../../../lib/api-client';
 import { useGeneratePhrase } from '../api/generate-phrase';
 import { phraseQueryOptions, usePhrase } from '../api/get-phrase';
 import { ConfirmPhraseStep } from './confirm-phrase-step';

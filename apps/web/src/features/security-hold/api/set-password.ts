@@ -1,6 +1,6 @@
 import type { TOk, TSetPasswordRequest } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function setPasswordWithLink(data: TSetPasswordRequest): Promise<TOk> {
   return api.post<TOk>('/api/security/set-password', data);

@@ -1,9 +1,9 @@
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { Logo } from '@web/components/ui/logo';
+import { errorMessage } from '@web/lib/api-client';
 import { CheckCircle2, ShieldAlert, XCircle } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { Logo } from '../../../components/ui/logo';
-import { errorMessage } from '../../../lib/api-client';
 import { useFreezeAccount } from '../api/freeze-account';
 
 const INVALID =

@@ -1,9 +1,6 @@
 import { FROZEN_MSG, MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck } from '@coffer/shared';
-import { CheckCircle2, KeyRound, XCircle } from 'lucide-react';
-import { useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import {
   FORM_ERROR,
   Form,
@@ -11,11 +8,14 @@ import {
   FormField,
   showServerError,
   useZodForm,
-} from '../../../components/ui/form';
-import { Logo } from '../../../components/ui/logo';
-import { PasswordInput } from '../../../components/ui/password-input';
-import { ApiError, errorMessage } from '../../../lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '../../../lib/new-password';
+} from '@web/components/ui/form';
+import { Logo } from '@web/components/ui/logo';
+import { PasswordInput } from '@web/components/ui/password-input';
+import { ApiError, errorMessage } from '@web/lib/api-client';
+import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { CheckCircle2, KeyRound, XCircle } from 'lucide-react';
+import { useId } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { useSetPasswordWithLink } from '../api/set-password';
 
 type TFields = { newPassword: string; confirmPassword: string };

@@ -1,14 +1,8 @@
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Label } from '@web/components/ui/label';
+import { Switch } from '@web/components/ui/switch';
+import type { Theme } from '@web/lib/theme';
 import { Moon, Sun } from 'lucide-react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
-import { Switch } from '../../../components/ui/switch';
-import type { Theme } from '../../../lib/theme';
 
 /**
  * Light or dark theme (light by default), kept on this device only. The page passes

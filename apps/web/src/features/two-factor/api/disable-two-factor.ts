@@ -1,7 +1,7 @@
 import type { TOk, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
 import { twoFactorStatusQueryOptions } from './get-two-factor-status';
 
 /** Its body is a step-up: the settings card sends a current authenticator code. */

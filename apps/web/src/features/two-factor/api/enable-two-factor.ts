@@ -1,7 +1,7 @@
 import type { TSessionResponse, TTwoFactorEnableRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
 import { twoFactorStatusQueryOptions } from './get-two-factor-status';
 
 export function enableTwoFactor(data: TTwoFactorEnableRequest): Promise<TSessionResponse> {

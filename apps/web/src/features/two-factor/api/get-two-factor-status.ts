@@ -1,6 +1,6 @@
 import type { TTwoFactorStatusResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 import { twoFactorKeys } from './keys';
 
 export function getTwoFactorStatus(signal?: AbortSignal): Promise<TTwoFactorStatusResponse> {

@@ -1,6 +1,6 @@
 import type { TTwoFactorSetupResponse } from '@coffer/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '@web/lib/api-client';
 
 export function setupTwoFactor(): Promise<TTwoFactorSetupResponse> {
   return api.post<TTwoFactorSetupResponse>('/api/2fa/setup');

@@ -1,7 +1,7 @@
 import type { TSessionResponse, TTwoFactorVerifyRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
+import { api } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
 
 export function verifyTwoFactor(data: TTwoFactorVerifyRequest): Promise<TSessionResponse> {
   return api.post<TSessionResponse>('/api/2fa/verify', data);

@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { errorMessage } from '@web/lib/api-client';
 import { type ReactNode, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { errorMessage } from '../../../lib/api-client';
 import { useCancelTwoFactorSetup } from '../api/cancel-two-factor-setup';
 
 /**

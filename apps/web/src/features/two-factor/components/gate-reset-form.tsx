@@ -1,13 +1,13 @@
 import { MSG, normalizePhrase } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { FieldError } from '@web/components/ui/field-error';
+import { Textarea } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { ApiError } from '@web/lib/api-client';
 import { ArrowLeft, KeyRound } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { FieldError } from '../../../components/ui/field-error';
-import { Textarea } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { ApiError } from '../../../lib/api-client';
 import { useResetTwoFactorWithPhrase } from '../api/reset-two-factor-with-phrase';
 import { useRecheckSessionOn } from './use-recheck-session';
 

@@ -1,7 +1,7 @@
+import { Button } from '@web/components/ui/button';
+import { copiedToast, copyText } from '@web/lib/clipboard';
 import { Copy, Download } from 'lucide-react';
 import { useId } from 'react';
-import { Button } from '../../../components/ui/button';
-import { copiedToast, copyText } from '../../../lib/clipboard';
 
 function downloadText(filename: string, text: string): void {
   const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));

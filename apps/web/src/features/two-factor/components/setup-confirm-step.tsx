@@ -5,14 +5,14 @@ import {
   type TSession,
   type TTwoFactorSetupResponse,
 } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { FieldError } from '@web/components/ui/field-error';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { ApiError } from '@web/lib/api-client';
 import { ArrowLeft } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { FieldError } from '../../../components/ui/field-error';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { ApiError } from '../../../lib/api-client';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
 import { TotpCodeInput } from './totp-code-input';
 

@@ -1,8 +1,8 @@
+import { PhraseWords } from '@web/components/phrase/phrase-words';
+import { Button } from '@web/components/ui/button';
+import { copiedToast, copyText } from '@web/lib/clipboard';
 import { AlertTriangle, Copy } from 'lucide-react';
 import { useId } from 'react';
-import { PhraseWords } from '../../../components/phrase/phrase-words';
-import { Button } from '../../../components/ui/button';
-import { copiedToast, copyText } from '../../../lib/clipboard';
 
 export function RecoveryPhrase({ phrase }: { phrase: string }) {
   const headingId = useId();

@@ -1,10 +1,10 @@
 import type { TTwoFactorSetupResponse } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { QrCode } from '@web/components/ui/qr-code';
+import { copiedToast, copyText } from '@web/lib/clipboard';
+import { useSession } from '@web/lib/session';
 import { Copy, ExternalLink, KeyRound } from 'lucide-react';
 import { useId } from 'react';
-import { Button } from '../../../components/ui/button';
-import { QrCode } from '../../../components/ui/qr-code';
-import { copiedToast, copyText } from '../../../lib/clipboard';
-import { useSession } from '../../../lib/session';
 import { CancelSetup } from './cancel-setup';
 import { BackupCodes } from './setup-backup-codes';
 import { RecoveryPhrase } from './setup-recovery-phrase';

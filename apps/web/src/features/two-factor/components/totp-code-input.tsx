@@ -1,7 +1,7 @@
 import { cleanTotpInput, TOTP_DIGITS } from '@coffer/shared';
+import { Input } from '@web/components/ui/input';
+import { cn } from '@web/lib/cn';
 import type { InputHTMLAttributes } from 'react';
-import { Input } from '../../../components/ui/input';
-import { cn } from '../../../lib/cn';
 
 type Props = Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & {
   value: string;

@@ -1,11 +1,11 @@
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { Logo } from '@web/components/ui/logo';
+import { Spinner } from '@web/components/ui/spinner';
+import { useSignOut } from '@web/lib/sign-out';
 import { ShieldCheck } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { Logo } from '../../../components/ui/logo';
-import { Spinner } from '../../../components/ui/spinner';
-import { useSignOut } from '../../../lib/sign-out';
 
 // The route gate is part of the first bundle every visitor loads; the setup flow and its
 // QR code library load only when someone actually has to set up 2FA.

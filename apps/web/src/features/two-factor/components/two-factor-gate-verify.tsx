@@ -1,6 +1,6 @@
+import { Logo } from '@web/components/ui/logo';
+import { useSignOut } from '@web/lib/sign-out';
 import { type ReactNode, useState } from 'react';
-import { Logo } from '../../../components/ui/logo';
-import { useSignOut } from '../../../lib/sign-out';
 import { ResetForm } from './gate-reset-form';
 import { VerifyForm } from './gate-verify-form';
 

@@ -1,9 +1,9 @@
 import type { TSession } from '@coffer/shared';
+import { Button } from '@web/components/ui/button';
+import { Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { Button } from '../../../components/ui/button';
-import { Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
 import { useSetupTwoFactor } from '../api/setup-two-factor';
 import { ConfirmStep } from './setup-confirm-step';
 import { SetupStep } from './setup-secret-step';

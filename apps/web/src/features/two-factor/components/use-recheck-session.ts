@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { ApiError } from '../../../lib/api-client';
-import { sessionQueryOptions } from '../../../lib/session';
+import { ApiError } from '@web/lib/api-client';
+import { sessionQueryOptions } from '@web/lib/session';
 
 /** When the session ended meanwhile (signed out elsewhere), let the gate send them to /auth. */
 export function useRecheckSessionOn() {

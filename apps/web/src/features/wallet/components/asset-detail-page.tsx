@@ -1,28 +1,28 @@
 import { networkLabel, type TAsset } from '@coffer/shared';
-import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
-import { Link, useParams } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { BackLink } from '../../../components/ui/back-link';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Dialog, DialogContent, DialogTrigger } from '../../../components/ui/dialog';
-import { QrCode } from '../../../components/ui/qr-code';
-import { PageSpinner, Spinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { ADDRESS_COPIED_TOAST, useCopied } from '../../../lib/clipboard';
-import { cn } from '../../../lib/cn';
+import { Alert } from '@web/components/ui/alert';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { BackLink } from '@web/components/ui/back-link';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Dialog, DialogContent, DialogTrigger } from '@web/components/ui/dialog';
+import { QrCode } from '@web/components/ui/qr-code';
+import { PageSpinner, Spinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
+import { ADDRESS_COPIED_TOAST, useCopied } from '@web/lib/clipboard';
+import { cn } from '@web/lib/cn';
 import {
   changeClass,
   formatChange,
   formatCrypto,
   formatUsd,
   toMinorOrNull,
-} from '../../../lib/money/format';
-import { depositAddressFor, useDepositAddresses } from '../../../lib/money/get-deposit-addresses';
-import { CACHED_PRICES_MESSAGE, usePrices } from '../../../lib/money/get-prices';
-import { useWallets } from '../../../lib/money/get-wallets';
-import { resolveAsset } from '../../../lib/resolve-asset';
+} from '@web/lib/money/format';
+import { depositAddressFor, useDepositAddresses } from '@web/lib/money/get-deposit-addresses';
+import { CACHED_PRICES_MESSAGE, usePrices } from '@web/lib/money/get-prices';
+import { useWallets } from '@web/lib/money/get-wallets';
+import { resolveAsset } from '@web/lib/resolve-asset';
+import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
+import { Link, useParams } from 'react-router';
 
 /** Shown on the asset page; the server does not refuse smaller deposits. */
 const MINIMUM_DEPOSIT = '0.001';

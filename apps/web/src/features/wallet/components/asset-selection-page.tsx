@@ -1,16 +1,16 @@
 import { assetById, networkLabel } from '@coffer/shared';
+import { Alert } from '@web/components/ui/alert';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { BackLink } from '@web/components/ui/back-link';
+import { Button } from '@web/components/ui/button';
+import { Card, CardContent } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { errorMessage } from '@web/lib/api-client';
+import { cn } from '@web/lib/cn';
+import { changeClass, changeDirection, formatChange, formatUsd } from '@web/lib/money/format';
+import { CACHED_PRICES_MESSAGE, usePrices } from '@web/lib/money/get-prices';
 import { RefreshCw, TrendingDown, TrendingUp } from 'lucide-react';
 import { Link } from 'react-router';
-import { Alert } from '../../../components/ui/alert';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { BackLink } from '../../../components/ui/back-link';
-import { Button } from '../../../components/ui/button';
-import { Card, CardContent } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { errorMessage } from '../../../lib/api-client';
-import { cn } from '../../../lib/cn';
-import { changeClass, changeDirection, formatChange, formatUsd } from '../../../lib/money/format';
-import { CACHED_PRICES_MESSAGE, usePrices } from '../../../lib/money/get-prices';
 
 /** /asset-selection: live prices and 24 h change of the assets Coffer holds. */
 export default function AssetSelectionPage() {

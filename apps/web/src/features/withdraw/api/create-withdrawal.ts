@@ -1,10 +1,10 @@
 import type { TCreateWithdrawalRequest, TTransactionResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { moneyStatusQueryOptions } from '../../../lib/money/get-money-status';
-import { stakingQueryOptions } from '../../../lib/money/get-staking';
-import { walletsQueryOptions } from '../../../lib/money/get-wallets';
-import { moneyKeys } from '../../../lib/money/keys';
+import { api } from '@web/lib/api-client';
+import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
+import { stakingQueryOptions } from '@web/lib/money/get-staking';
+import { walletsQueryOptions } from '@web/lib/money/get-wallets';
+import { moneyKeys } from '@web/lib/money/keys';
 
 export type TCreateWithdrawalInput = {
   body: TCreateWithdrawalRequest;

@@ -8,13 +8,13 @@ import {
   type TTransaction,
   type TWithdrawalDraft,
 } from '@coffer/shared';
+import type { StepUpDialogProps } from '@web/components/step-up/step-up-dialog';
+import { formatUsd, toMinorOrNull } from '@web/lib/money/format';
+import { useMoneyStatus } from '@web/lib/money/get-money-status';
+import { useStaking } from '@web/lib/money/get-staking';
+import { useWallets } from '@web/lib/money/get-wallets';
+import { useIdempotencyKey } from '@web/lib/money/idempotency';
 import { useState } from 'react';
-import type { StepUpDialogProps } from '../../../components/step-up/step-up-dialog';
-import { formatUsd, toMinorOrNull } from '../../../lib/money/format';
-import { useMoneyStatus } from '../../../lib/money/get-money-status';
-import { useStaking } from '../../../lib/money/get-staking';
-import { useWallets } from '../../../lib/money/get-wallets';
-import { useIdempotencyKey } from '../../../lib/money/idempotency';
 import { useCreateWithdrawal } from '../api/create-withdrawal';
 import type { TWithdrawalFunds } from './check-withdrawal';
 import { withdrawalErrorText } from './withdrawal-error-text';

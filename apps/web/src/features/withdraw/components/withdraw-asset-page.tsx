@@ -1,11 +1,11 @@
 import { networkLabel } from '@coffer/shared';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { AssetLogo } from '@web/components/ui/asset-logo';
+import { BackLink } from '@web/components/ui/back-link';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
+import { resolveAsset } from '@web/lib/resolve-asset';
 import { useParams } from 'react-router';
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { AssetLogo } from '../../../components/ui/asset-logo';
-import { BackLink } from '../../../components/ui/back-link';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
-import { resolveAsset } from '../../../lib/resolve-asset';
 import { useWithdrawal } from './use-withdrawal';
 import { WithdrawForm } from './withdraw-form';
 import { WithdrawalNotices } from './withdrawal-notices';

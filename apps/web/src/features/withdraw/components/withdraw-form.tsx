@@ -1,17 +1,11 @@
 import { CUSTOMER_ASSETS, formatAmount, type TAsset } from '@coffer/shared';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { Form, FormError, FormField, showServerError, useZodForm } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
 import { OctagonAlert } from 'lucide-react';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
-import { Alert } from '../../../components/ui/alert';
-import { Button } from '../../../components/ui/button';
-import {
-  Form,
-  FormError,
-  FormField,
-  showServerError,
-  useZodForm,
-} from '../../../components/ui/form';
-import { Input } from '../../../components/ui/input';
 import { checkWithdrawal, type TWithdrawalFunds } from './check-withdrawal';
 import { FeeSummary } from './fee-summary';
 import { type useWithdrawal, WITHDRAWAL_ERROR_TOAST } from './use-withdrawal';

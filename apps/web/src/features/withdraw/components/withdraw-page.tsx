@@ -1,7 +1,7 @@
-import { StepUpDialog } from '../../../components/step-up/step-up-dialog';
-import { BackLink } from '../../../components/ui/back-link';
-import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card';
-import { PageSpinner } from '../../../components/ui/spinner';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { BackLink } from '@web/components/ui/back-link';
+import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { PageSpinner } from '@web/components/ui/spinner';
 import { useWithdrawal } from './use-withdrawal';
 import { WithdrawForm } from './withdraw-form';
 import { WithdrawalNotices } from './withdrawal-notices';

@@ -1,4 +1,4 @@
-import { moneyErrorText } from '../../../lib/money/error-text';
+import { moneyErrorText } from '@web/lib/money/error-text';
 
 /** The customer-facing text for a refused or failed withdrawal request. */
 export function withdrawalErrorText(err: unknown): string {

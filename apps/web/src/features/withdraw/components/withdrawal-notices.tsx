@@ -1,5 +1,5 @@
-import { Alert } from '../../../components/ui/alert';
-import { LoadFailedAlert } from '../../../components/ui/load-failed-alert';
+import { Alert } from '@web/components/ui/alert';
+import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
 import type { useWithdrawal } from './use-withdrawal';
 
 /** Why withdrawals are closed, and a failed balance load with a retry: both withdraw pages show them. */
