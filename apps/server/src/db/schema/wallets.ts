@@ -14,9 +14,10 @@ import {
 import { users } from './users';
 
 /** Crypto amounts: up to 20 whole digits and 18 decimals (ETH's wei), exact. */
-export const cryptoAmount = (name: string) => numeric(name, { precision: 38, scale: 18 });
+export const cryptoAmount = <N extends string>(name: N) =>
+  numeric(name, { precision: 38, scale: 18 });
 /** Fiat amounts in dollars and cents. */
-export const fiatAmount = (name: string) => numeric(name, { precision: 20, scale: 2 });
+export const fiatAmount = <N extends string>(name: N) => numeric(name, { precision: 20, scale: 2 });
 
 /**
  * One wallet per user and asset. `balance_crypto` is the sum of completed ledger effects,

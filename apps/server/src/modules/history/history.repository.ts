@@ -5,23 +5,23 @@ import type { TransactionRow } from '../ledger';
 /** A row and its position in the keyset: the exact microsecond of its date, and its id. */
 export type KeyedRow = TransactionRow & { date_us: string; live_count: string | null };
 
-export type ExportRow = {
-  id: string;
-  date_us: string;
-  date: string;
-  transaction_type: string;
-  asset_id: string;
-  crypto_amount: string;
-  fee: string;
-  usd_amount: string | null;
-  aud_amount: string | null;
-  exchange_rate: string | null;
-  price_usd: string | null;
-  status: string;
-  transaction_hash: string | null;
-  withdrawal_address: string | null;
-  reason: string | null;
-};
+/** A row of the CSV export: its keyset position, its date as text, and the columns shown. */
+export type ExportRow = Pick<
+  TransactionRow,
+  | 'id'
+  | 'transaction_type'
+  | 'asset_id'
+  | 'crypto_amount'
+  | 'fee'
+  | 'usd_amount'
+  | 'aud_amount'
+  | 'exchange_rate'
+  | 'price_usd'
+  | 'status'
+  | 'transaction_hash'
+  | 'withdrawal_address'
+  | 'reason'
+> & { date_us: string; date: string };
 
 /** Where a page starts: strictly after this (date, id) in newest-first order. */
 export type Keyset = { dateUs: string; id: string };

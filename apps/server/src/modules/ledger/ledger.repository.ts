@@ -1,46 +1,19 @@
+import type { ColumnsOf, RowOf } from '@server/db/rows';
+import type { transactions, userWallets } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
-export type WalletRow = {
-  id: string;
-  user_id: string;
-  asset_id: string;
-  network: string;
-  balance_crypto: string;
-  held: string;
-};
+export type WalletRow = ColumnsOf<
+  typeof userWallets,
+  'id' | 'user_id' | 'asset_id' | 'network' | 'balance_crypto' | 'held'
+>;
 
-export type TransactionRow = {
-  id: string;
-  user_id: string;
-  wallet_id: string | null;
-  transaction_type: string;
-  direction: 'credit' | 'debit' | 'none';
-  asset_id: string;
-  network: string | null;
-  crypto_amount: string;
-  fee: string;
-  usd_amount: string | null;
-  aud_amount: string | null;
-  currency: string | null;
-  exchange_rate: string | null;
-  withdrawal_address: string | null;
-  memo: string | null;
-  transaction_hash: string | null;
-  status: 'pending' | 'completed' | 'failed';
-  reason: string | null;
-  transaction_date: Date;
-  completed_at: Date | null;
-  created_by: string | null;
-  processed_by: string | null;
-  updated_by: string | null;
-  /** Every admin who edited the row, oldest first: four-eyes checks them all. */
-  editor_ids: string[];
-  /** USD per unit of the asset that funded a bank payout, when it was held. */
-  price_usd: string | null;
-  staking_cycle_start: Date | null;
-  deleted_at: Date | null;
-};
+/**
+ * A ledger row as `RETURNING *` gives it. `editor_ids`: every admin who edited the row,
+ * oldest first (four-eyes checks them all); `price_usd`: USD per unit of the asset that
+ * funded a bank payout, when it was held.
+ */
+export type TransactionRow = RowOf<typeof transactions>;
 
 export type NewTransaction = {
   userId: string;
