@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '@server-test/helpers';
-import { getTableColumns, getTableName, isTable } from 'drizzle-orm';
+import { getTableColumns, getTableName, isTable, type Table } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as schema from './schema/index';
 
@@ -13,7 +13,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const tables = Object.values(schema).filter(isTable);
+const exported: unknown[] = Object.values(schema);
+const tables = exported.filter((value): value is Table => isTable(value));
 
 describe('raw rows and the schema', () => {
   it('every table of the schema answers SELECT * with exactly its columns', async () => {
