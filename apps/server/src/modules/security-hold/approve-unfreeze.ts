@@ -6,6 +6,8 @@ import { sha256Hex } from '@server/lib/crypto';
 import { endSessions } from '../sessions';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import {
+  auditUnfreezeStep,
+  freezeBefore,
   holdHours,
   lockPending,
   type SecurityHoldContext,
@@ -74,16 +76,10 @@ export async function approveUnfreeze(
         'If you did not ask Coffer support to lift the freeze, do not use the link: contact support at once.',
       ].join('\n'),
     });
-    await deps.audit.record(client, {
-      actorId: actor.session.userId,
+    await auditUnfreezeStep(deps, client, actor, userId, {
       action: 'user.unfreeze',
-      targetType: 'user',
-      targetId: userId,
-      targetUserId: userId,
       before: {
-        frozen: locked.frozenAt !== null,
-        frozenAt: locked.frozenAt?.toISOString() ?? null,
-        awaitingNewPassword: locked.newPasswordRequiredAt !== null,
+        ...freezeBefore(locked),
         requestId: pending.id,
         requestedBy: pending.requestedBy,
       },
@@ -95,7 +91,6 @@ export async function approveUnfreeze(
         sessionsEnded,
       },
       reason: pending.reason,
-      ip: actor.client.ip,
     });
     return unfreezeState(client, userId);
   });

@@ -2,6 +2,7 @@ import type { TStepUp } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import {
+  auditUnfreezeStep,
   lockPending,
   type SecurityHoldContext,
   type StaffActor,
@@ -26,12 +27,8 @@ export async function rejectUnfreeze(
       reason,
     });
     await deps.securityLog.record(client, { userId, kind: 'unfreeze-rejected' });
-    await deps.audit.record(client, {
-      actorId: actor.session.userId,
+    await auditUnfreezeStep(deps, client, actor, userId, {
       action: 'user.unfreeze.reject',
-      targetType: 'user',
-      targetId: userId,
-      targetUserId: userId,
       before: {
         requestId: pending.id,
         requestedBy: pending.requestedBy,
@@ -39,7 +36,6 @@ export async function rejectUnfreeze(
       },
       after: { rejectedBy: actor.session.userId },
       reason,
-      ip: actor.client.ip,
     });
     return unfreezeState(client, userId);
   });

@@ -3,6 +3,8 @@ import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { securityHoldRepository as repo } from './security-hold.repository';
 import {
+  auditUnfreezeStep,
+  freezeBefore,
   lockFreeze,
   type SecurityHoldContext,
   type StaffActor,
@@ -37,20 +39,11 @@ export async function requestUnfreeze(
     });
     // Staff's reason stays in the audit log: it may name what the customer told support.
     await deps.securityLog.record(client, { userId, kind: 'unfreeze-requested' });
-    await deps.audit.record(client, {
-      actorId: actor.session.userId,
+    await auditUnfreezeStep(deps, client, actor, userId, {
       action: 'user.unfreeze.request',
-      targetType: 'user',
-      targetId: userId,
-      targetUserId: userId,
-      before: {
-        frozen: locked.frozenAt !== null,
-        frozenAt: locked.frozenAt?.toISOString() ?? null,
-        awaitingNewPassword: locked.newPasswordRequiredAt !== null,
-      },
+      before: freezeBefore(locked),
       after: { unfreezeRequested: true },
       reason,
-      ip: actor.client.ip,
     });
     return unfreezeState(client, userId);
   });

@@ -75,6 +75,43 @@ export async function unfreezeState(
   return { ...state, pending: presentPending(await repo.pendingUnfreeze(db, userId)) };
 }
 
+/** What an audit row of an unfreeze step says the account was, before the step. */
+export const freezeBefore = (locked: {
+  frozenAt: Date | null;
+  newPasswordRequiredAt: Date | null;
+}) => ({
+  frozen: locked.frozenAt !== null,
+  frozenAt: locked.frozenAt?.toISOString() ?? null,
+  awaitingNewPassword: locked.newPasswordRequiredAt !== null,
+});
+
+/**
+ * One step of the two-admin unfreeze review in the audit log, on the step's own
+ * transaction, as its last write: who acted on which account, the state before and after,
+ * and the reason.
+ */
+export function auditUnfreezeStep(
+  deps: SecurityHoldContext,
+  client: pg.PoolClient,
+  actor: StaffActor,
+  userId: string,
+  step: {
+    action: string;
+    before: Record<string, unknown>;
+    after: Record<string, unknown>;
+    reason: string;
+  },
+) {
+  return deps.audit.record(client, {
+    actorId: actor.session.userId,
+    targetType: 'user',
+    targetId: userId,
+    targetUserId: userId,
+    ip: actor.client.ip,
+    ...step,
+  });
+}
+
 /** The account's freeze locked for this transaction; an unknown user is a 404. */
 export async function lockFreeze(client: pg.PoolClient, userId: string) {
   const locked = await repo.lockFreeze(client, userId);
