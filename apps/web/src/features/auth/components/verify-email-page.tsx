@@ -1,7 +1,7 @@
 import { MSG } from '@coffer/shared';
+import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { Logo } from '@web/components/ui/logo';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { CheckCircle2, XCircle } from 'lucide-react';
@@ -45,55 +45,50 @@ export default function VerifyEmailPage() {
       : errorMessage(verify.error, MSG.verificationLinkInvalid);
 
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
-      <div className="flex w-full max-w-md flex-col gap-6">
-        <Link to="/" aria-label="Coffer home" className="self-center">
-          <Logo />
-        </Link>
-        <Card>
-          {failed ? (
-            <>
-              <CardHeader className="items-center text-center">
-                <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
-                <h1 className="text-xl font-semibold text-fg">E-mail not confirmed</h1>
-                <CardDescription role="alert">{message}</CardDescription>
-              </CardHeader>
-              <CardContent className="flex flex-col items-center gap-3 text-center">
-                <p className="text-sm text-muted">
-                  If your address is already confirmed, just sign in. If not, sign in to ask for a
-                  new confirmation link.
-                </p>
-                <Button asChild className="w-full sm:w-auto">
-                  <Link to="/auth">Go to Sign In</Link>
-                </Button>
-              </CardContent>
-            </>
-          ) : verify.isSuccess ? (
-            <>
-              <CardHeader className="items-center text-center">
-                <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
-                <h1 className="text-xl font-semibold text-fg">E-mail confirmed</h1>
-                <CardDescription role="status">
-                  Your e-mail address is confirmed. Taking you to your dashboard...
-                </CardDescription>
-              </CardHeader>
-              <CardContent className="flex justify-center">
-                <Button asChild variant="outline">
-                  <Link to="/dashboard" replace>
-                    Continue now
-                  </Link>
-                </Button>
-              </CardContent>
-            </>
-          ) : (
-            <CardHeader className="items-center py-10 text-center">
-              <Spinner className="mb-2 h-10 w-10" label="Confirming your e-mail address" />
-              <h1 className="text-xl font-semibold text-fg">Confirming your e-mail address...</h1>
-              <CardDescription>This takes a moment.</CardDescription>
+    <LinkPage>
+      <Card>
+        {failed ? (
+          <>
+            <CardHeader className="items-center text-center">
+              <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
+              <h1 className="text-xl font-semibold text-fg">E-mail not confirmed</h1>
+              <CardDescription role="alert">{message}</CardDescription>
             </CardHeader>
-          )}
-        </Card>
-      </div>
-    </main>
+            <CardContent className="flex flex-col items-center gap-3 text-center">
+              <p className="text-sm text-muted">
+                If your address is already confirmed, just sign in. If not, sign in to ask for a new
+                confirmation link.
+              </p>
+              <Button asChild className="w-full sm:w-auto">
+                <Link to="/auth">Go to Sign In</Link>
+              </Button>
+            </CardContent>
+          </>
+        ) : verify.isSuccess ? (
+          <>
+            <CardHeader className="items-center text-center">
+              <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
+              <h1 className="text-xl font-semibold text-fg">E-mail confirmed</h1>
+              <CardDescription role="status">
+                Your e-mail address is confirmed. Taking you to your dashboard...
+              </CardDescription>
+            </CardHeader>
+            <CardContent className="flex justify-center">
+              <Button asChild variant="outline">
+                <Link to="/dashboard" replace>
+                  Continue now
+                </Link>
+              </Button>
+            </CardContent>
+          </>
+        ) : (
+          <CardHeader className="items-center py-10 text-center">
+            <Spinner className="mb-2 h-10 w-10" label="Confirming your e-mail address" />
+            <h1 className="text-xl font-semibold text-fg">Confirming your e-mail address...</h1>
+            <CardDescription>This takes a moment.</CardDescription>
+          </CardHeader>
+        )}
+      </Card>
+    </LinkPage>
   );
 }

@@ -1,4 +1,3 @@
-import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/cn';
 import {
   ArrowLeft,
@@ -13,7 +12,7 @@ import {
   Wallet,
 } from 'lucide-react';
 import { type ReactNode, useId } from 'react';
-import { Link } from 'react-router';
+import { CallToAction } from './call-to-action';
 import { FeatureCard } from './feature-card';
 import { LiveStats } from './live-stats';
 import { SiteFooter } from './site-footer';
@@ -45,7 +44,6 @@ function StakingPoint({
 export default function AboutPage() {
   const stakingHeadingId = useId();
   const featuresHeadingId = useId();
-  const ctaHeadingId = useId();
 
   return (
     <div className="flex min-h-dvh flex-col bg-bg text-fg">
@@ -159,24 +157,13 @@ export default function AboutPage() {
 
         <LiveStats className={cn(CONTAINER, 'py-14 sm:py-20')} />
 
-        <section aria-labelledby={ctaHeadingId} className={cn(CONTAINER, 'pb-16 sm:pb-24')}>
-          <div className="rounded-2xl border border-border bg-surface p-8 text-center shadow-sm sm:p-12">
-            <h2 id={ctaHeadingId} className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">
-              Ready to start?
-            </h2>
-            <p className="mx-auto mt-3 max-w-xl text-muted">
-              Create an account, set up two-factor authentication and make your first deposit.
-            </p>
-            <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <Button asChild size="lg">
-                <Link to="/auth">Get Started Now</Link>
-              </Button>
-              <Button asChild size="lg" variant="outline">
-                <Link to="/">Learn More</Link>
-              </Button>
-            </div>
-          </div>
-        </section>
+        <CallToAction
+          title="Ready to start?"
+          primary={{ to: '/auth', label: 'Get Started Now' }}
+          secondary={{ to: '/', label: 'Learn More' }}
+        >
+          Create an account, set up two-factor authentication and make your first deposit.
+        </CallToAction>
       </main>
 
       <SiteFooter />

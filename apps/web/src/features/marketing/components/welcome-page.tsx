@@ -3,6 +3,7 @@ import { cn } from '@web/lib/cn';
 import { ArrowRight, ArrowUpDown, Coins, ShieldCheck, Wallet } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
+import { CallToAction } from './call-to-action';
 import { FeatureCard } from './feature-card';
 import { LiveStats } from './live-stats';
 import { SiteFooter } from './site-footer';
@@ -11,7 +12,6 @@ import { StakingRateText } from './staking-rate';
 
 export default function WelcomePage() {
   const featuresHeadingId = useId();
-  const ctaHeadingId = useId();
 
   return (
     <div className="flex min-h-dvh flex-col bg-bg text-fg">
@@ -74,25 +74,14 @@ export default function WelcomePage() {
 
         <LiveStats className={cn(CONTAINER, 'pb-14 sm:pb-20')} />
 
-        <section aria-labelledby={ctaHeadingId} className={cn(CONTAINER, 'pb-16 sm:pb-24')}>
-          <div className="rounded-2xl border border-border bg-surface p-8 text-center shadow-sm sm:p-12">
-            <h2 id={ctaHeadingId} className="text-2xl font-bold tracking-tight text-fg sm:text-3xl">
-              New to Coffer?
-            </h2>
-            <p className="mx-auto mt-3 max-w-xl text-muted">
-              Opening an account takes a few minutes: your email, a password and two-factor
-              authentication.
-            </p>
-            <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <Button asChild size="lg">
-                <Link to="/auth?mode=signup">Join Coffer</Link>
-              </Button>
-              <Button asChild size="lg" variant="outline">
-                <Link to="/auth">I already have an account</Link>
-              </Button>
-            </div>
-          </div>
-        </section>
+        <CallToAction
+          title="New to Coffer?"
+          primary={{ to: '/auth?mode=signup', label: 'Join Coffer' }}
+          secondary={{ to: '/auth', label: 'I already have an account' }}
+        >
+          Opening an account takes a few minutes: your email, a password and two-factor
+          authentication.
+        </CallToAction>
       </main>
 
       <SiteFooter />

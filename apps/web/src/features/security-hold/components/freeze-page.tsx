@@ -1,9 +1,9 @@
+import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { Logo } from '@web/components/ui/logo';
 import { errorMessage } from '@web/lib/api-client';
 import { CheckCircle2, ShieldAlert, XCircle } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useFreezeAccount } from '../api/freeze-account';
 
 const INVALID =
@@ -20,52 +20,47 @@ export default function FreezePage() {
   const freeze = useFreezeAccount();
 
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
-      <div className="flex w-full max-w-md flex-col gap-6">
-        <Link to="/" aria-label="Coffer home" className="self-center">
-          <Logo />
-        </Link>
-        <Card>
-          {freeze.isSuccess ? (
+    <LinkPage>
+      <Card>
+        {freeze.isSuccess ? (
+          <CardHeader className="items-center text-center">
+            <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
+            <h1 className="text-xl font-semibold text-fg">Your account is frozen</h1>
+            <CardDescription role="status">
+              Every device was signed out and nothing can be withdrawn or paid out until Coffer
+              support has reviewed your account with you. Please contact support.
+            </CardDescription>
+          </CardHeader>
+        ) : token === '' || freeze.isError ? (
+          <CardHeader className="items-center text-center">
+            <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
+            <h1 className="text-xl font-semibold text-fg">Link not valid</h1>
+            <CardDescription role="alert">
+              {token === '' ? INVALID : errorMessage(freeze.error, INVALID)}
+            </CardDescription>
+          </CardHeader>
+        ) : (
+          <>
             <CardHeader className="items-center text-center">
-              <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
-              <h1 className="text-xl font-semibold text-fg">Your account is frozen</h1>
-              <CardDescription role="status">
-                Every device was signed out and nothing can be withdrawn or paid out until Coffer
-                support has reviewed your account with you. Please contact support.
+              <ShieldAlert className="mb-2 h-12 w-12 text-warning" aria-hidden />
+              <h1 className="text-xl font-semibold text-fg">This wasn't me</h1>
+              <CardDescription>
+                Freezing your account signs out every device and stops all withdrawals and bank
+                transfers until Coffer support has reviewed it with you.
               </CardDescription>
             </CardHeader>
-          ) : token === '' || freeze.isError ? (
-            <CardHeader className="items-center text-center">
-              <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
-              <h1 className="text-xl font-semibold text-fg">Link not valid</h1>
-              <CardDescription role="alert">
-                {token === '' ? INVALID : errorMessage(freeze.error, INVALID)}
-              </CardDescription>
-            </CardHeader>
-          ) : (
-            <>
-              <CardHeader className="items-center text-center">
-                <ShieldAlert className="mb-2 h-12 w-12 text-warning" aria-hidden />
-                <h1 className="text-xl font-semibold text-fg">This wasn't me</h1>
-                <CardDescription>
-                  Freezing your account signs out every device and stops all withdrawals and bank
-                  transfers until Coffer support has reviewed it with you.
-                </CardDescription>
-              </CardHeader>
-              <CardContent className="flex justify-center">
-                <Button
-                  variant="danger"
-                  disabled={freeze.isPending}
-                  onClick={() => freeze.mutate(token)}
-                >
-                  {freeze.isPending ? 'Freezing...' : 'Freeze my account'}
-                </Button>
-              </CardContent>
-            </>
-          )}
-        </Card>
-      </div>
-    </main>
+            <CardContent className="flex justify-center">
+              <Button
+                variant="danger"
+                disabled={freeze.isPending}
+                onClick={() => freeze.mutate(token)}
+              >
+                {freeze.isPending ? 'Freezing...' : 'Freeze my account'}
+              </Button>
+            </CardContent>
+          </>
+        )}
+      </Card>
+    </LinkPage>
   );
 }

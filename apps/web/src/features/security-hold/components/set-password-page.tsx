@@ -1,4 +1,5 @@
 import { FROZEN_MSG, MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck } from '@coffer/shared';
+import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import {
@@ -9,7 +10,6 @@ import {
   showServerError,
   useZodForm,
 } from '@web/components/ui/form';
-import { Logo } from '@web/components/ui/logo';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { ApiError, errorMessage } from '@web/lib/api-client';
 import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
@@ -62,82 +62,77 @@ export default function SetPasswordPage() {
   }
 
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
-      <div className="flex w-full max-w-md flex-col gap-6">
-        <Link to="/" aria-label="Coffer home" className="self-center">
-          <Logo />
-        </Link>
-        <Card>
-          {set.isSuccess ? (
-            <CardHeader className="items-center text-center">
-              <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
-              <h1 className="text-xl font-semibold text-fg">Your new password is set</h1>
-              <CardDescription role="status">
-                Sign in with it now. Withdrawals and changes to your security settings stay on hold
-                for a while after the freeze, for your safety.
+    <LinkPage>
+      <Card>
+        {set.isSuccess ? (
+          <CardHeader className="items-center text-center">
+            <CheckCircle2 className="mb-2 h-12 w-12 text-success" aria-hidden />
+            <h1 className="text-xl font-semibold text-fg">Your new password is set</h1>
+            <CardDescription role="status">
+              Sign in with it now. Withdrawals and changes to your security settings stay on hold
+              for a while after the freeze, for your safety.
+            </CardDescription>
+            <Button asChild className="mt-4">
+              <Link to="/auth" replace>
+                Sign in
+              </Link>
+            </Button>
+          </CardHeader>
+        ) : linkDead ? (
+          <CardHeader className="items-center text-center">
+            <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
+            <h1 className="text-xl font-semibold text-fg">Link not valid</h1>
+            <CardDescription role="alert">{FROZEN_MSG.setPasswordLinkInvalid}</CardDescription>
+          </CardHeader>
+        ) : (
+          <>
+            <CardHeader>
+              <KeyRound className="mb-2 h-10 w-10 text-primary" aria-hidden />
+              <h1 className="text-xl font-semibold text-fg">Set a new password</h1>
+              <CardDescription>
+                Coffer support lifted the freeze on your account. Your old password no longer works:
+                choose a new one. Every device is signed out when it is set.
               </CardDescription>
-              <Button asChild className="mt-4">
-                <Link to="/auth" replace>
-                  Sign in
-                </Link>
-              </Button>
             </CardHeader>
-          ) : linkDead ? (
-            <CardHeader className="items-center text-center">
-              <XCircle className="mb-2 h-12 w-12 text-danger" aria-hidden />
-              <h1 className="text-xl font-semibold text-fg">Link not valid</h1>
-              <CardDescription role="alert">{FROZEN_MSG.setPasswordLinkInvalid}</CardDescription>
-            </CardHeader>
-          ) : (
-            <>
-              <CardHeader>
-                <KeyRound className="mb-2 h-10 w-10 text-primary" aria-hidden />
-                <h1 className="text-xl font-semibold text-fg">Set a new password</h1>
-                <CardDescription>
-                  Coffer support lifted the freeze on your account. Your old password no longer
-                  works: choose a new one. Every device is signed out when it is set.
-                </CardDescription>
-              </CardHeader>
-              <CardContent>
-                <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
-                  <FormField name="newPassword" label="New password" describedBy={[hintId]}>
-                    {(control) => (
-                      <PasswordInput
-                        {...control}
-                        autoComplete="new-password"
-                        minLength={PASSWORD_MIN_LENGTH}
-                        onFocus={preloadPasswordCheck}
-                      />
-                    )}
-                  </FormField>
-                  <FormField
-                    name="confirmPassword"
-                    label="Confirm new password"
-                    hint={NEW_PASSWORD_HINT}
-                    hintId={hintId}
-                  >
-                    {(control) => (
-                      <PasswordInput
-                        {...control}
-                        autoComplete="new-password"
-                        minLength={PASSWORD_MIN_LENGTH}
-                      />
-                    )}
-                  </FormField>
-                  <FormError />
-                  <Button
-                    type="submit"
-                    className="w-full"
-                    disabled={form.formState.isSubmitting || set.isPending}
-                  >
-                    {set.isPending ? 'Setting password...' : 'Set password'}
-                  </Button>
-                </Form>
-              </CardContent>
-            </>
-          )}
-        </Card>
-      </div>
-    </main>
+            <CardContent>
+              <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
+                <FormField name="newPassword" label="New password" describedBy={[hintId]}>
+                  {(control) => (
+                    <PasswordInput
+                      {...control}
+                      autoComplete="new-password"
+                      minLength={PASSWORD_MIN_LENGTH}
+                      onFocus={preloadPasswordCheck}
+                    />
+                  )}
+                </FormField>
+                <FormField
+                  name="confirmPassword"
+                  label="Confirm new password"
+                  hint={NEW_PASSWORD_HINT}
+                  hintId={hintId}
+                >
+                  {(control) => (
+                    <PasswordInput
+                      {...control}
+                      autoComplete="new-password"
+                      minLength={PASSWORD_MIN_LENGTH}
+                    />
+                  )}
+                </FormField>
+                <FormError />
+                <Button
+                  type="submit"
+                  className="w-full"
+                  disabled={form.formState.isSubmitting || set.isPending}
+                >
+                  {set.isPending ? 'Setting password...' : 'Set password'}
+                </Button>
+              </Form>
+            </CardContent>
+          </>
+        )}
+      </Card>
+    </LinkPage>
   );
 }
