@@ -7,8 +7,12 @@ import { PortalMenu } from './portal-menu';
 
 const DESKTOP_QUERY = '(min-width: 1024px)';
 
-/** Below 1024 px: a floating button that opens the menu as a panel sliding in from the right. */
-export function MobileMenu() {
+/**
+ * Below 1024 px: a button in the top bar that opens the menu as a panel sliding in from the
+ * right. It sits in the bar rather than floating over the page, so it never covers what the
+ * page says.
+ */
+export function MobileMenu({ email }: { email: string }) {
   const [open, setOpen] = useState(false);
 
   // Widening the window to the sidebar layout closes the panel (it would be hidden anyway).
@@ -23,15 +27,10 @@ export function MobileMenu() {
 
   return (
     <DialogPrimitive.Root open={open} onOpenChange={setOpen}>
-      <DialogPrimitive.Trigger
-        aria-label="Open menu"
-        className={cn(
-          'fixed right-5 bottom-5 z-30 flex h-14 w-14 items-center justify-center rounded-full lg:hidden',
-          'bg-primary text-primary-fg shadow-lg transition-colors hover:bg-primary-hover',
-          'focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary',
-        )}
-      >
-        <Menu className="h-6 w-6" aria-hidden />
+      <DialogPrimitive.Trigger asChild>
+        <Button variant="outline" size="sm" aria-label="Open menu" className="shrink-0 lg:hidden">
+          <Menu className="h-4 w-4" aria-hidden />
+        </Button>
       </DialogPrimitive.Trigger>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50 lg:hidden" />
@@ -43,7 +42,14 @@ export function MobileMenu() {
           )}
         >
           <div className="flex h-16 items-center justify-between border-b border-border px-4">
-            <DialogPrimitive.Title className="text-base font-semibold">Menu</DialogPrimitive.Title>
+            <div className="min-w-0">
+              <DialogPrimitive.Title className="text-base font-semibold">
+                Menu
+              </DialogPrimitive.Title>
+              <p className="truncate text-xs text-muted" title={email}>
+                {email}
+              </p>
+            </div>
             <DialogPrimitive.Close asChild>
               <Button variant="ghost" size="icon" aria-label="Close menu">
                 <X className="h-5 w-5" aria-hidden />

@@ -4,7 +4,6 @@ import { useRealtimeConnection } from '@web/lib/realtime';
 import { sessionQueryOptions, useSession } from '@web/lib/session';
 import { useMemo } from 'react';
 import { Outlet } from 'react-router';
-import { MobileMenu } from './mobile-menu';
 import { PortalMenu } from './portal-menu';
 import { TopBar } from './top-bar';
 
@@ -18,7 +17,7 @@ export type TPortalContext = {
   refreshSession: () => Promise<void>;
 };
 
-/** The signed-in portal: top bar, sidebar from 1024 px, slide-in menu below that. */
+/** The signed-in portal: top bar, sidebar from 1024 px, slide-in menu (from the bar) below that. */
 export default function PortalLayout() {
   const session = useSession();
   const queryClient = useQueryClient();
@@ -50,12 +49,11 @@ export default function PortalLayout() {
       >
         <PortalMenu />
       </aside>
-      <main id="portal-main" tabIndex={-1} className="px-4 py-6 pb-24 sm:px-6 lg:pb-8 lg:pl-72">
+      <main id="portal-main" tabIndex={-1} className="px-4 py-6 pb-8 sm:px-6 lg:pl-72">
         <div className="mx-auto w-full max-w-6xl">
           <Outlet context={context} />
         </div>
       </main>
-      <MobileMenu />
     </div>
   );
 }

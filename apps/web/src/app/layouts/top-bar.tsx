@@ -6,6 +6,7 @@ import { useSession } from '@web/lib/session';
 import { useSignOut } from '@web/lib/sign-out';
 import { LogOut } from 'lucide-react';
 import { Link } from 'react-router';
+import { MobileMenu } from './mobile-menu';
 
 /** The portfolio total from the wallets (staking rewards credited included); '...' until known. */
 function PortfolioTotal() {
@@ -24,7 +25,7 @@ function PortfolioTotal() {
   );
 }
 
-/** The bar across the top: logo, portfolio total, who is signed in and Logout. */
+/** The bar across the top: logo, portfolio total, who is signed in, Logout, and the menu below 1024 px. */
 export function TopBar() {
   const session = useSession();
   const signOut = useSignOut('/');
@@ -47,8 +48,9 @@ export function TopBar() {
             </span>
             <PortfolioTotal />
           </div>
+          {/* On a phone the menu panel names who is signed in; the bar has no room. */}
           <span
-            className="min-w-0 max-w-[7.5rem] truncate text-sm text-muted sm:max-w-[16rem]"
+            className="hidden min-w-0 max-w-[16rem] truncate text-sm text-muted sm:block"
             title={email}
           >
             {email}
@@ -64,6 +66,7 @@ export function TopBar() {
             <LogOut className="h-4 w-4" aria-hidden />
             <span className="hidden sm:inline">Logout</span>
           </Button>
+          <MobileMenu email={email} />
         </div>
       </div>
     </header>

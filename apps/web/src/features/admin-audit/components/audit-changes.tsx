@@ -1,3 +1,5 @@
+import { ScrollRegion } from '@web/components/ui/scroll-region';
+
 /** A value from the log as text: strings as they are, everything else as compact JSON. */
 function show(value: unknown): string {
   if (value === undefined || value === null) return '—';
@@ -20,7 +22,7 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
     const a = after ?? {};
     const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].sort();
     return (
-      <div className="overflow-x-auto">
+      <ScrollRegion label="Changes">
         <table className="w-full min-w-[18rem] text-left text-xs">
           <thead className="text-muted">
             <tr>
@@ -56,7 +58,7 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
     );
   }
   return (

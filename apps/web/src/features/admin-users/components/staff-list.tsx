@@ -2,6 +2,7 @@ import { STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared'
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Spinner } from '@web/components/ui/spinner';
 import { useSession } from '@web/lib/session';
 import { useState } from 'react';
@@ -49,7 +50,7 @@ export function StaffList() {
             Error loading staff: {staff.error.message}
           </p>
         ) : (
-          <div className="-mx-5 overflow-x-auto px-5">
+          <ScrollRegion label="Staff" bleed>
             <table className="w-full min-w-[640px] text-left text-sm">
               <caption className="sr-only">Staff</caption>
               <thead className="border-b border-border text-xs uppercase text-muted">
@@ -108,7 +109,7 @@ export function StaffList() {
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
       </CardContent>
       <ReasonDialog

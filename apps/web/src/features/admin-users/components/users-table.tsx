@@ -1,6 +1,7 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
+import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Switch } from '@web/components/ui/switch';
 import { formatUsd } from '@web/lib/money/format';
 import { displayName } from './display-name';
@@ -32,7 +33,7 @@ export function UsersTable({
   ...actions
 }: { rows: TAdminUserRow[]; liveFigures: Map<string, TAdminUserFigures> } & RowActions) {
   return (
-    <div className="-mx-5 overflow-x-auto px-5">
+    <ScrollRegion label="Users" bleed>
       <table className="w-full min-w-[1100px] text-left text-sm">
         <caption className="sr-only">Users</caption>
         <thead className="border-b border-border text-xs uppercase text-muted">
@@ -77,7 +78,7 @@ export function UsersTable({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 
