@@ -92,7 +92,7 @@ export const chainDeposits = pgTable(
     blockHash: text('block_hash').notNull(),
     /**
      * The count the deposit was credited at. While it confirms, its count is read from the
-     * cursor (chains.repository's CONFIRMATIONS_SQL), so a block does not rewrite every
+     * cursor (chain-deposits.repository's CONFIRMATIONS_SQL), so a block does not rewrite every
      * confirming row.
      */
     confirmations: integer('confirmations').notNull().default(0),

@@ -14,8 +14,8 @@ import { expectReconciled, setSetting, walletOf } from '@server-test/money-helpe
 import { testWatcher } from '@server-test/test-watcher';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BitcoinAdapter } from './bitcoin-adapter';
+import { CONFIRMATIONS_SQL } from './chain-deposits.repository';
 import type { createChainWatcher } from './chain-watcher';
-import { CONFIRMATIONS_SQL } from './chains.repository';
 
 /**
  * End to end on a real node: Litecoin Core in regtest pays a BIP-84 `bcrt1…` address by its

@@ -1,9 +1,11 @@
 import type pg from 'pg';
 import { SETTING_DEFAULTS } from '../settings';
 import type { ChainAdapter, ChainName } from './chain-adapter';
+import { CONFIRMATIONS_SETTING, symbolNetworksOf } from './chain-assets';
 import type { ChainConfigs } from './chain-config';
-import { CONFIRMATIONS_SETTING, symbolNetworksOf } from './chain-watcher';
-import { chainsRepository } from './chains.repository';
+import { chainCursorsRepository } from './chain-cursors.repository';
+import { chainStatusRepository } from './chain-status.repository';
+import { watchedAddressesRepository } from './watched-addresses.repository';
 
 /** Every chain Coffer can watch, in the order the screen and the CLI list them. */
 export const CHAIN_NAMES: readonly ChainName[] = ['bitcoin', 'ethereum', 'tron'];
@@ -146,17 +148,20 @@ async function statusOf(
   adapter: Pick<ChainAdapter, 'chain' | 'assets'>,
 ): Promise<ChainStatus> {
   const chain = adapter.chain;
-  const c = await chainsRepository.statusCursor(pool, chain);
-  const k = await chainsRepository.statusCounts(pool, chain, CONFIRMATIONS_SETTING[chain]);
+  const c = await chainCursorsRepository.cursor(pool, chain);
+  const k = await chainStatusRepository.statusCounts(pool, chain, CONFIRMATIONS_SETTING[chain]);
   // Counted in SQL by the match keys the watcher itself looks payees up by (migration 0011):
   // an address not in the chain's format has none, and ETH and USDT-ERC20 share one. A new
   // address counts once the watcher's next poll has keyed it.
-  const watched = await chainsRepository.watchedCount(pool, symbolNetworksOf(adapter.assets));
+  const watched = await watchedAddressesRepository.watchedCount(
+    pool,
+    symbolNetworksOf(adapter.assets),
+  );
   const requiredText =
     k.required ?? SETTING_DEFAULTS.find((d) => d.key === CONFIRMATIONS_SETTING[chain])?.value;
   const required = requiredText === undefined ? null : Number(requiredText);
-  const height = c ? Number(c.height) : null;
-  const nodeTip = c?.node_tip == null ? null : Number(c.node_tip);
+  const height = c ? c.height : null;
+  const nodeTip = c ? c.node_tip : null;
   const figures = {
     chain,
     nodeTip,
@@ -329,7 +334,7 @@ export async function chainProblems(
       problems.push(`Chain ${CHAIN_LABELS[c.chain]} ${c.state}: ${c.reason}`);
     }
   }
-  const reversed = await chainsRepository.reversedCount(pool);
+  const reversed = await chainStatusRepository.reversedCount(pool);
   if (reversed > 0) {
     problems.push(
       `Chain deposits: ${reversed} credited deposit${reversed === 1 ? '' : 's'} left the blockchain; not debited, staff must resolve ${reversed === 1 ? 'it' : 'them'}`,

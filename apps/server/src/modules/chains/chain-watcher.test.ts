@@ -24,9 +24,9 @@ import {
 import { approveChange, putSettings } from '@server-test/settings-helpers';
 import { testWatcher } from '@server-test/test-watcher';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIRMATIONS_SQL } from './chain-deposits.repository';
 import { chainStatus } from './chain-status';
 import { KEEP_BLOCKS } from './chain-watcher';
-import { CONFIRMATIONS_SQL } from './chains.repository';
 import { createFakeChain, type FakeChain, fakeTxHash } from './fake-chain';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ChainAdapter } from './chain-adapter';
 import type { ChainConfigs } from './chain-config';
 import { chainsOverview } from './chain-status';
-import { chainsRepository } from './chains.repository';
+import { chainStatusRepository } from './chain-status.repository';
 
 const ZChainName = z.enum(['bitcoin', 'ethereum', 'tron']);
 
@@ -82,7 +82,7 @@ export function adminChainsRoutes(deps: {
       { schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } } },
       async (): Promise<TChainsResponse> => {
         const chains = await chainsOverview(deps.pool, deps.chainAdapters, deps.chains);
-        const rows = await chainsRepository.reversedDeposits(deps.pool);
+        const rows = await chainStatusRepository.reversedDeposits(deps.pool);
         return {
           chains: chains.map((c) =>
             c.configured

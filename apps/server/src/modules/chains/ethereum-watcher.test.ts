@@ -13,8 +13,8 @@ import {
 import { expectReconciled, setSetting, walletOf } from '@server-test/money-helpers';
 import { type Address, type Hash, type Hex, parseEther } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIRMATIONS_SQL } from './chain-deposits.repository';
 import type { ChainWatcher } from './chain-watcher';
-import { CONFIRMATIONS_SQL } from './chains.repository';
 
 /**
  * End to end on a real node: the app is configured for anvil as an operator would

@@ -10,6 +10,7 @@ export type {
   PayoutWatch,
   SeenTransfer,
 } from './chain-adapter';
+export { CONFIRMATIONS_SETTING, chainOfAsset } from './chain-assets';
 export {
   type BitcoinNetwork,
   type ChainConfig,
@@ -18,16 +19,14 @@ export {
   loadChainConfig,
   verifyChainConfig,
 } from './chain-config';
+export { CONFIRMATIONS_SQL, chainDepositsRepository } from './chain-deposits.repository';
 export { chainProblems } from './chain-status';
 export {
   type ChainWatcher,
-  CONFIRMATIONS_SETTING,
-  chainOfAsset,
   createChainWatcher,
   KEEP_BLOCKS,
   type TickResult,
 } from './chain-watcher';
-export { CONFIRMATIONS_SQL, chainsRepository } from './chains.repository';
 export { adminChainsRoutes, type TChainsResponse, ZChainsResponse } from './chains.routes';
 export {
   BITCOIN_HRP,

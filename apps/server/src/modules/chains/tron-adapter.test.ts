@@ -8,7 +8,8 @@ import {
 import { freePort } from '@server-test/free-port';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { watchingOnly } from './fake-chain';
-import { TronAdapter, tronBase58Address, tronHexAddress } from './tron-adapter';
+import { TronAdapter } from './tron-adapter';
+import { tronBase58Address, tronHexAddress } from './tron-address';
 
 // USDT's TRC-20 contract on TRON mainnet, as block explorers and Tether publish it.
 const USDT = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';

@@ -15,7 +15,7 @@ import {
 import { expectReconciled, walletOf } from '@server-test/money-helpers';
 import { testWatcher } from '@server-test/test-watcher';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIRMATIONS_SQL } from './chains.repository';
+import { CONFIRMATIONS_SQL } from './chain-deposits.repository';
 import { TronAdapter } from './tron-adapter';
 
 // The watcher over the TRON adapter over the fake TronGrid: what a customer's USDT-TRC20

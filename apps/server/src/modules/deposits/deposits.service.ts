@@ -12,8 +12,8 @@ import type pg from 'pg';
 import {
   type ChainConfig,
   type ChainConfigs,
+  chainDepositsRepository,
   chainOfAsset,
-  chainsRepository,
   configuredChains,
   derive,
 } from '../chains';
@@ -176,7 +176,7 @@ export function createDepositsService(deps: {
         // from the chain): a manual credit on top would count the same money twice.
         const chain = chainOfAsset(asset.id);
         const watched = chain
-          ? (await chainsRepository.depositsOfTx(client, chain, transactionHash)).find(
+          ? (await chainDepositsRepository.depositsOfTx(client, chain, transactionHash)).find(
               (d) => d.asset_id === asset.id,
             )
           : undefined;

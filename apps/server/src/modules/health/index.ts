@@ -1,10 +1,8 @@
 /** Health probes and metrics: their front door (see ../README.md). */
 export { healthRoutes, registerRequestMetrics } from './health.routes';
+export { createHealth, type Health, type Readiness } from './health.service';
 export {
-  createHealth,
-  type Health,
   JOB_MAX_FAILURES_IN_A_ROW,
   OUTBOX_MAX_OVERDUE_SECONDS,
   PRICE_MAX_AGE_SECONDS,
-  type Readiness,
-} from './health.service';
+} from './health-checks';
