@@ -1,32 +1,18 @@
-import type { TAdminDirectoryUser, TAdminUserDirectory } from '@coffer/shared';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { adminKeys } from '@web/lib/query-keys';
-import { useDebounced } from '@web/lib/use-debounced';
-import { Check, ChevronsUpDown, X } from 'lucide-react';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { ChevronsUpDown, X } from 'lucide-react';
+import { useId, useRef } from 'react';
 import { Label } from '../ui/label';
 import { Spinner } from '../ui/spinner';
+import { useUserPicker } from './use-user-picker';
+import type { PickedUser } from './user-directory';
+import { optionId, UserPickerList } from './user-picker-list';
 
-export type PickedUser = TAdminDirectoryUser;
-
-export function getUserDirectory(q: string, signal?: AbortSignal): Promise<TAdminUserDirectory> {
-  const params = new URLSearchParams({ q, limit: '20' });
-  return api.get<TAdminUserDirectory>(`/api/admin/user-directory?${params}`, signal);
-}
-
-export const userDirectoryQueryOptions = (q: string) =>
-  queryOptions({
-    queryKey: adminKeys.userDirectory(q),
-    queryFn: ({ signal }) => getUserDirectory(q, signal),
-    staleTime: 30_000,
-  });
-
-/** The name an admin knows a customer by: full name, else username, else e-mail. */
-export function userDisplayName(u: Pick<PickedUser, 'email' | 'fullName' | 'username'>): string {
-  return u.fullName?.trim() || u.username?.trim() || u.email;
-}
+export {
+  getUserDirectory,
+  type PickedUser,
+  userDirectoryQueryOptions,
+  userDisplayName,
+} from './user-directory';
 
 type Props = {
   value: PickedUser | null;
@@ -56,55 +42,8 @@ export function UserPicker({
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
-  const [text, setText] = useState(value ? userDisplayName(value) : '');
-  const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(0);
+  const picker = useUserPicker(value, onChange);
   const inputRef = useRef<HTMLInputElement>(null);
-
-  // A value set from outside (a preselected user, a form reset) shows in the box.
-  useEffect(() => {
-    setText(value ? userDisplayName(value) : '');
-  }, [value]);
-
-  const query = value && text === userDisplayName(value) ? '' : text.trim();
-  const debounced = useDebounced(query, 250);
-  const directory = useQuery({
-    ...userDirectoryQueryOptions(debounced),
-    enabled: open,
-    placeholderData: keepPreviousData,
-  });
-  const users = directory.data?.users ?? [];
-
-  function pick(user: PickedUser) {
-    onChange(user);
-    setText(userDisplayName(user));
-    setOpen(false);
-  }
-
-  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      if (!open) setOpen(true);
-      else setActive((i) => Math.min(i + 1, Math.max(users.length - 1, 0)));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((i) => Math.max(i - 1, 0));
-    } else if (e.key === 'Enter') {
-      const user = users[active];
-      if (open && user) {
-        e.preventDefault();
-        pick(user);
-      }
-    } else if (e.key === 'Escape') {
-      if (open) {
-        e.preventDefault();
-        e.stopPropagation();
-        setOpen(false);
-      }
-    }
-  }
-
-  const activeId = open && users[active] ? `${id}-opt-${users[active].id}` : undefined;
 
   return (
     <div className={cn('relative flex flex-col gap-1.5', className)}>
@@ -117,25 +56,20 @@ export function UserPicker({
           id={inputId}
           type="text"
           role="combobox"
-          aria-expanded={open}
+          aria-expanded={picker.open}
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={activeId}
+          aria-activedescendant={picker.activeUser ? optionId(id, picker.activeUser) : undefined}
           autoComplete="off"
           disabled={disabled}
           placeholder={placeholder}
-          value={text}
-          onChange={(e) => {
-            setText(e.target.value);
-            setActive(0);
-            setOpen(true);
-            if (value) onChange(null);
-          }}
+          value={picker.text}
+          onChange={(e) => picker.type(e.target.value)}
           // Opened by a click or by typing, not by focus: a dialog focuses this field as it
           // opens, and a list opened then would cover the dialog's own buttons.
-          onClick={() => setOpen(true)}
-          onBlur={() => setOpen(false)}
-          onKeyDown={onKeyDown}
+          onClick={() => picker.setOpen(true)}
+          onBlur={() => picker.setOpen(false)}
+          onKeyDown={picker.onKeyDown}
           className={cn(
             'h-10 w-full rounded-md border border-border bg-surface pl-3 pr-16 text-sm text-fg',
             'placeholder:text-muted focus-visible:outline-2 focus-visible:outline-offset-1',
@@ -143,7 +77,7 @@ export function UserPicker({
           )}
         />
         <div className="absolute inset-y-0 right-2 flex items-center gap-1 text-muted">
-          {directory.isFetching && open ? <Spinner className="size-4" /> : null}
+          {picker.directory.isFetching && picker.open ? <Spinner className="size-4" /> : null}
           {value && !disabled ? (
             <button
               type="button"
@@ -151,8 +85,7 @@ export function UserPicker({
               className="rounded p-0.5 hover:text-fg focus-visible:outline-2 focus-visible:outline-primary"
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => {
-                onChange(null);
-                setText('');
+                picker.clear();
                 inputRef.current?.focus();
               }}
             >
@@ -163,55 +96,19 @@ export function UserPicker({
           )}
         </div>
       </div>
-      {open ? (
-        <div
-          id={listId}
-          role="listbox"
-          aria-label={label}
-          className="absolute top-full z-50 mt-1 max-h-64 w-full overflow-auto rounded-md border border-border bg-surface py-1 shadow-lg"
-        >
-          {directory.isError ? (
-            <div className="px-3 py-2 text-sm text-danger">Failed to fetch users</div>
-          ) : users.length === 0 ? (
-            <div className="px-3 py-2 text-sm text-muted">
-              {directory.isPending ? 'Searching…' : 'No users found'}
-            </div>
-          ) : (
-            users.map((u, i) => {
-              const selected = value?.id === u.id;
-              const name = userDisplayName(u);
-              return (
-                // Keyboard use goes through the combobox input (aria-activedescendant).
-                // biome-ignore lint/a11y/useKeyWithClickEvents: the input handles the keys
-                <div
-                  key={u.id}
-                  id={`${id}-opt-${u.id}`}
-                  role="option"
-                  tabIndex={-1}
-                  aria-selected={selected}
-                  onMouseDown={(e) => e.preventDefault()}
-                  onMouseEnter={() => setActive(i)}
-                  onClick={() => pick(u)}
-                  className={cn(
-                    'flex cursor-pointer items-center gap-2 px-3 py-2 text-sm',
-                    i === active ? 'bg-surface-2 text-fg' : 'text-fg',
-                  )}
-                >
-                  <Check
-                    className={cn('size-4 shrink-0', selected ? 'opacity-100' : 'opacity-0')}
-                    aria-hidden
-                  />
-                  <span className="min-w-0">
-                    <span className="block truncate font-medium">{name}</span>
-                    {name !== u.email ? (
-                      <span className="block truncate text-xs text-muted">{u.email}</span>
-                    ) : null}
-                  </span>
-                </div>
-              );
-            })
-          )}
-        </div>
+      {picker.open ? (
+        <UserPickerList
+          pickerId={id}
+          listId={listId}
+          label={label}
+          users={picker.users}
+          value={value}
+          active={picker.active}
+          failed={picker.directory.isError}
+          searching={picker.directory.isPending}
+          onActive={picker.setActive}
+          onPick={picker.pick}
+        />
       ) : null}
     </div>
   );

@@ -1,33 +1,28 @@
 import {
-  ADDRESS_NETWORKS,
   ADMIN_WALLET_MSG,
-  DEPOSIT_ADDRESS_ASSETS,
   type TAdminDepositAddress,
   validateNetworkAddress,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddressInput } from '@web/components/admin/address-input';
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
-import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import { UserPicker, userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
+import { FORM_ERROR, Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { toast } from 'sonner';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
-
-/** The network an asset's addresses are usually on, offered when none is chosen yet. */
-const USUAL_NETWORK: Readonly<Record<string, string>> = {
-  BTC: 'bitcoin',
-  ETH: 'ethereum',
-  USDT: 'erc20',
-  USDC: 'erc20',
-  BNB: 'bep20',
-  SOL: 'solana',
-};
+import {
+  addressRequestOf,
+  initialAddressFields,
+  type TAddressFields,
+  type TAddressRequest,
+} from './address-fields';
+import { AssetNetworkFields } from './asset-network-fields';
 
 type Props = {
   /** The address to edit; null to add one. */
@@ -40,41 +35,25 @@ export function AddressDialog({ editing, onDone }: Props) {
   const id = useId();
   const save = useSaveDepositAddress();
   const queryClient = useQueryClient();
-  const [user, setUser] = useState<PickedUser | null>(editing ? editing.user : null);
-  const [assetSymbol, setAssetSymbol] = useState(editing?.assetSymbol ?? '');
-  const [network, setNetwork] = useState(editing?.network ?? '');
-  const [address, setAddress] = useState(editing?.address ?? '');
-  const [isActive, setIsActive] = useState(editing?.isActive ?? true);
-  const [error, setError] = useState<string | null>(null);
+  // The checks run in `submit`: a missing field is also told in a toast, which a check of
+  // the form layer cannot do.
+  const form = useZodForm<TAddressFields>(null, initialAddressFields(editing));
+  const f = form.watch();
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === assetSymbol);
-    const chain = ADDRESS_NETWORKS.find((n) => n === network);
-    if (!user || !asset || !chain || address.trim() === '') {
-      setError(ADMIN_WALLET_MSG.requiredFields);
-      toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, {
-        description: ADMIN_WALLET_MSG.requiredFields,
-      });
-      return;
-    }
+  /** Whether a Bitcoin address can be checked for the network the server checks it for. */
+  async function networkKnown(network: string): Promise<boolean> {
     // A Bitcoin address is checked for the server's BTC_NETWORK, which the money status
     // hands to the shared checks as it loads (lib/money/get-money-status). If it cannot be
     // loaded, the server's own check decides rather than one for the wrong network.
-    const networkKnown =
-      chain !== 'bitcoin' ||
-      (await queryClient.fetchQuery(moneyStatusQueryOptions()).then(
-        () => true,
-        () => false,
-      ));
-    const checked = networkKnown ? validateNetworkAddress(chain, address) : { ok: true as const };
-    if (!checked.ok) {
-      setError(checked.message);
-      return;
-    }
-    setError(null);
+    if (network !== 'bitcoin') return true;
+    return queryClient.fetchQuery(moneyStatusQueryOptions()).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async function send({ user, fields }: TAddressRequest) {
     try {
-      const fields = { assetSymbol: asset, network: chain, address: address.trim(), isActive };
       if (editing) {
         await save.mutateAsync({ id: editing.id, body: fields });
         toast.success(ADMIN_WALLET_MSG.addressUpdated, {
@@ -88,9 +67,29 @@ export function AddressDialog({ editing, onDone }: Props) {
       }
       onDone();
     } catch (err) {
-      setError(errorMessage(err, ADMIN_WALLET_MSG.saveAddressFailed));
+      showServerError(form, err, (e) => errorMessage(e, ADMIN_WALLET_MSG.saveAddressFailed));
       toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
     }
+  }
+
+  async function submit(values: TAddressFields) {
+    const request = addressRequestOf(values);
+    if (!request) {
+      form.setError(`root.${FORM_ERROR}`, { message: ADMIN_WALLET_MSG.requiredFields });
+      toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, {
+        description: ADMIN_WALLET_MSG.requiredFields,
+      });
+      return;
+    }
+    const { network } = request.fields;
+    const checked = (await networkKnown(network))
+      ? validateNetworkAddress(network, values.address)
+      : { ok: true as const };
+    if (!checked.ok) {
+      form.setError(`root.${FORM_ERROR}`, { message: checked.message });
+      return;
+    }
+    await send(request);
   }
 
   return (
@@ -102,7 +101,7 @@ export function AddressDialog({ editing, onDone }: Props) {
           : 'Assign an address to one customer. An address can belong to one customer only.'
       }
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      <Form form={form} onSubmit={submit} className="space-y-4">
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
@@ -114,63 +113,31 @@ export function AddressDialog({ editing, onDone }: Props) {
             </p>
           </div>
         ) : (
-          <UserPicker value={user} onChange={setUser} label="Customer" />
+          <UserPicker
+            value={f.user}
+            onChange={(user) => form.setValue('user', user)}
+            label="Customer"
+          />
         )}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-asset`}>Asset</Label>
-            <select
-              id={`${id}-asset`}
-              className={SELECT_CLASS}
-              value={assetSymbol}
-              onChange={(e) => {
-                setAssetSymbol(e.target.value);
-                if (network === '') setNetwork(USUAL_NETWORK[e.target.value] ?? '');
-              }}
-            >
-              <option value="">Select asset</option>
-              {DEPOSIT_ADDRESS_ASSETS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-network`}>Network</Label>
-            <select
-              id={`${id}-network`}
-              className={SELECT_CLASS}
-              value={network}
-              onChange={(e) => setNetwork(e.target.value)}
-            >
-              <option value="">Select network</option>
-              {ADDRESS_NETWORKS.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
+        <AssetNetworkFields form={form} id={id} />
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-address`}>Address</Label>
           <AddressInput
             id={`${id}-address`}
-            value={address}
-            onChange={(e) => setAddress(e.target.value)}
+            value={f.address}
+            onChange={(e) => form.setValue('address', e.target.value)}
             placeholder="Deposit address"
           />
         </div>
         <div className="flex items-center gap-2">
-          <Switch id={`${id}-active`} checked={isActive} onCheckedChange={setIsActive} />
+          <Switch
+            id={`${id}-active`}
+            checked={f.isActive}
+            onCheckedChange={(on) => form.setValue('isActive', on)}
+          />
           <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
         </div>
-        {error ? (
-          <p role="alert" className="text-sm text-danger">
-            {error}
-          </p>
-        ) : null}
+        <FormError />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onDone} disabled={save.isPending}>
             Cancel
@@ -179,7 +146,7 @@ export function AddressDialog({ editing, onDone }: Props) {
             {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Address'}
           </Button>
         </div>
-      </form>
+      </Form>
     </DialogContent>
   );
 }

@@ -1,6 +1,5 @@
 import { SummaryCard, SummaryGrid } from '@web/components/admin/summary-cards';
 import { Alert } from '@web/components/ui/alert';
-import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { PageSpinner, Spinner } from '@web/components/ui/spinner';
@@ -8,12 +7,8 @@ import { useSession } from '@web/lib/session';
 import { CalendarClock, KeyRound, PenLine, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { PHRASES_PAGE_SIZE, useAdminRecoveryPhrases } from '../api/get-admin-recovery-phrases';
-
-const numberFormat = new Intl.NumberFormat('en-US');
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-type Person = { email: string; fullName: string | null; username: string | null };
-const nameOf = (p: Person) => p.fullName?.trim() || p.username?.trim() || p.email;
+import { PhrasesTable } from './phrases-table';
+import { UsersWithoutPhrase } from './users-without-phrase';
 
 /** /admin/recovery-phrases: metadata only. */
 export default function AdminPhrasesPage() {
@@ -75,48 +70,7 @@ function PhrasesOverview() {
           {phrases.data.phrases.length === 0 ? (
             <p className="py-6 text-center text-muted">No wallet seed phrases found</p>
           ) : (
-            <div className="-mx-5 overflow-x-auto px-5">
-              <table className="w-full min-w-[560px] text-left text-sm">
-                <caption className="sr-only">Recovery phrases</caption>
-                <thead className="border-b border-border text-xs uppercase text-muted">
-                  <tr>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      User
-                    </th>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Type
-                    </th>
-                    <th scope="col" className="py-2 pr-4 font-medium">
-                      Created
-                    </th>
-                    <th scope="col" className="py-2 font-medium">
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-border">
-                  {phrases.data.phrases.map((p) => (
-                    <tr key={p.userId}>
-                      <td className="py-3 pr-4">
-                        <p className="font-medium text-fg">{nameOf(p)}</p>
-                        {nameOf(p) !== p.email ? (
-                          <p className="text-xs text-muted">{p.email}</p>
-                        ) : null}
-                      </td>
-                      <td className="py-3 pr-4">
-                        <Badge variant={p.type === 'generated' ? 'secondary' : 'outline'}>
-                          {p.type === 'generated' ? 'Generated' : 'Custom'}
-                        </Badge>
-                      </td>
-                      <td className="py-3 pr-4 whitespace-nowrap">
-                        {dateFormat.format(new Date(p.createdAt))}
-                      </td>
-                      <td className="py-3 text-muted">Already has phrase</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <PhrasesTable phrases={phrases.data.phrases} />
           )}
           {summary.total > PHRASES_PAGE_SIZE ? (
             <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
@@ -145,42 +99,7 @@ function PhrasesOverview() {
         </CardContent>
       </Card>
 
-      <Card>
-        <CardHeader>
-          <CardTitle>Users Without Phrases</CardTitle>
-        </CardHeader>
-        <CardContent className="space-y-3">
-          <p className="text-sm text-muted">
-            Coffer creates a customer's phrase while they secure their account; it cannot be made
-            for them.
-          </p>
-          {withoutPhrase.length === 0 ? (
-            <p className="py-4 text-center text-muted">Every user has a phrase.</p>
-          ) : (
-            <>
-              <ul className="divide-y divide-border">
-                {withoutPhrase.map((u) => (
-                  <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                    <span className="min-w-0">
-                      <span className="block font-medium text-fg">{nameOf(u)}</span>
-                      {nameOf(u) !== u.email ? (
-                        <span className="block text-xs text-muted">{u.email}</span>
-                      ) : null}
-                    </span>
-                    <span className="text-sm text-muted">No phrase yet</span>
-                  </li>
-                ))}
-              </ul>
-              {withoutPhraseTotal > withoutPhrase.length ? (
-                <p className="text-xs text-muted">
-                  Showing the newest {withoutPhrase.length} of{' '}
-                  {numberFormat.format(withoutPhraseTotal)}.
-                </p>
-              ) : null}
-            </>
-          )}
-        </CardContent>
-      </Card>
+      <UsersWithoutPhrase users={withoutPhrase} total={withoutPhraseTotal} />
     </div>
   );
 }

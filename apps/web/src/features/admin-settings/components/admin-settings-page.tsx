@@ -1,47 +1,29 @@
-import {
-  needsApproval,
-  SETTING_SECTIONS,
-  SETTINGS_MSG,
-  settingLabel,
-  settingSection,
-  settingValueError,
-  type TAppSetting,
-  type TStepUp,
-  type TUpdateSettingsResponse,
-} from '@coffer/shared';
+import { SETTINGS_MSG } from '@coffer/shared';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import { Dialog, DialogClose, DialogContent } from '@web/components/ui/dialog';
-import { PageSpinner } from '@web/components/ui/spinner';
+import { Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
 import { errorMessage } from '@web/lib/api-client';
-import { RefreshCw, RotateCcw, Save } from 'lucide-react';
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { RotateCcw, Save } from 'lucide-react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { useAppSettings } from '../api/get-app-settings';
-import { useResetAppSettings } from '../api/reset-app-settings';
-import { useUpdateAppSettings } from '../api/update-app-settings';
 import { PendingChangesCard } from './pending-changes-card';
 import { PriceSyncCard } from './price-sync-card';
-import { SettingField } from './setting-field';
-
-const SECTION_TEXT: Record<(typeof SETTING_SECTIONS)[number], string> = {
-  'Feature Controls': 'Switch customer features on and off. Enforced by the server at once.',
-  'API Configuration': 'Outside services Coffer links to or records.',
-  'Limits & Security': 'Limits applied to every customer.',
-  'Other Settings': 'Staking, bank statements and everything else.',
-};
+import { ResetSettingsDialog } from './reset-settings-dialog';
+import {
+  changedSettings,
+  saveDescription,
+  settingErrors,
+  type TSettingsDraft,
+} from './settings-draft';
+import { SettingsSections } from './settings-sections';
+import { useSettingsStepUp } from './use-settings-step-up';
 
 /** /dashboard/admin/settings: price sync and Global Configuration. */
 export default function AdminSettingsPage() {
   const settings = useAppSettings();
-  const update = useUpdateAppSettings();
-  const reset = useResetAppSettings();
-  const [draft, setDraft] = useState<Record<string, string>>({});
-  const [serverError, setServerError] = useState<string | null>(null);
+  const formId = useId();
   const [confirmReset, setConfirmReset] = useState(false);
-  /** The save or reset waiting for the admin's fresh second factor. */
-  const [asking, setAsking] = useState<'save' | 'reset' | null>(null);
   const toldFetchFailure = useRef(false);
 
   useEffect(() => {
@@ -54,117 +36,28 @@ export default function AdminSettingsPage() {
 
   const rows = settings.data?.settings ?? [];
   const pending = settings.data?.pending ?? [];
-  const stored = useMemo(() => new Map(rows.map((s) => [s.key, s.value])), [rows]);
-  const changed = Object.entries(draft).filter(([key, value]) => stored.get(key) !== value);
-  const errors = new Map<string, string>();
-  for (const [key, value] of changed) {
-    const row = rows.find((s) => s.key === key);
-    const error = row ? settingValueError(key, row.type, value) : null;
-    if (error) errors.set(key, error);
+  // The draft holds only what the admin touched; each changed value is checked with the
+  // server's own words as it is typed (Save stays off meanwhile), and again on submit.
+  const form = useZodForm<TSettingsDraft>(
+    null,
+    {},
+    { check: (draft) => settingErrors(changedSettings(draft, rows), rows) },
+  );
+  const changed = changedSettings(form.watch(), rows);
+  const errors = settingErrors(changed, rows);
+  const invalid = Object.keys(errors).length > 0;
+  const stepUp = useSettingsStepUp({
+    changed,
+    onApplied: () => form.reset({}),
+    onFailed: (err, failure) => showServerError(form, err, (e) => errorMessage(e, failure)),
+  });
+
+  function save() {
+    if (changed.length === 0) return;
+    stepUp.ask('save');
   }
 
-  const needApproval = changed.filter(([key, value]) => needsApproval(key, value));
-
-  /** What the server did: applied now, or waiting for another admin (four eyes). */
-  function tell(result: TUpdateSettingsResponse, done: string) {
-    if (result.pending.length === 0) toast.success(done);
-    else if (result.changed.length > 0) {
-      // Only what really applied is called saved.
-      toast.success(done, {
-        description: `Applied now: ${result.changed.map((key) => settingLabel(key)).join(', ')}.`,
-      });
-    }
-    if (result.pending.length > 0) {
-      toast.info('Awaiting approval', {
-        description: `${result.pending.map((p) => settingLabel(p.key)).join(', ')}: ${SETTINGS_MSG.proposed}`,
-      });
-    }
-  }
-
-  function onSave() {
-    setServerError(null);
-    if (changed.length === 0 || errors.size > 0) return;
-    setAsking('save');
-  }
-
-  async function confirm(stepUp: TStepUp) {
-    if (asking === 'reset') {
-      const result = await reset.mutateAsync({ stepUp });
-      setAsking(null);
-      setDraft({});
-      tell(result, SETTINGS_MSG.reset);
-      return;
-    }
-    const result = await update.mutateAsync({ values: Object.fromEntries(changed), stepUp });
-    setAsking(null);
-    setDraft({});
-    tell(result, SETTINGS_MSG.updated);
-  }
-
-  function failed(err: unknown) {
-    const failure = asking === 'reset' ? SETTINGS_MSG.resetFailed : SETTINGS_MSG.updateFailed;
-    setAsking(null);
-    setServerError(errorMessage(err, failure));
-    toast.error('Error', { description: failure });
-  }
-
-  const saveDescription =
-    needApproval.length === 0
-      ? 'The change applies at once, for every customer.'
-      : `${needApproval.map(([key]) => settingLabel(key)).join(', ')} will wait for another admin’s approval${
-          needApproval.length < changed.length ? '; the other changes apply at once' : ''
-        }.`;
-
-  let configuration: ReactNode;
-  if (settings.isPending) {
-    configuration = <PageSpinner text="Loading settings..." />;
-  } else if (settings.isError) {
-    configuration = (
-      <Card>
-        <CardContent className="flex flex-col items-start gap-3 pt-5" role="alert">
-          <p className="font-semibold text-fg">{SETTINGS_MSG.fetchFailed}</p>
-          <p className="text-sm text-muted">{errorMessage(settings.error, 'Request failed')}</p>
-          <Button variant="outline" onClick={() => void settings.refetch()}>
-            <RefreshCw className="h-4 w-4" aria-hidden />
-            Try Again
-          </Button>
-        </CardContent>
-      </Card>
-    );
-  } else {
-    configuration = (
-      <div className="space-y-4">
-        {SETTING_SECTIONS.map((section) => {
-          const inSection = rows.filter((s) => settingSection(s.key) === section);
-          if (inSection.length === 0) return null;
-          const titleId = `section-${section.replace(/\W+/g, '-').toLowerCase()}`;
-          return (
-            <Card key={section} aria-labelledby={titleId} role="region">
-              <CardHeader>
-                <CardTitle id={titleId}>{section}</CardTitle>
-                <CardDescription>{SECTION_TEXT[section]}</CardDescription>
-              </CardHeader>
-              <CardContent className="divide-y divide-border">
-                {inSection.map((setting: TAppSetting) => (
-                  <SettingField
-                    key={setting.key}
-                    setting={setting}
-                    value={draft[setting.key] ?? setting.value}
-                    pendingValue={pending.find((p) => p.key === setting.key)?.value ?? null}
-                    changed={(draft[setting.key] ?? setting.value) !== setting.value}
-                    error={errors.get(setting.key) ?? null}
-                    onChange={(value) => setDraft((d) => ({ ...d, [setting.key]: value }))}
-                  />
-                ))}
-              </CardContent>
-            </Card>
-          );
-        })}
-      </div>
-    );
-  }
-
-  const busy = update.isPending || reset.isPending;
+  const resetting = stepUp.asking === 'reset';
   return (
     <div className="space-y-6">
       <header>
@@ -194,63 +87,59 @@ export default function AdminSettingsPage() {
             <Button
               variant="outline"
               onClick={() => setConfirmReset(true)}
-              disabled={busy || !settings.isSuccess}
+              disabled={stepUp.busy || !settings.isSuccess}
             >
               <RotateCcw className="h-4 w-4" aria-hidden />
               Reset to Defaults
             </Button>
-            <Button onClick={onSave} disabled={busy || changed.length === 0 || errors.size > 0}>
+            {/* Sends the form below: the pending changes between them have dialogs of their own. */}
+            <Button
+              type="submit"
+              form={formId}
+              disabled={stepUp.busy || changed.length === 0 || invalid}
+            >
               <Save className="h-4 w-4" aria-hidden />
-              {update.isPending ? 'Saving...' : 'Save Settings'}
+              {stepUp.saving ? 'Saving...' : 'Save Settings'}
             </Button>
           </div>
         </div>
         {settings.isSuccess ? <PendingChangesCard pending={pending} settings={rows} /> : null}
-        {serverError ? (
-          <p role="alert" className="text-sm text-danger">
-            {serverError}
-          </p>
-        ) : null}
-        {configuration}
+        <Form
+          id={formId}
+          form={form}
+          onSubmit={save}
+          live={{ errors, shown: () => true }}
+          className="space-y-4"
+        >
+          <FormError />
+          <SettingsSections settings={settings} />
+        </Form>
       </section>
 
-      <Dialog open={confirmReset} onOpenChange={setConfirmReset}>
-        <DialogContent
-          title="Reset to Defaults?"
-          description="Every setting goes back to its default value, for every customer: at once, except the risk settings, which wait for another admin's approval. The change is recorded in the audit log."
-        >
-          <div className="flex flex-wrap justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="outline">Cancel</Button>
-            </DialogClose>
-            <Button
-              variant="danger"
-              onClick={() => {
-                setConfirmReset(false);
-                setServerError(null);
-                setAsking('reset');
-              }}
-            >
-              Reset to Defaults
-            </Button>
-          </div>
-        </DialogContent>
-      </Dialog>
+      <ResetSettingsDialog
+        open={confirmReset}
+        onOpenChange={setConfirmReset}
+        onReset={() => {
+          setConfirmReset(false);
+          form.clearErrors('root');
+          stepUp.ask('reset');
+        }}
+      />
 
       <StepUpDialog
-        open={asking !== null}
-        title={asking === 'reset' ? 'Confirm the reset to defaults' : 'Confirm the settings change'}
+        open={stepUp.asking !== null}
+        title={resetting ? 'Confirm the reset to defaults' : 'Confirm the settings change'}
         description={
-          asking === 'reset'
+          resetting
             ? 'Every setting goes back to its default; the risk settings among them wait for another admin’s approval.'
-            : saveDescription
+            : saveDescription(changed)
         }
-        confirmLabel={asking === 'reset' ? 'Reset to Defaults' : 'Save Settings'}
-        pendingLabel={asking === 'reset' ? 'Resetting...' : 'Saving...'}
-        danger={asking === 'reset'}
-        onCancel={() => setAsking(null)}
-        onConfirm={confirm}
-        onFailure={failed}
+        confirmLabel={resetting ? 'Reset to Defaults' : 'Save Settings'}
+        pendingLabel={resetting ? 'Resetting...' : 'Saving...'}
+        danger={resetting}
+        onCancel={stepUp.cancel}
+        onConfirm={stepUp.confirm}
+        onFailure={stepUp.failed}
       />
     </div>
   );

@@ -1,43 +1,14 @@
-import { UNFREEZE_REASON_MISSING, UNFREEZE_REJECT_REASON_MISSING } from '@coffer/shared';
-import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
-import { Textarea } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { useSession } from '@web/lib/session';
-import { type FormEvent, useId, useState } from 'react';
-import { toast } from 'sonner';
-import { type UnfreezeStep, useUnfreezeState, useUnfreezeStep } from '../api/unfreeze-actions';
-
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-const CONFIRM: Record<
-  UnfreezeStep['kind'],
-  { title: string; label: string; pending: string; done: string }
-> = {
-  request: {
-    title: 'Confirm the unfreeze request',
-    label: 'Request unfreeze',
-    pending: 'Requesting...',
-    done: 'Unfreeze requested: another admin must approve it.',
-  },
-  approve: {
-    title: 'Confirm the unfreeze',
-    label: 'Approve unfreeze',
-    pending: 'Approving...',
-    done: 'Account unfrozen. The customer was e-mailed a link to set a new password.',
-  },
-  reject: {
-    title: 'Confirm the rejection',
-    label: 'Reject request',
-    pending: 'Rejecting...',
-    done: 'Request rejected: the account stays frozen.',
-  },
-};
+import { useState } from 'react';
+import { type UnfreezeStep, useUnfreezeState } from '../api/unfreeze-actions';
+import { UnfreezeForm } from './unfreeze-form';
+import { UnfreezeStepUp } from './unfreeze-step-up';
 
 /**
  * A frozen customer's row: the Frozen badge, whether an unfreeze waits for a second admin,
@@ -48,37 +19,23 @@ const CONFIRM: Record<
 export function UnfreezeReview({ user }: { user: { id: string; name: string } }) {
   const session = useSession();
   const state = useUnfreezeState(user.id);
-  const act = useUnfreezeStep(user.id);
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<UnfreezeStep | null>(null);
-  const reasonId = useId();
-  const errorId = useId();
   const pending = state.data?.pending ?? null;
   // Unfrozen, but the owner has not set a new password yet: a new link takes the same review.
   const awaiting = state.data ? !state.data.frozen && state.data.awaitingNewPassword : false;
   const mine = pending !== null && pending.requestedBy.id === session.data?.user.id;
 
+  // The form opens empty each time: it lives in the dialog's content, which closing removes.
   function openReview(isOpen: boolean) {
     setOpen(isOpen);
-    if (isOpen) {
-      setReason('');
-      setError(null);
-      void state.refetch();
-    }
+    if (isOpen) void state.refetch();
   }
 
-  /** Checks the reason a step needs, then asks for the second factor. */
-  function next(e: FormEvent | null, step: UnfreezeStep['kind']) {
-    e?.preventDefault();
-    const trimmed = reason.trim();
-    if (step !== 'approve' && trimmed === '') {
-      setError(step === 'request' ? UNFREEZE_REASON_MISSING : UNFREEZE_REJECT_REASON_MISSING);
-      return;
-    }
+  /** The checked step: the review closes and the second factor is asked for. */
+  function next(step: UnfreezeStep) {
     setOpen(false);
-    setConfirming(step === 'approve' ? { kind: step } : { kind: step, reason: trimmed });
+    setConfirming(step);
   }
 
   return (
@@ -120,96 +77,18 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
               {errorMessage(state.error, 'The review could not be loaded. Please try again.')}
             </Alert>
           ) : (
-            <form
-              noValidate
-              className="space-y-4"
-              onSubmit={(e) => next(e, pending ? (mine ? 'reject' : 'approve') : 'request')}
-            >
-              {pending ? (
-                <Alert variant="warning" title="Unfreeze requested">
-                  <p>
-                    By {mine ? 'you' : (pending.requestedBy.email ?? 'a former admin')} on{' '}
-                    {when.format(new Date(pending.requestedAt))}.
-                  </p>
-                  <p className="mt-1 whitespace-pre-wrap break-words">Reason: {pending.reason}</p>
-                  {mine ? <p className="mt-1">Another admin must approve it (four eyes).</p> : null}
-                </Alert>
-              ) : null}
-              <div className="space-y-1.5">
-                <Label htmlFor={reasonId}>
-                  {pending ? 'Reason to reject (only to reject)' : 'How was the account reviewed?'}
-                </Label>
-                <Textarea
-                  id={reasonId}
-                  rows={3}
-                  maxLength={500}
-                  value={reason}
-                  onChange={(e) => {
-                    setReason(e.target.value);
-                    setError(null);
-                  }}
-                  aria-invalid={error !== null}
-                  aria-describedby={error ? errorId : undefined}
-                />
-              </div>
-              {error ? (
-                <Alert variant="danger" id={errorId} role="alert">
-                  {error}
-                </Alert>
-              ) : null}
-              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-                <Button type="button" variant="outline" onClick={() => openReview(false)}>
-                  Cancel
-                </Button>
-                {pending ? (
-                  <>
-                    <Button
-                      type="button"
-                      variant={mine ? 'danger' : 'outline'}
-                      onClick={() => next(null, 'reject')}
-                    >
-                      {mine ? 'Withdraw request' : 'Reject'}
-                    </Button>
-                    {mine ? null : (
-                      <Button type="submit" variant="danger">
-                        Approve unfreeze
-                      </Button>
-                    )}
-                  </>
-                ) : (
-                  <Button type="submit" variant="danger">
-                    {awaiting ? 'Request a new link' : 'Request unfreeze'}
-                  </Button>
-                )}
-              </div>
-            </form>
+            <UnfreezeForm
+              pending={pending}
+              mine={mine}
+              awaiting={awaiting}
+              onCancel={() => openReview(false)}
+              onNext={next}
+            />
           )}
         </DialogContent>
       </Dialog>
 
-      <StepUpDialog
-        open={confirming !== null}
-        title={confirming ? CONFIRM[confirming.kind].title : ''}
-        description={`${user.name}: confirm with a fresh code from your authenticator app, a backup code or a passkey.`}
-        confirmLabel={confirming ? CONFIRM[confirming.kind].label : ''}
-        pendingLabel={confirming ? CONFIRM[confirming.kind].pending : ''}
-        danger
-        onCancel={() => setConfirming(null)}
-        onConfirm={async (stepUp) => {
-          if (!confirming) return;
-          await act.mutateAsync({ step: confirming, stepUp });
-          toast.success(confirming.kind === 'approve' ? 'Account Unfrozen' : 'Freeze Review', {
-            description: CONFIRM[confirming.kind].done,
-          });
-          setConfirming(null);
-        }}
-        onFailure={(err) => {
-          setConfirming(null);
-          toast.error('Error', {
-            description: errorMessage(err, 'The freeze review failed. Please try again.'),
-          });
-        }}
-      />
+      <UnfreezeStepUp user={user} step={confirming} onClose={() => setConfirming(null)} />
     </>
   );
 }

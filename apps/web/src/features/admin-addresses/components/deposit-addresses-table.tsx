@@ -1,0 +1,87 @@
+import type { TAdminDepositAddress } from '@coffer/shared';
+import { ActiveBadge } from '@web/components/admin/active-badge';
+import { CopyableAddress } from '@web/components/admin/copyable-address';
+import { EditButton } from '@web/components/admin/edit-button';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
+import { userDisplayName } from '@web/components/admin/user-picker';
+import { Button } from '@web/components/ui/button';
+import { Trash2 } from 'lucide-react';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
+
+/** Every address found, with Edit and Delete; says when the list holds only the newest. */
+export function DepositAddressesTable({
+  rows,
+  total,
+  onEdit,
+  onDelete,
+}: {
+  rows: readonly TAdminDepositAddress[];
+  /** How many match in all. */
+  total: number;
+  onEdit: (row: TAdminDepositAddress) => void;
+  onDelete: (row: TAdminDepositAddress) => void;
+}) {
+  return (
+    <>
+      <StackedTable columns={['Customer', 'Asset', 'Network', 'Address', 'Status', 'Created']}>
+        {rows.map((a) => {
+          const name = userDisplayName(a.user);
+          return (
+            <tr key={a.id} className={STACKED.row}>
+              <StackedCell label="Customer">
+                <span className="min-w-0 text-right md:text-left">
+                  <span className="block truncate font-medium text-fg">{name}</span>
+                  {name !== a.user.email ? (
+                    <span className="block truncate text-xs text-muted">{a.user.email}</span>
+                  ) : null}
+                </span>
+              </StackedCell>
+              <StackedCell label="Asset" className="font-semibold">
+                {a.assetSymbol}
+              </StackedCell>
+              <StackedCell label="Network">{a.network}</StackedCell>
+              <StackedCell label="Address">
+                <CopyableAddress
+                  address={a.address}
+                  symbol={a.assetSymbol}
+                  className="max-w-[11rem]"
+                />
+              </StackedCell>
+              <StackedCell label="Status">
+                <ActiveBadge active={a.isActive} />
+              </StackedCell>
+              <StackedCell label="Created" className="whitespace-nowrap">
+                <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
+              </StackedCell>
+              <ActionsCell>
+                <EditButton
+                  label={`Edit ${a.assetSymbol} address of ${name}`}
+                  onClick={() => onEdit(a)}
+                >
+                  Edit
+                </EditButton>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  className="text-danger"
+                  onClick={() => onDelete(a)}
+                  aria-label={`Delete ${a.assetSymbol} address of ${name}`}
+                >
+                  <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                  Delete
+                </Button>
+              </ActionsCell>
+            </tr>
+          );
+        })}
+      </StackedTable>
+      {total > rows.length ? (
+        <p className="pt-3 text-sm text-muted">
+          Showing the newest {rows.length} of {total}. Search to narrow the list.
+        </p>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import type { TAdminPhraseRow } from '@coffer/shared';
+import { userDisplayName } from '@web/components/admin/user-picker';
+import { Badge } from '@web/components/ui/badge';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** One page of phrase metadata: whose, which type, since when; never a phrase. */
+export function PhrasesTable({ phrases }: { phrases: readonly TAdminPhraseRow[] }) {
+  return (
+    <div className="-mx-5 overflow-x-auto px-5">
+      <table className="w-full min-w-[560px] text-left text-sm">
+        <caption className="sr-only">Recovery phrases</caption>
+        <thead className="border-b border-border text-xs uppercase text-muted">
+          <tr>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              User
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Type
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              Created
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              Actions
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {phrases.map((p) => (
+            <tr key={p.userId}>
+              <td className="py-3 pr-4">
+                <p className="font-medium text-fg">{userDisplayName(p)}</p>
+                {userDisplayName(p) !== p.email ? (
+                  <p className="text-xs text-muted">{p.email}</p>
+                ) : null}
+              </td>
+              <td className="py-3 pr-4">
+                <Badge variant={p.type === 'generated' ? 'secondary' : 'outline'}>
+                  {p.type === 'generated' ? 'Generated' : 'Custom'}
+                </Badge>
+              </td>
+              <td className="py-3 pr-4 whitespace-nowrap">
+                {dateFormat.format(new Date(p.createdAt))}
+              </td>
+              <td className="py-3 text-muted">Already has phrase</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
