@@ -197,9 +197,28 @@ function useFormLayer(): TFormLayer {
  * message (FormError). A message for the whole form marks every field invalid; a message of
  * some fields (a phrase of the wrong length, two passwords that differ) marks only those.
  */
+/**
+ * The submit of a form on the layer: the resolver's checks, then `onSubmit` with the values,
+ * or `onInvalid` with the messages found, one per field, in the order a one-message form
+ * picks its first from. A form that tells of a refusal in a toast, not under a field, uses it.
+ */
+export function submitOf<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, 'handleSubmit'>,
+  onSubmit: (values: T) => unknown,
+  onInvalid?: (errors: TFormErrors<T>) => void,
+): (event?: FormEvent<HTMLFormElement>) => Promise<void> {
+  return form.handleSubmit(
+    async (values) => {
+      await onSubmit(values);
+    },
+    (errors) => onInvalid?.(messagesOf<T>(errors)),
+  );
+}
+
 export function Form<T extends FieldValues>({
   form,
   onSubmit,
+  onInvalid,
   summary = false,
   live = null,
   formErrorId,
@@ -208,6 +227,8 @@ export function Form<T extends FieldValues>({
 }: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & {
   form: UseFormReturn<T>;
   onSubmit: (values: T) => unknown;
+  /** Told the messages when the checks refuse the values (nothing is sent then). */
+  onInvalid?: (errors: TFormErrors<T>) => void;
   summary?: boolean;
   live?: TLiveErrors | null;
   formErrorId?: string;
@@ -220,9 +241,7 @@ export function Form<T extends FieldValues>({
     live,
   };
   function submit(event: FormEvent<HTMLFormElement>) {
-    void form.handleSubmit(async (values) => {
-      await onSubmit(values);
-    })(event);
+    void submitOf(form, onSubmit, onInvalid)(event);
   }
   return (
     <FormProvider {...form}>

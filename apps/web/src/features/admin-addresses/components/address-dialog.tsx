@@ -11,11 +11,19 @@ import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
+import {
+  FORM_ERROR,
+  Form,
+  FormError,
+  showServerError,
+  type TFormErrors,
+  useZodForm,
+} from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { toast } from 'sonner';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
 
@@ -35,28 +43,26 @@ type Props = {
   onDone: () => void;
 };
 
+type TFields = {
+  user: PickedUser | null;
+  assetSymbol: string;
+  network: string;
+  address: string;
+  isActive: boolean;
+};
+
 /** Add Address / Edit Address. Render inside an open <Dialog>. */
 export function AddressDialog({ editing, onDone }: Props) {
   const id = useId();
   const save = useSaveDepositAddress();
   const queryClient = useQueryClient();
-  const [user, setUser] = useState<PickedUser | null>(editing ? editing.user : null);
-  const [assetSymbol, setAssetSymbol] = useState(editing?.assetSymbol ?? '');
-  const [network, setNetwork] = useState(editing?.network ?? '');
-  const [address, setAddress] = useState(editing?.address ?? '');
-  const [isActive, setIsActive] = useState(editing?.isActive ?? true);
-  const [error, setError] = useState<string | null>(null);
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === assetSymbol);
-    const chain = ADDRESS_NETWORKS.find((n) => n === network);
-    if (!user || !asset || !chain || address.trim() === '') {
-      setError(ADMIN_WALLET_MSG.requiredFields);
-      toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, {
-        description: ADMIN_WALLET_MSG.requiredFields,
-      });
-      return;
+  /** Every field first (one message for them all), then the address for its network. */
+  async function check(values: TFields): Promise<TFormErrors<TFields>> {
+    const chain = ADDRESS_NETWORKS.find((n) => n === values.network);
+    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === values.assetSymbol);
+    if (!values.user || !asset || !chain || values.address.trim() === '') {
+      return { [FORM_ERROR]: ADMIN_WALLET_MSG.requiredFields };
     }
     // A Bitcoin address is checked for the server's BTC_NETWORK, which the money status
     // hands to the shared checks as it loads (lib/money/get-money-status). If it cannot be
@@ -67,28 +73,57 @@ export function AddressDialog({ editing, onDone }: Props) {
         () => true,
         () => false,
       ));
-    const checked = networkKnown ? validateNetworkAddress(chain, address) : { ok: true as const };
-    if (!checked.ok) {
-      setError(checked.message);
-      return;
-    }
-    setError(null);
+    const checked = networkKnown
+      ? validateNetworkAddress(chain, values.address)
+      : { ok: true as const };
+    return checked.ok ? {} : { address: checked.message };
+  }
+
+  const form = useZodForm<TFields>(
+    null,
+    {
+      user: editing ? editing.user : null,
+      assetSymbol: editing?.assetSymbol ?? '',
+      network: editing?.network ?? '',
+      address: editing?.address ?? '',
+      isActive: editing?.isActive ?? true,
+    },
+    { check },
+  );
+  const { user, assetSymbol, network, address, isActive } = form.watch();
+
+  /** Missing fields are also told in a toast; a wrong address only in the dialog. */
+  function refused(errors: TFormErrors<TFields>) {
+    const missing = errors[FORM_ERROR];
+    if (missing) toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, { description: missing });
+  }
+
+  async function onSubmit(values: TFields) {
+    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === values.assetSymbol);
+    const chain = ADDRESS_NETWORKS.find((n) => n === values.network);
+    const owner = values.user;
+    if (!owner || !asset || !chain) return;
     try {
-      const fields = { assetSymbol: asset, network: chain, address: address.trim(), isActive };
+      const fields = {
+        assetSymbol: asset,
+        network: chain,
+        address: values.address.trim(),
+        isActive: values.isActive,
+      };
       if (editing) {
         await save.mutateAsync({ id: editing.id, body: fields });
         toast.success(ADMIN_WALLET_MSG.addressUpdated, {
-          description: `${fields.assetSymbol} address of ${userDisplayName(user)} saved.`,
+          description: `${fields.assetSymbol} address of ${userDisplayName(owner)} saved.`,
         });
       } else {
-        await save.mutateAsync({ id: null, body: { ...fields, userId: user.id } });
+        await save.mutateAsync({ id: null, body: { ...fields, userId: owner.id } });
         toast.success(ADMIN_WALLET_MSG.addressAdded, {
-          description: `${fields.assetSymbol} address added for ${userDisplayName(user)}.`,
+          description: `${fields.assetSymbol} address added for ${userDisplayName(owner)}.`,
         });
       }
       onDone();
     } catch (err) {
-      setError(errorMessage(err, ADMIN_WALLET_MSG.saveAddressFailed));
+      showServerError(form, err, (e) => errorMessage(e, ADMIN_WALLET_MSG.saveAddressFailed));
       toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
     }
   }
@@ -102,7 +137,8 @@ export function AddressDialog({ editing, onDone }: Props) {
           : 'Assign an address to one customer. An address can belong to one customer only.'
       }
     >
-      <form onSubmit={onSubmit} noValidate className="space-y-4">
+      {/* One message at a time, above the buttons: summary shows the first one found. */}
+      <Form form={form} onSubmit={onSubmit} onInvalid={refused} summary className="space-y-4">
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
@@ -114,7 +150,11 @@ export function AddressDialog({ editing, onDone }: Props) {
             </p>
           </div>
         ) : (
-          <UserPicker value={user} onChange={setUser} label="Customer" />
+          <UserPicker
+            value={user}
+            onChange={(picked) => form.setValue('user', picked)}
+            label="Customer"
+          />
         )}
         <div className="grid gap-4 sm:grid-cols-2">
           <div className="space-y-1.5">
@@ -124,8 +164,8 @@ export function AddressDialog({ editing, onDone }: Props) {
               className={SELECT_CLASS}
               value={assetSymbol}
               onChange={(e) => {
-                setAssetSymbol(e.target.value);
-                if (network === '') setNetwork(USUAL_NETWORK[e.target.value] ?? '');
+                form.setValue('assetSymbol', e.target.value);
+                if (network === '') form.setValue('network', USUAL_NETWORK[e.target.value] ?? '');
               }}
             >
               <option value="">Select asset</option>
@@ -142,7 +182,7 @@ export function AddressDialog({ editing, onDone }: Props) {
               id={`${id}-network`}
               className={SELECT_CLASS}
               value={network}
-              onChange={(e) => setNetwork(e.target.value)}
+              onChange={(e) => form.setValue('network', e.target.value)}
             >
               <option value="">Select network</option>
               {ADDRESS_NETWORKS.map((n) => (
@@ -158,19 +198,19 @@ export function AddressDialog({ editing, onDone }: Props) {
           <AddressInput
             id={`${id}-address`}
             value={address}
-            onChange={(e) => setAddress(e.target.value)}
+            onChange={(e) => form.setValue('address', e.target.value)}
             placeholder="Deposit address"
           />
         </div>
         <div className="flex items-center gap-2">
-          <Switch id={`${id}-active`} checked={isActive} onCheckedChange={setIsActive} />
+          <Switch
+            id={`${id}-active`}
+            checked={isActive}
+            onCheckedChange={(on) => form.setValue('isActive', on)}
+          />
           <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
         </div>
-        {error ? (
-          <p role="alert" className="text-sm text-danger">
-            {error}
-          </p>
-        ) : null}
+        <FormError />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onDone} disabled={save.isPending}>
             Cancel
@@ -179,7 +219,7 @@ export function AddressDialog({ editing, onDone }: Props) {
             {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Address'}
           </Button>
         </div>
-      </form>
+      </Form>
     </DialogContent>
   );
 }
