@@ -252,6 +252,30 @@ describe('the form layer: fields', () => {
   });
 });
 
+describe('the form layer: a message shown apart', () => {
+  it('points the field at the message the form places itself, shown once', () => {
+    const html = render({
+      live: { errors: { amount: 'Enter the chain transaction hash' }, shown: () => true },
+      children: [
+        createElement(FormField, {
+          key: 'f',
+          name: 'amount',
+          id: 'complete-ref',
+          label: 'Chain transaction hash',
+          messageId: 'complete-ref-error',
+        }),
+        createElement('p', { key: 'between' }, 'Between the field and its message'),
+        createElement(FormMessage, { key: 'm', name: 'amount', id: 'complete-ref-error' }),
+      ],
+    });
+    expect(html.match(/role="alert"/g)).toHaveLength(1);
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toContain('aria-describedby="complete-ref-error"');
+    // The message comes after what the form put between, not under the control.
+    expect(html.indexOf('Between the field')).toBeLessThan(html.indexOf('Enter the chain'));
+  });
+});
+
 /** A summary form rendered with these messages already found, as after a submit. */
 function renderSummary(messages: TFormErrors<TFields>): string {
   function Harness() {

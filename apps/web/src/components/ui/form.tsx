@@ -305,6 +305,7 @@ export function FormField({
   id,
   hint,
   hintId,
+  messageId,
   describedBy = [],
   labelAside,
   labelRowClassName = 'flex items-center justify-between gap-2',
@@ -320,6 +321,11 @@ export function FormField({
   /** A short help text under the control, read with it. */
   hint?: ReactNode;
   hintId?: string;
+  /**
+   * The id of the field's message when the form shows it apart (FormMessage, below a row of
+   * fields); the field then shows none under its control and points at that one.
+   */
+  messageId?: string;
   /** Ids of other texts the control is described by, before its message. */
   describedBy?: (string | false | null | undefined)[];
   /** Shown on the label's line, at its end (a link, the available balance). */
@@ -339,7 +345,7 @@ export function FormField({
   const errorId = `${fieldId}-error`;
   const { field } = useController({ name });
   const message = useFieldMessage(name);
-  const messageId = layer.summary ? layer.formErrorId : errorId;
+  const pointsAt = layer.summary ? layer.formErrorId : (messageId ?? errorId);
 
   const control: TFieldControl = {
     id: fieldId,
@@ -350,7 +356,7 @@ export function FormField({
     onBlur: field.onBlur,
     'aria-invalid': message ? true : undefined,
     'aria-describedby':
-      cn(...describedBy, hint ? ownHintId : null, message ? messageId : null) || undefined,
+      cn(...describedBy, hint ? ownHintId : null, message ? pointsAt : null) || undefined,
   };
 
   const labelElement = <Label htmlFor={fieldId}>{label}</Label>;
@@ -371,7 +377,7 @@ export function FormField({
         </p>
       ) : null}
       {after}
-      {layer.summary ? null : <FieldError id={errorId} message={message} />}
+      {layer.summary || messageId ? null : <FieldError id={errorId} message={message} />}
     </div>
   );
 }
