@@ -224,7 +224,7 @@ export function Form<T extends FieldValues>({
   formErrorId,
   children,
   ...props
-}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & {
+}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'onInvalid'> & {
   form: UseFormReturn<T>;
   onSubmit: (values: T) => unknown;
   /** Told the messages when the checks refuse the values (nothing is sent then). */
