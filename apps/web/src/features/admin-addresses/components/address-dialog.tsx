@@ -24,6 +24,7 @@ import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
 import { useId } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
 
@@ -53,7 +54,6 @@ type TFields = {
 
 /** Add Address / Edit Address. Render inside an open <Dialog>. */
 export function AddressDialog({ editing, onDone }: Props) {
-  const id = useId();
   const save = useSaveDepositAddress();
   const queryClient = useQueryClient();
 
@@ -90,7 +90,7 @@ export function AddressDialog({ editing, onDone }: Props) {
     },
     { check },
   );
-  const { user, assetSymbol, network, address, isActive } = form.watch();
+  const user = form.watch('user');
 
   /** Missing fields are also told in a toast; a wrong address only in the dialog. */
   function refused(errors: TFormErrors<TFields>) {
@@ -156,60 +156,7 @@ export function AddressDialog({ editing, onDone }: Props) {
             label="Customer"
           />
         )}
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-asset`}>Asset</Label>
-            <select
-              id={`${id}-asset`}
-              className={SELECT_CLASS}
-              value={assetSymbol}
-              onChange={(e) => {
-                form.setValue('assetSymbol', e.target.value);
-                if (network === '') form.setValue('network', USUAL_NETWORK[e.target.value] ?? '');
-              }}
-            >
-              <option value="">Select asset</option>
-              {DEPOSIT_ADDRESS_ASSETS.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor={`${id}-network`}>Network</Label>
-            <select
-              id={`${id}-network`}
-              className={SELECT_CLASS}
-              value={network}
-              onChange={(e) => form.setValue('network', e.target.value)}
-            >
-              <option value="">Select network</option>
-              {ADDRESS_NETWORKS.map((n) => (
-                <option key={n} value={n}>
-                  {n}
-                </option>
-              ))}
-            </select>
-          </div>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-address`}>Address</Label>
-          <AddressInput
-            id={`${id}-address`}
-            value={address}
-            onChange={(e) => form.setValue('address', e.target.value)}
-            placeholder="Deposit address"
-          />
-        </div>
-        <div className="flex items-center gap-2">
-          <Switch
-            id={`${id}-active`}
-            checked={isActive}
-            onCheckedChange={(on) => form.setValue('isActive', on)}
-          />
-          <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
-        </div>
+        <AddressFields form={form} />
         <FormError />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onDone} disabled={save.isPending}>
@@ -221,5 +168,69 @@ export function AddressDialog({ editing, onDone }: Props) {
         </div>
       </Form>
     </DialogContent>
+  );
+}
+
+/** The asset, its network (the usual one offered), the address and whether the customer sees it. */
+function AddressFields({ form }: { form: UseFormReturn<TFields> }) {
+  const id = useId();
+  const { assetSymbol, network, address, isActive } = form.watch();
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-asset`}>Asset</Label>
+          <select
+            id={`${id}-asset`}
+            className={SELECT_CLASS}
+            value={assetSymbol}
+            onChange={(e) => {
+              form.setValue('assetSymbol', e.target.value);
+              if (network === '') form.setValue('network', USUAL_NETWORK[e.target.value] ?? '');
+            }}
+          >
+            <option value="">Select asset</option>
+            {DEPOSIT_ADDRESS_ASSETS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-network`}>Network</Label>
+          <select
+            id={`${id}-network`}
+            className={SELECT_CLASS}
+            value={network}
+            onChange={(e) => form.setValue('network', e.target.value)}
+          >
+            <option value="">Select network</option>
+            {ADDRESS_NETWORKS.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-address`}>Address</Label>
+        <AddressInput
+          id={`${id}-address`}
+          value={address}
+          onChange={(e) => form.setValue('address', e.target.value)}
+          placeholder="Deposit address"
+        />
+      </div>
+      <div className="flex items-center gap-2">
+        <Switch
+          id={`${id}-active`}
+          checked={isActive}
+          onCheckedChange={(on) => form.setValue('isActive', on)}
+        />
+        <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
+      </div>
+    </>
   );
 }
