@@ -192,12 +192,6 @@ function useFormLayer(): TFormLayer {
 }
 
 /**
- * The <form> of the layer: no browser validation (the messages are Coffer's), submit through
- * the resolver. With `summary`, the fields show no message of their own: the form shows one
- * message (FormError). A message for the whole form marks every field invalid; a message of
- * some fields (a phrase of the wrong length, two passwords that differ) marks only those.
- */
-/**
  * The submit of a form on the layer: the resolver's checks, then `onSubmit` with the values,
  * or `onInvalid` with the messages found, one per field, in the order a one-message form
  * picks its first from. A form that tells of a refusal in a toast, not under a field, uses it.
@@ -215,6 +209,12 @@ export function submitOf<T extends FieldValues>(
   );
 }
 
+/**
+ * The <form> of the layer: no browser validation (the messages are Coffer's), submit through
+ * the resolver. With `summary`, the fields show no message of their own: the form shows one
+ * message (FormError). A message for the whole form marks every field invalid; a message of
+ * some fields (a phrase of the wrong length, two passwords that differ) marks only those.
+ */
 export function Form<T extends FieldValues>({
   form,
   onSubmit,
