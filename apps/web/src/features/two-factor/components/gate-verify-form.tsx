@@ -18,7 +18,7 @@ import { Input } from '@web/components/ui/input';
 import { errorMessage } from '@web/lib/api-client';
 import { ShieldCheck } from 'lucide-react';
 import { type ReactNode, useEffect, useId, useState } from 'react';
-import { useFormContext } from 'react-hook-form';
+import { type UseFormReturn, useFormContext } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useVerifyTwoFactor } from '../api/verify-two-factor';
 import { TotpCodeField } from './totp-code-input';
@@ -66,11 +66,21 @@ export function VerifyForm({
   const verify = useVerifyTwoFactor();
   const recheckSession = useRecheckSessionOn();
   const [mode, setMode] = useState<TMode>('code');
-  // An empty field sends nothing and says nothing; a code of the wrong shape is refused here.
-  const form = useZodForm<TFields>(
+  // A code of the wrong shape is refused here. An empty field sends nothing and keeps what
+  // was said about the last code (the server's refusal stays until a code is typed).
+  const form: UseFormReturn<TFields> = useZodForm<TFields>(
     null,
     { code: '', backupCode: '' },
-    { check: (values) => codeProblem(mode, values) },
+    {
+      check: (values): TFormErrors<TFields> => {
+        const name = mode === 'code' ? 'code' : 'backupCode';
+        const said = form.getFieldState(name).error?.message;
+        if (values[name] !== '' || !said) return codeProblem(mode, values);
+        const kept: TFormErrors<TFields> = {};
+        kept[name] = said;
+        return kept;
+      },
+    },
   );
   const inputId = useId();
   const hintId = useId();
