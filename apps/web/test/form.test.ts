@@ -1,7 +1,13 @@
 import { MSG_SECURITY, ZChangePasswordRequest } from '@coffer/shared';
 import { createElement, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { type FieldErrors, type FieldValues, type ResolverOptions, useForm } from 'react-hook-form';
+import {
+  createFormControl,
+  type FieldErrors,
+  type FieldValues,
+  type ResolverOptions,
+  useForm,
+} from 'react-hook-form';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -13,6 +19,7 @@ import {
   formResolver,
   messagesOf,
   serverErrorOf,
+  submitOf,
   type TFormErrors,
   type TLiveErrors,
   useZodForm,
@@ -245,6 +252,30 @@ describe('the form layer: fields', () => {
   });
 });
 
+describe('the form layer: a message shown apart', () => {
+  it('points the field at the message the form places itself, shown once', () => {
+    const html = render({
+      live: { errors: { amount: 'Enter the chain transaction hash' }, shown: () => true },
+      children: [
+        createElement(FormField, {
+          key: 'f',
+          name: 'amount',
+          id: 'complete-ref',
+          label: 'Chain transaction hash',
+          messageId: 'complete-ref-error',
+        }),
+        createElement('p', { key: 'between' }, 'Between the field and its message'),
+        createElement(FormMessage, { key: 'm', name: 'amount', id: 'complete-ref-error' }),
+      ],
+    });
+    expect(html.match(/role="alert"/g)).toHaveLength(1);
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toContain('aria-describedby="complete-ref-error"');
+    // The message comes after what the form put between, not under the control.
+    expect(html.indexOf('Between the field')).toBeLessThan(html.indexOf('Enter the chain'));
+  });
+});
+
 /** A summary form rendered with these messages already found, as after a submit. */
 function renderSummary(messages: TFormErrors<TFields>): string {
   function Harness() {
@@ -288,5 +319,58 @@ describe('the form layer: one message for the form', () => {
     expect(invalidIds(html)).toEqual(['current', 'new', 'confirm']);
     expect(html).toContain('Invalid recovery phrase');
     expect(html).not.toContain('Too short');
+  });
+});
+
+describe('the form layer: submitting', () => {
+  type TKyc = { fullName: string; phoneNumber: string };
+  /** A form outside React, with the layer's resolver, as <Form> submits it. */
+  function kycForm(values: TKyc) {
+    return createFormControl<TKyc>({
+      defaultValues: values,
+      resolver: formResolver<TKyc>(null, (v) => {
+        const found: TFormErrors<TKyc> = {};
+        if (v.fullName.trim() === '') found.fullName = 'Full name is required';
+        if (v.phoneNumber.trim() === '') found.phoneNumber = 'Phone number is required';
+        return found;
+      }),
+    });
+  }
+
+  it('tells onInvalid the messages in their order and sends nothing', async () => {
+    const sent: TKyc[] = [];
+    const refused: TFormErrors<TKyc>[] = [];
+    const form = kycForm({ fullName: ' ', phoneNumber: '' });
+    await submitOf<TKyc>(
+      form,
+      (values) => sent.push(values),
+      (errors) => refused.push(errors),
+    )();
+    expect(sent).toEqual([]);
+    expect(refused).toEqual([
+      { fullName: 'Full name is required', phoneNumber: 'Phone number is required' },
+    ]);
+    expect(Object.keys(refused[0] ?? {})).toEqual(['fullName', 'phoneNumber']);
+  });
+
+  it('sends the values and leaves onInvalid alone when nothing is wrong', async () => {
+    const sent: TKyc[] = [];
+    const refused: TFormErrors<TKyc>[] = [];
+    const form = kycForm({ fullName: 'Jane Citizen', phoneNumber: '+61 400 000 000' });
+    await submitOf<TKyc>(
+      form,
+      (values) => sent.push(values),
+      (errors) => refused.push(errors),
+    )();
+    expect(sent).toEqual([{ fullName: 'Jane Citizen', phoneNumber: '+61 400 000 000' }]);
+    expect(refused).toEqual([]);
+  });
+
+  it('without onInvalid, a refusal only marks the fields', async () => {
+    const sent: TKyc[] = [];
+    const form = kycForm({ fullName: '', phoneNumber: '1' });
+    await submitOf<TKyc>(form, (values) => sent.push(values))();
+    expect(sent).toEqual([]);
+    expect(form.getFieldState('fullName').error?.message).toBe('Full name is required');
   });
 });

@@ -1,7 +1,10 @@
 import { CHAT_ATTACHMENT_ACCEPT } from '@coffer/shared';
 import { Paperclip, Send, X } from 'lucide-react';
-import { type FormEvent, type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useId, useRef } from 'react';
 import { Button } from '../ui/button';
+import { Form, useZodForm } from '../ui/form';
+
+type TComposerFields = { text: string; files: { id: string; file: File }[] };
 
 /**
  * The composer: attachments, a textarea that grows with its text, and Send (also Enter;
@@ -14,8 +17,8 @@ export function MessageComposer({
   error: string | null;
   onSend: (text: string, files: File[]) => boolean;
 }) {
-  const [text, setText] = useState('');
-  const [files, setFiles] = useState<{ id: string; file: File }[]>([]);
+  const form = useZodForm<TComposerFields>(null, { text: '', files: [] });
+  const { text, files } = form.watch();
   const textareaRef = useRef<HTMLTextAreaElement>(null);
   const fileInputRef = useRef<HTMLInputElement>(null);
   const inputId = useId();
@@ -30,34 +33,29 @@ export function MessageComposer({
 
   const canSend = text.trim() !== '' || files.length > 0;
 
-  function send() {
-    if (!canSend) return;
+  function send(values: TComposerFields) {
+    if (values.text.trim() === '' && values.files.length === 0) return;
     if (
       !onSend(
-        text,
-        files.map((f) => f.file),
+        values.text,
+        values.files.map((f) => f.file),
       )
     )
       return;
-    setText('');
-    setFiles([]);
+    form.reset();
     requestAnimationFrame(resize);
-  }
-
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    send();
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
-      send();
+      // Enter sends as Send does: through the form.
+      e.currentTarget.form?.requestSubmit();
     }
   }
 
   return (
-    <form onSubmit={onSubmit} className="border-t border-border p-3">
+    <Form form={form} onSubmit={send} className="border-t border-border p-3">
       {error ? (
         <p role="alert" className="mb-2 text-sm text-danger">
           {error}
@@ -75,7 +73,12 @@ export function MessageComposer({
                 type="button"
                 className="rounded-full p-1 hover:bg-border"
                 aria-label={`Remove ${f.name}`}
-                onClick={() => setFiles((all) => all.filter((x) => x.id !== id))}
+                onClick={() =>
+                  form.setValue(
+                    'files',
+                    files.filter((x) => x.id !== id),
+                  )
+                }
               >
                 <X className="h-3 w-3" aria-hidden />
               </button>
@@ -97,7 +100,7 @@ export function MessageComposer({
               id: `${file.name}-${file.size}-${Math.random().toString(36).slice(2)}`,
               file,
             }));
-            setFiles((all) => [...all, ...picked]);
+            form.setValue('files', [...form.getValues('files'), ...picked]);
             e.target.value = '';
           }}
         />
@@ -120,7 +123,7 @@ export function MessageComposer({
           value={text}
           placeholder="Type your message..."
           onChange={(e) => {
-            setText(e.target.value);
+            form.setValue('text', e.target.value);
             resize();
           }}
           onKeyDown={onKeyDown}
@@ -131,6 +134,6 @@ export function MessageComposer({
           <Send className="h-4 w-4" aria-hidden />
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -8,12 +8,11 @@ import { WebAuthnError } from '@simplewebauthn/browser';
 import { ApiError } from '@web/lib/api-client';
 import { passkeyErrorMessage, signWithPasskey, usePasskeys } from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent } from '../ui/dialog';
-import { FieldError } from '../ui/field-error';
+import { Form, FormField, showServerError, useZodForm } from '../ui/form';
 import { Input } from '../ui/input';
-import { Label } from '../ui/label';
 
 /**
  * Whether a refusal is about the second factor itself (a wrong or used code, a passkey that
@@ -37,6 +36,8 @@ function readCode(typed: string): string | null {
   const backup = cleanBackupCodeInput(trimmed);
   return backup.length === BACKUP_CODE_LENGTH && !/^\d+$/.test(backup) ? backup : null;
 }
+
+type TCodeFields = { code: string };
 
 export type StepUpDialogProps = {
   open: boolean;
@@ -62,31 +63,35 @@ export type StepUpDialogProps = {
  */
 export function StepUpDialog(props: StepUpDialogProps) {
   const passkeys = usePasskeys(props.open);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<TCodeFields>(
+    null,
+    { code: '' },
+    { check: ({ code }) => (readCode(code) === null ? { code: STEP_UP_MSG.required } : {}) },
+  );
   const [pending, setPending] = useState(false);
   const inputId = useId();
-  const errorId = useId();
   const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
 
   // Every opening starts clean: a code is used once.
   useEffect(() => {
-    if (props.open) {
-      setCode('');
-      setError(null);
-    }
-  }, [props.open]);
+    if (props.open) form.reset();
+  }, [props.open, form]);
 
   async function run(proof: () => Promise<TStepUp>) {
     if (pending) return;
     setPending(true);
-    setError(null);
+    form.clearErrors('code');
     try {
       await props.onConfirm(await proof());
     } catch (err) {
-      setCode('');
+      form.setValue('code', '');
       if (isStepUpRefusal(err)) {
-        setError(passkeyErrorMessage(err, STEP_UP_MSG.invalid));
+        showServerError(
+          form,
+          err,
+          (e) => passkeyErrorMessage(e, STEP_UP_MSG.invalid),
+          () => 'code',
+        );
         // Ready for the next code without another click.
         document.getElementById(inputId)?.focus();
       } else props.onFailure(err);
@@ -95,13 +100,9 @@ export function StepUpDialog(props: StepUpDialogProps) {
     }
   }
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  function submit({ code }: TCodeFields) {
     const read = readCode(code);
-    if (read === null) {
-      setError(STEP_UP_MSG.required);
-      return;
-    }
+    if (read === null) return;
     void run(async () => ({ code: read }));
   }
 
@@ -113,28 +114,35 @@ export function StepUpDialog(props: StepUpDialogProps) {
         // phone it has to break inside the word, or it runs out of the dialog.
         description={<span className="break-words">{props.description}</span>}
       >
-        <form noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <Label htmlFor={inputId}>Authentication code</Label>
-          <Input
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
+          <FormField
+            name="code"
             id={inputId}
-            autoComplete="one-time-code"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={12}
-            placeholder="123456"
-            value={code}
-            onChange={(e) => {
-              setCode(e.target.value);
-              if (error) setError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-            className="text-center font-mono text-lg tracking-[0.3em]"
-          />
-          <p className="text-xs text-muted">
-            The 6-digit code from your authenticator app, or one of your backup codes.
-          </p>
-          <FieldError id={errorId} message={error} />
+            label="Authentication code"
+            className="flex flex-col gap-3"
+            after={
+              <p className="text-xs text-muted">
+                The 6-digit code from your authenticator app, or one of your backup codes.
+              </p>
+            }
+          >
+            {(control) => (
+              <Input
+                {...control}
+                autoComplete="one-time-code"
+                autoCapitalize="characters"
+                spellCheck={false}
+                maxLength={12}
+                placeholder="123456"
+                onChange={(e) => {
+                  control.onChange(e);
+                  // A new code clears the refusal of the last one.
+                  form.clearErrors('code');
+                }}
+                className="text-center font-mono text-lg tracking-[0.3em]"
+              />
+            )}
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={props.onCancel} disabled={pending}>
               Cancel
@@ -153,7 +161,7 @@ export function StepUpDialog(props: StepUpDialogProps) {
               {pending ? props.pendingLabel : props.confirmLabel}
             </Button>
           </div>
-        </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

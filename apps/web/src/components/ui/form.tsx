@@ -192,6 +192,24 @@ function useFormLayer(): TFormLayer {
 }
 
 /**
+ * The submit of a form on the layer: the resolver's checks, then `onSubmit` with the values,
+ * or `onInvalid` with the messages found, one per field, in the order a one-message form
+ * picks its first from. A form that tells of a refusal in a toast, not under a field, uses it.
+ */
+export function submitOf<T extends FieldValues>(
+  form: Pick<UseFormReturn<T>, 'handleSubmit'>,
+  onSubmit: (values: T) => unknown,
+  onInvalid?: (errors: TFormErrors<T>) => void,
+): (event?: FormEvent<HTMLFormElement>) => Promise<void> {
+  return form.handleSubmit(
+    async (values) => {
+      await onSubmit(values);
+    },
+    (errors) => onInvalid?.(messagesOf<T>(errors)),
+  );
+}
+
+/**
  * The <form> of the layer: no browser validation (the messages are Coffer's), submit through
  * the resolver. With `summary`, the fields show no message of their own: the form shows one
  * message (FormError). A message for the whole form marks every field invalid; a message of
@@ -200,14 +218,17 @@ function useFormLayer(): TFormLayer {
 export function Form<T extends FieldValues>({
   form,
   onSubmit,
+  onInvalid,
   summary = false,
   live = null,
   formErrorId,
   children,
   ...props
-}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'> & {
+}: Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'onInvalid'> & {
   form: UseFormReturn<T>;
   onSubmit: (values: T) => unknown;
+  /** Told the messages when the checks refuse the values (nothing is sent then). */
+  onInvalid?: (errors: TFormErrors<T>) => void;
   summary?: boolean;
   live?: TLiveErrors | null;
   formErrorId?: string;
@@ -220,9 +241,7 @@ export function Form<T extends FieldValues>({
     live,
   };
   function submit(event: FormEvent<HTMLFormElement>) {
-    void form.handleSubmit(async (values) => {
-      await onSubmit(values);
-    })(event);
+    void submitOf(form, onSubmit, onInvalid)(event);
   }
   return (
     <FormProvider {...form}>
@@ -286,6 +305,7 @@ export function FormField({
   id,
   hint,
   hintId,
+  messageId,
   describedBy = [],
   labelAside,
   labelRowClassName = 'flex items-center justify-between gap-2',
@@ -301,6 +321,11 @@ export function FormField({
   /** A short help text under the control, read with it. */
   hint?: ReactNode;
   hintId?: string;
+  /**
+   * The id of the field's message when the form shows it apart (FormMessage, below a row of
+   * fields); the field then shows none under its control and points at that one.
+   */
+  messageId?: string;
   /** Ids of other texts the control is described by, before its message. */
   describedBy?: (string | false | null | undefined)[];
   /** Shown on the label's line, at its end (a link, the available balance). */
@@ -320,7 +345,7 @@ export function FormField({
   const errorId = `${fieldId}-error`;
   const { field } = useController({ name });
   const message = useFieldMessage(name);
-  const messageId = layer.summary ? layer.formErrorId : errorId;
+  const pointsAt = layer.summary ? layer.formErrorId : (messageId ?? errorId);
 
   const control: TFieldControl = {
     id: fieldId,
@@ -331,7 +356,7 @@ export function FormField({
     onBlur: field.onBlur,
     'aria-invalid': message ? true : undefined,
     'aria-describedby':
-      cn(...describedBy, hint ? ownHintId : null, message ? messageId : null) || undefined,
+      cn(...describedBy, hint ? ownHintId : null, message ? pointsAt : null) || undefined,
   };
 
   const labelElement = <Label htmlFor={fieldId}>{label}</Label>;
@@ -352,7 +377,7 @@ export function FormField({
         </p>
       ) : null}
       {after}
-      {layer.summary ? null : <FieldError id={errorId} message={message} />}
+      {layer.summary || messageId ? null : <FieldError id={errorId} message={message} />}
     </div>
   );
 }

@@ -1,28 +1,42 @@
 import {
+  ADDRESS_NETWORKS,
   ADMIN_WALLET_MSG,
+  DEPOSIT_ADDRESS_ASSETS,
   type TAdminDepositAddress,
   validateNetworkAddress,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddressInput } from '@web/components/admin/address-input';
-import { UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import { SELECT_CLASS } from '@web/components/admin/stacked-table';
+import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
-import { FORM_ERROR, Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
+import {
+  FORM_ERROR,
+  Form,
+  FormError,
+  showServerError,
+  type TFormErrors,
+  useZodForm,
+} from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
 import { useId } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
-import {
-  addressRequestOf,
-  initialAddressFields,
-  type TAddressFields,
-  type TAddressRequest,
-} from './address-fields';
-import { AssetNetworkFields } from './asset-network-fields';
+
+/** The network an asset's addresses are usually on, offered when none is chosen yet. */
+const USUAL_NETWORK: Readonly<Record<string, string>> = {
+  BTC: 'bitcoin',
+  ETH: 'ethereum',
+  USDT: 'erc20',
+  USDC: 'erc20',
+  BNB: 'bep20',
+  SOL: 'solana',
+};
 
 type Props = {
   /** The address to edit; null to add one. */
@@ -30,39 +44,81 @@ type Props = {
   onDone: () => void;
 };
 
+type TFields = {
+  user: PickedUser | null;
+  assetSymbol: string;
+  network: string;
+  address: string;
+  isActive: boolean;
+};
+
 /** Add Address / Edit Address. Render inside an open <Dialog>. */
 export function AddressDialog({ editing, onDone }: Props) {
-  const id = useId();
   const save = useSaveDepositAddress();
   const queryClient = useQueryClient();
-  // The checks run in `submit`: a missing field is also told in a toast, which a check of
-  // the form layer cannot do.
-  const form = useZodForm<TAddressFields>(null, initialAddressFields(editing));
-  const f = form.watch();
 
-  /** Whether a Bitcoin address can be checked for the network the server checks it for. */
-  async function networkKnown(network: string): Promise<boolean> {
+  /** Every field first (one message for them all), then the address for its network. */
+  async function check(values: TFields): Promise<TFormErrors<TFields>> {
+    const chain = ADDRESS_NETWORKS.find((n) => n === values.network);
+    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === values.assetSymbol);
+    if (!values.user || !asset || !chain || values.address.trim() === '') {
+      return { [FORM_ERROR]: ADMIN_WALLET_MSG.requiredFields };
+    }
     // A Bitcoin address is checked for the server's BTC_NETWORK, which the money status
     // hands to the shared checks as it loads (lib/money/get-money-status). If it cannot be
     // loaded, the server's own check decides rather than one for the wrong network.
-    if (network !== 'bitcoin') return true;
-    return queryClient.fetchQuery(moneyStatusQueryOptions()).then(
-      () => true,
-      () => false,
-    );
+    const networkKnown =
+      chain !== 'bitcoin' ||
+      (await queryClient.fetchQuery(moneyStatusQueryOptions()).then(
+        () => true,
+        () => false,
+      ));
+    const checked = networkKnown
+      ? validateNetworkAddress(chain, values.address)
+      : { ok: true as const };
+    return checked.ok ? {} : { address: checked.message };
   }
 
-  async function send({ user, fields }: TAddressRequest) {
+  const form = useZodForm<TFields>(
+    null,
+    {
+      user: editing ? editing.user : null,
+      assetSymbol: editing?.assetSymbol ?? '',
+      network: editing?.network ?? '',
+      address: editing?.address ?? '',
+      isActive: editing?.isActive ?? true,
+    },
+    { check },
+  );
+  const user = form.watch('user');
+
+  /** Missing fields are also told in a toast; a wrong address only in the dialog. */
+  function refused(errors: TFormErrors<TFields>) {
+    const missing = errors[FORM_ERROR];
+    if (missing) toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, { description: missing });
+  }
+
+  async function onSubmit(values: TFields) {
+    const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === values.assetSymbol);
+    const chain = ADDRESS_NETWORKS.find((n) => n === values.network);
+    const owner = values.user;
+    if (!owner || !asset || !chain) return;
     try {
+      const fields = {
+        assetSymbol: asset,
+        network: chain,
+        address: values.address.trim(),
+        isActive: values.isActive,
+      };
       if (editing) {
         await save.mutateAsync({ id: editing.id, body: fields });
         toast.success(ADMIN_WALLET_MSG.addressUpdated, {
-          description: `${fields.assetSymbol} address of ${userDisplayName(user)} saved.`,
+          description: `${fields.assetSymbol} address of ${userDisplayName(owner)} saved.`,
         });
       } else {
-        await save.mutateAsync({ id: null, body: { ...fields, userId: user.id } });
+        await save.mutateAsync({ id: null, body: { ...fields, userId: owner.id } });
         toast.success(ADMIN_WALLET_MSG.addressAdded, {
-          description: `${fields.assetSymbol} address added for ${userDisplayName(user)}.`,
+          description: `${fields.assetSymbol} address added for ${userDisplayName(owner)}.`,
         });
       }
       onDone();
@@ -70,26 +126,6 @@ export function AddressDialog({ editing, onDone }: Props) {
       showServerError(form, err, (e) => errorMessage(e, ADMIN_WALLET_MSG.saveAddressFailed));
       toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
     }
-  }
-
-  async function submit(values: TAddressFields) {
-    const request = addressRequestOf(values);
-    if (!request) {
-      form.setError(`root.${FORM_ERROR}`, { message: ADMIN_WALLET_MSG.requiredFields });
-      toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, {
-        description: ADMIN_WALLET_MSG.requiredFields,
-      });
-      return;
-    }
-    const { network } = request.fields;
-    const checked = (await networkKnown(network))
-      ? validateNetworkAddress(network, values.address)
-      : { ok: true as const };
-    if (!checked.ok) {
-      form.setError(`root.${FORM_ERROR}`, { message: checked.message });
-      return;
-    }
-    await send(request);
   }
 
   return (
@@ -101,7 +137,8 @@ export function AddressDialog({ editing, onDone }: Props) {
           : 'Assign an address to one customer. An address can belong to one customer only.'
       }
     >
-      <Form form={form} onSubmit={submit} className="space-y-4">
+      {/* One message at a time, above the buttons: summary shows the first one found. */}
+      <Form form={form} onSubmit={onSubmit} onInvalid={refused} summary className="space-y-4">
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
@@ -114,29 +151,12 @@ export function AddressDialog({ editing, onDone }: Props) {
           </div>
         ) : (
           <UserPicker
-            value={f.user}
-            onChange={(user) => form.setValue('user', user)}
+            value={user}
+            onChange={(picked) => form.setValue('user', picked)}
             label="Customer"
           />
         )}
-        <AssetNetworkFields form={form} id={id} />
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-address`}>Address</Label>
-          <AddressInput
-            id={`${id}-address`}
-            value={f.address}
-            onChange={(e) => form.setValue('address', e.target.value)}
-            placeholder="Deposit address"
-          />
-        </div>
-        <div className="flex items-center gap-2">
-          <Switch
-            id={`${id}-active`}
-            checked={f.isActive}
-            onCheckedChange={(on) => form.setValue('isActive', on)}
-          />
-          <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
-        </div>
+        <AddressFields form={form} />
         <FormError />
         <div className="flex justify-end gap-2">
           <Button variant="outline" onClick={onDone} disabled={save.isPending}>
@@ -148,5 +168,69 @@ export function AddressDialog({ editing, onDone }: Props) {
         </div>
       </Form>
     </DialogContent>
+  );
+}
+
+/** The asset, its network (the usual one offered), the address and whether the customer sees it. */
+function AddressFields({ form }: { form: UseFormReturn<TFields> }) {
+  const id = useId();
+  const { assetSymbol, network, address, isActive } = form.watch();
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-asset`}>Asset</Label>
+          <select
+            id={`${id}-asset`}
+            className={SELECT_CLASS}
+            value={assetSymbol}
+            onChange={(e) => {
+              form.setValue('assetSymbol', e.target.value);
+              if (network === '') form.setValue('network', USUAL_NETWORK[e.target.value] ?? '');
+            }}
+          >
+            <option value="">Select asset</option>
+            {DEPOSIT_ADDRESS_ASSETS.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="space-y-1.5">
+          <Label htmlFor={`${id}-network`}>Network</Label>
+          <select
+            id={`${id}-network`}
+            className={SELECT_CLASS}
+            value={network}
+            onChange={(e) => form.setValue('network', e.target.value)}
+          >
+            <option value="">Select network</option>
+            {ADDRESS_NETWORKS.map((n) => (
+              <option key={n} value={n}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="space-y-1.5">
+        <Label htmlFor={`${id}-address`}>Address</Label>
+        <AddressInput
+          id={`${id}-address`}
+          value={address}
+          onChange={(e) => form.setValue('address', e.target.value)}
+          placeholder="Deposit address"
+        />
+      </div>
+      <div className="flex items-center gap-2">
+        <Switch
+          id={`${id}-active`}
+          checked={isActive}
+          onCheckedChange={(on) => form.setValue('isActive', on)}
+        />
+        <Label htmlFor={`${id}-active`}>Active (shown on the customer&apos;s deposit page)</Label>
+      </div>
+    </>
   );
 }

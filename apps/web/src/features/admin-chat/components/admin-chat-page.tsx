@@ -5,6 +5,7 @@ import { Conversation } from '@web/components/chat/conversation';
 import { RoomList } from '@web/components/chat/room-list';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { submitOf, useZodForm } from '@web/components/ui/form';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { MessageSquarePlus } from 'lucide-react';
@@ -17,19 +18,21 @@ const nameOf = (room: TAdminChatRoom) => userDisplayName(room.customer);
 
 function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void }) {
   const [open, setOpen] = useState(false);
-  const [user, setUser] = useState<PickedUser | null>(null);
+  const form = useZodForm<{ user: PickedUser | null }>(null, { user: null });
+  const user = form.watch('user');
   const start = useStartChat();
 
-  function submit() {
-    if (!user) return;
-    start.mutate(user.id, {
+  // The Start Chat button sends the form; Enter in the customer search only picks a customer.
+  const submit = submitOf(form, ({ user: picked }) => {
+    if (!picked) return;
+    start.mutate(picked.id, {
       onSuccess: ({ room }) => {
         setOpen(false);
-        setUser(null);
+        form.reset();
         onStarted(room.id);
       },
     });
-  }
+  });
 
   return (
     <Dialog
@@ -45,7 +48,11 @@ function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void })
       </Button>
       <DialogContent title="Start New Chat" description="Choose the customer to write to.">
         <div className="flex flex-col gap-4">
-          <UserPicker value={user} onChange={setUser} label="Customer" />
+          <UserPicker
+            value={user}
+            onChange={(picked) => form.setValue('user', picked)}
+            label="Customer"
+          />
           {start.isError ? (
             <p role="alert" className="text-sm text-danger">
               Error: {errorMessage(start.error, 'Failed to start chat')}
@@ -55,7 +62,7 @@ function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void })
             <Button variant="outline" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button onClick={submit} disabled={!user || start.isPending}>
+            <Button onClick={() => void submit()} disabled={!user || start.isPending}>
               {start.isPending ? <Spinner label="Starting" /> : null}
               Start Chat
             </Button>

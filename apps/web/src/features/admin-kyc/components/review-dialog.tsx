@@ -2,6 +2,7 @@ import { KYC_MSG, type TAdminKycDetail, type TKycDocument, type TKycSide } from 
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
+import { submitOf, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
@@ -139,26 +140,28 @@ function DocumentCard({
 
 function ReviewForm({ submission, onDone }: { submission: TAdminKycDetail; onDone: () => void }) {
   const review = useReviewKyc();
-  const [notes, setNotes] = useState('');
+  const form = useZodForm<{ notes: string }>(null, { notes: '' });
   const [pending, setPending] = useState<'approved' | 'rejected' | null>(null);
 
-  async function decide(decision: 'approved' | 'rejected') {
-    setPending(decision);
-    try {
-      await review.mutateAsync({
-        id: submission.id,
-        body: { decision, ...(notes.trim() ? { notes: notes.trim() } : {}) },
-      });
-      toast.success(KYC_MSG.statusUpdated, {
-        description: decision === 'approved' ? KYC_MSG.approved : KYC_MSG.rejected,
-      });
-      onDone();
-    } catch {
-      toast.error('Error', { description: KYC_MSG.updateFailed });
-    } finally {
-      setPending(null);
-    }
-  }
+  /** Each button sends the form with its decision; the notes need no check of their own. */
+  const decide = (decision: 'approved' | 'rejected') =>
+    submitOf(form, async ({ notes }) => {
+      setPending(decision);
+      try {
+        await review.mutateAsync({
+          id: submission.id,
+          body: { decision, ...(notes.trim() ? { notes: notes.trim() } : {}) },
+        });
+        toast.success(KYC_MSG.statusUpdated, {
+          description: decision === 'approved' ? KYC_MSG.approved : KYC_MSG.rejected,
+        });
+        onDone();
+      } catch {
+        toast.error('Error', { description: KYC_MSG.updateFailed });
+      } finally {
+        setPending(null);
+      }
+    })();
 
   return (
     <div className="space-y-3 border-t border-border pt-4">
@@ -167,8 +170,8 @@ function ReviewForm({ submission, onDone }: { submission: TAdminKycDetail; onDon
         <Textarea
           id="kyc-review-notes"
           rows={3}
-          value={notes}
-          onChange={(e) => setNotes(e.target.value)}
+          value={form.watch('notes')}
+          onChange={(e) => form.setValue('notes', e.target.value)}
           placeholder="Optional. On rejection the customer sees these notes."
           maxLength={2000}
           disabled={review.isPending}

@@ -1,7 +1,7 @@
 import type { TPayoutBatch } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
+import { Form, FormField, useFieldMessage } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { Download, Upload } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { shortId } from './batch-hash';
@@ -51,31 +51,50 @@ export function BatchActionBar({ batch, actions }: { batch: TPayoutBatch; action
 /** A replacement paying the same payouts at a higher fee rate (Bitcoin only). */
 function FeeBumpForm({ actions }: { actions: BatchActions }) {
   const id = useId();
-  const { feeRate, feeError } = actions;
+  const form = actions.bumpForm;
+  // summary: the rate's message sits on a line of its own under the field and the button.
   return (
-    <form noValidate onSubmit={actions.askBump} className="flex flex-wrap items-end gap-2">
-      <div className="w-40 space-y-1.5">
-        <Label htmlFor={`${id}-rate`}>New fee rate (sat/vB)</Label>
-        <Input
-          id={`${id}-rate`}
-          type="number"
-          inputMode="decimal"
-          min={0}
-          step="any"
-          value={feeRate}
-          onChange={(e) => actions.changeFeeRate(e.target.value)}
-          aria-invalid={feeError ? true : undefined}
-          aria-describedby={feeError ? `${id}-rate-error` : undefined}
-        />
-      </div>
+    <Form
+      form={form}
+      onSubmit={actions.askBump}
+      summary
+      formErrorId={`${id}-rate-error`}
+      className="flex flex-wrap items-end gap-2"
+    >
+      <FormField
+        name="feeRate"
+        id={`${id}-rate`}
+        label="New fee rate (sat/vB)"
+        className="w-40 space-y-1.5"
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            min={0}
+            step="any"
+            onChange={(e) => {
+              control.onChange(e);
+              form.clearErrors('feeRate');
+            }}
+          />
+        )}
+      </FormField>
       <Button type="submit" variant="outline" disabled={actions.bumpPending}>
         Bump fee
       </Button>
-      {feeError ? (
-        <p id={`${id}-rate-error`} role="alert" className="w-full text-sm text-danger">
-          {feeError}
-        </p>
-      ) : null}
-    </form>
+      <FeeRateMessage id={`${id}-rate-error`} />
+    </Form>
+  );
+}
+
+function FeeRateMessage({ id }: { id: string }) {
+  const message = useFieldMessage('feeRate');
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="w-full text-sm text-danger">
+      {message}
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import type { TPayoutBatch, TStepUp, TSubmitBatchResponse } from '@coffer/shared';
+import { type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { errorMessage } from '@web/lib/api-client';
-import { type ChangeEvent, type FormEvent, useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
 import { toast } from 'sonner';
 import { useBatchFile } from '../api/batch-file';
 import { useBumpBatch } from '../api/bump-batch';
@@ -13,6 +14,24 @@ type Asking =
   | { kind: 'file' }
   | { kind: 'submit'; signed: string; fileName: string }
   | { kind: 'bump'; feeRate: number };
+
+/** The fee bump form: the new rate as typed. */
+export type TFeeBumpFields = { feeRate: string };
+
+/** A rate the bump may use: a positive number, above the batch's own rate when it has one. */
+function feeRateProblem(
+  { feeRate }: TFeeBumpFields,
+  current: string | null,
+): TFormErrors<TFeeBumpFields> {
+  const rate = Number(feeRate);
+  if (feeRate.trim() === '' || !Number.isFinite(rate) || rate <= 0) {
+    return { feeRate: 'Enter the new fee rate in sat/vB.' };
+  }
+  if (current !== null && rate <= Number(current)) {
+    return { feeRate: `The new rate must be above ${current} sat/vB.` };
+  }
+  return {};
+}
 
 /** The answer to the last action, kept on the card until the next one. */
 type Outcome =
@@ -32,13 +51,16 @@ const STEP_UP_TEXT: Record<Asking['kind'], { title: string; confirm: string; pen
 /**
  * What staff can do with a batch, each confirmed with a step-up: fetch the file to sign
  * again, send a signed file, or build a fee bump. Keeps the open question, the answer to the
- * last action and the fee rate being typed.
+ * last action and the fee bump form.
  */
 export function useBatchActions(batch: TPayoutBatch) {
   const [asking, setAsking] = useState<Asking | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [feeRate, setFeeRate] = useState('');
-  const [feeError, setFeeError] = useState<string | null>(null);
+  const bumpForm = useZodForm<TFeeBumpFields>(
+    null,
+    { feeRate: '' },
+    { check: (values) => feeRateProblem(values, batch.feeRate) },
+  );
   const file = useBatchFile();
   const submit = useSubmitBatch();
   const bump = useBumpBatch();
@@ -53,7 +75,7 @@ export function useBatchActions(batch: TPayoutBatch) {
       toast.success(result.sent.length > 0 ? 'Batch sent' : 'Batch already sent');
     } else {
       const done = await bump.mutateAsync({ id: batch.id, feeRate: asking.feeRate, stepUp });
-      setFeeRate('');
+      bumpForm.reset();
       downloadFile(done.file);
       toast.success('Fee bump built', {
         description: `${done.file.fileName} is downloading: sign it and upload it here.`,
@@ -94,30 +116,14 @@ export function useBatchActions(batch: TPayoutBatch) {
     setAsking({ kind: 'submit', signed, fileName: picked.name });
   }
 
-  function askBump(e: FormEvent) {
-    e.preventDefault();
-    const rate = Number(feeRate);
-    if (feeRate.trim() === '' || !Number.isFinite(rate) || rate <= 0) {
-      setFeeError('Enter the new fee rate in sat/vB.');
-      return;
-    }
-    if (batch.feeRate !== null && rate <= Number(batch.feeRate)) {
-      setFeeError(`The new rate must be above ${batch.feeRate} sat/vB.`);
-      return;
-    }
-    setFeeError(null);
+  function askBump({ feeRate }: TFeeBumpFields) {
     setOutcome(null);
-    setAsking({ kind: 'bump', feeRate: rate });
+    setAsking({ kind: 'bump', feeRate: Number(feeRate) });
   }
 
   function askFile() {
     setOutcome(null);
     setAsking({ kind: 'file' });
-  }
-
-  function changeFeeRate(value: string) {
-    setFeeRate(value);
-    setFeeError(null);
   }
 
   const text = asking ? STEP_UP_TEXT[asking.kind] : STEP_UP_TEXT.file;
@@ -132,13 +138,11 @@ export function useBatchActions(batch: TPayoutBatch) {
 
   return {
     outcome,
-    feeRate,
-    feeError,
+    bumpForm,
     submitPending: submit.isPending,
     bumpPending: bump.isPending,
     askFile,
     chosen,
-    changeFeeRate,
     askBump,
     stepUp: {
       open: asking !== null,

@@ -2,14 +2,16 @@ import { ADMIN_TX_MSG, type TAdminTransaction, type TStepUp } from '@coffer/shar
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { Form, FormField, FormMessage, showServerError, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useCompletePayout } from '../api/complete-payout';
 import { amountOf, checkReference, completedText, isBank } from './pending-payout-present';
 import { customerText } from './present';
+
+type TFields = { reference: string };
 
 export function CompleteDialog({
   transaction,
@@ -19,32 +21,41 @@ export function CompleteDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const [reference, setReference] = useState('');
-  const [error, setError] = useState<string | null>(null);
   // The checked reference waiting for the admin's fresh second factor (step-up).
   const [asking, setAsking] = useState<string | null>(null);
   const complete = useCompletePayout();
   const bank = transaction ? isBank(transaction) : false;
+  const form = useZodForm<TFields>(
+    null,
+    { reference: '' },
+    {
+      check: ({ reference }) => {
+        if (!transaction) return {};
+        if (reference.trim() === '') {
+          return {
+            reference: bank ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
+          };
+        }
+        const checked = checkReference(transaction, reference);
+        return checked.ok ? {} : { reference: checked.message };
+      },
+    },
+  );
+  const reference = form.watch('reference');
   // The shared rule, checked as staff type; the server applies the same one.
   const check =
     transaction && reference.trim() !== '' ? checkReference(transaction, reference) : null;
-  const ruleMessage = check && !check.ok ? check.message : null;
+  const ruleMessage = check && !check.ok ? check.message : undefined;
 
   function close() {
-    setReference('');
-    setError(null);
+    form.reset();
     setAsking(null);
     onClose();
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  function submit(values: TFields) {
     if (!transaction) return;
-    if (reference.trim() === '') {
-      setError(bank ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired);
-      return;
-    }
-    const checked = checkReference(transaction, reference);
+    const checked = checkReference(transaction, values.reference);
     if (!checked.ok) return;
     setAsking(checked.value);
   }
@@ -60,8 +71,12 @@ export function CompleteDialog({
   function failed(err: unknown) {
     // Back to the form with the server's reason (four eyes, a hold, a stale request).
     setAsking(null);
-    const message = errorMessage(err, 'Please try again.');
-    setError(message);
+    const message = showServerError(
+      form,
+      err,
+      (e) => errorMessage(e, 'Please try again.'),
+      () => 'reference',
+    );
     toast.error('Failed to complete withdrawal', { description: message });
   }
 
@@ -93,29 +108,32 @@ export function CompleteDialog({
               : undefined
           }
         >
-          <form onSubmit={submit} noValidate className="space-y-4">
-            <div className="space-y-1.5">
-              <Label htmlFor={`${id}-ref`}>
-                {bank ? 'Bank reference' : 'Chain transaction hash'}
-              </Label>
-              <Input
-                id={`${id}-ref`}
-                autoComplete="off"
-                spellCheck={false}
-                value={reference}
-                onChange={(e) => {
-                  setReference(e.target.value);
-                  setError(null);
-                }}
-                aria-invalid={ruleMessage || error ? true : undefined}
-                aria-describedby={ruleMessage || error ? `${id}-ref-error` : undefined}
-              />
-            </div>
-            {ruleMessage || error ? (
-              <p id={`${id}-ref-error`} role="alert" className="text-sm text-danger">
-                {ruleMessage ?? error}
-              </p>
-            ) : null}
+          <Form
+            form={form}
+            onSubmit={submit}
+            live={{ errors: { reference: ruleMessage }, shown: () => true }}
+            className="space-y-4"
+          >
+            <FormField
+              name="reference"
+              id={`${id}-ref`}
+              label={bank ? 'Bank reference' : 'Chain transaction hash'}
+              messageId={`${id}-ref-error`}
+              className="space-y-1.5"
+            >
+              {(control) => (
+                <Input
+                  {...control}
+                  autoComplete="off"
+                  spellCheck={false}
+                  onChange={(e) => {
+                    control.onChange(e);
+                    form.clearErrors('reference');
+                  }}
+                />
+              )}
+            </FormField>
+            <FormMessage name="reference" id={`${id}-ref-error`} />
             <div className="flex justify-end gap-2">
               <Button type="button" variant="outline" onClick={close}>
                 Cancel
@@ -124,7 +142,7 @@ export function CompleteDialog({
                 {complete.isPending ? 'Completing...' : 'Mark as completed'}
               </Button>
             </div>
-          </form>
+          </Form>
         </DialogContent>
       </Dialog>
     </>

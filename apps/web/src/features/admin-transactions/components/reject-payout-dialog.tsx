@@ -2,10 +2,11 @@ import type { TAdminTransaction, TStepUp } from '@coffer/shared';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
+import { FORM_ERROR, Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useRejectPayout } from '../api/reject-payout';
 import { amountOf } from './pending-payout-present';
@@ -19,39 +20,39 @@ export function RejectDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<{ reason: string }>(
+    null,
+    { reason: '' },
+    {
+      check: ({ reason }) =>
+        reason.trim() === '' ? { [FORM_ERROR]: 'Enter the reason the customer will see.' } : {},
+    },
+  );
   const [asking, setAsking] = useState(false);
   const reject = useRejectPayout();
 
   function close() {
-    setReason('');
-    setError(null);
+    form.reset();
     setAsking(false);
     onClose();
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
+  function submit() {
     if (!transaction) return;
-    if (reason.trim() === '') {
-      setError('Enter the reason the customer will see.');
-      return;
-    }
     setAsking(true);
   }
 
   async function confirm(stepUp: TStepUp) {
     if (!transaction) return;
-    await reject.mutateAsync({ id: transaction.id, reason: reason.trim(), stepUp });
+    const reason = form.getValues('reason').trim();
+    await reject.mutateAsync({ id: transaction.id, reason, stepUp });
     toast.success('Request rejected');
     close();
   }
 
   function failed(err: unknown) {
     setAsking(false);
-    const message = errorMessage(err, 'Please try again.');
-    setError(message);
+    const message = showServerError(form, err, (e) => errorMessage(e, 'Please try again.'));
     toast.error('Failed to reject the request', { description: message });
   }
 
@@ -80,21 +81,17 @@ export function RejectDialog({
           title="Reject request"
           description="The hold is released and the customer is e-mailed with your reason."
         >
-          <form onSubmit={submit} noValidate className="space-y-4">
+          <Form form={form} onSubmit={submit} className="space-y-4">
             <div className="space-y-1.5">
               <Label htmlFor={`${id}-reason`}>Reason (shown to the customer)</Label>
               <Textarea
                 id={`${id}-reason`}
                 rows={3}
-                value={reason}
-                onChange={(e) => setReason(e.target.value)}
+                value={form.watch('reason')}
+                onChange={(e) => form.setValue('reason', e.target.value)}
               />
             </div>
-            {error ? (
-              <p role="alert" className="text-sm text-danger">
-                {error}
-              </p>
-            ) : null}
+            <FormError />
             <div className="flex justify-end gap-2">
               <Button type="button" variant="outline" onClick={close}>
                 Cancel
@@ -103,7 +100,7 @@ export function RejectDialog({
                 {reject.isPending ? 'Rejecting...' : 'Reject'}
               </Button>
             </div>
-          </form>
+          </Form>
         </DialogContent>
       </Dialog>
     </>

@@ -5,9 +5,7 @@ import { EditButton } from '@web/components/admin/edit-button';
 import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
-import { Label } from '@web/components/ui/label';
-import { Switch } from '@web/components/ui/switch';
-import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { useUserDepositAddresses } from '../api/get-user-deposit-addresses';
 import { useUpdateDepositAddress } from '../api/update-deposit-address';
@@ -15,26 +13,19 @@ import { AddressEditForm } from './address-edit-form';
 import { TableCard } from './table-card';
 
 function AddressEditor({ row, onDone }: { row: TAdminDepositAddress; onDone: () => void }) {
-  const id = useId();
   const update = useUpdateDepositAddress();
-  const [isActive, setIsActive] = useState(row.isActive);
-
   return (
     <AddressEditForm
       label={`${row.assetSymbol} deposit address (${row.network})`}
       initial={row.address}
-      save={(address) => update.mutateAsync({ id: row.id, body: { address, isActive } })}
+      active={{ label: 'Active (shown to the customer)', initial: row.isActive }}
+      save={(address, isActive) => update.mutateAsync({ id: row.id, body: { address, isActive } })}
       pending={update.isPending}
       saveText="Save"
       savedText={ADMIN_WALLET_MSG.depositAddressUpdated}
       failedText={ADMIN_WALLET_MSG.updateDepositAddressFailed}
       onDone={onDone}
-    >
-      <div className="flex items-center gap-2">
-        <Switch id={`${id}-active`} checked={isActive} onCheckedChange={setIsActive} />
-        <Label htmlFor={`${id}-active`}>Active (shown to the customer)</Label>
-      </div>
-    </AddressEditForm>
+    />
   );
 }
 

@@ -12,11 +12,19 @@ import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import {
+  Form,
+  FormError,
+  FormField,
+  showServerError,
+  type TFieldControl,
+  type TFormErrors,
+  useZodForm,
+} from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
 import { formatCrypto, formatUsd, roundDecimal, toMinorOrNull } from '@web/lib/money/format';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ChangeEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useAdjustWalletBalance } from '../api/adjust-wallet-balance';
 import { useUserWallets } from '../api/get-user-wallets';
@@ -49,32 +57,39 @@ function AddressEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
   );
 }
 
+type TBalanceFields = { balance: string; reason: string };
+
 function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () => void }) {
   const id = useId();
   const adjust = useAdjustWalletBalance();
   // The exact balance, every digit: an edit must start from what is there, not a rounding.
-  const [balance, setBalance] = useState(wallet.balance);
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<{ balance?: string; reason?: string; form?: string }>({});
+  const form = useZodForm<TBalanceFields>(
+    null,
+    { balance: wallet.balance, reason: '' },
+    {
+      check: ({ balance, reason }) => {
+        const found: TFormErrors<TBalanceFields> = {};
+        if (!PLAIN_DECIMAL.test(balance.trim())) found.balance = ADMIN_WALLET_MSG.invalidBalance;
+        if (reason.trim() === '') found.reason = ADMIN_WALLET_MSG.reasonRequired;
+        return found;
+      },
+    },
+  );
+  const balance = form.watch('balance');
   // A checked edit waits for the admin's fresh second factor (step-up).
   const [asking, setAsking] = useState(false);
   const hasHold = (toMinorOrNull(wallet.held, wallet.decimals) ?? 0n) > 0n;
 
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const next: typeof errors = {};
-    if (!PLAIN_DECIMAL.test(balance.trim())) next.balance = ADMIN_WALLET_MSG.invalidBalance;
-    if (reason.trim() === '') next.reason = ADMIN_WALLET_MSG.reasonRequired;
-    setErrors(next);
-    if (next.balance) toast.error('Error', { description: next.balance });
-    if (next.balance || next.reason) return;
-    setAsking(true);
+  /** A balance that is no number is also told in a toast. */
+  function refused(errors: TFormErrors<TBalanceFields>) {
+    if (errors.balance) toast.error('Error', { description: errors.balance });
   }
 
   async function confirm(stepUp: TStepUp) {
+    const values = form.getValues();
     const answer = await adjust.mutateAsync({
       walletId: wallet.id,
-      body: { newBalance: balance.trim(), reason: reason.trim(), stepUp },
+      body: { newBalance: values.balance.trim(), reason: values.reason.trim(), stepUp },
     });
     setAsking(false);
     const fiat = roundDecimal(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
@@ -84,14 +99,19 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
 
   function failed(err: unknown) {
     setAsking(false);
-    const message = errorMessage(err, ADMIN_WALLET_MSG.updateWalletBalanceFailed);
-    setErrors({ form: message });
+    const message = showServerError(form, err, (e) =>
+      errorMessage(e, ADMIN_WALLET_MSG.updateWalletBalanceFailed),
+    );
     toast.error(ADMIN_WALLET_MSG.updateWalletBalanceFailed, { description: message });
   }
 
-  const describedBy = (field: 'balance' | 'reason', hint?: string) =>
-    [hint, errors[field] ? `${id}-${field}-error` : undefined].filter(Boolean).join(' ') ||
-    undefined;
+  /** A new value clears its field's message and the server's refusal. */
+  const clearing =
+    (name: keyof TBalanceFields, control: TFieldControl) => (e: ChangeEvent<HTMLInputElement>) => {
+      control.onChange(e);
+      form.clearErrors(name);
+      form.clearErrors('root');
+    };
 
   return (
     <>
@@ -105,61 +125,50 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
         onConfirm={confirm}
         onFailure={failed}
       />
-      <form onSubmit={onSubmit} noValidate className="w-full space-y-3">
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-balance`}>New balance ({wallet.symbol})</Label>
-          <Input
-            id={`${id}-balance`}
-            inputMode="decimal"
-            value={balance}
-            onChange={(e) => {
-              setBalance(e.target.value);
-              setErrors((prev) => ({ ...prev, balance: undefined, form: undefined }));
-            }}
-            className="font-mono tabular-nums"
-            autoComplete="off"
-            autoFocus
-            aria-invalid={errors.balance ? true : undefined}
-            aria-describedby={describedBy('balance', `${id}-balance-hint`)}
-          />
-          <p id={`${id}-balance-hint`} className="text-xs text-muted">
-            The difference is posted as an adjustment in the customer&apos;s history.
-            {hasHold
-              ? ` ${wallet.held} ${wallet.symbol} is held for pending withdrawals; the balance cannot go below it.`
-              : ''}
-          </p>
-          {errors.balance ? (
-            <p id={`${id}-balance-error`} className="text-sm text-danger">
-              {errors.balance}
-            </p>
-          ) : null}
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-reason`}>Reason (the customer sees it)</Label>
-          <Input
-            id={`${id}-reason`}
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value);
-              setErrors((prev) => ({ ...prev, reason: undefined, form: undefined }));
-            }}
-            maxLength={500}
-            aria-invalid={errors.reason ? true : undefined}
-            aria-describedby={describedBy('reason')}
-          />
-          {errors.reason ? (
-            <p id={`${id}-reason-error`} className="text-sm text-danger">
-              {errors.reason}
-            </p>
-          ) : null}
-        </div>
-        {errors.form ? (
-          <p role="alert" className="text-sm text-danger">
-            {errors.form}
-          </p>
-        ) : null}
+      <Form
+        form={form}
+        onSubmit={() => setAsking(true)}
+        onInvalid={refused}
+        className="w-full space-y-3"
+      >
+        <FormField
+          name="balance"
+          id={`${id}-balance`}
+          label={`New balance (${wallet.symbol})`}
+          className="space-y-1.5"
+          hint={
+            <>
+              The difference is posted as an adjustment in the customer&apos;s history.
+              {hasHold
+                ? ` ${wallet.held} ${wallet.symbol} is held for pending withdrawals; the balance cannot go below it.`
+                : ''}
+            </>
+          }
+        >
+          {(control) => (
+            <Input
+              {...control}
+              onChange={clearing('balance', control)}
+              inputMode="decimal"
+              className="font-mono tabular-nums"
+              autoComplete="off"
+              autoFocus
+            />
+          )}
+        </FormField>
+        <FormField
+          name="reason"
+          id={`${id}-reason`}
+          label="Reason (the customer sees it)"
+          className="space-y-1.5"
+        >
+          {(control) => (
+            <Input {...control} onChange={clearing('reason', control)} maxLength={500} />
+          )}
+        </FormField>
+        <FormError />
         <EditFormActions saveText="Save balance" pending={adjust.isPending} onCancel={onDone} />
-      </form>
+      </Form>
     </>
   );
 }

@@ -17,15 +17,15 @@ import {
   useZodForm,
 } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
-import { Logo } from '@web/components/ui/logo';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { ApiError } from '@web/lib/api-client';
 import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
-import { ArrowLeft, CheckCircle2, ShieldAlert } from 'lucide-react';
+import { CheckCircle2, ShieldAlert } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useResetPassword } from '../api/reset-password';
+import { AuthShell } from './auth-shell';
 
 const REDIRECT_MS = 3000;
 
@@ -74,15 +74,53 @@ function failureMessage(err: unknown): string {
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const form = useZodForm<TFields>(null, EMPTY, { check });
-  const phraseHintId = useId();
-  const noticeId = useId();
 
   useEffect(() => {
     if (!reset.isSuccess) return;
     const timer = setTimeout(() => void navigate('/auth', { replace: true }), REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [reset.isSuccess, navigate]);
+
+  return (
+    <AuthShell back={{ to: '/auth', label: 'Back to Sign In' }} className="max-w-lg">
+      <Card>
+        <CardHeader>
+          <h1 className="text-2xl font-bold text-fg">Reset Password</h1>
+          <CardDescription>
+            Enter the 12-word recovery phrase of your account and choose a new password.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {reset.isSuccess ? <ResetDone /> : <ResetPasswordForm reset={reset} />}
+        </CardContent>
+      </Card>
+    </AuthShell>
+  );
+}
+
+/** The new password is set: on to the sign-in page, now or in a moment. */
+function ResetDone() {
+  return (
+    <div className="flex flex-col items-center gap-4 py-4 text-center">
+      <CheckCircle2 className="h-12 w-12 text-success" aria-hidden />
+      <p role="status" className="text-fg">
+        {MSG.passwordResetDone}
+      </p>
+      <p className="text-sm text-muted">Taking you to the sign-in page...</p>
+      <Button asChild>
+        <Link to="/auth" replace>
+          Sign in now
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+/** The phrase, the new password twice, one message for them, and the notice on the phrase. */
+function ResetPasswordForm({ reset }: { reset: ReturnType<typeof useResetPassword> }) {
+  const form = useZodForm<TFields>(null, EMPTY, { check });
+  const phraseHintId = useId();
+  const noticeId = useId();
 
   function submit({ recoveryPhrase, newPassword }: TFields) {
     if (reset.isPending || reset.isSuccess) return;
@@ -104,127 +142,87 @@ export default function ResetPasswordPage() {
   const words = countWords(form.watch('recoveryPhrase'));
 
   return (
-    <main className="flex min-h-screen flex-col items-center justify-center bg-bg px-4 py-8">
-      <div className="flex w-full max-w-lg flex-col gap-6">
-        <div className="flex items-center justify-between gap-4">
-          <Link to="/" aria-label="Coffer home">
-            <Logo />
-          </Link>
-          <Link
-            to="/auth"
-            className="inline-flex items-center gap-1 text-sm text-muted hover:text-fg"
-          >
-            <ArrowLeft className="h-4 w-4" aria-hidden />
-            Back to Sign In
-          </Link>
-        </div>
+    <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
+      <FormField
+        name="recoveryPhrase"
+        label="Recovery phrase"
+        describedBy={[phraseHintId]}
+        after={
+          <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
+            <span>Your 12 words, in order, separated by spaces.</span>
+            <span aria-live="polite">
+              {words} / {RECOVERY_PHRASE_WORDS} words
+            </span>
+          </p>
+        }
+      >
+        {(control) => (
+          <Textarea
+            {...control}
+            rows={3}
+            autoComplete="off"
+            autoCapitalize="none"
+            autoCorrect="off"
+            spellCheck={false}
+            placeholder="word1 word2 word3 ... word12"
+            className="font-mono"
+          />
+        )}
+      </FormField>
 
-        <Card>
-          <CardHeader>
-            <h1 className="text-2xl font-bold text-fg">Reset Password</h1>
-            <CardDescription>
-              Enter the 12-word recovery phrase of your account and choose a new password.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            {reset.isSuccess ? (
-              <div className="flex flex-col items-center gap-4 py-4 text-center">
-                <CheckCircle2 className="h-12 w-12 text-success" aria-hidden />
-                <p role="status" className="text-fg">
-                  {MSG.passwordResetDone}
-                </p>
-                <p className="text-sm text-muted">Taking you to the sign-in page...</p>
-                <Button asChild>
-                  <Link to="/auth" replace>
-                    Sign in now
-                  </Link>
-                </Button>
-              </div>
-            ) : (
-              <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
-                <FormField
-                  name="recoveryPhrase"
-                  label="Recovery phrase"
-                  describedBy={[phraseHintId]}
-                  after={
-                    <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
-                      <span>Your 12 words, in order, separated by spaces.</span>
-                      <span aria-live="polite">
-                        {words} / {RECOVERY_PHRASE_WORDS} words
-                      </span>
-                    </p>
-                  }
-                >
-                  {(control) => (
-                    <Textarea
-                      {...control}
-                      rows={3}
-                      autoComplete="off"
-                      autoCapitalize="none"
-                      autoCorrect="off"
-                      spellCheck={false}
-                      placeholder="word1 word2 word3 ... word12"
-                      className="font-mono"
-                    />
-                  )}
-                </FormField>
+      <FormField name="newPassword" label="New password">
+        {(control) => (
+          <PasswordInput
+            {...control}
+            autoComplete="new-password"
+            minLength={PASSWORD_MIN_LENGTH}
+            onFocus={preloadPasswordCheck}
+          />
+        )}
+      </FormField>
 
-                <FormField name="newPassword" label="New password">
-                  {(control) => (
-                    <PasswordInput
-                      {...control}
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                      onFocus={preloadPasswordCheck}
-                    />
-                  )}
-                </FormField>
+      <FormField
+        name="confirmPassword"
+        label="Confirm new password"
+        after={<p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>}
+      >
+        {(control) => (
+          <PasswordInput {...control} autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} />
+        )}
+      </FormField>
 
-                <FormField
-                  name="confirmPassword"
-                  label="Confirm new password"
-                  after={<p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>}
-                >
-                  {(control) => (
-                    <PasswordInput
-                      {...control}
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                    />
-                  )}
-                </FormField>
+      <FormError />
 
-                <FormError />
+      <PhraseNotice id={noticeId} />
 
-                <div
-                  id={noticeId}
-                  className="flex gap-3 rounded-lg border border-warning/50 bg-warning/10 p-3 text-sm text-fg"
-                >
-                  <ShieldAlert className="mt-0.5 h-5 w-5 shrink-0 text-warning" aria-hidden />
-                  <div className="flex flex-col gap-1">
-                    <p className="font-medium">Security notice</p>
-                    <p>
-                      Your recovery phrase is checked on our server over an encrypted connection and
-                      is never kept in this browser. Resetting your password signs your account out
-                      on every device. Coffer will never ask you for your recovery phrase: enter it
-                      only on this page, never share it.
-                    </p>
-                  </div>
-                </div>
+      <Button
+        type="submit"
+        className="w-full"
+        disabled={form.formState.isSubmitting || reset.isPending}
+        aria-describedby={noticeId}
+      >
+        {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
+      </Button>
+    </Form>
+  );
+}
 
-                <Button
-                  type="submit"
-                  className="w-full"
-                  disabled={form.formState.isSubmitting || reset.isPending}
-                  aria-describedby={noticeId}
-                >
-                  {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
-                </Button>
-              </Form>
-            )}
-          </CardContent>
-        </Card>
+function PhraseNotice({ id }: { id: string }) {
+  return (
+    <div
+      id={id}
+      className="flex gap-3 rounded-lg border border-warning/50 bg-warning/10 p-3 text-sm text-fg"
+    >
+      <ShieldAlert className="mt-0.5 h-5 w-5 shrink-0 text-warning" aria-hidden />
+      <div className="flex flex-col gap-1">
+        <p className="font-medium">Security notice</p>
+        <p>
+          Your recovery phrase is checked on our server over an encrypted connection and is never
+          kept in this browser. Resetting your password signs your account out on every device.
+          Coffer will never ask you for your recovery phrase: enter it only on this page, never
+          share it.
+        </p>
       </div>
-    </main>
+    </div>
   );
 }

@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { FORM_ERROR, Form, type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { Input, Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { Logo } from '@web/components/ui/logo';
@@ -18,7 +19,7 @@ import { ApiError } from '@web/lib/api-client';
 import { useRealtime, useRealtimeConnection } from '@web/lib/realtime';
 import { useSession } from '@web/lib/session';
 import { CheckCircle2, Clock, ShieldCheck, XCircle } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { kycStatusQueryOptions, useKycStatus } from '../api/get-kyc-status';
@@ -33,31 +34,34 @@ function acceptedType(file: File): boolean {
   return file.type === '' && /\.(jpe?g|png|pdf)$/i.test(file.name);
 }
 
-/** The checks of KYC form, in order; the first failure as a toast. */
-function firstProblem(input: {
+type TKycFields = {
   fullName: string;
   phoneNumber: string;
   address: string;
   front: File | null;
   back: File | null;
-  signedIn: boolean;
-}): { title: string; description: string } | null {
-  const v = (description: string) => ({ title: KYC_MSG.validationTitle, description });
-  if (!input.fullName.trim()) return v(KYC_MSG.fullNameRequired);
-  if (!input.phoneNumber.trim()) return v(KYC_MSG.phoneRequired);
-  if (!input.address.trim()) return v(KYC_MSG.addressRequired);
-  if (!input.front) return v(KYC_MSG.frontRequired);
-  for (const file of [input.front, input.back]) {
+};
+
+/**
+ * The checks of the KYC form, in order. Only the first failure is told (as a toast), so
+ * only the first is returned; a missing sign-in belongs to the whole form.
+ */
+function firstProblem(values: TKycFields, signedIn: boolean): TFormErrors<TKycFields> {
+  if (!values.fullName.trim()) return { fullName: KYC_MSG.fullNameRequired };
+  if (!values.phoneNumber.trim()) return { phoneNumber: KYC_MSG.phoneRequired };
+  if (!values.address.trim()) return { address: KYC_MSG.addressRequired };
+  if (!values.front) return { front: KYC_MSG.frontRequired };
+  for (const side of ['front', 'back'] as const) {
+    const file = values[side];
     if (!file) continue;
-    if (!acceptedType(file)) {
-      return { title: KYC_MSG.invalidTypeTitle, description: KYC_MSG.invalidType };
-    }
-    if (file.size > KYC_MAX_FILE_BYTES) {
-      return { title: KYC_MSG.tooLargeTitle, description: KYC_MSG.tooLarge };
-    }
+    const found: TFormErrors<TKycFields> = {};
+    if (!acceptedType(file)) found[side] = KYC_MSG.invalidType;
+    else if (file.size > KYC_MAX_FILE_BYTES) found[side] = KYC_MSG.tooLarge;
+    else continue;
+    return found;
   }
-  if (!input.signedIn) return { title: KYC_MSG.authTitle, description: KYC_MSG.authRequired };
-  return null;
+  if (!signedIn) return { [FORM_ERROR]: KYC_MSG.authRequired };
+  return {};
 }
 
 function serverProblem(err: unknown): { title: string; description: string } {
@@ -187,11 +191,19 @@ function KycForm({
 }) {
   const session = useSession();
   const submit = useSubmitKyc();
-  const [fullName, setFullName] = useState(previous?.fullName ?? '');
-  const [phoneNumber, setPhoneNumber] = useState(previous?.phoneNumber ?? '');
-  const [address, setAddress] = useState(previous?.address ?? '');
-  const [front, setFront] = useState<File | null>(null);
-  const [back, setBack] = useState<File | null>(null);
+  // The session is read when the form is sent: the layer takes the latest render's check.
+  const form = useZodForm<TKycFields>(
+    null,
+    {
+      fullName: previous?.fullName ?? '',
+      phoneNumber: previous?.phoneNumber ?? '',
+      address: previous?.address ?? '',
+      front: null,
+      back: null,
+    },
+    { check: (values) => firstProblem(values, Boolean(session.data)) },
+  );
+  const { fullName, phoneNumber, address, front, back } = form.watch();
   // One complaint on screen at a time: a new one, or a new file, clears the last.
   const lastToast = useRef<string | number | null>(null);
   const clearToast = () => {
@@ -202,33 +214,25 @@ function KycForm({
     clearToast();
     lastToast.current = toast.error(problem.title, { description: problem.description });
   };
-  const pick = (set: (file: File | null) => void) => (file: File | null) => {
+  const pick = (side: 'front' | 'back') => (file: File | null) => {
     clearToast();
-    set(file);
+    form.setValue(side, file);
   };
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (submit.isPending) return;
-    const problem = firstProblem({
-      fullName,
-      phoneNumber,
-      address,
-      front,
-      back,
-      signedIn: Boolean(session.data),
-    });
-    if (problem) {
-      complain(problem);
-      return;
-    }
+  function refused(errors: TFormErrors<TKycFields>) {
+    const description = Object.values(errors)[0];
+    if (description) complain({ title: kycErrorTitle(description), description });
+  }
+
+  async function onSubmit(values: TKycFields) {
+    if (submit.isPending || !values.front) return;
     try {
       await submit.mutateAsync({
-        fullName: fullName.trim(),
-        phoneNumber: phoneNumber.trim(),
-        address: address.trim(),
-        front: front as File,
-        back,
+        fullName: values.fullName.trim(),
+        phoneNumber: values.phoneNumber.trim(),
+        address: values.address.trim(),
+        front: values.front,
+        back: values.back,
       });
       clearToast();
       toast.success(KYC_MSG.successTitle, { description: KYC_MSG.success });
@@ -255,8 +259,8 @@ function KycForm({
             Please correct your details and upload your documents again.
           </p>
         ) : null}
-        {/* noValidate: the form's own checks run in the specified order with their messages. */}
-        <form onSubmit={(e) => void onSubmit(e)} noValidate className="space-y-5">
+        {/* The form's own checks run in the specified order, each refusal told in a toast. */}
+        <Form form={form} onSubmit={onSubmit} onInvalid={refused} className="space-y-5">
           <div className="grid gap-5 sm:grid-cols-2">
             <div className="space-y-2">
               <Label htmlFor="kyc-full-name">Full Name</Label>
@@ -264,7 +268,7 @@ function KycForm({
                 id="kyc-full-name"
                 autoComplete="name"
                 value={fullName}
-                onChange={(e) => setFullName(e.target.value)}
+                onChange={(e) => form.setValue('fullName', e.target.value)}
                 placeholder="As shown on your ID"
                 maxLength={200}
                 disabled={busy}
@@ -277,7 +281,7 @@ function KycForm({
                 type="tel"
                 autoComplete="tel"
                 value={phoneNumber}
-                onChange={(e) => setPhoneNumber(e.target.value)}
+                onChange={(e) => form.setValue('phoneNumber', e.target.value)}
                 placeholder="+61 400 000 000"
                 maxLength={40}
                 disabled={busy}
@@ -291,7 +295,7 @@ function KycForm({
               autoComplete="street-address"
               rows={3}
               value={address}
-              onChange={(e) => setAddress(e.target.value)}
+              onChange={(e) => form.setValue('address', e.target.value)}
               placeholder="Street, city, state and postcode"
               maxLength={1000}
               disabled={busy}
@@ -301,14 +305,14 @@ function KycForm({
             label="Front of Driver's Licence or Passport (required)"
             hint="JPEG, PNG or PDF, up to 10 MB."
             file={front}
-            onChange={pick(setFront)}
+            onChange={pick('front')}
             disabled={busy}
           />
           <DocumentDrop
             label="Back of Driver's Licence (optional)"
             hint="JPEG, PNG or PDF, up to 10 MB."
             file={back}
-            onChange={pick(setBack)}
+            onChange={pick('back')}
             disabled={busy}
           />
           <p className="text-xs text-muted">
@@ -317,7 +321,7 @@ function KycForm({
           <Button type="submit" className="w-full" size="lg" disabled={busy}>
             {busy ? 'Submitting...' : 'Submit KYC Verification'}
           </Button>
-        </form>
+        </Form>
       </CardContent>
     </Card>
   );

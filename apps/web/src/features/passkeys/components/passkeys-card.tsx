@@ -1,17 +1,22 @@
-import { PASSKEY_NAME_MAX, type TPasskey, ZPasskeyName } from '@coffer/shared';
+import {
+  PASSKEY_NAME_MAX,
+  type TPasskey,
+  type TPasskeyRenameRequest,
+  ZPasskeyRenameRequest,
+} from '@coffer/shared';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
-import { FieldError } from '@web/components/ui/field-error';
+import { Form, FormField, showServerError, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { passkeyErrorMessage, usePasskeys } from '@web/lib/passkeys';
 import { format } from 'date-fns';
 import { KeyRound } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { type InputHTMLAttributes, type ReactNode, useState } from 'react';
+import type { UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useAddPasskey } from '../api/add-passkey';
 import { useRemovePasskey } from '../api/remove-passkey';
@@ -101,84 +106,107 @@ export function PasskeysCard({ twoFactorEnabled }: { twoFactorEnabled: boolean }
   );
 }
 
+type TNameFields = TPasskeyRenameRequest;
+
+/** The passkey's name, checked as the server checks it; a new name clears the last message. */
+function NameField({
+  form,
+  className,
+  inputProps,
+  children,
+}: {
+  form: UseFormReturn<TNameFields>;
+  className: string;
+  inputProps?: InputHTMLAttributes<HTMLInputElement>;
+  /** Lays the input out with more beside it (the Add button). */
+  children?: (input: ReactNode) => ReactNode;
+}) {
+  return (
+    <FormField name="name" label="Passkey name" className={className}>
+      {(control) => {
+        const input = (
+          <Input
+            {...control}
+            {...inputProps}
+            maxLength={PASSKEY_NAME_MAX}
+            onChange={(e) => {
+              control.onChange(e);
+              form.clearErrors('name');
+            }}
+          />
+        );
+        return children ? children(input) : input;
+      }}
+    </FormField>
+  );
+}
+
 function AddPasskeyForm() {
   const add = useAddPasskey();
-  const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
-  const errorId = useId();
+  const form = useZodForm<TNameFields>(ZPasskeyRenameRequest, { name: '' });
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  function submit(values: TNameFields) {
     if (add.isPending) return;
-    const parsed = ZPasskeyName.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Give the passkey a name.');
-      return;
-    }
-    setError(null);
-    add.mutate(parsed.data, {
+    const parsed = ZPasskeyRenameRequest.safeParse(values);
+    if (!parsed.success) return;
+    add.mutate(parsed.data.name, {
       onSuccess: (passkey) => {
-        setName('');
+        form.reset();
         toast.success('Passkey added', { description: `"${passkey.name}" can now sign you in.` });
       },
       onError: (err) => {
-        const message = passkeyErrorMessage(err, 'Failed to add the passkey.');
-        setError(message);
+        const message = showServerError(
+          form,
+          err,
+          (e) => passkeyErrorMessage(e, 'Failed to add the passkey.'),
+          () => 'name',
+        );
         toast.error('Passkey not added', { description: message });
       },
     });
   }
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-2 border-t border-border pt-4">
-      <Label htmlFor={inputId}>Passkey name</Label>
-      <div className="flex flex-col gap-2 sm:flex-row">
-        <Input
-          id={inputId}
-          name="passkeyName"
-          placeholder="e.g. Work laptop"
-          maxLength={PASSKEY_NAME_MAX}
-          autoComplete="off"
-          value={name}
-          onChange={(e) => {
-            setName(e.target.value);
-            if (error) setError(null);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-        />
-        <Button type="submit" disabled={add.isPending} className="sm:w-auto">
-          {add.isPending ? 'Adding...' : 'Add passkey'}
-        </Button>
-      </div>
-      <FieldError id={errorId} message={error} />
-    </form>
+    <Form form={form} onSubmit={submit} className="flex flex-col gap-2 border-t border-border pt-4">
+      <NameField
+        form={form}
+        className="flex flex-col gap-2"
+        inputProps={{ name: 'passkeyName', placeholder: 'e.g. Work laptop', autoComplete: 'off' }}
+      >
+        {(input) => (
+          <div className="flex flex-col gap-2 sm:flex-row">
+            {input}
+            <Button type="submit" disabled={add.isPending} className="sm:w-auto">
+              {add.isPending ? 'Adding...' : 'Add passkey'}
+            </Button>
+          </div>
+        )}
+      </NameField>
+    </Form>
   );
 }
 
 function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => void }) {
   const rename = useRenamePasskey();
-  const [name, setName] = useState(passkey.name);
-  const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
-  const errorId = useId();
+  const form = useZodForm<TNameFields>(ZPasskeyRenameRequest, { name: passkey.name });
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const parsed = ZPasskeyName.safeParse(name);
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Give the passkey a name.');
-      return;
-    }
+  function submit(values: TNameFields) {
+    const parsed = ZPasskeyRenameRequest.safeParse(values);
+    if (!parsed.success) return;
     rename.mutate(
-      { id: passkey.id, name: parsed.data },
+      { id: passkey.id, name: parsed.data.name },
       {
         onSuccess: () => {
           toast.success('Passkey renamed');
           onClose();
         },
-        onError: (err) => setError(errorMessage(err, 'Failed to rename the passkey.')),
+        onError: (err) =>
+          showServerError(
+            form,
+            err,
+            (e) => errorMessage(e, 'Failed to rename the passkey.'),
+            () => 'name',
+          ),
       },
     );
   }
@@ -186,20 +214,8 @@ function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => 
   return (
     <Dialog open onOpenChange={(open) => !open && onClose()}>
       <DialogContent title="Rename passkey">
-        <form noValidate onSubmit={submit} className="flex flex-col gap-3">
-          <Label htmlFor={inputId}>Passkey name</Label>
-          <Input
-            id={inputId}
-            maxLength={PASSKEY_NAME_MAX}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              if (error) setError(null);
-            }}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? errorId : undefined}
-          />
-          <FieldError id={errorId} message={error} />
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
+          <NameField form={form} className="flex flex-col gap-3" />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={onClose} disabled={rename.isPending}>
               Cancel
@@ -208,7 +224,7 @@ function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => 
               {rename.isPending ? 'Saving...' : 'Save'}
             </Button>
           </div>
-        </form>
+        </Form>
       </DialogContent>
     </Dialog>
   );

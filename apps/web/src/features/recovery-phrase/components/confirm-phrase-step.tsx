@@ -1,13 +1,20 @@
-import { countWords, MSG, normalizePhrase, RECOVERY_PHRASE_WORDS } from '@coffer/shared';
+import {
+  countWords,
+  normalizePhrase,
+  RECOVERY_PHRASE_WORDS,
+  type TConfirmPhraseRequest,
+  ZConfirmPhraseRequest,
+} from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { FieldError } from '@web/components/ui/field-error';
+import { Form, FormField, showServerError, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { ApiError } from '@web/lib/api-client';
 import { ClipboardCheck } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId } from 'react';
 import { useConfirmPhrase } from '../api/confirm-phrase';
+
+type TFields = TConfirmPhraseRequest;
 
 /** What to tell the customer when the server refused or could not be reached. */
 function messageOf(err: unknown): string {
@@ -27,28 +34,19 @@ export function ConfirmPhraseStep({
   onBack: () => void;
   onConfirmed: (confirmedAt: string) => void;
 }) {
-  const [phrase, setPhrase] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<TFields>(ZConfirmPhraseRequest, { phrase: '' });
   const confirm = useConfirmPhrase();
-  const fieldId = useId();
   const hintId = useId();
-  const errorId = useId();
-  const words = countWords(phrase);
+  const words = countWords(form.watch('phrase'));
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  function onSubmit(values: TFields) {
     if (confirm.isPending) return;
-    if (words !== RECOVERY_PHRASE_WORDS) {
-      setError(MSG.phraseTwelveWords);
-      return;
-    }
-    setError(null);
-    confirm.mutate(normalizePhrase(phrase), {
+    confirm.mutate(normalizePhrase(values.phrase), {
       onSuccess: ({ confirmedAt }) => {
-        setPhrase('');
+        form.reset();
         onConfirmed(confirmedAt);
       },
-      onError: (err) => setError(messageOf(err)),
+      onError: (err) => showServerError(form, err, messageOf, () => 'phrase'),
     });
   }
 
@@ -68,38 +66,42 @@ export function ConfirmPhraseStep({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form noValidate onSubmit={onSubmit} className="space-y-4">
-          <div className="space-y-2">
-            <Label htmlFor={fieldId}>Your 12-word seed phrase</Label>
-            {/* translate="no": browser translation would send the words to a third party. */}
-            <Textarea
-              id={fieldId}
-              name="confirmPhrase"
-              rows={3}
-              translate="no"
-              autoComplete="off"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              placeholder="word1 word2 word3 ... word12"
-              value={phrase}
-              onChange={(e) => {
-                setPhrase(e.target.value);
-                if (error) setError(null);
-              }}
-              readOnly={confirm.isPending}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-              className="font-mono"
-            />
-            <p id={hintId} className="flex justify-between gap-2 text-xs text-muted">
-              <span>Separate the words with spaces.</span>
-              <span aria-live="polite">
-                {words} / {RECOVERY_PHRASE_WORDS} words
-              </span>
-            </p>
-            <FieldError id={errorId} message={error} />
-          </div>
+        <Form form={form} onSubmit={onSubmit} className="space-y-4">
+          <FormField
+            name="phrase"
+            label="Your 12-word seed phrase"
+            className="space-y-2"
+            describedBy={[hintId]}
+            after={
+              <p id={hintId} className="flex justify-between gap-2 text-xs text-muted">
+                <span>Separate the words with spaces.</span>
+                <span aria-live="polite">
+                  {words} / {RECOVERY_PHRASE_WORDS} words
+                </span>
+              </p>
+            }
+          >
+            {(control) => (
+              // translate="no": browser translation would send the words to a third party.
+              <Textarea
+                {...control}
+                name="confirmPhrase"
+                rows={3}
+                translate="no"
+                autoComplete="off"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                placeholder="word1 word2 word3 ... word12"
+                onChange={(e) => {
+                  control.onChange(e);
+                  form.clearErrors('phrase');
+                }}
+                readOnly={confirm.isPending}
+                className="font-mono"
+              />
+            )}
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button type="button" variant="outline" onClick={onBack} disabled={confirm.isPending}>
               Show the phrase again
@@ -108,7 +110,7 @@ export function ConfirmPhraseStep({
               {confirm.isPending ? 'Checking...' : 'Confirm phrase'}
             </Button>
           </div>
-        </form>
+        </Form>
       </CardContent>
     </Card>
   );

@@ -1,14 +1,16 @@
 import { MSG } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
+import { Form, type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { ApiError } from '@web/lib/api-client';
 import { LockKeyhole } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
 import { useUnlockPhrase } from '../api/unlock-phrase';
+
+type TFields = { password: string };
 
 /**
  * Asks for the account password every time the Secret Combination is opened. Only a
@@ -22,19 +24,23 @@ export function PasswordGate({
   /** Called when the server says the session itself is gone or needs its second factor. */
   onSessionEnded: () => void;
 }) {
-  const [password, setPassword] = useState('');
+  const form = useZodForm<TFields>(
+    null,
+    { password: '' },
+    { check: ({ password }) => (password.length === 0 ? { password: MSG.passwordRequired } : {}) },
+  );
   const unlock = useUnlockPhrase();
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  /** An empty password is told in a toast, as every refusal here is. */
+  function refused(errors: TFormErrors<TFields>) {
+    if (errors.password) toast.error('Password required', { description: errors.password });
+  }
+
+  function onSubmit({ password }: TFields) {
     if (unlock.isPending) return;
-    if (password.length === 0) {
-      toast.error('Password required', { description: MSG.passwordRequired });
-      return;
-    }
     unlock.mutate(password, {
       onSuccess: () => {
-        setPassword('');
+        form.reset();
         toast.success('Password verified', {
           description: 'Access granted to Secret Combination.',
         });
@@ -78,15 +84,15 @@ export function PasswordGate({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form onSubmit={onSubmit} noValidate className="space-y-4">
+        <Form form={form} onSubmit={onSubmit} onInvalid={refused} className="space-y-4">
           <div className="space-y-2">
             <Label htmlFor="secret-combination-password">Account password</Label>
             <PasswordInput
               id="secret-combination-password"
               name="password"
               autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
+              value={form.watch('password')}
+              onChange={(e) => form.setValue('password', e.target.value)}
               readOnly={unlock.isPending}
             />
           </div>
@@ -98,7 +104,7 @@ export function PasswordGate({
               {unlock.isPending ? 'Verifying...' : 'Verify'}
             </Button>
           </div>
-        </form>
+        </Form>
       </CardContent>
     </Card>
   );

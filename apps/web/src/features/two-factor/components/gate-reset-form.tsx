@@ -1,18 +1,25 @@
 import { MSG, normalizePhrase } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { FieldError } from '@web/components/ui/field-error';
+import { Form, FormField, showServerError, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { ApiError } from '@web/lib/api-client';
 import { ArrowLeft, KeyRound } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { toast } from 'sonner';
 import { useResetTwoFactorWithPhrase } from '../api/reset-two-factor-with-phrase';
 import { useRecheckSessionOn } from './use-recheck-session';
 
-/** Lost authenticator: turns 2FA off with the recovery phrase, so it can be set up again. */
+type TFields = { recoveryPhrase: string };
 
+/** A wait or a lost connection is told as it is; any other refusal reads the same. */
+function failureMessage(err: unknown): string {
+  return err instanceof ApiError && (err.code === 'RATE_LIMITED' || err.code === 'NETWORK')
+    ? err.message
+    : 'Failed to reset 2FA. Please try again.';
+}
+
+/** Lost authenticator: turns 2FA off with the recovery phrase, so it can be set up again. */
 export function ResetForm({
   onBack,
   onCancel,
@@ -24,27 +31,25 @@ export function ResetForm({
 }) {
   const reset = useResetTwoFactorWithPhrase();
   const recheckSession = useRecheckSessionOn();
-  const [phrase, setPhrase] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<TFields>(
+    null,
+    { recoveryPhrase: '' },
+    {
+      check: ({ recoveryPhrase }) =>
+        recoveryPhrase.trim() === '' ? { recoveryPhrase: MSG.enterRecoveryPhrase } : {},
+    },
+  );
   const phraseId = useId();
-  const hintId = useId();
-  const errorId = useId();
 
   useEffect(() => {
     document.getElementById(phraseId)?.focus();
   }, [phraseId]);
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  function submit({ recoveryPhrase }: TFields) {
     if (reset.isPending) return;
-    if (phrase.trim() === '') {
-      setError(MSG.enterRecoveryPhrase);
-      return;
-    }
-    setError(null);
-    reset.mutate(normalizePhrase(phrase), {
+    reset.mutate(normalizePhrase(recoveryPhrase), {
       onSuccess: () => {
-        setPhrase('');
+        form.reset();
         toast.success('2FA Reset Successful', {
           description: 'Set up two-factor authentication again to continue.',
         });
@@ -52,17 +57,11 @@ export function ResetForm({
       onError: (err) => {
         console.error('2FA reset failed', err);
         recheckSession(err);
-        const message =
-          err instanceof ApiError && (err.code === 'RATE_LIMITED' || err.code === 'NETWORK')
-            ? err.message
-            : 'Failed to reset 2FA. Please try again.';
-        setError(message);
+        const message = showServerError(form, err, failureMessage, () => 'recoveryPhrase');
         toast.error('Reset Failed', { description: message });
       },
     });
   }
-
-  const describedBy = [hintId, error ? errorId : null].filter(Boolean).join(' ');
 
   return (
     <Card>
@@ -81,32 +80,30 @@ export function ResetForm({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={phraseId}>Secret recovery phrase</Label>
-            <Textarea
-              id={phraseId}
-              name="recoveryPhrase"
-              rows={3}
-              autoComplete="off"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              placeholder="word1 word2 word3 ..."
-              value={phrase}
-              onChange={(e) => {
-                setPhrase(e.target.value);
-                if (error) setError(null);
-              }}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={describedBy}
-              className="font-mono"
-            />
-            <p id={hintId} className="text-xs text-muted">
-              Your 12-word recovery phrase, with the words separated by spaces.
-            </p>
-            <FieldError id={errorId} message={error} />
-          </div>
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
+          <FormField
+            name="recoveryPhrase"
+            id={phraseId}
+            label="Secret recovery phrase"
+            hint="Your 12-word recovery phrase, with the words separated by spaces."
+          >
+            {(control) => (
+              <Textarea
+                {...control}
+                rows={3}
+                autoComplete="off"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                placeholder="word1 word2 word3 ..."
+                onChange={(e) => {
+                  control.onChange(e);
+                  form.clearErrors('recoveryPhrase');
+                }}
+                className="font-mono"
+              />
+            )}
+          </FormField>
 
           <Button type="submit" className="w-full" disabled={reset.isPending}>
             {reset.isPending ? 'Resetting...' : 'Reset 2FA'}
@@ -121,7 +118,7 @@ export function ResetForm({
               {cancelling ? 'Signing out...' : 'Cancel'}
             </Button>
           </div>
-        </form>
+        </Form>
       </CardContent>
     </Card>
   );

@@ -7,16 +7,48 @@ import {
 } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { FieldError } from '@web/components/ui/field-error';
+import {
+  Form,
+  FormField,
+  showServerError,
+  type TFormErrors,
+  useZodForm,
+} from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
 import { ShieldCheck } from 'lucide-react';
-import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
+import { type UseFormReturn, useFormContext } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useVerifyTwoFactor } from '../api/verify-two-factor';
-import { TotpCodeInput } from './totp-code-input';
+import { TotpCodeField } from './totp-code-input';
 import { useRecheckSessionOn } from './use-recheck-session';
+
+type TMode = 'code' | 'backup';
+type TFields = { code: string; backupCode: string };
+
+/** What is wrong with the code of the mode, if anything; an empty one is left alone. */
+function codeProblem(mode: TMode, { code, backupCode }: TFields): TFormErrors<TFields> {
+  if (mode === 'code') {
+    return code === '' || code.length === TOTP_DIGITS ? {} : { code: MSG.sixDigitCode };
+  }
+  if (backupCode === '') return {};
+  const parsed = ZBackupCode.safeParse(backupCode);
+  if (parsed.success) return {};
+  return {
+    backupCode: parsed.error.issues[0]?.message ?? 'Please enter an 8-character backup code',
+  };
+}
+
+/** The request for the code of the mode; null when there is none to send. */
+function requestOf(
+  mode: TMode,
+  { code, backupCode }: TFields,
+): { code: string } | { backupCode: string } | null {
+  if (mode === 'code') return code === '' ? null : { code };
+  const parsed = ZBackupCode.safeParse(backupCode);
+  return backupCode !== '' && parsed.success ? { backupCode: parsed.data } : null;
+}
 
 /** The code (or a backup code) that passes this session's second step. */
 
@@ -33,12 +65,24 @@ export function VerifyForm({
 }) {
   const verify = useVerifyTwoFactor();
   const recheckSession = useRecheckSessionOn();
-  const [mode, setMode] = useState<'code' | 'backup'>('code');
-  const [code, setCode] = useState('');
-  const [backupCode, setBackupCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [mode, setMode] = useState<TMode>('code');
+  // A code of the wrong shape is refused here. An empty field sends nothing and keeps what
+  // was said about the last code (the server's refusal stays until a code is typed).
+  const form: UseFormReturn<TFields> = useZodForm<TFields>(
+    null,
+    { code: '', backupCode: '' },
+    {
+      check: (values): TFormErrors<TFields> => {
+        const name = mode === 'code' ? 'code' : 'backupCode';
+        const said = form.getFieldState(name).error?.message;
+        if (values[name] !== '' || !said) return codeProblem(mode, values);
+        const kept: TFormErrors<TFields> = {};
+        kept[name] = said;
+        return kept;
+      },
+    },
+  );
   const inputId = useId();
-  const errorId = useId();
   const hintId = useId();
 
   // The field changes with the mode; put the cursor in whichever is shown.
@@ -49,34 +93,13 @@ export function VerifyForm({
 
   function switchMode() {
     setMode((m) => (m === 'code' ? 'backup' : 'code'));
-    setCode('');
-    setBackupCode('');
-    setError(null);
+    form.reset();
   }
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  function submit(values: TFields) {
     if (verify.isPending) return;
-    const value = mode === 'code' ? code : backupCode;
-    if (value === '') return;
-
-    let body: { code: string } | { backupCode: string };
-    if (mode === 'code') {
-      if (code.length !== TOTP_DIGITS) {
-        setError(MSG.sixDigitCode);
-        return;
-      }
-      body = { code };
-    } else {
-      const parsed = ZBackupCode.safeParse(backupCode);
-      if (!parsed.success) {
-        setError(parsed.error.issues[0]?.message ?? 'Please enter an 8-character backup code');
-        return;
-      }
-      body = { backupCode: parsed.data };
-    }
-    setError(null);
-
+    const body = requestOf(mode, values);
+    if (!body) return;
     verify.mutate(body, {
       onSuccess: () => {
         toast.success('2FA Verified', { description: 'You have been successfully authenticated.' });
@@ -87,10 +110,13 @@ export function VerifyForm({
       onError: (err) => {
         console.error('2FA verification failed', err);
         recheckSession(err);
-        const message = errorMessage(err, 'Verification failed');
-        setError(message);
-        setCode('');
-        setBackupCode('');
+        form.reset();
+        const message = showServerError(
+          form,
+          err,
+          (e) => errorMessage(e, 'Verification failed'),
+          () => (mode === 'code' ? 'code' : 'backupCode'),
+        );
         toast.error('Verification Failed', { description: message });
         document.getElementById(inputId)?.focus();
       },
@@ -114,22 +140,8 @@ export function VerifyForm({
         </CardDescription>
       </CardHeader>
       <CardContent>
-        <form noValidate onSubmit={submit} className="flex flex-col gap-4">
-          <CodeField
-            mode={mode}
-            ids={{ inputId, hintId, errorId }}
-            code={code}
-            backupCode={backupCode}
-            error={error}
-            onCode={(next) => {
-              setCode(next);
-              if (error) setError(null);
-            }}
-            onBackupCode={(next) => {
-              setBackupCode(next);
-              if (error) setError(null);
-            }}
-          />
+        <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
+          <CodeField mode={mode} ids={{ inputId, hintId }} />
 
           <Button type="submit" className="w-full" disabled={verify.isPending}>
             {verify.isPending ? 'Verifying...' : 'Verify'}
@@ -157,7 +169,7 @@ export function VerifyForm({
               {cancelling ? 'Signing out...' : 'Cancel'}
             </Button>
           </div>
-        </form>
+        </Form>
       </CardContent>
     </Card>
   );
@@ -166,63 +178,48 @@ export function VerifyForm({
 /** The field of the chosen mode (app code or backup code), its hint and its error. */
 function CodeField({
   mode,
-  ids: { inputId, hintId, errorId },
-  code,
-  backupCode,
-  error,
-  onCode,
-  onBackupCode,
+  ids: { inputId, hintId },
 }: {
-  mode: 'code' | 'backup';
-  ids: { inputId: string; hintId: string; errorId: string };
-  code: string;
-  backupCode: string;
-  error: string | null;
-  onCode: (next: string) => void;
-  onBackupCode: (next: string) => void;
+  mode: TMode;
+  ids: { inputId: string; hintId: string };
 }) {
-  const describedBy = [hintId, error ? errorId : null].filter(Boolean).join(' ');
+  const { clearErrors } = useFormContext<TFields>();
+  if (mode === 'code') {
+    return (
+      <TotpCodeField
+        key="code"
+        id={inputId}
+        hintId={hintId}
+        label="Authentication code"
+        hint="6 digits, shown in your authenticator app."
+      />
+    );
+  }
   return (
-    <div className="flex flex-col gap-2">
-      {mode === 'code' ? (
-        <>
-          <Label htmlFor={inputId}>Authentication code</Label>
-          <TotpCodeInput
-            key="code"
-            id={inputId}
-            value={code}
-            onCodeChange={onCode}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-          />
-          <p id={hintId} className="text-xs text-muted">
-            6 digits, shown in your authenticator app.
-          </p>
-        </>
-      ) : (
-        <>
-          <Label htmlFor={inputId}>Backup code</Label>
-          <Input
-            key="backup"
-            id={inputId}
-            name="backupCode"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
-            maxLength={BACKUP_CODE_LENGTH}
-            placeholder="ABCD2345"
-            value={backupCode}
-            onChange={(e) => onBackupCode(cleanBackupCodeInput(e.target.value))}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
-            className="text-center font-mono text-lg tracking-[0.3em]"
-          />
-          <p id={hintId} className="text-xs text-muted">
-            8 characters. Each backup code works once.
-          </p>
-        </>
+    <FormField
+      key="backup"
+      name="backupCode"
+      id={inputId}
+      hintId={hintId}
+      label="Backup code"
+      hint="8 characters. Each backup code works once."
+      transform={cleanBackupCodeInput}
+    >
+      {(control) => (
+        <Input
+          {...control}
+          onChange={(e) => {
+            control.onChange(e);
+            clearErrors('backupCode');
+          }}
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={BACKUP_CODE_LENGTH}
+          placeholder="ABCD2345"
+          className="text-center font-mono text-lg tracking-[0.3em]"
+        />
       )}
-      <FieldError id={errorId} message={error} />
-    </div>
+    </FormField>
   );
 }

@@ -7,14 +7,15 @@ import {
 } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { FieldError } from '@web/components/ui/field-error';
+import { Form, showServerError, type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { ApiError } from '@web/lib/api-client';
 import { ArrowLeft } from 'lucide-react';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect, useId } from 'react';
 import { toast } from 'sonner';
 import { useEnableTwoFactor } from '../api/enable-two-factor';
-import { TotpCodeInput } from './totp-code-input';
+import { TotpCodeField } from './totp-code-input';
 
 /** Which message a failed confirmation shows: the server's where it says more than "wrong". */
 function enableFailureMessage(err: unknown): string {
@@ -31,6 +32,17 @@ function isWordsRefusal(err: unknown): err is ApiError {
   );
 }
 
+type TFields = { words: string[]; code: string };
+
+/** Every word of the check typed, and a code of six digits; both are told at once. */
+function confirmProblems(positions: number[], { words, code }: TFields): TFormErrors<TFields> {
+  const found: TFormErrors<TFields> = {};
+  const blank = positions.filter((_, i) => !words[i]?.trim());
+  if (blank.length > 0) found.words = PHRASE_CHECK_MSG.missing(blank);
+  if (code.length !== TOTP_DIGITS) found.code = MSG.sixDigitCode;
+  return found;
+}
+
 export function ConfirmStep({
   setup,
   onBack,
@@ -42,12 +54,14 @@ export function ConfirmStep({
 }) {
   const enable = useEnableTwoFactor();
   const positions = setup.phraseCheck ?? [];
-  const [words, setWords] = useState<string[]>(() => positions.map(() => ''));
-  const [wordsError, setWordsError] = useState<string | null>(null);
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const form = useZodForm<TFields>(
+    null,
+    { words: positions.map(() => ''), code: '' },
+    { check: (values) => confirmProblems(positions, values) },
+  );
+  const words = form.watch('words');
+  const wordsError = form.formState.errors.words?.message;
   const inputId = useId();
-  const errorId = useId();
   const wordsId = useId();
   const wordsErrorId = useId();
   const focusInput = () => document.getElementById(inputId)?.focus();
@@ -59,35 +73,34 @@ export function ConfirmStep({
     else focusInput();
   }, []);
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  /** A missing word takes the cursor to the first one; a bad code alone is only told. */
+  function refused(errors: TFormErrors<TFields>) {
+    if (!errors.words) return;
+    const typed = form.getValues('words');
+    const blank = positions.filter((_, i) => !typed[i]?.trim());
+    focusWord(positions.indexOf(blank[0] ?? 0));
+  }
+
+  function submit(values: TFields) {
     if (enable.isPending) return;
-    const blank = positions.filter((_, i) => !words[i]?.trim());
-    const missingWords = blank.length > 0 ? PHRASE_CHECK_MSG.missing(blank) : null;
-    const badCode = code.length !== TOTP_DIGITS ? MSG.sixDigitCode : null;
-    setWordsError(missingWords);
-    setError(badCode);
-    if (missingWords) {
-      focusWord(positions.indexOf(blank[0] ?? 0));
-      return;
-    }
-    if (badCode) return;
     enable.mutate(
-      { code, ...(positions.length > 0 ? { phraseWords: words.map((w) => w.trim()) } : {}) },
+      {
+        code: values.code,
+        ...(positions.length > 0 ? { phraseWords: values.words.map((w) => w.trim()) } : {}),
+      },
       {
         onSuccess: ({ session }) => onDone(session),
         onError: (err) => {
           console.error('2FA enable failed', err);
           if (isWordsRefusal(err)) {
             // The code was not looked at: it stays, for the corrected words.
-            setWordsError(err.message);
+            form.setError('words', { type: 'server', message: err.message });
             toast.error('Verification Failed', { description: err.message });
             focusWord(0);
             return;
           }
-          const message = enableFailureMessage(err);
-          setError(message);
-          setCode('');
+          form.setValue('code', '');
+          const message = showServerError(form, err, enableFailureMessage, () => 'code');
           toast.error('Verification Failed', { description: message });
           focusInput();
         },
@@ -96,7 +109,7 @@ export function ConfirmStep({
   }
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-5">
+    <Form form={form} onSubmit={submit} onInvalid={refused} className="flex flex-col gap-5">
       <p className="text-xs font-medium uppercase tracking-wide text-muted">Step 2 of 2</p>
       {positions.length > 0 && (
         <fieldset
@@ -119,8 +132,8 @@ export function ConfirmStep({
                   onChange={(e) => {
                     const next = [...words];
                     next[i] = e.target.value;
-                    setWords(next);
-                    if (wordsError) setWordsError(null);
+                    form.setValue('words', next);
+                    form.clearErrors('words');
                   }}
                   autoComplete="off"
                   autoCapitalize="none"
@@ -136,21 +149,11 @@ export function ConfirmStep({
           <FieldError id={wordsErrorId} message={wordsError} />
         </fieldset>
       )}
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={inputId}>Enter the 6-digit code from your authenticator app</Label>
-        <TotpCodeInput
-          id={inputId}
-          value={code}
-          onCodeChange={(next) => {
-            setCode(next);
-            if (error) setError(null);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? errorId : undefined}
-          className="max-w-48"
-        />
-        <FieldError id={errorId} message={error} />
-      </div>
+      <TotpCodeField
+        id={inputId}
+        label="Enter the 6-digit code from your authenticator app"
+        className="max-w-48"
+      />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-between">
         <Button variant="outline" onClick={onBack} disabled={enable.isPending}>
           <ArrowLeft className="h-4 w-4" aria-hidden />
@@ -160,6 +163,6 @@ export function ConfirmStep({
           {enable.isPending ? 'Verifying...' : 'Verify and Enable'}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -3,16 +3,15 @@ import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
-import { FieldError } from '@web/components/ui/field-error';
-import { Label } from '@web/components/ui/label';
+import { Form, showServerError, useZodForm } from '@web/components/ui/form';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { ShieldCheck, ShieldOff } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useDisableTwoFactor } from '../api/disable-two-factor';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
-import { TotpCodeInput } from './totp-code-input';
+import { TotpCodeField } from './totp-code-input';
 import { TwoFactorSetupFlow } from './two-factor-setup-flow';
 
 /** Settings → Security: the 2FA status, read from the server on load, with enable and disable. */
@@ -139,20 +138,15 @@ function DisableForm({
   onDisabled: () => void;
 }) {
   const disable = useDisableTwoFactor();
-  const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
+  const form = useZodForm<{ code: string }>(
+    null,
+    { code: '' },
+    { check: ({ code }) => (code.length !== TOTP_DIGITS ? { code: MSG.sixDigitCode } : {}) },
+  );
   const noticeId = useId();
-  const errorId = useId();
 
-  function submit(e: FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  function submit({ code }: { code: string }) {
     if (disable.isPending) return;
-    if (code.length !== TOTP_DIGITS) {
-      setError(MSG.sixDigitCode);
-      return;
-    }
-    setError(null);
     disable.mutate(
       { code },
       {
@@ -164,9 +158,13 @@ function DisableForm({
         },
         onError: (err) => {
           console.error('2FA disable failed', err);
-          const message = errorMessage(err, 'Failed to disable 2FA');
-          setError(message);
-          setCode('');
+          form.setValue('code', '');
+          const message = showServerError(
+            form,
+            err,
+            (e) => errorMessage(e, 'Failed to disable 2FA'),
+            () => 'code',
+          );
           toast.error('Error', { description: message });
         },
       },
@@ -174,7 +172,7 @@ function DisableForm({
   }
 
   return (
-    <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+    <Form form={form} onSubmit={submit} className="flex flex-col gap-4">
       <p
         id={noticeId}
         className="rounded-lg border border-warning/50 bg-warning/10 p-3 text-sm text-fg"
@@ -183,21 +181,7 @@ function DisableForm({
           ? 'Two-factor authentication is required for every Coffer account. Once you disable it, you will be asked to set it up again right away, with a new secret key and new backup codes.'
           : 'Without two-factor authentication, anyone who learns your password can sign in to your account. Your remaining backup codes stop working.'}
       </p>
-      <div className="flex flex-col gap-2">
-        <Label htmlFor={inputId}>Authentication code</Label>
-        <TotpCodeInput
-          id={inputId}
-          value={code}
-          onCodeChange={(next) => {
-            setCode(next);
-            if (error) setError(null);
-          }}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${noticeId} ${errorId}` : noticeId}
-          className="max-w-48"
-        />
-        <FieldError id={errorId} message={error} />
-      </div>
+      <TotpCodeField label="Authentication code" describedBy={[noticeId]} className="max-w-48" />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button variant="outline" onClick={onCancel} disabled={disable.isPending}>
           Cancel
@@ -206,6 +190,6 @@ function DisableForm({
           {disable.isPending ? 'Disabling...' : 'Disable 2FA'}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }

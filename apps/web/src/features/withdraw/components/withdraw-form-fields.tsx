@@ -1,0 +1,183 @@
+import { CUSTOMER_ASSETS, formatAmount, type TAsset } from '@coffer/shared';
+import { Alert } from '@web/components/ui/alert';
+import { Button } from '@web/components/ui/button';
+import { FormField } from '@web/components/ui/form';
+import { Input } from '@web/components/ui/input';
+import { OctagonAlert } from 'lucide-react';
+import type { TWithdrawalFunds } from './check-withdrawal';
+import type { TWithdrawForm } from './use-withdraw-form';
+
+const SELECT_CLASS =
+  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
+  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary ' +
+  'disabled:opacity-60 aria-[invalid=true]:border-danger';
+
+/** The asset to withdraw (the page of all assets), with its available balance under it. */
+export function AssetField({ state }: { state: TWithdrawForm }) {
+  const { form, asset, funds } = state;
+  return (
+    <FormField
+      name="assetId"
+      id="withdraw-asset"
+      label="Cryptocurrency"
+      className="space-y-2"
+      describedBy={[asset && 'withdraw-asset-available']}
+      after={asset && funds ? <Available asset={asset} funds={funds} /> : null}
+    >
+      {(control) => (
+        <select
+          {...control}
+          className={SELECT_CLASS}
+          onChange={(e) =>
+            form.setValue('assetId', e.target.value, { shouldDirty: true, shouldTouch: true })
+          }
+        >
+          <option value="">Select a cryptocurrency</option>
+          {CUSTOMER_ASSETS.map((a) => (
+            <option key={a.id} value={a.id}>
+              {a.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
+}
+
+/** Where the crypto goes. */
+export function AddressField({ state, fixedAsset }: { state: TWithdrawForm; fixedAsset?: TAsset }) {
+  const { asset } = state;
+  return (
+    <FormField
+      name="address"
+      id={`${fixedAsset ? 'withdraw-asset' : 'withdraw'}-address`}
+      label="Destination address"
+      className="space-y-2"
+    >
+      {(control) => (
+        <Input
+          {...control}
+          type="text"
+          autoComplete="off"
+          spellCheck={false}
+          autoCapitalize="off"
+          translate="no"
+          placeholder={
+            fixedAsset
+              ? `${fixedAsset.symbol} address`
+              : asset
+                ? `Your ${asset.symbol} address`
+                : 'Select a cryptocurrency first'
+          }
+          className="font-mono"
+        />
+      )}
+    </FormField>
+  );
+}
+
+/** The amount; on an asset's own page with its available balance and Max. */
+export function AmountField({ state, fixedAsset }: { state: TWithdrawForm; fixedAsset?: TAsset }) {
+  const { form, funds, max, clearRefusal } = state;
+  return (
+    <FormField
+      name="amount"
+      id={`${fixedAsset ? 'withdraw-asset' : 'withdraw'}-amount`}
+      label="Amount"
+      className="space-y-2"
+      describedBy={[fixedAsset && 'withdraw-asset-available']}
+      labelRowClassName="flex items-end justify-between gap-2"
+      labelAside={
+        fixedAsset && funds ? (
+          <span id="withdraw-asset-available" className="text-xs text-muted">
+            Available:{' '}
+            <span className="tabular-nums">
+              {formatAmount(funds.available, fixedAsset.decimals, { grouping: true })}{' '}
+              {fixedAsset.symbol}
+            </span>
+          </span>
+        ) : null
+      }
+    >
+      {(control) => {
+        const input = (
+          <Input
+            {...control}
+            type="number"
+            inputMode="decimal"
+            step="0.00000001"
+            min="0"
+            placeholder="0.00000000"
+            autoComplete="off"
+          />
+        );
+        if (!fixedAsset) return input;
+        return (
+          <div className="flex gap-2">
+            {input}
+            <Button
+              variant="outline"
+              onClick={() => {
+                form.setValue('amount', formatAmount(max, fixedAsset.decimals), {
+                  shouldDirty: true,
+                  shouldTouch: true,
+                });
+                clearRefusal();
+              }}
+              disabled={!funds}
+              aria-label={`Max: available balance minus the ${fixedAsset.networkFee} ${fixedAsset.symbol} network fee`}
+            >
+              Max
+            </Button>
+          </div>
+        );
+      }}
+    </FormField>
+  );
+}
+
+/** What the customer must know before sending: strongly on an asset's page, calmly otherwise. */
+export function WithdrawNotice({ fixedAsset }: { fixedAsset?: TAsset }) {
+  if (fixedAsset) {
+    return (
+      <div className="flex items-start gap-3 rounded-lg border border-danger/50 bg-danger/10 p-3 text-sm text-danger">
+        <OctagonAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden />
+        <p>
+          <strong>Withdrawals cannot be reversed.</strong> Crypto sent to a wrong address or network
+          is lost for good. Double-check the address before you submit.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <Alert variant="info" title="Security notice">
+      Withdrawals are reviewed and processed within 1-24 hours. Check the address and network
+      carefully: crypto sent to a wrong address cannot be recovered. Coffer staff will never ask you
+      to withdraw to an address they give you.
+    </Alert>
+  );
+}
+
+/** The chosen asset's available balance under the asset's select; ETH also shows its staking. */
+function Available({ asset, funds }: { asset: TAsset; funds: TWithdrawalFunds }) {
+  return (
+    <p id="withdraw-asset-available" className="text-sm text-muted">
+      Available:{' '}
+      <span className="tabular-nums text-fg">
+        {formatAmount(funds.available, asset.decimals, { grouping: true })} {asset.symbol}
+      </span>
+      {asset.id === 'ETH' ? (
+        <>
+          {' '}
+          · Staking (accruing, not yet withdrawable):{' '}
+          <span className="tabular-nums">
+            {formatAmount(funds.pendingStaking, asset.decimals, {
+              maxFractionDigits: 8,
+            })}{' '}
+            ETH
+          </span>
+        </>
+      ) : null}
+    </p>
+  );
+}
