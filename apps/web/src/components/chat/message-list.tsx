@@ -28,7 +28,7 @@ function Bubble({
         )}
       >
         {children}
-        <span className={cn('text-xs', mine ? 'text-primary-fg/80' : 'text-muted')}>{time}</span>
+        <span className={cn('text-xs', mine ? 'text-primary-fg' : 'text-muted')}>{time}</span>
       </div>
     </li>
   );

@@ -1,13 +1,14 @@
 import type { TAdminPhraseRow } from '@coffer/shared';
 import { userDisplayName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
+import { ScrollRegion } from '@web/components/ui/scroll-region';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** One page of phrase metadata: whose, which type, since when; never a phrase. */
 export function PhrasesTable({ phrases }: { phrases: readonly TAdminPhraseRow[] }) {
   return (
-    <div className="-mx-5 overflow-x-auto px-5">
+    <ScrollRegion label="Recovery phrases" bleed>
       <table className="w-full min-w-[560px] text-left text-sm">
         <caption className="sr-only">Recovery phrases</caption>
         <thead className="border-b border-border text-xs uppercase text-muted">
@@ -48,6 +49,6 @@ export function PhrasesTable({ phrases }: { phrases: readonly TAdminPhraseRow[] 
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
