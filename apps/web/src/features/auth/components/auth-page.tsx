@@ -1,4 +1,5 @@
 import { PASSWORD_MIN_LENGTH, preloadPasswordCheck } from '@coffer/shared';
+import { LinkPage } from '@web/components/layout/link-page';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
@@ -10,7 +11,6 @@ import { NEW_PASSWORD_HINT } from '@web/lib/new-password';
 import { MailCheck } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
-import { AuthShell } from './auth-shell';
 import { type TAuthForm, useAuthForm } from './use-auth-form';
 
 /** /auth: sign in, or sign up with `?mode=signup`. A signed-in visitor never gets here. */
@@ -19,7 +19,7 @@ export default function AuthPage() {
   const signingUp = auth.mode === 'signup';
 
   return (
-    <AuthShell back={{ to: '/', label: 'Back to home' }} className="max-w-md">
+    <LinkPage back={{ to: '/', label: 'Back to home' }} className="max-w-md">
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">{signingUp ? 'Create Account' : 'Sign In'}</h1>
@@ -55,7 +55,7 @@ export default function AuthPage() {
           </p>
         </CardContent>
       </Card>
-    </AuthShell>
+    </LinkPage>
   );
 }
 

@@ -6,6 +6,7 @@ import {
   preloadPasswordCheck,
   RECOVERY_PHRASE_WORDS,
 } from '@coffer/shared';
+import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
 import {
@@ -25,7 +26,6 @@ import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useResetPassword } from '../api/reset-password';
-import { AuthShell } from './auth-shell';
 
 const REDIRECT_MS = 3000;
 
@@ -82,7 +82,7 @@ export default function ResetPasswordPage() {
   }, [reset.isSuccess, navigate]);
 
   return (
-    <AuthShell back={{ to: '/auth', label: 'Back to Sign In' }} className="max-w-lg">
+    <LinkPage back={{ to: '/auth', label: 'Back to Sign In' }} className="max-w-lg">
       <Card>
         <CardHeader>
           <h1 className="text-2xl font-bold text-fg">Reset Password</h1>
@@ -94,7 +94,7 @@ export default function ResetPasswordPage() {
           {reset.isSuccess ? <ResetDone /> : <ResetPasswordForm reset={reset} />}
         </CardContent>
       </Card>
-    </AuthShell>
+    </LinkPage>
   );
 }
 
