@@ -1,11 +1,4 @@
-import {
-  MSG,
-  MSG_SECURITY,
-  PASSWORD_MIN_LENGTH,
-  preloadPasswordCheck,
-  STEP_UP_MSG,
-  ZChangePasswordRequest,
-} from '@coffer/shared';
+import { MSG, MSG_SECURITY, STEP_UP_MSG, ZChangePasswordRequest } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import {
@@ -18,9 +11,10 @@ import {
   useZodForm,
 } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
+import { NewPasswordFields } from '@web/components/ui/new-password-fields';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { newPasswordProblem } from '@web/lib/new-password';
 import { toast } from 'sonner';
 import { useChangePassword } from '../api/change-password';
 
@@ -119,19 +113,7 @@ export function ChangePasswordCard({
           <FormField name="currentPassword" label="Current password">
             {(control) => <PasswordInput {...control} autoComplete="current-password" />}
           </FormField>
-          <FormField name="newPassword" label="New password" hint={NEW_PASSWORD_HINT}>
-            {(control) => (
-              <PasswordInput
-                {...control}
-                autoComplete="new-password"
-                minLength={PASSWORD_MIN_LENGTH}
-                onFocus={preloadPasswordCheck}
-              />
-            )}
-          </FormField>
-          <FormField name="confirmPassword" label="Confirm new password">
-            {(control) => <PasswordInput {...control} autoComplete="new-password" />}
-          </FormField>
+          <NewPasswordFields />
           {twoFactorEnabled ? (
             <FormField
               name="code"

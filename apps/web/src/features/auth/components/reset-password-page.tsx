@@ -1,11 +1,4 @@
-import {
-  countWords,
-  MSG,
-  normalizePhrase,
-  PASSWORD_MIN_LENGTH,
-  preloadPasswordCheck,
-  RECOVERY_PHRASE_WORDS,
-} from '@coffer/shared';
+import { countWords, MSG, normalizePhrase, RECOVERY_PHRASE_WORDS } from '@coffer/shared';
 import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
@@ -18,9 +11,9 @@ import {
   useZodForm,
 } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
-import { PasswordInput } from '@web/components/ui/password-input';
+import { NewPasswordFields } from '@web/components/ui/new-password-fields';
 import { ApiError } from '@web/lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { newPasswordProblem } from '@web/lib/new-password';
 import { CheckCircle2, ShieldAlert } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -170,26 +163,7 @@ function ResetPasswordForm({ reset }: { reset: ReturnType<typeof useResetPasswor
         )}
       </FormField>
 
-      <FormField name="newPassword" label="New password">
-        {(control) => (
-          <PasswordInput
-            {...control}
-            autoComplete="new-password"
-            minLength={PASSWORD_MIN_LENGTH}
-            onFocus={preloadPasswordCheck}
-          />
-        )}
-      </FormField>
-
-      <FormField
-        name="confirmPassword"
-        label="Confirm new password"
-        after={<p className="text-xs text-muted">{NEW_PASSWORD_HINT}</p>}
-      >
-        {(control) => (
-          <PasswordInput {...control} autoComplete="new-password" minLength={PASSWORD_MIN_LENGTH} />
-        )}
-      </FormField>
+      <NewPasswordFields />
 
       <FormError />
 

@@ -1,20 +1,12 @@
-import { FROZEN_MSG, MSG, PASSWORD_MIN_LENGTH, preloadPasswordCheck } from '@coffer/shared';
+import { FROZEN_MSG, MSG } from '@coffer/shared';
 import { LinkPage } from '@web/components/layout/link-page';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import {
-  FORM_ERROR,
-  Form,
-  FormError,
-  FormField,
-  showServerError,
-  useZodForm,
-} from '@web/components/ui/form';
-import { PasswordInput } from '@web/components/ui/password-input';
+import { FORM_ERROR, Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
+import { NewPasswordFields } from '@web/components/ui/new-password-fields';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { NEW_PASSWORD_HINT, newPasswordProblem } from '@web/lib/new-password';
+import { newPasswordProblem } from '@web/lib/new-password';
 import { CheckCircle2, KeyRound, XCircle } from 'lucide-react';
-import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useSetPasswordWithLink } from '../api/set-password';
 
@@ -28,7 +20,6 @@ export default function SetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const set = useSetPasswordWithLink();
-  const hintId = useId();
   // One message for the form: the confirmation first, then the new password's strength.
   const form = useZodForm<TFields>(
     null,
@@ -96,30 +87,7 @@ export default function SetPasswordPage() {
             </CardHeader>
             <CardContent>
               <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
-                <FormField name="newPassword" label="New password" describedBy={[hintId]}>
-                  {(control) => (
-                    <PasswordInput
-                      {...control}
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                      onFocus={preloadPasswordCheck}
-                    />
-                  )}
-                </FormField>
-                <FormField
-                  name="confirmPassword"
-                  label="Confirm new password"
-                  hint={NEW_PASSWORD_HINT}
-                  hintId={hintId}
-                >
-                  {(control) => (
-                    <PasswordInput
-                      {...control}
-                      autoComplete="new-password"
-                      minLength={PASSWORD_MIN_LENGTH}
-                    />
-                  )}
-                </FormField>
+                <NewPasswordFields />
                 <FormError />
                 <Button
                   type="submit"
