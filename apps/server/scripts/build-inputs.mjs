@@ -13,13 +13,15 @@ export const WEB_DIST = path.join(ROOT, 'apps/web/dist');
 /** Written last by a successful build: the input hashes that build was made from. */
 export const STAMP = path.join(SERVER_DIST, 'build-stamp.json');
 
-const SHARED = ['packages/shared/src', 'packages/shared/package.json'];
+// The import aliases (`paths`) decide what a specifier names, so they are inputs too.
+const SHARED = ['packages/shared/src', 'packages/shared/package.json', 'tsconfig.base.json'];
 const INPUTS = {
   server: [
     'apps/server/src',
     'apps/server/package.json',
     'apps/server/scripts/build.mjs',
     'apps/server/scripts/build-inputs.mjs',
+    'apps/server/tsconfig.json',
     ...SHARED,
   ],
   web: [
@@ -27,6 +29,7 @@ const INPUTS = {
     'apps/web/public',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'import-graph.ts',
     'apps/web/package.json',
     ...SHARED,
   ],

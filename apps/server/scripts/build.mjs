@@ -38,12 +38,18 @@ const sourceDirname = {
   },
 };
 
-/** Packages are loaded from node_modules at run time; only the workspace's own are bundled. */
+/**
+ * Packages are loaded from node_modules at run time; only the workspace's own are bundled:
+ * `@coffer/…` and the source's import aliases (`@server/…`, from tsconfig's `paths`).
+ */
+const OWN_PREFIXES = ['@coffer/', '@server/', '@server-test/'];
 const externalPackages = {
   name: 'external-packages',
   setup(build) {
     build.onResolve({ filter: /^[^./]/ }, (args) =>
-      args.path.startsWith('@coffer/') ? undefined : { path: args.path, external: true },
+      OWN_PREFIXES.some((prefix) => args.path.startsWith(prefix))
+        ? undefined
+        : { path: args.path, external: true },
     );
   },
 };

@@ -32,6 +32,8 @@ beforeAll(async () => {
     'apps/server/scripts',
     'apps/server/drizzle',
     'apps/server/package.json',
+    'apps/server/tsconfig.json',
+    'tsconfig.base.json',
     'packages/shared/src',
     'packages/shared/package.json',
     'package.json',
