@@ -49,7 +49,6 @@ import { createSecurityHold } from './modules/security-hold';
 import { createSecurityLog } from './modules/security-log';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { withSettingsCache } from './modules/settings/settings.cache';
-import { createSettingsRepository } from './modules/settings/settings.repository';
 import { createStakingService } from './modules/staking/staking.service';
 import { createStepUp } from './modules/step-up';
 import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
@@ -93,7 +92,7 @@ export function createServices(infra: Infra) {
   const signInDevices = createSignInDevices(secrets);
   // Not started here: the server starts it (main.ts); without it nothing is cached.
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
-  const settings = withSettingsCache(createSettingsRepository(db), listener);
+  const settings = withSettingsCache(pool, listener);
   // Session timeouts are app settings, read from the cache at every look-up.
   const sessions = createSessionsRepository(pool, settings);
   const audit = createAuditLog();
