@@ -47,7 +47,7 @@ import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSecurityHold } from './modules/security-hold';
 import { createSecurityLog } from './modules/security-log';
-import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { createSessions } from './modules/sessions';
 import { withSettingsCache } from './modules/settings/settings.cache';
 import { createStakingService } from './modules/staking/staking.service';
 import { createStepUp } from './modules/step-up';
@@ -94,7 +94,7 @@ export function createServices(infra: Infra) {
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
   const settings = withSettingsCache(pool, listener);
   // Session timeouts are app settings, read from the cache at every look-up.
-  const sessions = createSessionsRepository(pool, settings);
+  const sessions = createSessions(pool, settings);
   const audit = createAuditLog();
   // The account's security activity; modules record on their change's own transaction.
   const securityLog = createSecurityLog({ pool, audit, log: infra.log });

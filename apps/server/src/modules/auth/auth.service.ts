@@ -16,7 +16,7 @@ import { LIMITS, type RateLimiter, type SignInDevices } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
-import { endSessions, type SessionsRepository } from '../sessions';
+import { endSessions, type Sessions } from '../sessions';
 import {
   authRepositoriesOn,
   type createUsersRepository,
@@ -27,7 +27,7 @@ type Deps = {
   pool: pg.Pool;
   users: ReturnType<typeof createUsersRepository>;
   tokens: ReturnType<typeof createVerificationTokensRepository>;
-  sessions: SessionsRepository;
+  sessions: Sessions;
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
   signInDevices: Pick<SignInDevices, 'recognise'>;

@@ -14,14 +14,14 @@ import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
-import type { SessionContext, SessionsRepository } from '../sessions';
+import type { SessionContext, Sessions } from '../sessions';
 import type { StepUp } from '../step-up';
 import type { PasskeyRow, PasskeysRepository } from './passkeys.repository';
 
 type Deps = {
   pool: pg.Pool;
   repo: PasskeysRepository;
-  sessions: SessionsRepository;
+  sessions: Sessions;
   limiter: RateLimiter;
   outbox: Outbox;
   settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };

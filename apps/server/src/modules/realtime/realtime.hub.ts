@@ -11,7 +11,7 @@ import { needsTwoFactor } from '@server/plugins/gate';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { SessionContext, SessionsRepository } from '../sessions';
+import type { SessionContext, Sessions } from '../sessions';
 import { createPresence } from './presence';
 import { type Queryable, realtimeRepository as repo } from './realtime.repository';
 
@@ -58,7 +58,7 @@ export function createRealtimeHub(deps: {
   listener: PgListener;
   pool: pg.Pool;
   connectionString: string;
-  sessions: SessionsRepository;
+  sessions: Sessions;
   log: Logger;
 }) {
   const timing: RealtimeTiming = { authTimeoutMs: 5_000, recheckMs: 30_000 };

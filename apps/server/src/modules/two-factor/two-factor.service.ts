@@ -21,14 +21,14 @@ import { LIMITS, type RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
-import { endSessions, type SessionContext, type SessionsRepository } from '../sessions';
+import { endSessions, type SessionContext, type Sessions } from '../sessions';
 import type { StepUp } from '../step-up';
 import type { TwoFactorRepository } from './two-factor.repository';
 
 type Deps = {
   pool: pg.Pool;
   repo: TwoFactorRepository;
-  sessions: SessionsRepository;
+  sessions: Sessions;
   phrases: RecoveryPhraseService;
   limiter: RateLimiter;
   secrets: Secrets;
