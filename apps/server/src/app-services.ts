@@ -9,10 +9,7 @@ import type { Mailer } from './lib/mailer';
 import { createMetrics } from './lib/metrics';
 import { createPgListener } from './lib/pg-listener';
 import { createS3FileStore } from './lib/s3-file-store';
-import {
-  createAccountSecurityRepository,
-  createAccountSecurityService,
-} from './modules/account-security';
+import { createAccountSecurityService } from './modules/account-security';
 import { createAdminAuditService } from './modules/admin-audit';
 import { createAdminSettingsService } from './modules/admin-settings';
 import { createAdminTransactionsService } from './modules/admin-transactions';
@@ -165,7 +162,6 @@ export function createServices(infra: Infra) {
   });
   const accountSecurity = createAccountSecurityService({
     pool,
-    repo: createAccountSecurityRepository(pool),
     limiter,
     secrets,
     outbox,
