@@ -34,7 +34,7 @@ import { createKycService } from './modules/kyc';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createFileSweep, createOutbox } from './modules/outbox';
-import { createPasskeysRepository, createPasskeysService } from './modules/passkeys';
+import { createPasskeysService } from './modules/passkeys';
 import { createPayoutSettlement, createPayoutsService } from './modules/payouts';
 import { createPriceService } from './modules/prices/prices.service';
 import { createSignInDevices } from './modules/rate-limit';
@@ -150,7 +150,6 @@ export function createServices(infra: Infra) {
   });
   const passkeys = createPasskeysService({
     pool,
-    repo: createPasskeysRepository(pool),
     sessions,
     limiter,
     outbox,
