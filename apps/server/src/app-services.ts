@@ -40,7 +40,6 @@ import { createPriceService } from './modules/prices/prices.service';
 import { createSignInDevices } from './modules/rate-limit';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
-import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSecurityHold } from './modules/security-hold';
 import { createSecurityLog } from './modules/security-log';
@@ -107,7 +106,6 @@ export function createServices(infra: Infra) {
   });
   const phrases = createRecoveryPhraseService({
     pool,
-    phrases: createSeedPhrasesRepository(db),
     secrets,
     limiter,
     securityLog,
