@@ -47,7 +47,6 @@ import { createSessions } from './modules/sessions';
 import { withSettingsCache } from './modules/settings/settings.cache';
 import { createStakingService } from './modules/staking/staking.service';
 import { createStepUp } from './modules/step-up';
-import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 import { createWalletsService } from './modules/wallets/wallets.service';
 import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
@@ -133,7 +132,6 @@ export function createServices(infra: Infra) {
   });
   const twoFactor = createTwoFactorService({
     pool,
-    repo: createTwoFactorRepository(db),
     sessions,
     phrases,
     limiter,
