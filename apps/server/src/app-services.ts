@@ -16,10 +16,7 @@ import { createAdminTransactionsService } from './modules/admin-transactions';
 import { createAdminUsersService } from './modules/admin-users';
 import { createAdminWalletsService } from './modules/admin-wallets';
 import { createAuditLog } from './modules/audit/audit.service';
-import {
-  createUsersRepository,
-  createVerificationTokensRepository,
-} from './modules/auth/auth.repository';
+import { createUsers } from './modules/auth';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
 import { type ChainAdapter, createChainWatcher, TronAdapter } from './modules/chains';
@@ -66,7 +63,7 @@ export type Infra = {
 
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
-  const { db, pool, secrets, mailer, config } = infra;
+  const { pool, secrets, mailer, config } = infra;
   const clock = infra.clock ?? (() => new Date());
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
@@ -80,7 +77,7 @@ export function createServices(infra: Infra) {
   // and carried out after its commit (docs/decisions/0011).
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });
   const fileSweep = createFileSweep({ pool, files, log: infra.log });
-  const users = createUsersRepository(db);
+  const users = createUsers(pool);
   // Its own few connections: counts are taken inside money transactions (see the limiter).
   const limiter = createRateLimiter(createPool(String(pool.options.connectionString ?? ''), 4));
   // Browsers an account signed in on before: their sign-ins are counted on their own.
@@ -111,8 +108,6 @@ export function createServices(infra: Infra) {
   });
   const auth = createAuthService({
     pool,
-    users,
-    tokens: createVerificationTokensRepository(db),
     sessions,
     phrases,
     limiter,
