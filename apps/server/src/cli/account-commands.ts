@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { passwordUserInputs, passwordWeakness, ZEmail, ZNewPassword } from '@coffer/shared';
 import { withTransaction } from '../db/tx';
 import { hashPassword } from '../lib/password';
-import { usersRepository } from '../modules/auth';
 import { type CliCommand, CliError } from './cli-support';
 
 export const createAdmin: CliCommand = {
@@ -19,15 +18,10 @@ export const createAdmin: CliCommand = {
       throw new CliError(password.error.issues[0]?.message ?? 'Invalid password.');
     const weakness = await passwordWeakness(password.data, passwordUserInputs(email.data));
     if (weakness) throw new CliError(weakness);
-    const passwordHash = await hashPassword(password.data);
-    const created = await withTransaction(s.pool, async (client) => {
-      const user = await usersRepository.create(client, {
-        email: email.data,
-        passwordHash,
-        verified: true,
-      });
-      if (user) await usersRepository.makeAdmin(client, user.id);
-      return user;
+    const created = await s.users.createAdmin({
+      email: email.data,
+      passwordHash: await hashPassword(password.data),
+      verified: true,
     });
     if (!created) throw new CliError(`An account with the e-mail ${email.data} already exists.`);
     return `Admin ${email.data} created. Sign in at ${s.config.publicUrl}/auth and set up two-factor authentication.`;
