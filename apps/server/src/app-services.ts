@@ -9,20 +9,14 @@ import type { Mailer } from './lib/mailer';
 import { createMetrics } from './lib/metrics';
 import { createPgListener } from './lib/pg-listener';
 import { createS3FileStore } from './lib/s3-file-store';
-import {
-  createAccountSecurityRepository,
-  createAccountSecurityService,
-} from './modules/account-security';
+import { createAccountSecurityService } from './modules/account-security';
 import { createAdminAuditService } from './modules/admin-audit';
 import { createAdminSettingsService } from './modules/admin-settings';
 import { createAdminTransactionsService } from './modules/admin-transactions';
 import { createAdminUsersService } from './modules/admin-users';
 import { createAdminWalletsService } from './modules/admin-wallets';
 import { createAuditLog } from './modules/audit/audit.service';
-import {
-  createUsersRepository,
-  createVerificationTokensRepository,
-} from './modules/auth/auth.repository';
+import { createUsers } from './modules/auth';
 import { createAuthService } from './modules/auth/auth.service';
 import { createBankService } from './modules/bank/bank.service';
 import { type ChainAdapter, createChainWatcher, TronAdapter } from './modules/chains';
@@ -37,22 +31,19 @@ import { createKycService } from './modules/kyc';
 import { createLedger, createLedgerCheck } from './modules/ledger';
 import { createMoneyControls } from './modules/money-controls/money-controls.service';
 import { createFileSweep, createOutbox } from './modules/outbox';
-import { createPasskeysRepository, createPasskeysService } from './modules/passkeys';
+import { createPasskeysService } from './modules/passkeys';
 import { createPayoutSettlement, createPayoutsService } from './modules/payouts';
 import { createPriceService } from './modules/prices/prices.service';
 import { createSignInDevices } from './modules/rate-limit';
 import { createRateLimiter } from './modules/rate-limit/rate-limiter';
 import { createRealtimeHub } from './modules/realtime/realtime.hub';
-import { createSeedPhrasesRepository } from './modules/recovery-phrase/recovery-phrase.repository';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSecurityHold } from './modules/security-hold';
 import { createSecurityLog } from './modules/security-log';
-import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { createSessions } from './modules/sessions';
 import { withSettingsCache } from './modules/settings/settings.cache';
-import { createSettingsRepository } from './modules/settings/settings.repository';
 import { createStakingService } from './modules/staking/staking.service';
 import { createStepUp } from './modules/step-up';
-import { createTwoFactorRepository } from './modules/two-factor/two-factor.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 import { createWalletsService } from './modules/wallets/wallets.service';
 import { createWithdrawalsService } from './modules/withdrawals/withdrawals.service';
@@ -72,7 +63,7 @@ export type Infra = {
 
 /** Wires repositories and services once; routes receive what they need from here. */
 export function createServices(infra: Infra) {
-  const { db, pool, secrets, mailer, config } = infra;
+  const { pool, secrets, mailer, config } = infra;
   const clock = infra.clock ?? (() => new Date());
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
@@ -86,16 +77,16 @@ export function createServices(infra: Infra) {
   // and carried out after its commit (docs/decisions/0011).
   const outbox = createOutbox({ pool, secrets, mailer, files, log: infra.log });
   const fileSweep = createFileSweep({ pool, files, log: infra.log });
-  const users = createUsersRepository(db);
+  const users = createUsers(pool);
   // Its own few connections: counts are taken inside money transactions (see the limiter).
   const limiter = createRateLimiter(createPool(String(pool.options.connectionString ?? ''), 4));
   // Browsers an account signed in on before: their sign-ins are counted on their own.
   const signInDevices = createSignInDevices(secrets);
   // Not started here: the server starts it (main.ts); without it nothing is cached.
   const listener = createPgListener(String(pool.options.connectionString ?? ''), infra.log);
-  const settings = withSettingsCache(createSettingsRepository(db), listener);
+  const settings = withSettingsCache(pool, listener);
   // Session timeouts are app settings, read from the cache at every look-up.
-  const sessions = createSessionsRepository(pool, settings);
+  const sessions = createSessions(pool, settings);
   const audit = createAuditLog();
   // The account's security activity; modules record on their change's own transaction.
   const securityLog = createSecurityLog({ pool, audit, log: infra.log });
@@ -111,15 +102,12 @@ export function createServices(infra: Infra) {
   });
   const phrases = createRecoveryPhraseService({
     pool,
-    phrases: createSeedPhrasesRepository(db),
     secrets,
     limiter,
     securityLog,
   });
   const auth = createAuthService({
     pool,
-    users,
-    tokens: createVerificationTokensRepository(db),
     sessions,
     phrases,
     limiter,
@@ -139,7 +127,6 @@ export function createServices(infra: Infra) {
   });
   const twoFactor = createTwoFactorService({
     pool,
-    repo: createTwoFactorRepository(db),
     sessions,
     phrases,
     limiter,
@@ -154,7 +141,6 @@ export function createServices(infra: Infra) {
   });
   const passkeys = createPasskeysService({
     pool,
-    repo: createPasskeysRepository(pool),
     sessions,
     limiter,
     outbox,
@@ -166,7 +152,6 @@ export function createServices(infra: Infra) {
   });
   const accountSecurity = createAccountSecurityService({
     pool,
-    repo: createAccountSecurityRepository(pool),
     limiter,
     secrets,
     outbox,

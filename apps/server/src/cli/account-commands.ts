@@ -18,13 +18,10 @@ export const createAdmin: CliCommand = {
       throw new CliError(password.error.issues[0]?.message ?? 'Invalid password.');
     const weakness = await passwordWeakness(password.data, passwordUserInputs(email.data));
     if (weakness) throw new CliError(weakness);
-    const created = await s.db.transaction(async (tx) => {
-      const user = await s.users.create(
-        { email: email.data, passwordHash: await hashPassword(password.data), verified: true },
-        tx,
-      );
-      if (user) await s.users.makeAdmin(user.id, tx);
-      return user;
+    const created = await s.users.createAdmin({
+      email: email.data,
+      passwordHash: await hashPassword(password.data),
+      verified: true,
     });
     if (!created) throw new CliError(`An account with the e-mail ${email.data} already exists.`);
     return `Admin ${email.data} created. Sign in at ${s.config.publicUrl}/auth and set up two-factor authentication.`;

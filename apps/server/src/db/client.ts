@@ -3,9 +3,8 @@ import pg from 'pg';
 import { StartupError } from '../lib/startup-error';
 import * as schema from './schema/index';
 
+/** Drizzle on the schema: the migrations run through it; modules send raw SQL through `pg`. */
 export type Db = NodePgDatabase<typeof schema>;
-/** A database handle or an open transaction: repositories take either. */
-export type DbOrTx = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 // numeric and bigint columns arrive as strings: money must never pass through a float.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
@@ -146,9 +145,9 @@ export function createDb(pool: pg.Pool): Db {
 }
 
 /**
- * Drizzle on one connection, e.g. the client of `withTransaction`: its queries join that
- * transaction, so Drizzle repositories and raw-SQL ones (the outbox) commit together.
- * Never call `.transaction()` on it: that would commit the caller's transaction early.
+ * Drizzle on one connection: the migrator runs on the connection that holds the migration
+ * lock (migrate.ts). Never call `.transaction()` on one inside an open transaction: that
+ * would commit the caller's transaction early.
  */
 export function createDbOn(client: pg.PoolClient): Db {
   return drizzle(client, { schema });

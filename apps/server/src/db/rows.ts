@@ -5,11 +5,15 @@ import type { Column, Table } from 'drizzle-orm';
  * by hand (decision 0029): a raw `SELECT *` or `RETURNING *` through `pg` gives a row keyed
  * by column name (`user_id`, not Drizzle's `userId`) and valued as the driver parses it.
  *
- * The one difference from Drizzle's own value types: `bigint` columns arrive as strings
- * (`client.ts` keeps int8 out of floats), as `numeric` ones do. Timestamps are `Date`s,
- * `jsonb` parsed, text enums their union, arrays arrays.
+ * The one difference from Drizzle's own value types: `bigint` and `bigserial` columns arrive
+ * as strings (`client.ts` keeps int8 out of floats), as `numeric` ones do. Timestamps are
+ * `Date`s, `jsonb` parsed, text enums their union, arrays arrays.
  */
-type DriverValue<C extends Column> = C['_']['columnType'] extends 'PgBigInt53' | 'PgBigInt64'
+type DriverValue<C extends Column> = C['_']['columnType'] extends
+  | 'PgBigInt53'
+  | 'PgBigInt64'
+  | 'PgBigSerial53'
+  | 'PgBigSerial64'
   ? string
   : C['_']['data'];
 

@@ -1,6 +1,6 @@
 import { SESSION_BACKGROUND_HEADER, SESSION_EXPIRES_HEADER } from '@coffer/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SessionContext, SessionsRepository } from '../modules/sessions/sessions.repository';
+import type { SessionContext, Sessions } from '../modules/sessions';
 
 export const SESSION_COOKIE = 'coffer_session';
 
@@ -49,7 +49,7 @@ export function sessionCookies(publicUrl: string): SessionCookies {
  * Realtime sockets never slide it either, not even when they connect. Every response to a request with a live session
  * says how long it has left (`X-Session-Expires-In`, seconds), so the browser can warn.
  */
-export function registerSession(app: FastifyInstance, sessions: SessionsRepository): void {
+export function registerSession(app: FastifyInstance, sessions: Sessions): void {
   app.decorateRequest('session', null);
   app.addHook('onRequest', async (request, reply) => {
     const token = request.cookies[SESSION_COOKIE];

@@ -15,12 +15,11 @@ import type { Outbox } from '../outbox';
 import { LIMITS, type RateLimiter } from '../rate-limit';
 import { endSessions, type SessionContext } from '../sessions';
 import type { StepUp } from '../step-up';
-import type { AccountSecurityRepository } from './account-security.repository';
+import { accountSecurityRepository as repo } from './account-security.repository';
 import { deviceLabel } from './device-label';
 
 type Deps = {
   pool: pg.Pool;
-  repo: AccountSecurityRepository;
   limiter: RateLimiter;
   secrets: Secrets;
   outbox: Outbox;
@@ -50,7 +49,7 @@ export function createAccountSecurityService(d: Deps) {
 
   return {
     async list(s: SessionContext): Promise<TActiveSession[]> {
-      const rows = await d.repo.listSessions(s.userId);
+      const rows = await repo.listSessions(d.pool, s.userId);
       // This device first, then the others by when they were last used.
       const ordered = [
         ...rows.filter((r) => r.id === s.sessionId),
@@ -58,10 +57,10 @@ export function createAccountSecurityService(d: Deps) {
       ];
       return ordered.map((r) => ({
         id: r.id,
-        device: deviceLabel(r.userAgent),
+        device: deviceLabel(r.user_agent),
         ip: r.ip,
-        signedInAt: r.createdAt.toISOString(),
-        lastSeenAt: r.lastSeenAt.toISOString(),
+        signedInAt: r.created_at.toISOString(),
+        lastSeenAt: r.last_seen_at.toISOString(),
         current: r.id === s.sessionId,
       }));
     },
@@ -74,8 +73,8 @@ export function createAccountSecurityService(d: Deps) {
       // Signing this device out is always allowed; another one waits for the hold's end.
       if (sessionId !== s.sessionId) await d.securityHold.assertClear(d.pool, s.userId);
       await withTransaction(d.pool, async (tx) => {
-        const ended = (await d.repo.listSessions(s.userId, tx)).find((r) => r.id === sessionId);
-        if (!(await d.repo.deleteSession(s.userId, sessionId, tx))) {
+        const ended = (await repo.listSessions(tx, s.userId)).find((r) => r.id === sessionId);
+        if (!(await repo.deleteSession(tx, s.userId, sessionId))) {
           throw new AppError('NOT_FOUND', 'This session has already ended.');
         }
         await d.securityLog.record(tx, {
@@ -86,7 +85,7 @@ export function createAccountSecurityService(d: Deps) {
             sessionId === s.sessionId
               ? 'This device'
               : ended
-                ? `${deviceLabel(ended.userAgent)}${ended.ip ? `, ${ended.ip}` : ''}`
+                ? `${deviceLabel(ended.user_agent)}${ended.ip ? `, ${ended.ip}` : ''}`
                 : null,
         });
       });
@@ -124,7 +123,7 @@ export function createAccountSecurityService(d: Deps) {
       // Admitted to the hashing pool before the attempt counts: a busy answer counts nothing.
       const { oldHash, newHash } = await withHashing('other', async (hashing) => {
         const attempt = await d.limiter.consume(passwordLimits);
-        const oldHash = await d.repo.passwordHash(s.userId);
+        const oldHash = await repo.passwordHash(d.pool, s.userId);
         if (!oldHash || !(await hashing.verify(input.currentPassword, oldHash))) {
           throw new AppError('VALIDATION_FAILED', MSG_SECURITY.currentPasswordIncorrect);
         }
@@ -136,7 +135,7 @@ export function createAccountSecurityService(d: Deps) {
       await withTransaction(d.pool, async (tx) => {
         // Without a second factor on the account, the current password is the proof.
         if (s.twoFactorEnabled) await d.stepUp.confirm(tx, s, input.stepUp, client);
-        if (!(await d.repo.replacePasswordHash(s.userId, oldHash, newHash, tx))) {
+        if (!(await repo.replacePasswordHash(tx, s.userId, oldHash, newHash))) {
           throw new AppError('CONFLICT', 'Your password was changed meanwhile. Please try again.');
         }
         const ended = await endSessions(tx, s.userId, s.sessionId);
@@ -166,13 +165,11 @@ export function createAccountSecurityService(d: Deps) {
       const hash = d.secrets.keyedHash('known-device', `${s.userId}\0${device}\0${client.ip}`);
       const at = new Date();
       const mailed = await withTransaction(d.pool, async (tx) => {
-        const knownBefore = await d.repo.hasKnownDevices(s.userId, tx);
-        const others = (await d.repo.listSessions(s.userId, tx)).filter(
-          (r) => r.id !== s.sessionId,
-        );
-        const isNew = await d.repo.recordDevice(s.userId, hash, tx);
+        const knownBefore = await repo.hasKnownDevices(tx, s.userId);
+        const others = (await repo.listSessions(tx, s.userId)).filter((r) => r.id !== s.sessionId);
+        const isNew = await repo.recordDevice(tx, s.userId, hash);
         const seenInSessions = others.some(
-          (r) => r.ip === client.ip && deviceLabel(r.userAgent) === device,
+          (r) => r.ip === client.ip && deviceLabel(r.user_agent) === device,
         );
         if (!isNew || seenInSessions || (!knownBefore && others.length === 0)) return false;
         await d.outbox.mail(tx, {

@@ -1,5 +1,4 @@
 /** Sessions the customer controls, password change, new-device mail: the front door (see ../README.md). */
-export { createAccountSecurityRepository } from './account-security.repository';
 export { accountSecurityRoutes } from './account-security.routes';
 export {
   type AccountSecurityService,

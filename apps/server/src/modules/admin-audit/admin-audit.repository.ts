@@ -1,21 +1,23 @@
 import type { TAuditFilters } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { auditLog } from '@server/db/schema/index';
 import type pg from 'pg';
 
-export type AuditListRow = {
-  id: string;
-  created_at: Date;
-  actor_id: string | null;
-  actor_email: string | null;
-  action: string;
-  target_type: string;
-  target_id: string;
-  target_user_id: string | null;
-  target_email: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  ip: string | null;
-};
+/** An audit row as the screen lists it, with the e-mails of its actor and target user. */
+export type AuditListRow = ColumnsOf<
+  typeof auditLog,
+  | 'id'
+  | 'created_at'
+  | 'actor_id'
+  | 'action'
+  | 'target_type'
+  | 'target_id'
+  | 'target_user_id'
+  | 'before'
+  | 'after'
+  | 'reason'
+  | 'ip'
+> & { actor_email: string | null; target_email: string | null };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

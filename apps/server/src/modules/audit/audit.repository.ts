@@ -1,22 +1,12 @@
+import type { RowOf } from '@server/db/rows';
+import type { auditLog } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
 /** A row as the chain sees it: ids as decimal text, times as stored, to the microsecond. */
-export type AuditRow = {
-  id: string;
-  actor_id: string | null;
-  action: string;
-  target_type: string;
-  target_id: string;
-  target_user_id: string | null;
-  before: unknown;
-  after: unknown;
-  reason: string | null;
-  ip: string | null;
+export type AuditRow = Omit<RowOf<typeof auditLog>, 'created_at'> & {
   /** ISO 8601 in UTC with six fraction digits, e.g. 2026-01-02T03:04:05.123456Z. */
   created_at: string;
-  prev_hash: string;
-  hash: string;
 };
 
 /** What the next row needs before it can be hashed. */

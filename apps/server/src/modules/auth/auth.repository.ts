@@ -1,156 +1,128 @@
 import { CUSTOMER_ASSETS } from '@coffer/shared';
-import { createDbOn, type DbOrTx } from '@server/db/client';
-import {
-  adminUsers,
-  emailVerificationTokens,
-  userProfiles,
-  users,
-  userWallets,
-} from '@server/db/schema/index';
+import type { ColumnsOf, RowOf } from '@server/db/rows';
+import type { emailVerificationTokens, users } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type pg from 'pg';
 
-async function createUser(
-  tx: DbOrTx,
-  input: { email: string; passwordHash: string; verified: boolean },
-) {
-  const inserted = await tx
-    .insert(users)
-    .values({
-      email: input.email,
-      passwordHash: input.passwordHash,
-      emailVerifiedAt: input.verified ? new Date() : null,
-    })
-    .onConflictDoNothing({ target: users.email })
-    .returning({ id: users.id });
-  const user = inserted[0];
-  if (!user) return null;
-  await tx.insert(userProfiles).values({ id: user.id });
-  await tx
-    .insert(userWallets)
-    .values(CUSTOMER_ASSETS.map((a) => ({ userId: user.id, assetId: a.id, network: a.network })));
-  return user;
-}
+/** A pool, or the connection of an open transaction. */
+type Queryable = pg.Pool | TxClient;
 
-export function createUsersRepository(db: DbOrTx) {
-  return {
-    async findByEmail(email: string) {
-      const rows = await db.select().from(users).where(eq(users.email, email));
-      return rows[0] ?? null;
-    },
+export type UserRow = RowOf<typeof users>;
 
-    async findById(id: string) {
-      const rows = await db.select().from(users).where(eq(users.id, id));
-      return rows[0] ?? null;
-    },
+/** The accounts: `users` and what every new account gets beside it. */
+export const usersRepository = {
+  async findByEmail(db: Queryable, email: string): Promise<UserRow | null> {
+    const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE email = $1', [email]);
+    return rows[0] ?? null;
+  },
 
-    /**
-     * Creates the user, its profile and its four wallets together; returns null when the
-     * e-mail is taken.
-     */
-    async create(input: { email: string; passwordHash: string; verified: boolean }, tx?: DbOrTx) {
-      if (!tx) return db.transaction((t) => createUser(t, input));
-      return createUser(tx, input);
-    },
+  async findById(db: Queryable, id: string): Promise<UserRow | null> {
+    const { rows } = await db.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
+    return rows[0] ?? null;
+  },
 
-    async isAdmin(userId: string): Promise<boolean> {
-      const rows = await db
-        .select({ userId: adminUsers.userId })
-        .from(adminUsers)
-        .where(eq(adminUsers.userId, userId));
-      return rows.length > 0;
-    },
+  /**
+   * Creates the user, its profile and its wallets together, on the caller's transaction;
+   * null when the e-mail is taken.
+   */
+  async create(
+    client: TxClient,
+    input: { email: string; passwordHash: string; verified: boolean },
+  ): Promise<{ id: string } | null> {
+    const { rows } = await client.query<ColumnsOf<typeof users, 'id'>>(
+      `INSERT INTO users (email, password_hash, email_verified_at)
+       VALUES ($1, $2, CASE WHEN $3::boolean THEN now() END)
+       ON CONFLICT (email) DO NOTHING RETURNING id`,
+      [input.email, input.passwordHash, input.verified],
+    );
+    const user = rows[0];
+    if (!user) return null;
+    await client.query('INSERT INTO user_profiles (id) VALUES ($1)', [user.id]);
+    await client.query(
+      `INSERT INTO user_wallets (user_id, asset_id, network)
+       SELECT $1, a.asset_id, a.network FROM unnest($2::text[], $3::text[]) AS a(asset_id, network)`,
+      [user.id, CUSTOMER_ASSETS.map((a) => a.id), CUSTOMER_ASSETS.map((a) => a.network)],
+    );
+    return { id: user.id };
+  },
 
-    async makeAdmin(userId: string, tx: DbOrTx = db) {
-      await tx.insert(adminUsers).values({ userId }).onConflictDoNothing();
-    },
+  async isAdmin(db: Queryable, userId: string): Promise<boolean> {
+    const { rows } = await db.query('SELECT 1 FROM admin_users WHERE user_id = $1', [userId]);
+    return rows.length > 0;
+  },
 
-    async setPassword(userId: string, passwordHash: string) {
-      await db.update(users).set({ passwordHash }).where(eq(users.id, userId));
-    },
+  async makeAdmin(db: Queryable, userId: string): Promise<void> {
+    await db.query('INSERT INTO admin_users (user_id) VALUES ($1) ON CONFLICT DO NOTHING', [
+      userId,
+    ]);
+  },
 
-    /**
-     * Replaces a hash made with weaker parameters by a new one of the same password; does
-     * nothing if the password changed since it was read (a reset in between wins).
-     */
-    async upgradePasswordHash(userId: string, oldHash: string, newHash: string) {
-      await db
-        .update(users)
-        .set({ passwordHash: newHash })
-        .where(and(eq(users.id, userId), eq(users.passwordHash, oldHash)));
-    },
+  async setPassword(db: Queryable, userId: string, passwordHash: string): Promise<void> {
+    await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, passwordHash]);
+  },
 
-    async markVerified(userId: string) {
-      await db
-        .update(users)
-        .set({ emailVerifiedAt: sql`COALESCE(${users.emailVerifiedAt}, now())` })
-        .where(eq(users.id, userId));
-    },
+  /**
+   * Replaces a hash made with weaker parameters by a new one of the same password; does
+   * nothing if the password changed since it was read (a reset in between wins).
+   */
+  async upgradePasswordHash(
+    db: Queryable,
+    userId: string,
+    oldHash: string,
+    newHash: string,
+  ): Promise<void> {
+    await db.query('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [
+      userId,
+      oldHash,
+      newHash,
+    ]);
+  },
 
-    async recordLogin(userId: string) {
-      await db
-        .update(userProfiles)
-        .set({ lastLogin: new Date() })
-        .where(eq(userProfiles.id, userId));
-    },
+  async markVerified(db: Queryable, userId: string): Promise<void> {
+    await db.query(
+      'UPDATE users SET email_verified_at = COALESCE(email_verified_at, now()) WHERE id = $1',
+      [userId],
+    );
+  },
 
-    async countCustomers(): Promise<number> {
-      const rows = await db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(users)
-        .where(sql`NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = ${users.id})`);
-      return rows[0]?.n ?? 0;
-    },
+  async recordLogin(db: Queryable, userId: string): Promise<void> {
+    await db.query('UPDATE user_profiles SET last_login = now() WHERE id = $1', [userId]);
+  },
 
-    async countAll(): Promise<number> {
-      const rows = await db.select({ n: sql<number>`count(*)::int` }).from(users);
-      return rows[0]?.n ?? 0;
-    },
-  };
-}
+  /** Accounts that are not staff. */
+  async countCustomers(db: Queryable): Promise<number> {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM users u
+        WHERE NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = u.id)`,
+    );
+    return rows[0]?.n ?? 0;
+  },
+};
 
-export function createVerificationTokensRepository(db: DbOrTx) {
-  return {
-    async create(userId: string, tokenHash: string, expiresAt: Date) {
-      await db.insert(emailVerificationTokens).values({ userId, tokenHash, expiresAt });
-    },
+/** The links that verify a new account's e-mail; only their hashes are stored. */
+export const verificationTokensRepository = {
+  async create(db: Queryable, userId: string, tokenHash: string, expiresAt: Date): Promise<void> {
+    await db.query(
+      'INSERT INTO email_verification_tokens (user_id, token_hash, expires_at) VALUES ($1, $2, $3)',
+      [userId, tokenHash, expiresAt],
+    );
+  },
 
-    /** Voids every unused link of the user: only the newest mailed one may verify. */
-    async revokeUnused(userId: string) {
-      await db
-        .delete(emailVerificationTokens)
-        .where(
-          and(eq(emailVerificationTokens.userId, userId), isNull(emailVerificationTokens.usedAt)),
-        );
-    },
+  /** Voids every unused link of the user: only the newest mailed one may verify. */
+  async revokeUnused(db: Queryable, userId: string): Promise<void> {
+    await db.query('DELETE FROM email_verification_tokens WHERE user_id = $1 AND used_at IS NULL', [
+      userId,
+    ]);
+  },
 
-    /** Marks an unused, unexpired token used and returns its user; null otherwise. */
-    async consume(tokenHash: string): Promise<string | null> {
-      const rows = await db
-        .update(emailVerificationTokens)
-        .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(emailVerificationTokens.tokenHash, tokenHash),
-            isNull(emailVerificationTokens.usedAt),
-            gt(emailVerificationTokens.expiresAt, new Date()),
-          ),
-        )
-        .returning({ userId: emailVerificationTokens.userId });
-      return rows[0]?.userId ?? null;
-    },
-  };
-}
-
-/**
- * The auth repositories on the connection of an open transaction (`withTransaction`), so a
- * change and the mail it queues in the outbox commit together.
- */
-export function authRepositoriesOn(client: TxClient) {
-  const db = createDbOn(client);
-  return {
-    db,
-    users: createUsersRepository(db),
-    tokens: createVerificationTokensRepository(db),
-  };
-}
+  /** Marks an unused, unexpired token used and returns its user; null otherwise. */
+  async consume(db: Queryable, tokenHash: string): Promise<string | null> {
+    const { rows } = await db.query<ColumnsOf<typeof emailVerificationTokens, 'user_id'>>(
+      `UPDATE email_verification_tokens SET used_at = now()
+        WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+        RETURNING user_id`,
+      [tokenHash],
+    );
+    return rows[0]?.user_id ?? null;
+  },
+};

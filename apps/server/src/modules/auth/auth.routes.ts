@@ -17,13 +17,13 @@ import {
   DEVICE_COOKIE_PATH,
   type SignInDevices,
 } from '../rate-limit';
-import { presentSession, type SessionsRepository } from '../sessions';
+import { presentSession, type Sessions } from '../sessions';
 import type { AuthService } from './auth.service';
 
 export function authRoutes(
   deps: {
     auth: AuthService;
-    sessions: SessionsRepository;
+    sessions: Sessions;
     signInDevices: SignInDevices;
     accountSecurity: Pick<AccountSecurityService, 'noticeSignIn'>;
     publicUrl: string;

@@ -1,8 +1,4 @@
 /** Sign-up, sign-in and passwords: their front door (see ../README.md). */
-export {
-  authRepositoriesOn,
-  createUsersRepository,
-  createVerificationTokensRepository,
-} from './auth.repository';
 export { authRoutes } from './auth.routes';
 export { type AuthService, type Client, createAuthService } from './auth.service';
+export { createUsers, type Users } from './users';

@@ -1,36 +1,37 @@
+import type { ColumnsOf, RowOf } from '@server/db/rows';
+import type { chatMessages, chatRooms, userProfiles, users } from '@server/db/schema/index';
 import type pg from 'pg';
 
 type Db = pg.Pool | pg.PoolClient;
 
-export type SenderType = 'admin' | 'user';
+export type SenderType = RowOf<typeof chatMessages>['sender_type'];
 
-export type RoomRow = {
-  id: string;
-  user_id: string;
-  status: string;
-  created_at: Date;
-  last_message_at: Date;
-  unread_count: number;
-};
+/** A room with the messages its reader has not opened counted. */
+export type RoomRow = ColumnsOf<
+  typeof chatRooms,
+  'id' | 'user_id' | 'status' | 'created_at' | 'last_message_at'
+> & { unread_count: number };
 
-export type AdminRoomRow = RoomRow & {
-  email: string;
-  full_name: string | null;
-  username: string | null;
-};
+/** A room as staff list it: with its customer's e-mail and names. */
+export type AdminRoomRow = RoomRow &
+  ColumnsOf<typeof users, 'email'> &
+  ColumnsOf<typeof userProfiles, 'full_name' | 'username'>;
 
-export type MessageRow = {
-  id: string;
-  room_id: string;
-  sender_type: SenderType;
-  message_text: string;
-  file_key: string | null;
-  file_name: string | null;
-  file_type: string | null;
-  file_size: number | null;
-  is_read: boolean;
-  created_at: Date;
-};
+export type MessageRow = ColumnsOf<
+  typeof chatMessages,
+  | 'id'
+  | 'room_id'
+  | 'sender_type'
+  | 'message_text'
+  | 'file_key'
+  | 'file_name'
+  | 'file_type'
+  | 'file_size'
+  | 'is_read'
+  | 'created_at'
+>;
+
+type RoomKey = ColumnsOf<typeof chatRooms, 'id' | 'user_id'>;
 
 /** Unread = messages in the room from the other party that the reader has not opened. */
 const ROOM_COLUMNS = `r.id, r.user_id, r.status, r.created_at, r.last_message_at,
@@ -109,11 +110,8 @@ export const chatRepository = {
   },
 
   /** The room locked for the rest of the transaction (messages, deletion). */
-  async lockRoom(
-    client: pg.PoolClient,
-    roomId: string,
-  ): Promise<{ id: string; user_id: string } | null> {
-    const { rows } = await client.query<{ id: string; user_id: string }>(
+  async lockRoom(client: pg.PoolClient, roomId: string): Promise<RoomKey | null> {
+    const { rows } = await client.query<RoomKey>(
       'SELECT id, user_id FROM chat_rooms WHERE id = $1 FOR UPDATE',
       [roomId],
     );
@@ -123,8 +121,8 @@ export const chatRepository = {
   async insertRoom(
     client: Db,
     input: { userId: string; adminId: string | null },
-  ): Promise<{ id: string }> {
-    const { rows } = await client.query<{ id: string }>(
+  ): Promise<ColumnsOf<typeof chatRooms, 'id'>> {
+    const { rows } = await client.query<ColumnsOf<typeof chatRooms, 'id'>>(
       `INSERT INTO chat_rooms (user_id, admin_id, status) VALUES ($1, $2, 'active') RETURNING id`,
       [input.userId, input.adminId],
     );
@@ -202,8 +200,8 @@ export const chatRepository = {
     db: Db,
     messageId: string,
     userId: string | null,
-  ): Promise<(MessageRow & { user_id: string }) | null> {
-    const { rows } = await db.query<MessageRow & { user_id: string }>(
+  ): Promise<(MessageRow & Pick<RoomKey, 'user_id'>) | null> {
+    const { rows } = await db.query<MessageRow & Pick<RoomKey, 'user_id'>>(
       `SELECT m.id, m.room_id, m.sender_type, m.message_text, m.file_key, m.file_name,
               m.file_type, m.file_size, m.is_read, m.created_at, r.user_id
          FROM chat_messages m JOIN chat_rooms r ON r.id = m.room_id
@@ -231,9 +229,10 @@ export const chatRepository = {
   },
 
   async emailOf(db: Db, userId: string): Promise<string | null> {
-    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
-      userId,
-    ]);
+    const { rows } = await db.query<ColumnsOf<typeof users, 'email'>>(
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
     return rows[0]?.email ?? null;
   },
 };

@@ -1,16 +1,15 @@
+import type { ColumnsOf } from '@server/db/rows';
+import type { outbox } from '@server/db/schema/index';
 import type pg from 'pg';
 
 type Db = pg.Pool | pg.PoolClient;
 
 export type OutboxKind = 'mail' | 'delete-files';
 
-export type OutboxRow = {
-  id: string;
-  kind: string;
-  payload_encrypted: string;
-  attempts: number;
-  created_at: Date;
-};
+export type OutboxRow = ColumnsOf<
+  typeof outbox,
+  'id' | 'kind' | 'payload_encrypted' | 'attempts' | 'created_at'
+>;
 
 export const outboxRepository = {
   /**

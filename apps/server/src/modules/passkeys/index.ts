@@ -1,4 +1,3 @@
 /** Passkeys (WebAuthn) as a second factor beside TOTP: the front door (see ../README.md). */
-export { createPasskeysRepository } from './passkeys.repository';
 export { passkeysRoutes } from './passkeys.routes';
 export { createPasskeysService, PASSKEY_MSG, type PasskeysService } from './passkeys.service';

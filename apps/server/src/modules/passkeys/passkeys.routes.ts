@@ -15,7 +15,7 @@ import { clientOf } from '@server/lib/client-of';
 import { signedIn } from '@server/plugins/require-session';
 import type { SessionCookies } from '@server/plugins/session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { presentSession, type SessionsRepository } from '../sessions';
+import { presentSession, type Sessions } from '../sessions';
 import type { PasskeysService } from './passkeys.service';
 
 /**
@@ -25,7 +25,7 @@ import type { PasskeysService } from './passkeys.service';
  */
 export function passkeysRoutes(
   service: PasskeysService,
-  sessions: SessionsRepository,
+  sessions: Sessions,
   cookies: SessionCookies,
 ): FastifyPluginAsyncZod {
   return async (app) => {

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { fetchAudUsd, fetchTicker, type TickerQuote } from './feeds';
 import type { PriceBook, PriceQuote, PriceService } from './price-book';
-import { createPricesRepository, type Snapshot } from './prices.repository';
+import { pricesRepository as repo, type Snapshot } from './prices.repository';
 
 /** USD per AUD when the rate service cannot be reached. */
 export const DEFAULT_AUD_USD = '0.66';
@@ -36,7 +36,6 @@ function fallbackQuotes(): Record<TAnyAssetId, PriceQuote> {
 export function createPriceService(
   opts: Options,
 ): PriceService & { loadCached(liveWithinMs?: number): Promise<void> } {
-  const repo = createPricesRepository(opts.pool);
   const timeoutMs = opts.timeoutMs ?? FEED_TIMEOUT_MS;
   let book: PriceBook = {
     source: 'fallback',
@@ -48,7 +47,7 @@ export function createPriceService(
   /** The feed's own 24 h change, else one computed from the snapshot of 24 h ago. */
   async function change24h(priceId: string, quote: TickerQuote): Promise<string | null> {
     if (quote.change24hPct !== null) return quote.change24hPct;
-    const then = await repo.priceAt(priceId, new Date(Date.now() - 24 * 3600_000));
+    const then = await repo.priceAt(opts.pool, priceId, new Date(Date.now() - 24 * 3600_000));
     return then ? percentChange(then, quote.price) : null;
   }
 
@@ -102,14 +101,14 @@ export function createPriceService(
         });
         if (audUsd.live)
           snapshots.push({ priceId: AUD_USD_ID, priceUsd: audUsd.rate, change24hPct: null });
-        await repo.insertSnapshots(snapshots);
+        await repo.insertSnapshots(opts.pool, snapshots);
       } else {
         book = { ...book, source: book.updatedAt ? 'cached' : 'fallback', audUsd };
       }
       return book;
     },
 
-    priceAt: (priceId, at) => repo.priceAt(priceId, at),
+    priceAt: (priceId, at) => repo.priceAt(opts.pool, priceId, at),
 
     /**
      * At start-up: the newest snapshots stand in as cached prices until a refresh succeeds.
@@ -117,7 +116,7 @@ export function createPriceService(
      * snapshots at most that old are that instance's live prices.
      */
     async loadCached(liveWithinMs?: number) {
-      const latest = await repo.latest();
+      const latest = await repo.latest(opts.pool);
       if (latest.length === 0) return;
       const quotes = fallbackQuotes();
       for (const id of ALL_ASSET_IDS) quotes[id] = { priceUsd: '1', change24hPct: '0.00' };

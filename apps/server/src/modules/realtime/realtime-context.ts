@@ -3,7 +3,7 @@ import { needsTwoFactor } from '@server/plugins/gate';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
-import type { SessionContext, SessionsRepository } from '../sessions';
+import type { SessionContext, Sessions } from '../sessions';
 import type { Presence } from './presence';
 
 export type RealtimeTiming = {
@@ -17,7 +17,7 @@ export type RealtimeDeps = {
   listener: PgListener;
   pool: pg.Pool;
   connectionString: string;
-  sessions: SessionsRepository;
+  sessions: Sessions;
   log: Logger;
 };
 

@@ -11,7 +11,7 @@ import { type Client, clientOf } from '@server/lib/client-of';
 import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { SessionsRepository } from '../sessions';
+import type { Sessions } from '../sessions';
 import type { RecoveryPhraseService } from './recovery-phrase.service';
 
 /** How long the phrase stays readable after the password was re-entered. */
@@ -21,7 +21,7 @@ export function recoveryPhraseRoutes(deps: {
   phrases: RecoveryPhraseService;
   // Structural: the auth module builds on the phrase service, so this one does not import it.
   auth: { checkPassword(userId: string, password: string, client: Client): Promise<void> };
-  sessions: Pick<SessionsRepository, 'unlockPhrase'>;
+  sessions: Pick<Sessions, 'unlockPhrase'>;
 }): FastifyPluginAsyncZod {
   function unlockedSession(request: FastifyRequest) {
     const session = signedIn(request);

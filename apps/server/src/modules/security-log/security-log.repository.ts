@@ -1,16 +1,14 @@
+import type { ColumnsOf } from '@server/db/rows';
+import type { securityEvents } from '@server/db/schema/index';
 import type pg from 'pg';
 
 /** A pool, or the connection of an open transaction: a record commits with its change. */
 export type Queryable = pg.Pool | pg.PoolClient;
 
-export type SecurityEventRow = {
-  id: string;
-  kind: string;
-  ip: string | null;
-  user_agent: string | null;
-  detail: string | null;
-  created_at: Date;
-};
+export type SecurityEventRow = ColumnsOf<
+  typeof securityEvents,
+  'id' | 'kind' | 'ip' | 'user_agent' | 'detail' | 'created_at'
+>;
 
 /** The only code that reads or writes `security_events` (append-only: migration 0007). */
 export const securityLogRepository = {

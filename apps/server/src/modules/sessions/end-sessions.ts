@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { userSessionsRepository } from './sessions.repository';
+import { sessionsRepository } from './sessions.repository';
 
 /**
  * Ends every session of a user, or every one but `except` (the device making the change),
@@ -11,5 +11,5 @@ export async function endSessions(
   userId: string,
   except?: string,
 ): Promise<number> {
-  return userSessionsRepository.deleteAll(client, userId, except ?? null);
+  return sessionsRepository.deleteAll(client, userId, except ?? null);
 }

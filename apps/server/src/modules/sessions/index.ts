@@ -2,9 +2,5 @@
 export { endSessions } from './end-sessions';
 export { presentSession } from './present-session';
 export { limitsOf, type SessionLimits } from './session-limits';
-export {
-  createSessionsRepository,
-  type SessionContext,
-  type SessionExpiry,
-  type SessionsRepository,
-} from './sessions.repository';
+export type { SessionContext, SessionExpiry } from './sessions.repository';
+export { createSessions, type Sessions } from './sessions.service';

@@ -1,6 +1,7 @@
-import { randomToken, sha256Hex } from '@server/lib/crypto';
+import type { ColumnsOf } from '@server/db/rows';
+import type { sessions, userProfiles, users } from '@server/db/schema/index';
 import type pg from 'pg';
-import { limitsOf, type SessionLimits } from './session-limits';
+import type { SessionLimits } from './session-limits';
 
 /** What one request knows about its session, read with a single indexed query. */
 export type SessionContext = {
@@ -29,23 +30,24 @@ export type SessionExpiry = {
   secondsLeft: number;
 };
 
-type Row = {
-  session_id: string;
-  user_id: string;
-  email: string;
-  is_admin: boolean;
-  registered_at: Date;
-  two_factor_required: boolean;
-  two_factor_enabled: boolean;
-  two_factor_verified_at: Date | null;
-  phrase_unlocked_until: Date | null;
-  has_recovery_phrase: boolean;
-  last_seen_at: Date;
-  created_at: Date;
-  idle_seconds: number;
-  idle_left: number;
-  absolute_left: number;
-};
+/** The look-up's row: the session's, its user's and profile's columns, and the limits' sums. */
+type LookupRow = ColumnsOf<
+  typeof sessions,
+  'user_id' | 'two_factor_verified_at' | 'phrase_unlocked_until' | 'last_seen_at' | 'created_at'
+> &
+  ColumnsOf<typeof users, 'email'> &
+  ColumnsOf<typeof userProfiles, 'two_factor_required' | 'two_factor_enabled'> & {
+    session_id: string;
+    is_admin: boolean;
+    registered_at: Date;
+    has_recovery_phrase: boolean;
+    idle_seconds: number;
+    idle_left: number;
+    absolute_left: number;
+  };
+
+/** A pool, or the connection of an open transaction. */
+type Queryable = Pick<pg.PoolClient, 'query'>;
 
 // A named statement: PostgreSQL parses and plans it once per connection, which keeps the
 // per-request cost of authentication at one cheap round trip.
@@ -78,58 +80,36 @@ const DELETE_EXPIRED = `DELETE FROM sessions s
           WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = s.user_id) THEN $2::int
           ELSE $1::int END) <= now()`;
 
-/** Statements on the caller's connection, beside the factory bound to the pool below. */
-export const userSessionsRepository = {
-  /** Deletes every session of a user but `except` (null: all of them); how many went. */
-  async deleteAll(
-    client: Pick<pg.PoolClient, 'query'>,
-    userId: string,
-    except: string | null,
-  ): Promise<number> {
-    const res = await client.query(
-      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2',
-      [userId, except],
-    );
-    return res.rowCount ?? 0;
-  },
-};
-
 /**
- * Sessions end after `idle` seconds without a user-initiated request (customers and admins
- * each have their own setting) and `absolute` seconds after sign-in whatever happens
- * (docs/decisions/0013). The limits are read from the cached settings at every look-up and
- * compared with last_seen_at and created_at, so a changed setting applies at once to
- * sessions that already exist; the stored expires_at is only ever an earlier bound.
+ * The only code that touches `sessions` for the session's own life: the look-up, sign-in,
+ * activity, 2FA, the phrase unlock and the sign-outs. The limits in force (from the
+ * settings) are passed in by the caller, read at every call (sessions.service.ts).
  */
-export function createSessionsRepository(
-  pool: pg.Pool,
-  settings: { all(): Promise<Map<string, string>> },
-) {
-  const limits = async (): Promise<SessionLimits> => limitsOf(await settings.all());
-
-  async function revoke(sessionId: string): Promise<void> {
-    await pool.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
-  }
-
-  return {
-    /**
-     * The session the token opens, or null. A session past its limits is deleted here,
-     * when it is presented: its row's trigger then closes its sockets.
-     */
-    async findByToken(token: string): Promise<SessionContext | null> {
-      const l = await limits();
-      const { rows } = await pool.query<Row>({
-        ...SESSION_LOOKUP,
-        values: [sha256Hex(token), l.idleSecondsCustomer, l.idleSecondsAdmin, l.absoluteSeconds],
-      });
-      const r = rows[0];
-      if (!r) return null;
-      if (r.idle_left <= 0 || r.absolute_left <= 0) {
-        await revoke(r.session_id);
-        return null;
-      }
-      const now = Date.now();
-      return {
+export const sessionsRepository = {
+  /**
+   * The session whose token hashes to `tokenHash`, under `limits` as of now, and whether it
+   * is still within them; null when there is none.
+   */
+  async findByTokenHash(
+    db: Queryable,
+    tokenHash: string,
+    limits: SessionLimits,
+  ): Promise<{ session: SessionContext; live: boolean } | null> {
+    const { rows } = await db.query<LookupRow>({
+      ...SESSION_LOOKUP,
+      values: [
+        tokenHash,
+        limits.idleSecondsCustomer,
+        limits.idleSecondsAdmin,
+        limits.absoluteSeconds,
+      ],
+    });
+    const r = rows[0];
+    if (!r) return null;
+    const now = Date.now();
+    return {
+      live: r.idle_left > 0 && r.absolute_left > 0,
+      session: {
         sessionId: r.session_id,
         userId: r.user_id,
         email: r.email,
@@ -148,96 +128,103 @@ export function createSessionsRepository(
           absoluteExpiresAt: new Date(now + r.absolute_left * 1000),
           secondsLeft: Math.floor(r.idle_left),
         },
-      };
-    },
+      },
+    };
+  },
 
-    /** Creates a session and returns its token, which only the cookie will hold. */
-    async create(input: {
+  /**
+   * A new session. expires_at under `limits` of this moment and the user's role: a bound
+   * for the clean-up job and for lists of sessions. The look-up compares last_seen_at and
+   * created_at with the limits in force itself.
+   */
+  async insert(
+    db: Queryable,
+    input: {
+      tokenHash: string;
       userId: string;
       twoFactorVerified: boolean;
       ip: string;
-      userAgent: string | undefined;
-    }) {
-      const token = randomToken();
-      const l = await limits();
-      // expires_at under the limits of this moment and the user's role: a bound for the
-      // clean-up job and for lists of sessions. The look-up compares last_seen_at and
-      // created_at with the limits in force itself.
-      await pool.query(
-        `INSERT INTO sessions (token_hash, user_id, expires_at, two_factor_verified_at, ip, user_agent)
-         VALUES ($1, $2, now() + make_interval(secs => LEAST($8::int,
-                   CASE WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = $2)
-                        THEN $7::int ELSE $3::int END)),
-                 CASE WHEN $4 THEN now() END, $5, $6)`,
-        [
-          sha256Hex(token),
-          input.userId,
-          l.idleSecondsCustomer,
-          input.twoFactorVerified,
-          input.ip,
-          input.userAgent?.slice(0, 300) ?? null,
-          l.idleSecondsAdmin,
-          l.absoluteSeconds,
-        ],
-      );
-      return token;
+      userAgent: string | null;
     },
+    limits: SessionLimits,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO sessions (token_hash, user_id, expires_at, two_factor_verified_at, ip, user_agent)
+       VALUES ($1, $2, now() + make_interval(secs => LEAST($8::int,
+                 CASE WHEN EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = $2)
+                      THEN $7::int ELSE $3::int END)),
+               CASE WHEN $4 THEN now() END, $5, $6)`,
+      [
+        input.tokenHash,
+        input.userId,
+        limits.idleSecondsCustomer,
+        input.twoFactorVerified,
+        input.ip,
+        input.userAgent,
+        limits.idleSecondsAdmin,
+        limits.absoluteSeconds,
+      ],
+    );
+  },
 
-    /**
-     * Slides the idle expiry forward, never past the absolute lifetime, and returns the
-     * session with its new deadline. Only user-initiated requests call it (plugins/session.ts).
-     */
-    async touch(session: SessionContext): Promise<SessionContext> {
-      const idleSeconds = session.expiry.idleMinutes * 60;
-      const { rows } = await pool.query<{ last_seen_at: Date; idle_left: number }>(
-        `UPDATE sessions SET last_seen_at = now(),
-           expires_at = LEAST(now() + make_interval(secs => $2), created_at + make_interval(secs => $3))
-         WHERE id = $1
-         RETURNING last_seen_at, EXTRACT(EPOCH FROM expires_at - now())::float8 AS idle_left`,
-        [session.sessionId, idleSeconds, (await limits()).absoluteSeconds],
-      );
-      const r = rows[0];
-      if (!r) return session;
-      return {
-        ...session,
-        lastSeenAt: r.last_seen_at,
-        expiry: {
-          ...session.expiry,
-          idleExpiresAt: new Date(Date.now() + r.idle_left * 1000),
-          secondsLeft: Math.floor(r.idle_left),
-        },
-      };
-    },
+  /**
+   * Slides the idle expiry `idleSeconds` forward, never past `absoluteSeconds` from sign-in;
+   * the new last use and the seconds now left, or null when the session is gone.
+   */
+  async touch(
+    db: Queryable,
+    sessionId: string,
+    idleSeconds: number,
+    absoluteSeconds: number,
+  ): Promise<{ lastSeenAt: Date; idleLeft: number } | null> {
+    const { rows } = await db.query<
+      ColumnsOf<typeof sessions, 'last_seen_at'> & { idle_left: number }
+    >(
+      `UPDATE sessions SET last_seen_at = now(),
+         expires_at = LEAST(now() + make_interval(secs => $2), created_at + make_interval(secs => $3))
+       WHERE id = $1
+       RETURNING last_seen_at, EXTRACT(EPOCH FROM expires_at - now())::float8 AS idle_left`,
+      [sessionId, idleSeconds, absoluteSeconds],
+    );
+    const r = rows[0];
+    return r ? { lastSeenAt: r.last_seen_at, idleLeft: r.idle_left } : null;
+  },
 
-    /** Gives the session a new token (a new session id for the browser) and marks 2FA passed. */
-    async rotateAfterTwoFactor(sessionId: string): Promise<string> {
-      const token = randomToken();
-      await pool.query(
-        'UPDATE sessions SET token_hash = $2, two_factor_verified_at = now() WHERE id = $1',
-        [sessionId, sha256Hex(token)],
-      );
-      return token;
-    },
+  /** A new token hash for the session (a new session id for the browser), 2FA passed. */
+  async passTwoFactor(db: Queryable, sessionId: string, tokenHash: string): Promise<void> {
+    await db.query(
+      'UPDATE sessions SET token_hash = $2, two_factor_verified_at = now() WHERE id = $1',
+      [sessionId, tokenHash],
+    );
+  },
 
-    async unlockPhrase(sessionId: string, seconds: number): Promise<void> {
-      await pool.query(
-        'UPDATE sessions SET phrase_unlocked_until = now() + make_interval(secs => $2) WHERE id = $1',
-        [sessionId, seconds],
-      );
-    },
+  async unlockPhrase(db: Queryable, sessionId: string, seconds: number): Promise<void> {
+    await db.query(
+      'UPDATE sessions SET phrase_unlocked_until = now() + make_interval(secs => $2) WHERE id = $1',
+      [sessionId, seconds],
+    );
+  },
 
-    revoke,
+  async revoke(db: Queryable, sessionId: string): Promise<void> {
+    await db.query('DELETE FROM sessions WHERE id = $1', [sessionId]);
+  },
 
-    async deleteExpired(): Promise<number> {
-      const l = await limits();
-      const res = await pool.query(DELETE_EXPIRED, [
-        l.idleSecondsCustomer,
-        l.idleSecondsAdmin,
-        l.absoluteSeconds,
-      ]);
-      return res.rowCount ?? 0;
-    },
-  };
-}
+  /** Deletes every session of a user but `except` (null: all of them); how many went. */
+  async deleteAll(db: Queryable, userId: string, except: string | null): Promise<number> {
+    const res = await db.query(
+      'DELETE FROM sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2',
+      [userId, except],
+    );
+    return res.rowCount ?? 0;
+  },
 
-export type SessionsRepository = ReturnType<typeof createSessionsRepository>;
+  /** The session rows past `limits`, whatever their stored expires_at says; how many went. */
+  async deleteExpired(db: Queryable, limits: SessionLimits): Promise<number> {
+    const res = await db.query(DELETE_EXPIRED, [
+      limits.idleSecondsCustomer,
+      limits.idleSecondsAdmin,
+      limits.absoluteSeconds,
+    ]);
+    return res.rowCount ?? 0;
+  },
+};

@@ -2,7 +2,6 @@
 export { withSettingsCache } from './settings.cache';
 export { SETTING_DEFAULTS, type SettingDefault, type SettingType } from './settings.defaults';
 export {
-  createSettingsRepository,
   SETTINGS_CHANNEL,
   type SettingRow,
   settingsWrites,

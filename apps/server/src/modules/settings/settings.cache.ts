@@ -1,17 +1,13 @@
-import { createDbOn } from '@server/db/client';
 import type { PgListener } from '@server/lib/pg-listener';
 import type pg from 'pg';
-import { createSettingsRepository, SETTINGS_CHANNEL } from './settings.repository';
+import { settingsRepository as repo, SETTINGS_CHANNEL } from './settings.repository';
 
 /**
  * The settings, read once and kept until any instance announces a change on
  * SETTINGS_CHANNEL, so a change takes effect at once everywhere while hot routes read no
  * row. Without a live listener nothing is cached: every read goes to the database.
  */
-export function withSettingsCache(
-  repo: ReturnType<typeof createSettingsRepository>,
-  listener: PgListener,
-) {
+export function withSettingsCache(pool: pg.Pool, listener: PgListener) {
   let cache: Map<string, string> | null = null;
   // Bumped by every announcement, so a read that raced with one is not kept.
   let version = 0;
@@ -23,7 +19,9 @@ export function withSettingsCache(
   listener.onDisconnect(forget);
 
   return {
-    ...repo,
+    /** Inserts the defaults that are missing; never overwrites an operator's value. */
+    ensureDefaults: (): Promise<void> => repo.ensureDefaults(pool),
+    get: (key: string): Promise<string | null> => repo.get(pool, key),
     /**
      * Drops this instance's cache at once. The announcement does it too, but it arrives
      * over a connection of its own a moment later: the instance that made a change calls
@@ -38,9 +36,9 @@ export function withSettingsCache(
      */
     async all(client?: pg.PoolClient): Promise<Map<string, string>> {
       if (cache && listener.listening) return cache;
-      if (client) return createSettingsRepository(createDbOn(client)).all();
+      if (client) return repo.all(client);
       const seen = version;
-      const values = await repo.all();
+      const values = await repo.all(pool);
       if (listener.listening && seen === version) cache = values;
       return values;
     },

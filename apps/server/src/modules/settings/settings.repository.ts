@@ -1,47 +1,56 @@
 import type { TSettingType } from '@coffer/shared';
-import type { DbOrTx } from '@server/db/client';
-import { appSettings } from '@server/db/schema/index';
+import type { ColumnsOf } from '@server/db/rows';
+import type { appSettings } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
-import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { SETTING_DEFAULTS } from './settings.defaults';
 
 /** Whoever changes a setting sends this in the same transaction: `SELECT pg_notify(…)`. */
 export const SETTINGS_CHANNEL = 'coffer_settings';
 
-export function createSettingsRepository(db: DbOrTx) {
-  return {
-    /** Inserts the defaults that are missing; never overwrites an operator's value. */
-    async ensureDefaults(): Promise<void> {
-      await db
-        .insert(appSettings)
-        .values(
-          SETTING_DEFAULTS.map((d) => ({
-            settingKey: d.key,
-            settingValue: d.value,
-            settingType: d.type,
-            description: d.description,
-          })),
-        )
-        .onConflictDoNothing({ target: appSettings.settingKey });
-    },
+type ValueRow = ColumnsOf<typeof appSettings, 'setting_key' | 'setting_value'>;
 
-    async all(): Promise<Map<string, string>> {
-      const rows = await db
-        .select({ k: appSettings.settingKey, v: appSettings.settingValue })
-        .from(appSettings);
-      return new Map(rows.map((r) => [r.k, r.v]));
-    },
-
-    async get(key: string): Promise<string | null> {
-      const rows = await db
-        .select({ v: appSettings.settingValue })
-        .from(appSettings)
-        .where(sql`${appSettings.settingKey} = ${key}`);
-      return rows[0]?.v ?? null;
-    },
-  };
+/** Adds the rows of `defaults` that are missing; the keys it added. */
+async function insertDefaults(
+  db: pg.Pool | TxClient,
+  defaults: Array<{ key: string; value: string; type: TSettingType; description: string }>,
+): Promise<string[]> {
+  const { rows } = await db.query<ColumnsOf<typeof appSettings, 'setting_key'>>(
+    `INSERT INTO app_settings (setting_key, setting_value, setting_type, description)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+     ON CONFLICT (setting_key) DO NOTHING RETURNING setting_key`,
+    [
+      defaults.map((d) => d.key),
+      defaults.map((d) => d.value),
+      defaults.map((d) => d.type),
+      defaults.map((d) => d.description),
+    ],
+  );
+  return rows.map((r) => r.setting_key);
 }
+
+/** The values as the app reads them; the cache (settings.cache.ts) keeps them per instance. */
+export const settingsRepository = {
+  /** Inserts the defaults that are missing; never overwrites an operator's value. */
+  async ensureDefaults(db: pg.Pool | TxClient): Promise<void> {
+    await insertDefaults(db, SETTING_DEFAULTS);
+  },
+
+  async all(db: pg.Pool | TxClient): Promise<Map<string, string>> {
+    const { rows } = await db.query<ValueRow>(
+      'SELECT setting_key, setting_value FROM app_settings',
+    );
+    return new Map(rows.map((r) => [r.setting_key, r.setting_value]));
+  },
+
+  async get(db: pg.Pool | TxClient, key: string): Promise<string | null> {
+    const { rows } = await db.query<ValueRow>(
+      'SELECT setting_key, setting_value FROM app_settings WHERE setting_key = $1',
+      [key],
+    );
+    return rows[0]?.setting_value ?? null;
+  },
+};
 
 export type SettingRow = {
   key: string;
@@ -51,13 +60,10 @@ export type SettingRow = {
   updatedAt: Date;
 };
 
-type Raw = {
-  setting_key: string;
-  setting_value: string;
-  setting_type: TSettingType;
-  description: string;
-  updated_at: Date;
-};
+type Raw = ColumnsOf<
+  typeof appSettings,
+  'setting_key' | 'setting_value' | 'setting_type' | 'description' | 'updated_at'
+>;
 
 const present = (r: Raw): SettingRow => ({
   key: r.setting_key,
@@ -113,18 +119,8 @@ export const settingsWrites = {
     client: TxClient,
     defaults: Array<{ key: string; value: string; type: TSettingType; description: string }>,
   ): Promise<string[]> {
-    const { rows } = await client.query<{ setting_key: string }>(
-      `INSERT INTO app_settings (setting_key, setting_value, setting_type, description)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-       ON CONFLICT (setting_key) DO NOTHING RETURNING setting_key`,
-      [
-        defaults.map((d) => d.key),
-        defaults.map((d) => d.value),
-        defaults.map((d) => d.type),
-        defaults.map((d) => d.description),
-      ],
-    );
-    if (rows.length > 0) await client.query('SELECT pg_notify($1, $2)', [SETTINGS_CHANNEL, '']);
-    return rows.map((r) => r.setting_key);
+    const added = await insertDefaults(client, defaults);
+    if (added.length > 0) await client.query('SELECT pg_notify($1, $2)', [SETTINGS_CHANNEL, '']);
+    return added;
   },
 };

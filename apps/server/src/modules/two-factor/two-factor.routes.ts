@@ -13,14 +13,11 @@ import { signedIn } from '@server/plugins/require-session';
 import { SESSION_COOKIE, type SessionCookies } from '@server/plugins/session';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { presentSession, type SessionsRepository } from '../sessions';
+import { presentSession, type Sessions } from '../sessions';
 import type { TwoFactorService } from './two-factor.service';
 
 export function twoFactorRoutes(
-  {
-    twoFactor,
-    sessions,
-  }: { twoFactor: TwoFactorService; sessions: Pick<SessionsRepository, 'findByToken'> },
+  { twoFactor, sessions }: { twoFactor: TwoFactorService; sessions: Pick<Sessions, 'findByToken'> },
   cookies: SessionCookies,
 ): FastifyPluginAsyncZod {
   /** After a passed second factor the browser gets the rotated token and the new state. */

@@ -1,0 +1,33 @@
+import { withTransaction } from '@server/db/tx';
+import type pg from 'pg';
+import { usersRepository as repo, type UserRow } from './auth.repository';
+
+type NewAccount = { email: string; passwordHash: string; verified: boolean };
+
+/**
+ * The accounts as the public page, the operator's commands and tests reach them outside a
+ * request's own transaction: each call on the pool, a new account in a transaction of its
+ * own (the user, its profile and its wallets commit together).
+ */
+export function createUsers(pool: pg.Pool) {
+  return {
+    findByEmail: (email: string): Promise<UserRow | null> => repo.findByEmail(pool, email),
+    isAdmin: (userId: string): Promise<boolean> => repo.isAdmin(pool, userId),
+    makeAdmin: (userId: string): Promise<void> => repo.makeAdmin(pool, userId),
+    countCustomers: (): Promise<number> => repo.countCustomers(pool),
+
+    /** Null when the e-mail is taken. */
+    create: (input: NewAccount): Promise<{ id: string } | null> =>
+      withTransaction(pool, (client) => repo.create(client, input)),
+
+    /** The operator's `create-admin`: the account and its admin row in one commit. */
+    createAdmin: (input: NewAccount): Promise<{ id: string } | null> =>
+      withTransaction(pool, async (client) => {
+        const user = await repo.create(client, input);
+        if (user) await repo.makeAdmin(client, user.id);
+        return user;
+      }),
+  };
+}
+
+export type Users = ReturnType<typeof createUsers>;
