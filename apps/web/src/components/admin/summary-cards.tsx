@@ -30,7 +30,9 @@ export function SummaryCard({
       <CardContent className="flex items-start justify-between gap-3 pt-5">
         <div className="min-w-0">
           <h2 className="text-sm font-medium text-muted">{title}</h2>
-          <p className="text-2xl font-bold tabular-nums text-fg [overflow-wrap:anywhere]">{numberFormat.format(value)}</p>
+          <p className="text-2xl font-bold tabular-nums text-fg [overflow-wrap:anywhere]">
+            {numberFormat.format(value)}
+          </p>
           {note ? <p className="text-xs text-muted">{note}</p> : null}
         </div>
         <Icon className="h-5 w-5 shrink-0 text-primary" aria-hidden />
