@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 import type { AuditLog } from '../audit';
 import type { BlockRef, ChainTransaction, PayoutNode, PayoutWatch } from '../chains';
 import type { WithdrawalsService } from '../withdrawals';
-import { type CandidateRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';
+import {
+  payoutBatchesRepository as batchesRepo,
+  type CandidateRow,
+} from './payout-batches.repository';
+import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
+import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
 
 /**
  * The chain watcher's side of payouts: a block's evidence settles payouts by their
@@ -67,7 +72,7 @@ export function createPayoutSettlement(deps: {
 
   async function returned(client: TxClient, ids: string[], reason: string, targetId: string) {
     if (ids.length === 0) return;
-    await repo.returnToApproved(client, ids, reason);
+    await payoutsRepo.returnToApproved(client, ids, reason);
     await deps.audit.record(client, {
       actorId: null,
       action: 'payouts.returned',
@@ -89,31 +94,31 @@ export function createPayoutSettlement(deps: {
     block: BlockRef,
     live: CandidateRow[],
   ) {
-    await repo.setCandidateState(client, cand.id, 'mined', block);
+    await batchesRepo.setCandidateState(client, cand.id, 'mined', block);
     for (const other of live) {
       if (other.batch_id === cand.batch_id && other.id !== cand.id && other.state !== 'mined') {
-        await repo.setCandidateState(client, other.id, 'replaced');
+        await batchesRepo.setCandidateState(client, other.id, 'replaced');
       }
     }
-    await repo.setBatchState(client, cand.batch_id, 'confirming');
+    await batchesRepo.setBatchState(client, cand.batch_id, 'confirming');
     const built = cand.built as BuiltBitcoin;
-    const payouts = await repo.payoutsOfBatch(client, cand.batch_id);
+    const payouts = await payoutsRepo.payoutsOfBatch(client, cand.batch_id);
     const shares = feeShares(
-      BigInt(cand.fee_minor ?? '0'),
+      cand.fee_minor ?? 0n,
       built.payouts.map((p) => p.script),
     );
     for (const [k, b] of built.payouts.entries()) {
       const p = payouts.find((x) => x.transaction_id === b.id);
       const out = tx.payments[b.outputIndex];
       if (!p) continue;
-      if (!out || out.matchKey !== p.match_key || out.amountMinor !== BigInt(p.amount_minor)) {
+      if (!out || out.matchKey !== p.match_key || out.amountMinor !== p.amount_minor) {
         deps.log.error(
           { chain, payout: p.transaction_id, tx: tx.hash },
           'a mined payout transaction does not pay the payout: left for staff',
         );
         continue;
       }
-      await repo.setPayoutState(client, p.transaction_id, {
+      await payoutsRepo.setPayoutState(client, p.transaction_id, {
         state: 'confirming',
         txHash: tx.hash,
         outputIndex: b.outputIndex,
@@ -121,7 +126,7 @@ export function createPayoutSettlement(deps: {
         networkFeeMinor: shares[k] ?? 0n,
       });
     }
-    const batch = await repo.lockBatch(client, cand.batch_id);
+    const batch = await batchesRepo.lockBatch(client, cand.batch_id);
     const change = built.change ? tx.payments[built.change.outputIndex] : undefined;
     if (
       built.change &&
@@ -129,7 +134,7 @@ export function createPayoutSettlement(deps: {
       batch?.change_index !== null &&
       batch?.change_index !== undefined
     ) {
-      await repo.insertChange(client, {
+      await outputsRepo.insertChange(client, {
         txHash: tx.hash,
         outputIndex: built.change.outputIndex,
         derivationIndex: batch.change_index,
@@ -148,21 +153,19 @@ export function createPayoutSettlement(deps: {
     block: BlockRef,
   ) {
     const payoutId = (cand.built as { payoutId: string }).payoutId;
-    const [p] = await repo.payoutsOf(client, [payoutId]);
+    const [p] = await payoutsRepo.payoutsOf(client, [payoutId]);
     if (!tx.success) {
       // Reverted: its nonce is used and it paid nothing. Once that is confirmed, the
       // payout goes back for a new transaction.
-      await repo.setCandidateConflict(client, cand.id, tx.hash, block.height);
+      await batchesRepo.setCandidateConflict(client, cand.id, tx.hash, block.height);
       return;
     }
-    await repo.setCandidateState(client, cand.id, 'mined', block);
-    await repo.setBatchState(client, cand.batch_id, 'confirming');
+    await batchesRepo.setCandidateState(client, cand.id, 'mined', block);
+    await batchesRepo.setBatchState(client, cand.batch_id, 'confirming');
     if (!p) return;
     const paid = tx.payments.find(
       (x) =>
-        x.assetId === p.asset_id &&
-        x.matchKey === p.match_key &&
-        x.amountMinor === BigInt(p.amount_minor),
+        x.assetId === p.asset_id && x.matchKey === p.match_key && x.amountMinor === p.amount_minor,
     );
     if (!paid) {
       deps.log.error(
@@ -171,7 +174,7 @@ export function createPayoutSettlement(deps: {
       );
       return;
     }
-    await repo.setPayoutState(client, p.transaction_id, {
+    await payoutsRepo.setPayoutState(client, p.transaction_id, {
       state: 'confirming',
       txHash: tx.hash,
       outputIndex: paid.outputIndex,
@@ -188,9 +191,7 @@ export function createPayoutSettlement(deps: {
     block: BlockRef,
   ) {
     const paid = tx.success
-      ? tx.payments.find(
-          (x) => x.matchKey === p.match_key && x.amountMinor === BigInt(p.amount_minor),
-        )
+      ? tx.payments.find((x) => x.matchKey === p.match_key && x.amountMinor === p.amount_minor)
       : undefined;
     if (!paid) {
       await returned(
@@ -201,7 +202,7 @@ export function createPayoutSettlement(deps: {
       );
       return;
     }
-    await repo.setPayoutState(client, p.transaction_id, {
+    await payoutsRepo.setPayoutState(client, p.transaction_id, {
       state: 'confirming',
       outputIndex: paid.outputIndex,
       block: { height: block.height, hash: block.hash },
@@ -210,14 +211,14 @@ export function createPayoutSettlement(deps: {
   }
 
   async function settleDue(client: TxClient, height: number, required: number) {
-    for (const batch of await repo.dueConflicts(client, chain, height, required)) {
-      await repo.setBatchState(client, batch.id, 'abandoned');
-      for (const c of await repo.lockCandidates(client, batch.id)) {
+    for (const batch of await batchesRepo.dueConflicts(client, chain, height, required)) {
+      await batchesRepo.setBatchState(client, batch.id, 'abandoned');
+      for (const c of await batchesRepo.lockCandidates(client, batch.id)) {
         if (c.state === 'unsigned' || c.state === 'broadcast')
-          await repo.setCandidateState(client, c.id, 'conflicted');
+          await batchesRepo.setCandidateState(client, c.id, 'conflicted');
       }
-      await repo.releaseInputs(client, batch.id);
-      const ids = (await repo.payoutsOfBatch(client, batch.id))
+      await outputsRepo.releaseInputs(client, batch.id);
+      const ids = (await payoutsRepo.payoutsOfBatch(client, batch.id))
         .filter((p) => p.state !== 'completed')
         .map((p) => p.transaction_id);
       await returned(
@@ -227,8 +228,8 @@ export function createPayoutSettlement(deps: {
         batch.id,
       );
     }
-    for (const c of await repo.dueNonceConflicts(client, chain, height, required)) {
-      await repo.setCandidateState(client, c.id, 'conflicted');
+    for (const c of await batchesRepo.dueNonceConflicts(client, chain, height, required)) {
+      await batchesRepo.setCandidateState(client, c.id, 'conflicted');
       const payoutId = (c.built as { payoutId: string }).payoutId;
       await returned(
         client,
@@ -236,29 +237,29 @@ export function createPayoutSettlement(deps: {
         `Nonce ${c.nonce} was used by transaction ${c.conflict_hash}, now confirmed: this payout's transaction can no longer confirm, so it is approved again.`,
         c.batch_id,
       );
-      const rest = await repo.lockCandidates(client, c.batch_id);
+      const rest = await batchesRepo.lockCandidates(client, c.batch_id);
       if (rest.every((r) => ['conflicted', 'replaced'].includes(r.state))) {
-        await repo.setBatchState(client, c.batch_id, 'abandoned');
+        await batchesRepo.setBatchState(client, c.batch_id, 'abandoned');
       }
     }
-    for (const p of await repo.dueCompletions(client, chain, height, required)) {
+    for (const p of await payoutsRepo.dueCompletions(client, chain, height, required)) {
       if (!p.tx_hash) continue;
       await deps.withdrawals.settle(client, p.transaction_id, {
         transactionHash: p.tx_hash,
         processedBy: p.approved_by,
       });
-      await repo.setPayoutState(client, p.transaction_id, { state: 'completed' });
+      await payoutsRepo.setPayoutState(client, p.transaction_id, { state: 'completed' });
       if (p.batch_id) {
-        const all = await repo.payoutsOfBatch(client, p.batch_id);
+        const all = await payoutsRepo.payoutsOfBatch(client, p.batch_id);
         if (all.every((x) => x.state === 'completed'))
-          await repo.setBatchState(client, p.batch_id, 'completed');
+          await batchesRepo.setBatchState(client, p.batch_id, 'completed');
       }
     }
   }
 
   return {
     async watch() {
-      const set = await repo.watchSet(deps.pool, chain);
+      const set = await batchesRepo.watchSet(deps.pool, chain);
       // An unsigned Ethereum transaction has no hash yet, but its nonce can still be taken
       // by another transaction of the payout address: the sender is watched for it too.
       const senderMatters = deps.sender !== null && set.unsent;
@@ -272,9 +273,9 @@ export function createPayoutSettlement(deps: {
 
     async onBlock(client, block, evidence, required) {
       if (evidence.length > 0) {
-        const live = await repo.lockLiveCandidates(client, chain);
+        const live = await batchesRepo.lockLiveCandidates(client, chain);
         const byHash = new Map(live.flatMap((c) => (c.tx_hash ? [[c.tx_hash, c] as const] : [])));
-        const manual = await repo.manualByHash(
+        const manual = await payoutsRepo.manualByHash(
           client,
           chain,
           evidence.map((t) => t.hash),
@@ -297,14 +298,14 @@ export function createPayoutSettlement(deps: {
             const reserved = new Set(
               live.filter((c) => c.state !== 'mined').map((c) => c.batch_id),
             );
-            for (const batchId of await repo.batchesSpending(client, tx.spends)) {
+            for (const batchId of await outputsRepo.batchesSpending(client, tx.spends)) {
               if (reserved.has(batchId))
-                await repo.setBatchConflict(client, batchId, tx.hash, block.height);
+                await batchesRepo.setBatchConflict(client, batchId, tx.hash, block.height);
             }
           } else if (tx.from !== null && tx.from === deps.sender) {
             for (const c of live) {
               if (c.nonce === tx.nonce && c.state !== 'mined')
-                await repo.setCandidateConflict(client, c.id, tx.hash, block.height);
+                await batchesRepo.setCandidateConflict(client, c.id, tx.hash, block.height);
             }
           }
         }
@@ -313,19 +314,21 @@ export function createPayoutSettlement(deps: {
     },
 
     async onRollBack(client, toHeight) {
-      await repo.unconfirmAbove(client, chain, toHeight);
+      await payoutsRepo.unconfirmAbove(client, chain, toHeight);
+      await batchesRepo.unconfirmAbove(client, chain, toHeight);
+      await outputsRepo.forgetChangeAbove(client, chain, toHeight);
     },
 
     async afterTick() {
       const node = deps.node;
       if (!node) return;
-      for (const c of await repo.unmined(deps.pool, chain)) {
+      for (const c of await batchesRepo.unmined(deps.pool, chain)) {
         if (!c.tx_hash || !c.signed_hex) continue;
         try {
           if (await node.inMempool(c.tx_hash)) continue;
           const outcome = await node.broadcast(c.signed_hex);
           if (outcome === 'sent') {
-            await repo.noteSent(deps.pool, c.id);
+            await batchesRepo.noteSent(deps.pool, c.id);
             deps.log.info({ chain, tx: c.tx_hash }, 'payout transaction re-sent (same bytes)');
           }
         } catch (err) {
