@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { type TxClient, withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { bitcoinP2wpkh, publicKeyAtChain } from '../chains';
-import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt';
+import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt-build';
 import { type BatchRow, payoutBatchesRepository as batchesRepo } from './payout-batches.repository';
 import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
 import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
