@@ -1,11 +1,7 @@
 import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import {
-  buildEthereumEntry,
-  type EthPayoutEntry,
-  estimatePayoutGas,
-  readEthereumFees,
-} from './ethereum-payout-tx';
+import { buildEthereumEntry, estimatePayoutGas, readEthereumFees } from './ethereum-payout-build';
+import type { EthPayoutEntry } from './ethereum-payout-tx';
 import { type BatchRow, payoutBatchesRepository as batchesRepo } from './payout-batches.repository';
 import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
 import { PAYOUT_MSG, type PayoutsContext, setting } from './payouts-context';

@@ -3,12 +3,9 @@ import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { crashNow, faultArmed } from '@server/lib/test-fault';
 import { parseTransaction } from 'viem';
-import { checkSignedBitcoin } from './bitcoin-psbt';
-import {
-  checkSignedEthereum,
-  type EthPayoutEntry,
-  parseEthereumSubmission,
-} from './ethereum-payout-tx';
+import { checkSignedBitcoin } from './bitcoin-psbt-check';
+import { checkSignedEthereum, parseEthereumSubmission } from './ethereum-payout-check';
+import type { EthPayoutEntry } from './ethereum-payout-tx';
 import {
   payoutBatchesRepository as batchesRepo,
   type CandidateRow,
