@@ -1,6 +1,6 @@
 import { toMinor } from '@coffer/shared';
 import type { ColumnsOf } from '@server/db/rows';
-import type { userStaking, userWallets } from '@server/db/schema/index';
+import type { appSettings, userStaking, userWallets } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
@@ -17,11 +17,13 @@ type StakingRecord = ColumnsOf<
 /** A user's staking row: the accrual in wei; the rate an exact decimal string. */
 export type StakingRow = Omit<StakingRecord, 'accrued_pending'> & { accrued_pending: bigint };
 
-/** The staking settings as stored (text), and when the rate was last set. */
+type Setting = ColumnsOf<typeof appSettings, 'setting_value' | 'updated_at'>;
+
+/** The staking settings as stored (text, null when unset), and when the rate was last set. */
 export type StakingSettingsRow = {
-  daily_rate: string | null;
-  rate_updated_at: Date | null;
-  program_start: string | null;
+  daily_rate: Setting['setting_value'] | null;
+  rate_updated_at: Setting['updated_at'] | null;
+  program_start: Setting['setting_value'] | null;
 };
 
 /** Everything the staking board needs about one user, read in one query; wei as bigint. */
@@ -217,7 +219,7 @@ export const stakingRepository = {
     afterUserId: string,
     limit: number,
   ): Promise<string[]> {
-    const { rows } = await db.query<{ user_id: string }>(
+    const { rows } = await db.query<ColumnsOf<typeof userStaking, 'user_id'>>(
       `SELECT s.user_id FROM user_staking s
          LEFT JOIN user_wallets w ON w.user_id = s.user_id AND w.asset_id = 'ETH'
         WHERE s.cycle_start_at <= $1 AND s.user_id > $2
@@ -235,7 +237,7 @@ export const stakingRepository = {
     afterUserId: string,
     limit: number,
   ): Promise<string[]> {
-    const { rows } = await db.query<{ user_id: string }>(
+    const { rows } = await db.query<ColumnsOf<typeof userStaking, 'user_id'>>(
       `SELECT user_id FROM user_staking WHERE daily_rate <> $1::numeric AND user_id > $2
         ORDER BY user_id LIMIT $3`,
       [rate, afterUserId, limit],
