@@ -7,17 +7,15 @@ import { hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { bitcoinP2wpkh, parseAccountKey } from '../apps/server/src/modules/chains/derive';
+import { buildBitcoinBatch } from '../apps/server/src/modules/payouts/bitcoin-psbt-build';
+import { checkSignedBitcoin } from '../apps/server/src/modules/payouts/bitcoin-psbt-check';
+import { signBitcoinPsbt } from '../apps/server/src/modules/payouts/bitcoin-psbt-sign';
+import { buildEthereumEntry } from '../apps/server/src/modules/payouts/ethereum-payout-build';
+import { checkSignedEthereum } from '../apps/server/src/modules/payouts/ethereum-payout-check';
+import { signEthereumFile } from '../apps/server/src/modules/payouts/ethereum-payout-sign';
 import {
-  buildBitcoinBatch,
-  checkSignedBitcoin,
-  signBitcoinPsbt,
-} from '../apps/server/src/modules/payouts/bitcoin-psbt';
-import {
-  buildEthereumEntry,
-  checkSignedEthereum,
   type EthPayoutFile,
   payoutAddressOf,
-  signEthereumFile,
 } from '../apps/server/src/modules/payouts/ethereum-payout-tx';
 
 const PAYOUTS = 500;

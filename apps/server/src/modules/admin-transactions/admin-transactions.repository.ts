@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { ColumnsOf } from '@server/db/rows';
+import type { bankTransfers, userProfiles, users } from '@server/db/schema/index';
 import type pg from 'pg';
 import type { TransactionRow } from '../ledger';
 
-type CustomerColumns = { email: string; full_name: string | null; username: string | null };
+type CustomerColumns = ColumnsOf<typeof users, 'email'> &
+  ColumnsOf<typeof userProfiles, 'full_name' | 'username'>;
 
 /** What a row of the list shows: the ledger row's figures and state, and its customer. */
 export type AdminTransactionListRow = CustomerColumns &
@@ -22,14 +25,16 @@ export type AdminTransactionListRow = CustomerColumns &
     | 'transaction_date'
   >;
 
-/** A bank transfer's account, encrypted at rest, and the fiat amount it is paid. */
-export type BankAccountRow = {
-  account_name_encrypted: string | null;
-  account_number_encrypted: string | null;
-  bsb_number_encrypted: string | null;
-  amount_fiat: string | null;
-  bank_currency: string | null;
-};
+type BankAccountColumns = ColumnsOf<
+  typeof bankTransfers,
+  'account_name_encrypted' | 'account_number_encrypted' | 'bsb_number_encrypted' | 'amount_fiat'
+> & { bank_currency: ColumnsOf<typeof bankTransfers, 'currency'>['currency'] };
+
+/**
+ * A bank transfer's account, encrypted at rest, and the fiat amount it is paid; every
+ * column null for a row that is not a bank transfer (the list's LEFT JOIN).
+ */
+export type BankAccountRow = { [K in keyof BankAccountColumns]: BankAccountColumns[K] | null };
 
 /** A ledger row with its customer and, for a bank transfer, the encrypted account. */
 export type AdminTransactionRow = TransactionRow & CustomerColumns & BankAccountRow;

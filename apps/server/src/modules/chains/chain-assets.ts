@@ -17,7 +17,7 @@ export function chainOfAsset(assetId: string): ChainName | null {
   return null;
 }
 
-/** How staff entered an asset's addresses (deposits.service's WALLET_OF_ADDRESS, reversed). */
+/** How staff entered an asset's addresses (deposits' WALLET_OF_ADDRESS in deposit-addresses.ts, reversed). */
 const SYMBOL_NETWORK: Partial<Record<TAssetId, string>> = {
   BTC: 'BTC/bitcoin',
   ETH: 'ETH/ethereum',

@@ -1,14 +1,16 @@
+import { type TAnyAssetId, toMinor } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { depositAddresses, transactions, users, userWallets } from '@server/db/schema/index';
 import type pg from 'pg';
 
-export type DepositAddressRow = {
-  id: string;
-  asset_symbol: string;
-  network: string;
-  address: string;
-  /** The chain of an address Coffer derived; null for one staff entered. */
-  chain: string | null;
-  created_at: Date;
-};
+/** A customer's address as listed; `chain` is null for one staff entered. */
+export type DepositAddressRow = ColumnsOf<
+  typeof depositAddresses,
+  'id' | 'asset_symbol' | 'network' | 'address' | 'chain' | 'created_at'
+>;
+
+/** An earlier credit of a chain transaction: its row, customer and amount (minor units). */
+export type EarlierCredit = ColumnsOf<typeof transactions, 'id' | 'user_id'> & { amount: bigint };
 
 /** What a derived address is stored as: the chain's native asset (USDT on TRON). */
 export type NewDerivedAddress = {
@@ -42,12 +44,12 @@ export const depositsRepository = {
 
   /** The chains the customer already has a derived address on (active or not). */
   async derivedChains(pool: pg.Pool | pg.PoolClient, userId: string): Promise<Set<string>> {
-    const { rows } = await pool.query<{ chain: string }>(
+    const { rows } = await pool.query<ColumnsOf<typeof depositAddresses, 'chain'>>(
       `SELECT chain FROM deposit_addresses
         WHERE user_id = $1 AND derivation_index IS NOT NULL`,
       [userId],
     );
-    return new Set(rows.map((r) => r.chain));
+    return new Set(rows.flatMap((r) => (r.chain === null ? [] : [r.chain])));
   },
 
   /**
@@ -88,9 +90,10 @@ export const depositsRepository = {
   },
 
   async userIdByEmail(client: pg.PoolClient, email: string): Promise<string | null> {
-    const { rows } = await client.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [
-      email,
-    ]);
+    const { rows } = await client.query<ColumnsOf<typeof users, 'id'>>(
+      'SELECT id FROM users WHERE email = $1',
+      [email],
+    );
     return rows[0]?.id ?? null;
   },
 
@@ -110,24 +113,31 @@ export const depositsRepository = {
    */
   async findCredit(
     client: pg.PoolClient,
-    assetId: string,
+    assetId: TAnyAssetId,
     hash: string,
-  ): Promise<{ id: string; user_id: string; crypto_amount: string } | null> {
-    const { rows } = await client.query<{ id: string; user_id: string; crypto_amount: string }>(
+  ): Promise<EarlierCredit | null> {
+    const { rows } = await client.query<
+      ColumnsOf<typeof transactions, 'id' | 'user_id' | 'crypto_amount'>
+    >(
       `SELECT id, user_id, crypto_amount::text FROM transactions
         WHERE transaction_type = 'deposit' AND asset_id = $1 AND transaction_hash IS NOT NULL
           AND lower(regexp_replace(transaction_hash, '^0[xX]', '')) = lower(regexp_replace($2, '^0[xX]', ''))
           AND deleted_at IS NULL LIMIT 1`,
       [assetId, hash],
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    return row
+      ? { id: row.id, user_id: row.user_id, amount: toMinor(assetId, row.crypto_amount) }
+      : null;
   },
 
-  async balanceOf(client: pg.PoolClient, userId: string, assetId: string): Promise<string | null> {
-    const { rows } = await client.query<{ balance: string }>(
-      'SELECT balance_crypto::text AS balance FROM user_wallets WHERE user_id = $1 AND asset_id = $2',
+  /** The customer's balance of an asset in minor units, 0 without a wallet. */
+  async balanceOf(client: pg.PoolClient, userId: string, assetId: TAnyAssetId): Promise<bigint> {
+    const { rows } = await client.query<ColumnsOf<typeof userWallets, 'balance_crypto'>>(
+      'SELECT balance_crypto FROM user_wallets WHERE user_id = $1 AND asset_id = $2',
       [userId, assetId],
     );
-    return rows[0]?.balance ?? null;
+    const balance = rows[0]?.balance_crypto;
+    return balance === undefined ? 0n : toMinor(assetId, balance);
   },
 };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import { ledgerRepository as repo } from './ledger.repository';
+import { idempotencyRepository as repo } from './idempotency.repository';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 

@@ -4,20 +4,15 @@
  * repository behind them is private to this folder (a dependency rule in the test suite
  * holds it so).
  */
+
+export type { PendingDepositInput } from './chain-deposits';
 export { IDEMPOTENCY_HEADER, requestHash, runOnce, type StoredAnswer } from './idempotency';
 export type { TDirection, TStatus } from './ledger.effects';
 export type { TransactionRow, WalletRow } from './ledger.repository';
-export {
-  type BalanceChangeHook,
-  createLedger,
-  insufficientBalance,
-  type Ledger,
-  type LedgerChangeHook,
-  type PendingDepositInput,
-  type PostFiatInput,
-  type PostInput,
-  type Revision,
-  type RowChange,
-} from './ledger.service';
+export { createLedger, type Ledger } from './ledger.service';
 export { createLedgerCheck, type LedgerCheck, type LedgerCheckResult } from './ledger-check';
+export type { BalanceChangeHook, LedgerChangeHook } from './ledger-context';
+export { insufficientBalance } from './ledger-rules';
+export type { PostFiatInput, PostInput } from './post-transaction';
 export { presentTransaction, trimDecimal, usdShown } from './present-transaction';
+export type { Revision, RowChange } from './revise-transaction';

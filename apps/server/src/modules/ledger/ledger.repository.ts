@@ -1,7 +1,6 @@
 import type { ColumnsOf, RowOf } from '@server/db/rows';
 import type { transactions, userWallets } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
-import type pg from 'pg';
 
 export type WalletRow = ColumnsOf<
   typeof userWallets,
@@ -58,7 +57,10 @@ export type RowRevision = {
   updatedBy: string | null;
 };
 
-/** The ledger's SQL. Every function runs on a connection inside the caller's transaction. */
+/**
+ * The ledger's SQL for one row and its wallet. Every function runs on a connection inside
+ * the caller's transaction.
+ */
 export const ledgerRepository = {
   /** Locks the user's wallet of an asset, creating it first if it does not exist yet. */
   async lockWallet(
@@ -129,105 +131,6 @@ export const ledgerRepository = {
     const row = rows[0];
     if (!row) throw new Error('insert returned no row');
     return row;
-  },
-
-  /** The wallets of these (customer, asset) pairs, made when missing; not locked. */
-  async ensureWallets(
-    client: TxClient,
-    pairs: Array<{ userId: string; assetId: string; network: string }>,
-  ): Promise<Map<string, string>> {
-    const users = pairs.map((p) => p.userId);
-    const assets = pairs.map((p) => p.assetId);
-    await client.query(
-      `INSERT INTO user_wallets (user_id, asset_id, network)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[])
-       ON CONFLICT (user_id, asset_id) DO NOTHING`,
-      [users, assets, pairs.map((p) => p.network)],
-    );
-    const { rows } = await client.query<{ id: string; user_id: string; asset_id: string }>(
-      `SELECT w.id, w.user_id, w.asset_id FROM user_wallets w
-         JOIN unnest($1::uuid[], $2::text[]) AS p(user_id, asset_id)
-           ON w.user_id = p.user_id AND w.asset_id = p.asset_id`,
-      [users, assets],
-    );
-    return new Map(rows.map((r) => [`${r.user_id}/${r.asset_id}`, r.id]));
-  },
-
-  /** Pending chain deposits, one statement for many (ledger.postPendingDeposits). */
-  async insertPendingDeposits(
-    client: TxClient,
-    rows: Array<{
-      id: string;
-      userId: string;
-      walletId: string;
-      assetId: string;
-      network: string;
-      cryptoAmount: string;
-      usdAmount: string | null;
-      memo: string | null;
-      transactionHash: string | null;
-    }>,
-  ): Promise<TransactionRow[]> {
-    const column = <K extends keyof (typeof rows)[number]>(k: K) => rows.map((r) => r[k]);
-    const { rows: inserted } = await client.query<TransactionRow>(
-      `INSERT INTO transactions (id, user_id, wallet_id, transaction_type, direction, asset_id, network,
-         crypto_amount, fee, usd_amount, currency, memo, transaction_hash, status, transaction_date)
-       SELECT id, user_id, wallet_id, 'deposit', 'credit', asset_id, network, crypto_amount, 0,
-              usd_amount, 'USD', memo, transaction_hash, 'pending', now()
-         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::numeric[],
-                     $7::numeric[], $8::text[], $9::text[])
-           AS t(id, user_id, wallet_id, asset_id, network, crypto_amount, usd_amount, memo, transaction_hash)
-       RETURNING *`,
-      [
-        column('id'),
-        column('userId'),
-        column('walletId'),
-        column('assetId'),
-        column('network'),
-        column('cryptoAmount'),
-        column('usdAmount'),
-        column('memo'),
-        column('transactionHash'),
-      ],
-    );
-    return inserted;
-  },
-
-  async lockTransactions(client: TxClient, ids: string[]): Promise<TransactionRow[]> {
-    const { rows } = await client.query<TransactionRow>(
-      'SELECT * FROM transactions WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
-      [ids],
-    );
-    return rows;
-  },
-
-  async lockWalletsById(client: TxClient, ids: string[]): Promise<WalletRow[]> {
-    const { rows } = await client.query<WalletRow>(
-      `SELECT id, user_id, asset_id, network, balance_crypto, held FROM user_wallets
-        WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-      [ids],
-    );
-    return rows;
-  },
-
-  async setWalletBalances(
-    client: TxClient,
-    balances: Array<{ id: string; balance: string }>,
-  ): Promise<void> {
-    await client.query(
-      `UPDATE user_wallets w SET balance_crypto = b.balance, updated_at = now()
-         FROM unnest($1::uuid[], $2::numeric[]) AS b(id, balance) WHERE w.id = b.id`,
-      [balances.map((b) => b.id), balances.map((b) => b.balance)],
-    );
-  },
-
-  async completeAll(client: TxClient, ids: string[]): Promise<TransactionRow[]> {
-    const { rows } = await client.query<TransactionRow>(
-      `UPDATE transactions SET status = 'completed', completed_at = now()
-        WHERE id = ANY($1::uuid[]) RETURNING *`,
-      [ids],
-    );
-    return rows;
   },
 
   async lockTransaction(client: TxClient, id: string): Promise<TransactionRow | null> {
@@ -309,84 +212,4 @@ export const ledgerRepository = {
     if (!row) throw new Error(`transaction ${id} vanished`);
     return row;
   },
-
-  /** Every wallet whose balance or hold is not the sum of its ledger rows (empty = clean). */
-  async reconcile(db: pg.Pool | TxClient): Promise<ReconcileRow[]> {
-    const { rows } = await db.query<ReconcileRow>(RECONCILE_SQL);
-    return rows;
-  },
-
-  /**
-   * Stores an idempotency key with no answer yet, unless (user, key) is there already: true
-   * when this call stored it. A concurrent insert of the same key waits until the first
-   * transaction ends.
-   */
-  async claimIdempotencyKey(
-    client: TxClient,
-    userId: string,
-    key: string,
-    requestHash: string,
-  ): Promise<boolean> {
-    const inserted = await client.query(
-      `INSERT INTO idempotency_keys (user_id, key, request_hash, response_status, response_body)
-       VALUES ($1, $2, $3, 0, 'null') ON CONFLICT (user_id, key) DO NOTHING`,
-      [userId, key, requestHash],
-    );
-    return inserted.rowCount === 1;
-  },
-
-  async storeIdempotentAnswer(
-    client: TxClient,
-    userId: string,
-    key: string,
-    answer: { status: number; body: unknown },
-  ): Promise<void> {
-    await client.query(
-      'UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE user_id = $1 AND key = $2',
-      [userId, key, answer.status, JSON.stringify(answer.body)],
-    );
-  },
-
-  /** The stored request hash and answer of (user, key), or null. */
-  async idempotentAnswer<T>(
-    client: TxClient,
-    userId: string,
-    key: string,
-  ): Promise<{ request_hash: string; response_status: number; response_body: T } | null> {
-    const { rows } = await client.query<{
-      request_hash: string;
-      response_status: number;
-      response_body: T;
-    }>(
-      'SELECT request_hash, response_status, response_body FROM idempotency_keys WHERE user_id = $1 AND key = $2',
-      [userId, key],
-    );
-    return rows[0] ?? null;
-  },
 };
-
-export type ReconcileRow = {
-  wallet_id: string;
-  user_id: string;
-  asset_id: string;
-  balance_crypto: string;
-  held: string;
-  expected_balance: string;
-  expected_held: string;
-};
-
-/** Wallets whose stored balance or hold differs from the sum of their ledger rows. */
-const RECONCILE_SQL = `
-WITH effects AS (
-  SELECT wallet_id,
-         SUM(CASE WHEN direction = 'credit' AND status = 'completed' THEN crypto_amount
-                  WHEN direction = 'debit' AND status = 'completed' THEN -(crypto_amount + fee)
-                  ELSE 0 END) AS balance,
-         SUM(CASE WHEN direction = 'debit' AND status = 'pending' THEN crypto_amount + fee ELSE 0 END) AS held
-    FROM transactions
-   WHERE deleted_at IS NULL AND wallet_id IS NOT NULL
-   GROUP BY wallet_id)
-SELECT w.id AS wallet_id, w.user_id, w.asset_id, w.balance_crypto, w.held,
-       COALESCE(e.balance, 0) AS expected_balance, COALESCE(e.held, 0) AS expected_held
-  FROM user_wallets w LEFT JOIN effects e ON e.wallet_id = w.id
- WHERE w.balance_crypto <> COALESCE(e.balance, 0) OR w.held <> COALESCE(e.held, 0)`;

@@ -3,8 +3,10 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { type TxClient, withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { bitcoinP2wpkh, publicKeyAtChain } from '../chains';
-import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt';
-import { type BatchRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';
+import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt-build';
+import { type BatchRow, payoutBatchesRepository as batchesRepo } from './payout-batches.repository';
+import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
+import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
 import { type BatchActor, PAYOUT_MSG, type PayoutsContext, setting, UUID } from './payouts-context';
 import { batchView, decimalOf, fileOf } from './payouts-view';
 
@@ -34,27 +36,27 @@ export async function buildBitcoin(
   }
   // Only outputs still unspent on the chain (the operator may have moved some).
   const spendable = [];
-  for (const o of await repo.spendable(client)) {
+  for (const o of await outputsRepo.spendable(client)) {
     if (!(await ctx.fromNode('bitcoin', () => node.isUnspent(o.tx_hash, o.output_index)))) continue;
     const key = publicKeyAtChain(bitcoinConfig.account, o.change, o.derivation_index);
     spendable.push({
       txid: o.tx_hash,
       vout: o.output_index,
-      amount: BigInt(o.amount_minor),
+      amount: o.amount_minor,
       script: bitcoinP2wpkh(key, bitcoinConfig.network).script,
       change: o.change,
       index: o.derivation_index,
       publicKey: bytesToHex(key),
     });
   }
-  const changeIndex = await repo.nextChangeIndex(client);
+  const changeIndex = await outputsRepo.nextChangeIndex(client);
   const changeKey = publicKeyAtChain(bitcoinConfig.account, 1, changeIndex);
   const built = buildBitcoinBatch({
     spendable,
     payouts: approved.map((p) => ({
       id: p.transaction_id,
       script: p.match_key,
-      amount: BigInt(p.amount_minor),
+      amount: p.amount_minor,
     })),
     feeRate,
     change: {
@@ -72,12 +74,12 @@ export async function buildBitcoin(
       `The spendable outputs (${decimalOf('BTC', total)} BTC in ${spendable.length}) do not cover the oldest approved payout and its fee: fund the wallet or wait for deposits.`,
     );
   }
-  const batch = await repo.insertBatch(client, {
+  const batch = await batchesRepo.insertBatch(client, {
     chain: 'bitcoin',
     createdBy: actorId,
     changeIndex,
   });
-  await repo.insertCandidate(client, {
+  await batchesRepo.insertCandidate(client, {
     batchId: batch.id,
     chain: 'bitcoin',
     txHash: built.txid,
@@ -88,13 +90,13 @@ export async function buildBitcoin(
     feeRate: built.feeRate,
     replaces: null,
   });
-  await repo.reserveInputs(client, batch.id, built.inputs);
-  await repo.putInBatch(
+  await outputsRepo.reserveInputs(client, batch.id, built.inputs);
+  await payoutsRepo.putInBatch(
     client,
     batch.id,
     built.payouts.map((p) => p.id),
   );
-  await repo.setWaitingReasons(
+  await payoutsRepo.setWaitingReasons(
     client,
     built.skipped.map((s) => ({
       id: s.id,
@@ -116,7 +118,7 @@ export async function bumpBitcoin(
 ): Promise<{ batch: TPayoutBatch; file: string }> {
   if (!UUID.test(batchId)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
   const batch = await withTransaction(ctx.pool, async (client) => {
-    const b = await repo.lockBatch(client, batchId);
+    const b = await batchesRepo.lockBatch(client, batchId);
     if (b?.chain !== 'bitcoin') throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
     if (b.state !== 'broadcast') {
       throw new AppError(
@@ -129,7 +131,7 @@ export async function bumpBitcoin(
       throw new AppError('VALIDATION_FAILED', `The fee rate is above the cap of ${cap} sat/vB.`);
     }
     await actor.stepUp?.(client);
-    const candidates = await repo.lockCandidates(client, b.id);
+    const candidates = await batchesRepo.lockCandidates(client, b.id);
     const latest = candidates.filter((c) => c.state === 'broadcast').at(-1);
     if (!latest) throw new AppError('CONFLICT', 'This batch has no broadcast transaction to bump.');
     if (candidates.some((c) => c.state === 'unsigned')) {
@@ -149,7 +151,7 @@ export async function bumpBitcoin(
     } catch (err) {
       throw new AppError('VALIDATION_FAILED', err instanceof Error ? err.message : String(err));
     }
-    await repo.insertCandidate(client, {
+    await batchesRepo.insertCandidate(client, {
       batchId: b.id,
       chain: 'bitcoin',
       txHash: bumped.txid,
@@ -180,6 +182,6 @@ export async function bumpBitcoin(
     });
     return b;
   });
-  const candidates = await repo.candidatesOf(ctx.pool, [batch.id]);
+  const candidates = await batchesRepo.candidatesOf(ctx.pool, [batch.id]);
   return { batch: await batchView(ctx, ctx.pool, batch), file: fileOf(batch, candidates) };
 }

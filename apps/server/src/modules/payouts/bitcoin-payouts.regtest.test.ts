@@ -4,17 +4,16 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { type LitecoinNode, startLitecoinNode, WALLET } from '@server-test/litecoin-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bitcoinP2wpkh } from '../chains';
-import {
-  type BtcPayout,
-  type BuildBitcoinBatchInput,
-  type BuiltBitcoinBatch,
-  buildBitcoinBatch,
-  bumpBitcoinBatch,
-  checkSignedBitcoin,
-  type KeyOrigin,
-  type SpendableOutput,
-  signBitcoinPsbt,
+import type {
+  BtcPayout,
+  BuildBitcoinBatchInput,
+  BuiltBitcoinBatch,
+  KeyOrigin,
+  SpendableOutput,
 } from './bitcoin-psbt';
+import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt-build';
+import { checkSignedBitcoin } from './bitcoin-psbt-check';
+import { signBitcoinPsbt } from './bitcoin-psbt-sign';
 
 /**
  * Bitcoin payouts end to end on a real node: Litecoin Core in regtest speaks Bitcoin Core's

@@ -5,15 +5,10 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { RawTx, Transaction } from '@scure/btc-signer';
 import { describe, expect, it } from 'vitest';
 import { bitcoinP2wpkh, bitcoinScriptOf, parseKeyOrigin } from '../chains';
-import {
-  type BuildBitcoinBatchInput,
-  type BuiltBitcoinBatch,
-  buildBitcoinBatch,
-  bumpBitcoinBatch,
-  checkSignedBitcoin,
-  type SpendableOutput,
-  signBitcoinPsbt,
-} from './bitcoin-psbt';
+import type { BuildBitcoinBatchInput, BuiltBitcoinBatch, SpendableOutput } from './bitcoin-psbt';
+import { buildBitcoinBatch, bumpBitcoinBatch } from './bitcoin-psbt-build';
+import { checkSignedBitcoin } from './bitcoin-psbt-check';
+import { signBitcoinPsbt } from './bitcoin-psbt-sign';
 import { PayoutFileError } from './payout-file-error';
 
 // BIP-84's test mnemonic; only tests and the offline signer ever hold a private key.

@@ -1,12 +1,9 @@
 import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import {
-  buildEthereumEntry,
-  type EthPayoutEntry,
-  estimatePayoutGas,
-  readEthereumFees,
-} from './ethereum-payout-tx';
-import { type BatchRow, type PayoutRow, payoutsRepository as repo } from './payouts.repository';
+import { buildEthereumEntry, estimatePayoutGas, readEthereumFees } from './ethereum-payout-build';
+import type { EthPayoutEntry } from './ethereum-payout-tx';
+import { type BatchRow, payoutBatchesRepository as batchesRepo } from './payout-batches.repository';
+import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
 import { PAYOUT_MSG, type PayoutsContext, setting } from './payouts-context';
 
 /**
@@ -38,7 +35,7 @@ export async function buildEthereum(
   const [chainId, pending, highest, balances] = await Promise.all([
     ctx.fromNode('ethereum', () => node.chainId()),
     ctx.fromNode('ethereum', () => node.nonceOf(payoutAddress, 'pending')),
-    repo.highestLiveNonce(client, 'ethereum'),
+    batchesRepo.highestLiveNonce(client, 'ethereum'),
     ctx.fromNode('ethereum', () => node.balancesOf(payoutAddress)),
   ]);
   let nonce = Math.max(pending, highest === null ? 0 : highest + 1);
@@ -47,7 +44,7 @@ export async function buildEthereum(
   const entries: Array<{ payout: PayoutRow; entry: EthPayoutEntry; fee: bigint }> = [];
   const skipped: Array<{ id: string; reason: string }> = [];
   for (const p of approved) {
-    const amount = BigInt(p.amount_minor);
+    const amount = p.amount_minor;
     const assetId = p.asset_id as 'ETH' | 'USDT-ERC20';
     if (assetId === 'USDT-ERC20' && amount > usdt) {
       skipped.push({
@@ -106,13 +103,13 @@ export async function buildEthereum(
       `No approved payout could be built: ${skipped[0]?.reason ?? 'nothing fits'}`,
     );
   }
-  const batch = await repo.insertBatch(client, {
+  const batch = await batchesRepo.insertBatch(client, {
     chain: 'ethereum',
     createdBy: actorId,
     changeIndex: null,
   });
   for (const e of entries) {
-    await repo.insertCandidate(client, {
+    await batchesRepo.insertCandidate(client, {
       batchId: batch.id,
       chain: 'ethereum',
       txHash: null,
@@ -124,11 +121,11 @@ export async function buildEthereum(
       replaces: null,
     });
   }
-  await repo.putInBatch(
+  await payoutsRepo.putInBatch(
     client,
     batch.id,
     entries.map((e) => e.payout.transaction_id),
   );
-  await repo.setWaitingReasons(client, skipped);
+  await payoutsRepo.setWaitingReasons(client, skipped);
   return batch;
 }

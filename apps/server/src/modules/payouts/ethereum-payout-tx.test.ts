@@ -12,15 +12,14 @@ import {
 } from 'viem';
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { buildEthereumEntry } from './ethereum-payout-build';
+import { checkSignedEthereum, parseEthereumSubmission } from './ethereum-payout-check';
+import { signEthereumFile } from './ethereum-payout-sign';
 import {
-  buildEthereumEntry,
-  checkSignedEthereum,
   type EthPayoutEntry,
   type EthPayoutFile,
   PAYOUT_DERIVATION_PATH,
-  parseEthereumSubmission,
   payoutAddressOf,
-  signEthereumFile,
 } from './ethereum-payout-tx';
 import { PayoutFileError } from './payout-file-error';
 

@@ -7,16 +7,18 @@ import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildEthereumEntry,
-  checkSignedEthereum,
+  estimatePayoutGas,
+  isNonceUsed,
+  readEthereumFees,
+} from './ethereum-payout-build';
+import { checkSignedEthereum } from './ethereum-payout-check';
+import { signEthereumFile } from './ethereum-payout-sign';
+import {
   type EthAssetId,
   type EthPayoutEntry,
   type EthPayoutFile,
-  estimatePayoutGas,
-  isNonceUsed,
   PAYOUT_DERIVATION_PATH,
   payoutAddressOf,
-  readEthereumFees,
-  signEthereumFile,
 } from './ethereum-payout-tx';
 
 /**

@@ -7,12 +7,9 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { OFFLINE_COMMANDS } from '@server/cli-commands';
 import { describe, expect, it } from 'vitest';
 import { parseAccountKey } from '../chains';
-import {
-  buildEthereumEntry,
-  checkSignedEthereum,
-  type EthPayoutFile,
-  payoutAddressOf,
-} from './ethereum-payout-tx';
+import { buildEthereumEntry } from './ethereum-payout-build';
+import { checkSignedEthereum } from './ethereum-payout-check';
+import { type EthPayoutFile, payoutAddressOf } from './ethereum-payout-tx';
 
 /**
  * `sign-payouts`, Coffer's offline signer: it reads the mnemonic from a file or standard

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
-import { signBitcoinPsbt } from './bitcoin-psbt';
-import { type EthPayoutFile, signEthereumFile } from './ethereum-payout-tx';
+import { signBitcoinPsbt } from './bitcoin-psbt-sign';
+import { signEthereumFile } from './ethereum-payout-sign';
+import type { EthPayoutFile } from './ethereum-payout-tx';
 import { PayoutFileError } from './payout-file-error';
 
 /**

@@ -16,7 +16,7 @@ import {
   tronMatchKeyOf,
 } from '../chains';
 import { type TransactionRow, trimDecimal } from '../ledger';
-import { payoutsRepository as repo } from './payouts.repository';
+import { payoutsRepository as payoutsRepo } from './payouts.repository';
 
 import {
   PAYOUT_MSG,
@@ -56,7 +56,7 @@ function assertFourEyes(actorId: string, row: TransactionRow) {
 }
 
 async function lockWithdrawal(client: TxClient, id: string): Promise<TransactionRow> {
-  const row = await repo.lockWithdrawal(client, id);
+  const row = await payoutsRepo.lockWithdrawal(client, id);
   if (!row) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
   if (row.status === 'completed')
     throw new AppError('CONFLICT', 'This withdrawal was already completed.');
@@ -81,7 +81,7 @@ export async function approve(
     assertFourEyes(actor.id, row);
     if (row.transaction_type === 'bank_transfer')
       throw new AppError('CONFLICT', PAYOUT_MSG.bankNotApproved);
-    if (await repo.lockPayout(client, id))
+    if (await payoutsRepo.lockPayout(client, id))
       throw new AppError('CONFLICT', PAYOUT_MSG.alreadyApproved);
     const chain = chainOfAsset(row.asset_id);
     const asset = assetById(row.asset_id);
@@ -93,7 +93,7 @@ export async function approve(
         'This withdrawal has no address Coffer can pay on its chain: reject it.',
       );
     }
-    await repo.insertPayout(client, {
+    await payoutsRepo.insertPayout(client, {
       transactionId: id,
       chain,
       assetId: row.asset_id,
@@ -131,7 +131,7 @@ export async function assertOffChain(
   forCompletion: boolean,
 ) {
   if (row.transaction_type !== 'withdrawal') return;
-  const payout = await repo.lockPayout(client, row.id);
+  const payout = await payoutsRepo.lockPayout(client, row.id);
   if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
   if (forCompletion && !payout) throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
 }
@@ -142,9 +142,9 @@ export async function assertOffChain(
  */
 export async function beforeReject(client: pg.PoolClient, row: TransactionRow) {
   if (row.transaction_type !== 'withdrawal') return;
-  const payout = await repo.lockPayout(client, row.id);
+  const payout = await payoutsRepo.lockPayout(client, row.id);
   if (payout && payout.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
-  if (payout) await repo.dropApproved(client, row.id);
+  if (payout) await payoutsRepo.dropApproved(client, row.id);
 }
 
 /**
@@ -153,7 +153,7 @@ export async function beforeReject(client: pg.PoolClient, row: TransactionRow) {
  */
 export async function assertNotApproved(client: pg.PoolClient, row: TransactionRow) {
   if (row.transaction_type !== 'withdrawal') return;
-  if (await repo.lockPayout(client, row.id))
+  if (await payoutsRepo.lockPayout(client, row.id))
     throw new AppError('CONFLICT', PAYOUT_MSG.approvedNoEdit);
 }
 
@@ -173,7 +173,7 @@ export async function completeByHash(
 ): Promise<void> {
   const { pool } = ctx;
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
-  const [known] = await repo.payoutsOf(pool, [id]);
+  const [known] = await payoutsRepo.payoutsOf(pool, [id]);
   if (!known) {
     // Not approved, or not a crypto withdrawal: the row's own checks answer.
     await withTransaction(pool, async (client) => {
@@ -188,7 +188,7 @@ export async function completeByHash(
   if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
   const node = ctx.nodeOf(known.chain);
   // Read from the node before the transaction: no connection waits on the network.
-  const recent = await repo.recentBlockHashes(pool, known.chain);
+  const recent = await payoutsRepo.recentBlockHashes(pool, known.chain);
   const seen: ChainTransaction | null | 'unwatched' = node
     ? await ctx.fromNode(known.chain, () => node.findTransaction(hash.value, recent))
     : 'unwatched';
@@ -198,7 +198,7 @@ export async function completeByHash(
       ? seen.payments.filter((p) => p.assetId === known.asset_id || known.chain === 'bitcoin')
       : [];
     const match = pays.find(
-      (p) => p.matchKey === known.match_key && p.amountMinor === BigInt(known.amount_minor),
+      (p) => p.matchKey === known.match_key && p.amountMinor === known.amount_minor,
     );
     if (!match) {
       const what =
@@ -213,18 +213,18 @@ export async function completeByHash(
               .join(', ');
       throw new AppError(
         'VALIDATION_FAILED',
-        `This transaction pays ${what}, not ${paysText(known.asset_id, BigInt(known.amount_minor), known.address)}. The payout stays held.`,
+        `This transaction pays ${what}, not ${paysText(known.asset_id, known.amount_minor, known.address)}. The payout stays held.`,
       );
     }
     paying = { outputIndex: match.outputIndex };
   }
   await withTransaction(pool, async (client) => {
     const before = await lockWithdrawal(client, id);
-    const payout = await repo.lockPayout(client, id);
+    const payout = await payoutsRepo.lockPayout(client, id);
     if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
     await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
     if (seen === 'unwatched') {
-      await repo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
+      await payoutsRepo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
       const after = await ctx.withdrawals.settle(client, id, {
         transactionHash: hash.value,
         processedBy: actor.id,
@@ -232,7 +232,7 @@ export async function completeByHash(
       await record(client, before, after);
       return;
     }
-    await repo.setPayoutState(client, id, {
+    await payoutsRepo.setPayoutState(client, id, {
       state: seen?.block ? 'confirming' : 'manual',
       txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.value.toLowerCase() : hash.value),
       outputIndex: paying?.outputIndex ?? null,

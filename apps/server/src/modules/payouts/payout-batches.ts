@@ -3,7 +3,8 @@ import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { buildBitcoin } from './bitcoin-batch-builder';
 import { buildEthereum } from './ethereum-batch-builder';
-import { payoutsRepository as repo } from './payouts.repository';
+import { payoutBatchesRepository as batchesRepo } from './payout-batches.repository';
+import { payoutsRepository as payoutsRepo } from './payouts.repository';
 import { type BatchActor, PAYOUT_MSG, type PayoutsContext, UUID } from './payouts-context';
 import { batchView, fileNameOf, fileOf } from './payouts-view';
 
@@ -23,15 +24,15 @@ export async function buildBatch(
   chain: TPayoutChain,
 ): Promise<{ batch: TPayoutBatch; file: string }> {
   const built = await withTransaction(ctx.pool, async (client) => {
-    await repo.lockBuild(client, chain);
+    await batchesRepo.lockBuild(client, chain);
     await actor.stepUp?.(client);
-    const approved = await repo.lockApproved(client, chain, CHAIN_ASSETS[chain]);
+    const approved = await payoutsRepo.lockApproved(client, chain, CHAIN_ASSETS[chain]);
     if (approved.length === 0) throw new AppError('CONFLICT', PAYOUT_MSG.noneWaiting);
     const batch =
       chain === 'bitcoin'
         ? await buildBitcoin(ctx, client, actor.id, approved)
         : await buildEthereum(ctx, client, actor.id, approved);
-    const candidates = await repo.lockCandidates(client, batch.id);
+    const candidates = await batchesRepo.lockCandidates(client, batch.id);
     await ctx.audit.record(client, {
       actorId: actor.id,
       action: 'payouts.build',
@@ -41,8 +42,8 @@ export async function buildBatch(
       before: null,
       after: {
         chain,
-        payouts: (await repo.payoutsOfBatch(client, batch.id)).map((p) => p.transaction_id),
-        fee: candidates.reduce((s, c) => s + BigInt(c.fee_minor ?? '0'), 0n).toString(),
+        payouts: (await payoutsRepo.payoutsOfBatch(client, batch.id)).map((p) => p.transaction_id),
+        fee: candidates.reduce((s, c) => s + (c.fee_minor ?? 0n), 0n).toString(),
       },
       reason: null,
       ip: actor.ip,
@@ -60,10 +61,10 @@ export async function batchFile(
 ): Promise<{ fileName: string; content: string }> {
   if (!UUID.test(batchId)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
   return withTransaction(ctx.pool, async (client) => {
-    const batch = await repo.lockBatch(client, batchId);
+    const batch = await batchesRepo.lockBatch(client, batchId);
     if (!batch) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
     await actor.stepUp?.(client);
-    const candidates = await repo.lockCandidates(client, batch.id);
+    const candidates = await batchesRepo.lockCandidates(client, batch.id);
     await ctx.audit.record(client, {
       actorId: actor.id,
       action: 'payouts.download',
@@ -81,7 +82,7 @@ export async function batchFile(
 
 /** The chain of a batch, for a submit that names it (404 when there is none). */
 export async function chainOfBatch(ctx: PayoutsContext, batchId: string): Promise<TPayoutChain> {
-  const batch = UUID.test(batchId) ? await repo.batch(ctx.pool, batchId) : null;
+  const batch = UUID.test(batchId) ? await batchesRepo.batch(ctx.pool, batchId) : null;
   if (!batch || (batch.chain !== 'bitcoin' && batch.chain !== 'ethereum'))
     throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
   return batch.chain;

@@ -3,14 +3,15 @@ import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { crashNow, faultArmed } from '@server/lib/test-fault';
 import { parseTransaction } from 'viem';
-import { checkSignedBitcoin } from './bitcoin-psbt';
+import { checkSignedBitcoin } from './bitcoin-psbt-check';
+import { checkSignedEthereum, parseEthereumSubmission } from './ethereum-payout-check';
+import type { EthPayoutEntry } from './ethereum-payout-tx';
 import {
-  checkSignedEthereum,
-  type EthPayoutEntry,
-  parseEthereumSubmission,
-} from './ethereum-payout-tx';
+  payoutBatchesRepository as batchesRepo,
+  type CandidateRow,
+} from './payout-batches.repository';
 import { PayoutFileError } from './payout-file-error';
-import { type CandidateRow, payoutsRepository as repo } from './payouts.repository';
+import { payoutsRepository as payoutsRepo } from './payouts.repository';
 import { type BatchActor, PAYOUT_MSG, type PayoutsContext, UUID } from './payouts-context';
 import { batchView } from './payouts-view';
 
@@ -35,12 +36,12 @@ export async function submitSigned(
   const toSend: Array<{ id: string; hex: string; hash: string }> = [];
   const already: string[] = [];
   await withTransaction(pool, async (client) => {
-    const batch = await repo.lockBatch(client, found);
+    const batch = await batchesRepo.lockBatch(client, found);
     if (!batch || batch.chain !== chain) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
     if (batch.state === 'abandoned' || batch.state === 'completed') {
       throw new AppError('CONFLICT', `This batch is ${batch.state}: nothing was sent.`);
     }
-    const candidates = await repo.lockCandidates(client, batch.id);
+    const candidates = await batchesRepo.lockCandidates(client, batch.id);
     const checked =
       chain === 'bitcoin'
         ? [checkBitcoin(candidates, text)]
@@ -51,12 +52,12 @@ export async function submitSigned(
         already.push(c.hash);
         continue;
       }
-      await repo.recordSigned(client, c.candidate.id, c.hash, c.hex);
+      await batchesRepo.recordSigned(client, c.candidate.id, c.hash, c.hex);
       toSend.push({ id: c.candidate.id, hex: c.hex, hash: c.hash });
     }
     if (toSend.length > 0) {
-      if (batch.state === 'built') await repo.setBatchState(client, batch.id, 'broadcast');
-      for (const p of await repo.payoutsOfBatch(client, batch.id)) {
+      if (batch.state === 'built') await batchesRepo.setBatchState(client, batch.id, 'broadcast');
+      for (const p of await payoutsRepo.payoutsOfBatch(client, batch.id)) {
         const mine = toSend.find((s) =>
           chain === 'bitcoin'
             ? true
@@ -64,7 +65,7 @@ export async function submitSigned(
               p.transaction_id,
         );
         if (mine && p.state === 'in-batch') {
-          await repo.setPayoutState(client, p.transaction_id, {
+          await payoutsRepo.setPayoutState(client, p.transaction_id, {
             state: 'broadcast',
             txHash: mine.hash,
           });
@@ -88,7 +89,7 @@ export async function submitSigned(
     try {
       await node.broadcast(s.hex);
       if (faultArmed('kill-after-broadcast')) crashNow();
-      await repo.noteSent(pool, s.id);
+      await batchesRepo.noteSent(pool, s.id);
       sent.push(s.hash);
     } catch (err) {
       // Recorded, so never built or paid again: the watcher re-sends the same bytes.
@@ -98,7 +99,7 @@ export async function submitSigned(
       );
     }
   }
-  const batch = await repo.batch(pool, found);
+  const batch = await batchesRepo.batch(pool, found);
   if (!batch) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
   return { batch: await batchView(ctx, pool, batch), sent, alreadySent: already };
 }
@@ -123,9 +124,9 @@ async function findBatch(
       // A file that cannot be read is refused as the API refuses it, never a crash.
       throw refusal(err);
     }
-    return nonce === undefined ? null : repo.batchOfCandidate(ctx.pool, chain, { nonce });
+    return nonce === undefined ? null : batchesRepo.batchOfCandidate(ctx.pool, chain, { nonce });
   }
-  for (const c of await repo.candidatesOfChain(ctx.pool, 'bitcoin')) {
+  for (const c of await batchesRepo.candidatesOfChain(ctx.pool, 'bitcoin')) {
     try {
       const checked = checkSignedBitcoin(c.unsigned, text);
       if (checked.txid === c.tx_hash) return c.batch_id;

@@ -14,10 +14,14 @@ import { type BitcoinNetwork, bitcoinAddressOfScript, tronAddressFromHex } from 
 import type { EthPayoutEntry, EthPayoutFile } from './ethereum-payout-tx';
 import {
   type BatchRow,
+  payoutBatchesRepository as batchesRepo,
   type CandidateRow,
+} from './payout-batches.repository';
+import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
+import {
   type PayoutListRow,
   type PayoutRow,
-  payoutsRepository as repo,
+  payoutsRepository as payoutsRepo,
 } from './payouts.repository';
 import type { PayoutsContext } from './payouts-context';
 
@@ -105,7 +109,7 @@ function presentBatch(
       ? (live?.fee_minor ?? null)
       : candidates
           .filter((c) => ['unsigned', 'broadcast', 'mined'].includes(c.state))
-          .reduce((sum, c) => sum + BigInt(c.fee_minor ?? '0'), 0n)
+          .reduce((sum, c) => sum + (c.fee_minor ?? 0n), 0n)
           .toString();
   return {
     id: batch.id,
@@ -127,9 +131,9 @@ export async function batchView(
   batch: BatchRow,
 ): Promise<TPayoutBatch> {
   const [candidates, rows, height, need] = await Promise.all([
-    repo.candidatesOf(db, [batch.id]),
-    repo.listed(db, batch.chain, [batch.id]),
-    repo.cursorHeight(db, batch.chain),
+    batchesRepo.candidatesOf(db, [batch.id]),
+    payoutsRepo.listed(db, batch.chain, [batch.id]),
+    payoutsRepo.cursorHeight(db, batch.chain),
     ctx.required(batch.chain),
   ]);
   return presentBatch(
@@ -162,7 +166,7 @@ export async function statesOf(
   ctx: PayoutsContext,
   ids: string[],
 ): Promise<Map<string, PayoutRow>> {
-  return new Map((await repo.payoutsOf(ctx.pool, ids)).map((p) => [p.transaction_id, p]));
+  return new Map((await payoutsRepo.payoutsOf(ctx.pool, ids)).map((p) => [p.transaction_id, p]));
 }
 
 export async function overview(
@@ -171,12 +175,12 @@ export async function overview(
 ): Promise<TPayoutsOverview> {
   const { pool, payoutAddress } = ctx;
   const configured = chain === 'bitcoin' ? ctx.bitcoin !== null : ctx.ethereum !== null;
-  const batches = await repo.recentBatches(pool, chain, BATCHES_SHOWN);
+  const batches = await batchesRepo.recentBatches(pool, chain, BATCHES_SHOWN);
   const ids = batches.map((b) => b.id);
   const [rows, candidates, height, need] = await Promise.all([
-    repo.listed(pool, chain, ids),
-    repo.candidatesOf(pool, ids),
-    repo.cursorHeight(pool, chain),
+    payoutsRepo.listed(pool, chain, ids),
+    batchesRepo.candidatesOf(pool, ids),
+    payoutsRepo.cursorHeight(pool, chain),
     ctx.required(chain),
   ]);
   const items = (r: PayoutListRow) => presentItem(r, height, need);
@@ -198,13 +202,13 @@ export async function overview(
     }
   }
   if (chain === 'bitcoin' && ctx.bitcoin) {
-    const spendable = await repo.spendable(pool);
+    const spendable = await outputsRepo.spendable(pool);
     balances.push({
       assetId: 'BTC',
       amount:
         decimalOf(
           'BTC',
-          spendable.reduce((s, o) => s + BigInt(o.amount_minor), 0n),
+          spendable.reduce((s, o) => s + o.amount_minor, 0n),
         ) ?? '0',
     });
   }

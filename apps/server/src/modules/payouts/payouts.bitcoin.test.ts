@@ -24,7 +24,8 @@ import {
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from '../chains';
 import { bitcoinP2wpkh } from '../chains';
-import { buildBitcoinBatch, checkSignedBitcoin } from './bitcoin-psbt';
+import { buildBitcoinBatch } from './bitcoin-psbt-build';
+import { checkSignedBitcoin } from './bitcoin-psbt-check';
 import { signPayoutFile } from './offline-signer';
 
 /**

@@ -30,11 +30,11 @@ import { type Address, erc20Abi, type Hash, type Hex, keccak256, parseEther } fr
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChainWatcher } from '../chains';
+import { signEthereumFile } from './ethereum-payout-sign';
 import {
   type EthPayoutEntry,
   type EthPayoutFile,
   PAYOUT_DERIVATION_PATH,
-  signEthereumFile,
 } from './ethereum-payout-tx';
 import { PAYOUT_MSG } from './payouts.service';
 

@@ -1,35 +1,78 @@
+import { toMinor } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { appSettings, userStaking, userWallets } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
-/** A user's staking row as stored; amounts and the rate are exact decimal strings. */
-export type StakingRow = {
-  user_id: string;
-  accrued_pending: string;
-  last_checkpoint_at: Date;
-  daily_rate: string;
-  cycle_start_at: Date;
-  staking_since: Date | null;
-};
+type StakingRecord = ColumnsOf<
+  typeof userStaking,
+  | 'user_id'
+  | 'accrued_pending'
+  | 'last_checkpoint_at'
+  | 'daily_rate'
+  | 'cycle_start_at'
+  | 'staking_since'
+>;
 
+/** A user's staking row: the accrual in wei; the rate an exact decimal string. */
+export type StakingRow = Omit<StakingRecord, 'accrued_pending'> & { accrued_pending: bigint };
+
+type Setting = ColumnsOf<typeof appSettings, 'setting_value' | 'updated_at'>;
+
+/** The staking settings as stored (text, null when unset), and when the rate was last set. */
 export type StakingSettingsRow = {
-  daily_rate: string | null;
-  rate_updated_at: Date | null;
-  program_start: string | null;
+  daily_rate: Setting['setting_value'] | null;
+  rate_updated_at: Setting['updated_at'] | null;
+  program_start: Setting['setting_value'] | null;
 };
 
-/** Everything the staking board needs about one user, read in one query. */
+/** Everything the staking board needs about one user, read in one query; wei as bigint. */
 export type StakingOverviewRow = StakingSettingsRow & {
-  eth_balance: string | null;
+  /** 0 without an ETH wallet. */
+  eth_balance: bigint;
   registered_at: Date;
-  credited_total: string;
-  state_pending: string | null;
-  state_last_checkpoint_at: Date | null;
-  state_daily_rate: string | null;
-  state_cycle_start_at: Date | null;
-  state_staking_since: Date | null;
+  credited_total: bigint;
+  /** Null before the user's first checkpoint. */
+  state: StakingRow | null;
 };
+
+/** The staking row's columns as the board's join gives them: `state_…`, null without one. */
+type JoinedState = { [K in keyof StakingRecord as `state_${K}`]: StakingRecord[K] | null };
+
+type OverviewRecord = StakingSettingsRow &
+  JoinedState & {
+    eth_balance: ColumnsOf<typeof userWallets, 'balance_crypto'>['balance_crypto'] | null;
+    registered_at: Date;
+    credited_total: string;
+  };
 
 type Queryable = pg.Pool | TxClient;
+
+const wei = (value: string) => toMinor('ETH', value);
+
+function stakingRowOf(row: StakingRecord): StakingRow {
+  return { ...row, accrued_pending: wei(row.accrued_pending) };
+}
+
+function joinedStateOf(row: JoinedState): StakingRow | null {
+  if (
+    row.state_user_id === null ||
+    row.state_accrued_pending === null ||
+    row.state_last_checkpoint_at === null ||
+    row.state_daily_rate === null ||
+    row.state_cycle_start_at === null
+  ) {
+    return null;
+  }
+  return stakingRowOf({
+    user_id: row.state_user_id,
+    accrued_pending: row.state_accrued_pending,
+    last_checkpoint_at: row.state_last_checkpoint_at,
+    daily_rate: row.state_daily_rate,
+    cycle_start_at: row.state_cycle_start_at,
+    staking_since: row.state_staking_since,
+  });
+}
 
 const SETTINGS_SQL = `
   (SELECT setting_value FROM app_settings WHERE setting_key = 'staking_daily_rate') AS daily_rate,
@@ -48,25 +91,27 @@ export const stakingRepository = {
   },
 
   /**
-   * Locks the user's ETH wallet and returns its balance (null without a wallet). The credit
-   * job takes this lock before the staking row, in the ledger's order, so a credit and a
-   * deposit of the same user wait for each other instead of deadlocking.
+   * Locks the user's ETH wallet and returns its balance in wei (0 without a wallet). The
+   * credit job takes this lock before the staking row, in the ledger's order, so a credit
+   * and a deposit of the same user wait for each other instead of deadlocking.
    */
-  async lockEthBalance(client: TxClient, userId: string): Promise<string | null> {
-    const { rows } = await client.query<{ balance_crypto: string }>(
+  async lockEthBalance(client: TxClient, userId: string): Promise<bigint> {
+    const { rows } = await client.query<ColumnsOf<typeof userWallets, 'balance_crypto'>>(
       `SELECT balance_crypto FROM user_wallets WHERE user_id = $1 AND asset_id = 'ETH' FOR UPDATE`,
       [userId],
     );
-    return rows[0]?.balance_crypto ?? null;
+    const balance = rows[0]?.balance_crypto;
+    return balance === undefined ? 0n : wei(balance);
   },
 
   async lockState(client: TxClient, userId: string): Promise<StakingRow | null> {
-    const { rows } = await client.query<StakingRow>(
+    const { rows } = await client.query<StakingRecord>(
       `SELECT user_id, accrued_pending, last_checkpoint_at, daily_rate, cycle_start_at, staking_since
          FROM user_staking WHERE user_id = $1 FOR UPDATE`,
       [userId],
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    return row ? stakingRowOf(row) : null;
   },
 
   /** The registration date of (the account's creation if no profile). */
@@ -117,7 +162,7 @@ export const stakingRepository = {
    * ledger credited (rewards an admin deleted are not counted, as the balance does not).
    */
   async overview(db: Queryable, userId: string): Promise<StakingOverviewRow | null> {
-    const { rows } = await db.query<StakingOverviewRow>({
+    const { rows } = await db.query<OverviewRecord>({
       // Named: the board is polled every 2 s, so PostgreSQL plans this once per connection.
       name: 'staking_overview',
       text: `SELECT w.balance_crypto AS eth_balance,
@@ -125,7 +170,8 @@ export const stakingRepository = {
               (SELECT COALESCE(SUM(t.crypto_amount), 0) FROM transactions t
                 WHERE t.user_id = u.id AND t.transaction_type = 'staking_reward'
                   AND t.status = 'completed' AND t.deleted_at IS NULL) AS credited_total,
-              s.accrued_pending AS state_pending,
+              s.user_id AS state_user_id,
+              s.accrued_pending AS state_accrued_pending,
               s.last_checkpoint_at AS state_last_checkpoint_at,
               s.daily_rate AS state_daily_rate,
               s.cycle_start_at AS state_cycle_start_at,
@@ -138,7 +184,17 @@ export const stakingRepository = {
         WHERE u.id = $1`,
       values: [userId],
     });
-    return rows[0] ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      daily_rate: row.daily_rate,
+      rate_updated_at: row.rate_updated_at,
+      program_start: row.program_start,
+      eth_balance: row.eth_balance === null ? 0n : wei(row.eth_balance),
+      registered_at: row.registered_at,
+      credited_total: wei(row.credited_total),
+      state: joinedStateOf(row),
+    };
   },
 
   /** Customers (not staff) holding ETH: the board's "active stakers". */
@@ -163,7 +219,7 @@ export const stakingRepository = {
     afterUserId: string,
     limit: number,
   ): Promise<string[]> {
-    const { rows } = await db.query<{ user_id: string }>(
+    const { rows } = await db.query<ColumnsOf<typeof userStaking, 'user_id'>>(
       `SELECT s.user_id FROM user_staking s
          LEFT JOIN user_wallets w ON w.user_id = s.user_id AND w.asset_id = 'ETH'
         WHERE s.cycle_start_at <= $1 AND s.user_id > $2
@@ -181,7 +237,7 @@ export const stakingRepository = {
     afterUserId: string,
     limit: number,
   ): Promise<string[]> {
-    const { rows } = await db.query<{ user_id: string }>(
+    const { rows } = await db.query<ColumnsOf<typeof userStaking, 'user_id'>>(
       `SELECT user_id FROM user_staking WHERE daily_rate <> $1::numeric AND user_id > $2
         ORDER BY user_id LIMIT $3`,
       [rate, afterUserId, limit],

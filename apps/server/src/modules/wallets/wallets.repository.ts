@@ -1,12 +1,17 @@
+import { assetById, toMinor } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { userWallets } from '@server/db/schema/index';
 import type pg from 'pg';
 
-export type WalletBalanceRow = {
-  id: string;
-  asset_id: string;
-  network: string;
-  balance: string;
-  held: string;
-  balance_fiat: string;
+type WalletRecord = ColumnsOf<
+  typeof userWallets,
+  'id' | 'asset_id' | 'network' | 'balance_crypto' | 'held' | 'balance_fiat'
+>;
+
+/** A wallet as the dashboard reads it: balance and hold in the asset's minor units. */
+export type WalletBalanceRow = Omit<WalletRecord, 'balance_crypto' | 'held'> & {
+  balance: bigint;
+  held: bigint;
 };
 
 /** A sum of ledger effects in one bucket of time, for one asset. */
@@ -16,18 +21,24 @@ export type BucketEffect = { asset_id: string; bucket: number; delta: string };
 export type BucketPrice = { bucket: number; price_id: string; price: string | null };
 
 // The dashboard's hot path: a named statement, planned once per connection.
-const WALLETS_OF_USER = `SELECT id, asset_id, network, balance_crypto::text AS balance, held::text AS held,
-       balance_fiat::text AS balance_fiat
+const WALLETS_OF_USER = `SELECT id, asset_id, network, balance_crypto, held, balance_fiat
   FROM user_wallets WHERE user_id = $1`;
 
 export const walletsRepository = {
+  /** The customer's wallets of catalogue assets, amounts in minor units. */
   async list(pool: pg.Pool, userId: string): Promise<WalletBalanceRow[]> {
-    const { rows } = await pool.query<WalletBalanceRow>({
+    const { rows } = await pool.query<WalletRecord>({
       name: 'wallets_of_user',
       text: WALLETS_OF_USER,
       values: [userId],
     });
-    return rows;
+    return rows.flatMap(({ balance_crypto, held, ...row }) => {
+      const asset = assetById(row.asset_id);
+      if (!asset) return [];
+      return [
+        { ...row, balance: toMinor(asset.id, balance_crypto), held: toMinor(asset.id, held) },
+      ];
+    });
   },
 
   /** Opens the customer's missing catalogue wallets at zero (once; later calls find them). */

@@ -1,3 +1,5 @@
+import type { ColumnsOf } from '@server/db/rows';
+import type { users } from '@server/db/schema/index';
 import type pg from 'pg';
 import type { TransactionRow } from '../ledger';
 
@@ -17,9 +19,10 @@ export const withdrawalsRepository = {
   },
 
   async emailOf(db: pg.Pool | pg.PoolClient, userId: string): Promise<string | null> {
-    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
-      userId,
-    ]);
+    const { rows } = await db.query<ColumnsOf<typeof users, 'email'>>(
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
     return rows[0]?.email ?? null;
   },
 };
