@@ -1,25 +1,25 @@
 import type { TSyncPrices } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { appSettingChanges, auditLog } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
 /** A proposed change of a risk setting, with who proposed it (four eyes). */
-export type SettingChangeRow = {
-  id: string;
-  key: string;
-  value: string;
-  status: 'pending' | 'approved' | 'rejected' | 'replaced';
-  proposedBy: string;
-  proposerEmail: string;
-  proposedAt: Date;
-};
+export type SettingChangeRow = ColumnsOf<
+  typeof appSettingChanges,
+  'id' | 'setting_key' | 'value' | 'status' | 'proposed_by' | 'proposed_at'
+> & { proposer_email: string };
 
-const CHANGE_COLUMNS = `c.id, c.setting_key AS key, c.value, c.status, c.proposed_by AS "proposedBy",
-  u.email AS "proposerEmail", c.proposed_at AS "proposedAt"`;
+const CHANGE_COLUMNS = `c.id, c.setting_key, c.value, c.status, c.proposed_by, c.proposed_at,
+  u.email AS proposer_email`;
 
-type LastSyncRow = {
-  created_at: Date;
+/** What a price sync's audit row keeps in `after`, as the sync writes it. */
+type PriceSyncFacts = { prices?: Partial<TSyncPrices>; walletsUpdated?: number };
+
+/** The newest price sync's audit row, with its actor's e-mail (gone if the actor was removed). */
+type LastSyncRow = ColumnsOf<typeof auditLog, 'created_at'> & {
   email: string | null;
-  after: { prices?: Partial<TSyncPrices>; walletsUpdated?: number } | null;
+  after: PriceSyncFacts | null;
 };
 
 export const adminSettingsRepository = {

@@ -1,14 +1,7 @@
-import {
-  ASSETS,
-  convertFiat,
-  mulPrice,
-  parseAmount,
-  sumUsd,
-  type TAdminOverview,
-} from '@coffer/shared';
+import { convertFiat, mulPrice, sumUsd, type TAdminOverview } from '@coffer/shared';
 import { chainProblems } from '../chains';
 import { usersManagementRepository as repo } from './admin-users.repository';
-import { type AdminUsersContext, isAssetId } from './admin-users-context';
+import type { AdminUsersContext } from './admin-users-context';
 
 /** A price feed older than this makes the health check say so. */
 export const PRICE_FEED_MAX_AGE_SECONDS = 15 * 60;
@@ -64,16 +57,10 @@ export async function adminOverview(ctx: AdminUsersContext): Promise<TAdminOverv
   const parts: string[] = [];
   for (const v of volumeRows) {
     parts.push(v.usd);
-    if (isAssetId(v.asset_id)) {
-      const asset = ASSETS[v.asset_id];
-      parts.push(
-        mulPrice(
-          parseAmount(v.crypto, asset.decimals),
-          asset.decimals,
-          book.quotes[v.asset_id].priceUsd,
-        ),
-      );
-    } else if (v.asset_id === 'AUD') {
+    if (v.crypto) {
+      const { asset, amount } = v.crypto;
+      parts.push(mulPrice(amount, asset.decimals, book.quotes[asset.id].priceUsd));
+    } else if (v.assetId === 'AUD') {
       parts.push(convertFiat(v.aud, book.audUsd.rate, 'aud-to-usd'));
     }
   }

@@ -1,5 +1,3 @@
-import type { TAnyAssetId } from '@coffer/shared';
-import { ALL_ASSET_IDS } from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
@@ -27,9 +25,6 @@ export type Actor = { adminId: string; ip: string; session: StepUpSubject; clien
 
 /** How old the users screen's summary figures may be: its refresh interval. */
 const SUMMARY_MAX_AGE_MS = 5_000;
-
-export const isAssetId = (id: string): id is TAnyAssetId =>
-  (ALL_ASSET_IDS as readonly string[]).includes(id);
 
 export const presentDirectoryUser = (r: DirectoryRow) => ({
   id: r.id,

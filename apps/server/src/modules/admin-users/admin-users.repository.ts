@@ -1,11 +1,10 @@
+import { assetById, parseAmount, type TAsset } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { userProfiles, userSeedPhrases, users } from '@server/db/schema/index';
 import type pg from 'pg';
 
-export type DirectoryRow = {
-  id: string;
-  email: string;
-  full_name: string | null;
-  username: string | null;
-};
+export type DirectoryRow = ColumnsOf<typeof users, 'id' | 'email'> &
+  ColumnsOf<typeof userProfiles, 'full_name' | 'username'>;
 
 /** `%text%` for ILIKE, with the pattern characters of the text itself taken literally. */
 export function containsPattern(text: string): string {
@@ -40,39 +39,60 @@ export const adminUsersRepository = {
   },
 };
 
+/** A wallet that holds something: its asset and balance in the asset's smallest unit. */
+export type HeldWallet = { asset: TAsset; balance: bigint };
+
 /** What a customer's figures are made of: the wallets that hold something, and when they joined. */
-export type FiguresRow = {
-  id: string;
-  registration_date: Date;
-  /** [asset id, balance] of each wallet with a balance above zero. */
-  wallets: Array<[string, string]>;
+export type FiguresRow = ColumnsOf<typeof userProfiles, 'id' | 'registration_date'> & {
+  wallets: HeldWallet[];
 };
 
 export type UserRow = DirectoryRow &
-  FiguresRow & {
-    status: string;
-    created_at: Date;
-    last_login: Date | null;
-    two_factor_required: boolean;
-    two_factor_enabled: boolean;
-    frozen: boolean;
-  };
+  FiguresRow &
+  ColumnsOf<
+    typeof userProfiles,
+    'status' | 'created_at' | 'last_login' | 'two_factor_required' | 'two_factor_enabled'
+  > & { frozen: boolean };
 
 export type SummaryRow = { total: number; active: number; new_month: number; verified: number };
-export type TwoFactorStateRow = {
-  id: string;
-  email: string;
-  two_factor_required: boolean;
-  two_factor_enabled: boolean;
-};
-export type StaffRow = DirectoryRow & {
-  last_login: Date | null;
-  two_factor_enabled: boolean;
-  frozen: boolean;
-};
+export type TwoFactorStateRow = ColumnsOf<typeof users, 'email'> &
+  ColumnsOf<typeof userProfiles, 'id' | 'two_factor_required' | 'two_factor_enabled'>;
+export type StaffRow = DirectoryRow &
+  ColumnsOf<typeof userProfiles, 'last_login' | 'two_factor_enabled'> & { frozen: boolean };
 export type PhraseSummaryRow = { total: number; generated: number; custom: number; week: number };
-export type PhraseRow = DirectoryRow & { is_generated: boolean; created_at: Date };
-export type VolumeRow = { asset_id: string; usd: string; crypto: string; aud: string };
+export type PhraseRow = DirectoryRow &
+  ColumnsOf<typeof userSeedPhrases, 'is_generated' | 'created_at'>;
+
+/**
+ * One asset's completed volume of the last 30 days: the stored USD amounts summed, and what
+ * is still to be valued, crypto in the asset's smallest unit (null for no catalogue asset)
+ * or AUD.
+ */
+export type AssetVolume = {
+  assetId: string;
+  usd: string;
+  crypto: { asset: TAsset; amount: bigint } | null;
+  aud: string;
+};
+
+/** A row as the query gives its wallets: [asset id, balance] of each one above zero. */
+type WithWalletsJson<R extends { wallets: HeldWallet[] }> = Omit<R, 'wallets'> & {
+  wallets: Array<[string, string]>;
+};
+
+/** A row's wallets as balances; an asset the catalogue does not know is left out. */
+function heldWallets(json: Array<[string, string]>): HeldWallet[] {
+  const wallets: HeldWallet[] = [];
+  for (const [assetId, balance] of json) {
+    const asset = assetById(assetId);
+    if (asset) wallets.push({ asset, balance: parseAmount(balance, asset.decimals) });
+  }
+  return wallets;
+}
+
+function withBalances<R extends { wallets: HeldWallet[] }>(row: WithWalletsJson<R>) {
+  return { ...row, wallets: heldWallets(row.wallets) };
+}
 
 // Each customer's wallets come with the customer's row, so a page of customers and what
 // they hold is one round trip (user_wallets' (user_id, asset_id) key answers each).
@@ -119,10 +139,10 @@ export const usersManagementRepository = {
          FROM user_profiles p JOIN users u ON u.id = p.id
         WHERE ${CUSTOMER}
         ORDER BY p.created_at DESC NULLS LAST, p.id DESC NULLS LAST LIMIT ${limit} OFFSET ${offset}`;
-    const { rows } = await pool.query<UserRow>(
+    const { rows } = await pool.query<WithWalletsJson<UserRow>>(
       offset === 0 ? { name: `admin_users_page_${limit}`, text } : { text },
     );
-    return rows;
+    return rows.map(withBalances);
   },
 
   /** One page of the customers matching a search, and how many match. */
@@ -134,7 +154,7 @@ export const usersManagementRepository = {
   ): Promise<{ rows: UserRow[]; total: number }> {
     const pattern = containsPattern(q);
     const [page, count] = await Promise.all([
-      pool.query<UserRow>(
+      pool.query<WithWalletsJson<UserRow>>(
         `SELECT ${USER_COLUMNS}
            FROM user_profiles p JOIN users u ON u.id = p.id
           WHERE ${CUSTOMER} AND ${MATCHES}
@@ -147,19 +167,19 @@ export const usersManagementRepository = {
         [pattern],
       ),
     ]);
-    return { rows: page.rows, total: count.rows[0]?.n ?? 0 };
+    return { rows: page.rows.map(withBalances), total: count.rows[0]?.n ?? 0 };
   },
 
   /** The figures rows of the given customers (admins among them left out). */
   async figures(pool: pg.Pool, userIds: string[]): Promise<FiguresRow[]> {
-    const { rows } = await pool.query<FiguresRow>({
+    const { rows } = await pool.query<WithWalletsJson<FiguresRow>>({
       // The screen polls it every 5 s: planned once per connection.
       name: 'admin_users_figures',
       text: `SELECT p.id, p.registration_date, ${WALLETS} FROM user_profiles p
         WHERE p.id = ANY($1::uuid[]) AND NOT EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)`,
       values: [userIds],
     });
-    return rows;
+    return rows.map(withBalances);
   },
 
   /** Locks a customer's profile for a 2FA change; null for an unknown id or a staff member. */
@@ -298,8 +318,13 @@ export const usersManagementRepository = {
    * stored USD amounts summed, and, for rows without one, the crypto (or, for a bank
    * transfer, the AUD) amount still to be valued.
    */
-  async volume30d(pool: pg.Pool): Promise<VolumeRow[]> {
-    const { rows } = await pool.query<VolumeRow>(
+  async volume30d(pool: pg.Pool): Promise<AssetVolume[]> {
+    const { rows } = await pool.query<{
+      asset_id: string;
+      usd: string;
+      crypto: string;
+      aud: string;
+    }>(
       `SELECT asset_id,
               COALESCE(SUM(usd_amount), 0)::text AS usd,
               COALESCE(SUM(crypto_amount) FILTER (WHERE usd_amount IS NULL), 0)::text AS crypto,
@@ -310,6 +335,14 @@ export const usersManagementRepository = {
           AND transaction_date >= now() - interval '30 days'
         GROUP BY asset_id`,
     );
-    return rows;
+    return rows.map((r) => {
+      const asset = assetById(r.asset_id);
+      return {
+        assetId: r.asset_id,
+        usd: r.usd,
+        crypto: asset ? { asset, amount: parseAmount(r.crypto, asset.decimals) } : null,
+        aud: r.aud,
+      };
+    });
   },
 };

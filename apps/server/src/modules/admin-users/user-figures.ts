@@ -1,15 +1,13 @@
 import {
-  ASSETS,
   centsToString,
   DEFAULT_STAKING_PROGRAM_START,
-  parseAmount,
   type TAdminStakingTime,
   type TAdminUserFigures,
   usdCents,
 } from '@coffer/shared';
 import type { PriceBook } from '../prices';
 import type { FiguresRow } from './admin-users.repository';
-import { type AdminUsersContext, isAssetId } from './admin-users-context';
+import type { AdminUsersContext } from './admin-users-context';
 
 /** The program start setting; the default when it is unset or unreadable. */
 function programStartOf(value: string | undefined): Date {
@@ -51,14 +49,11 @@ function figuresOf(
     let portfolioCents = 0n;
     let ethMinor = 0n;
     let stakingCents = 0n;
-    for (const [assetId, balance] of r.wallets) {
-      if (!isAssetId(assetId)) continue;
-      const asset = ASSETS[assetId];
-      const minor = parseAmount(balance, asset.decimals);
-      const cents = usdCents(minor, asset.decimals, book.quotes[assetId].priceUsd);
+    for (const { asset, balance } of r.wallets) {
+      const cents = usdCents(balance, asset.decimals, book.quotes[asset.id].priceUsd);
       portfolioCents += cents;
-      if (assetId === 'ETH') {
-        ethMinor = minor;
+      if (asset.id === 'ETH') {
+        ethMinor = balance;
         stakingCents = cents;
       }
     }

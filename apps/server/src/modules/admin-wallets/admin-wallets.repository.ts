@@ -1,37 +1,63 @@
+import { assetById, parseAmount, type TAsset } from '@coffer/shared';
+import type { ColumnsOf } from '@server/db/rows';
+import type { depositAddresses, userProfiles, users, userWallets } from '@server/db/schema/index';
 import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 
 type Db = pg.Pool | TxClient;
 
-export type AdminWalletRow = {
-  id: string;
-  user_id: string;
-  asset_id: string;
-  network: string;
-  balance_crypto: string;
-  held: string;
-  wallet_address: string | null;
-  nickname: string | null;
-  is_active: boolean;
-  updated_at: Date;
+type WalletRow = ColumnsOf<
+  typeof userWallets,
+  | 'id'
+  | 'user_id'
+  | 'asset_id'
+  | 'network'
+  | 'balance_crypto'
+  | 'held'
+  | 'wallet_address'
+  | 'nickname'
+  | 'is_active'
+  | 'updated_at'
+>;
+
+/**
+ * A wallet as staff manage it: its asset from the catalogue, and its balance and the amount
+ * pending withdrawals hold in the asset's smallest unit.
+ */
+export type AdminWallet = Omit<WalletRow, 'balance_crypto' | 'held'> & {
+  asset: TAsset;
+  balance: bigint;
+  held: bigint;
 };
 
-export type AdminDepositAddressRow = {
-  id: string;
-  user_id: string;
-  asset_symbol: string;
-  network: string;
-  address: string;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  email: string;
-  full_name: string | null;
-  username: string | null;
-};
+/** A deposit address with its customer. */
+export type AdminDepositAddressRow = ColumnsOf<
+  typeof depositAddresses,
+  | 'id'
+  | 'user_id'
+  | 'asset_symbol'
+  | 'network'
+  | 'address'
+  | 'is_active'
+  | 'created_at'
+  | 'updated_at'
+> &
+  ColumnsOf<typeof users, 'email'> &
+  ColumnsOf<typeof userProfiles, 'full_name' | 'username'>;
 
 const WALLET_COLUMNS = `id, user_id, asset_id, network, balance_crypto::text AS balance_crypto,
   held::text AS held, wallet_address, nickname, is_active, updated_at`;
+
+function toWallet({ balance_crypto, held, ...row }: WalletRow): AdminWallet {
+  const asset = assetById(row.asset_id);
+  if (!asset) throw new Error(`wallet ${row.id} holds an unknown asset ${row.asset_id}`);
+  return {
+    ...row,
+    asset,
+    balance: parseAmount(balance_crypto, asset.decimals),
+    held: parseAmount(held, asset.decimals),
+  };
+}
 
 const ADDRESS_SELECT = `SELECT a.id, a.user_id, a.asset_symbol, a.network, a.address, a.is_active,
        a.created_at, a.updated_at, u.email, p.full_name, p.username
@@ -52,40 +78,40 @@ export const adminWalletsRepository = {
   },
 
   /** A user's wallets by asset. */
-  async walletsOf(db: Db, userId: string): Promise<AdminWalletRow[]> {
-    const { rows } = await db.query<AdminWalletRow>(
+  async walletsOf(db: Db, userId: string): Promise<AdminWallet[]> {
+    const { rows } = await db.query<WalletRow>(
       `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE user_id = $1 ORDER BY asset_id`,
       [userId],
     );
-    return rows;
+    return rows.map(toWallet);
   },
 
   /** Locks a wallet for an edit; the ledger locks the same row again when it posts. */
-  async lockWallet(client: TxClient, id: string): Promise<AdminWalletRow | null> {
-    const { rows } = await client.query<AdminWalletRow>(
+  async lockWallet(client: TxClient, id: string): Promise<AdminWallet | null> {
+    const { rows } = await client.query<WalletRow>(
       `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE id = $1 FOR UPDATE`,
       [id],
     );
-    return rows[0] ?? null;
+    return rows[0] ? toWallet(rows[0]) : null;
   },
 
-  async walletById(db: Db, id: string): Promise<AdminWalletRow | null> {
-    const { rows } = await db.query<AdminWalletRow>(
+  async walletById(db: Db, id: string): Promise<AdminWallet | null> {
+    const { rows } = await db.query<WalletRow>(
       `SELECT ${WALLET_COLUMNS} FROM user_wallets WHERE id = $1`,
       [id],
     );
-    return rows[0] ?? null;
+    return rows[0] ? toWallet(rows[0]) : null;
   },
 
-  async setWalletAddress(client: TxClient, id: string, address: string): Promise<AdminWalletRow> {
-    const { rows } = await client.query<AdminWalletRow>(
+  async setWalletAddress(client: TxClient, id: string, address: string): Promise<AdminWallet> {
+    const { rows } = await client.query<WalletRow>(
       `UPDATE user_wallets SET wallet_address = $2, updated_at = now() WHERE id = $1
        RETURNING ${WALLET_COLUMNS}`,
       [id, address],
     );
     const row = rows[0];
     if (!row) throw new Error(`wallet ${id} vanished`);
-    return row;
+    return toWallet(row);
   },
 
   /** Every address (or those matching `q`), newest first, with its customer. */
@@ -135,8 +161,8 @@ export const adminWalletsRepository = {
     db: Db,
     address: string,
     exceptId: string | null,
-  ): Promise<{ id: string; user_id: string } | null> {
-    const { rows } = await db.query<{ id: string; user_id: string }>(
+  ): Promise<ColumnsOf<typeof depositAddresses, 'id' | 'user_id'> | null> {
+    const { rows } = await db.query<ColumnsOf<typeof depositAddresses, 'id' | 'user_id'>>(
       'SELECT id, user_id FROM deposit_addresses WHERE lower(address) = lower($1) AND id IS DISTINCT FROM $2',
       [address, exceptId],
     );

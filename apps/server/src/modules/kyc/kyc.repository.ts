@@ -1,30 +1,14 @@
+import type { ColumnsOf, RowOf } from '@server/db/rows';
+import type { kycSubmissions, users } from '@server/db/schema/index';
 import type pg from 'pg';
 
 type Db = pg.Pool | pg.PoolClient;
 
-export type KycRow = {
-  id: string;
-  user_id: string;
-  full_name: string;
-  phone_number: string;
-  address: string;
-  status: 'pending' | 'approved' | 'rejected';
-  review_notes: string | null;
-  reviewed_by: string | null;
-  reviewed_at: Date | null;
-  can_resubmit: boolean;
-  front_document_key: string;
-  front_document_name: string;
-  front_document_type: string;
-  back_document_key: string | null;
-  back_document_name: string | null;
-  back_document_type: string | null;
-  created_at: Date;
-  updated_at: Date;
-};
+export type KycRow = RowOf<typeof kycSubmissions>;
 
 /** A row with the customer's e-mail and the reviewer's, for the admin screens. */
-export type AdminKycRow = KycRow & { email: string; reviewer_email: string | null };
+export type AdminKycRow = KycRow &
+  ColumnsOf<typeof users, 'email'> & { reviewer_email: string | null };
 
 export type KycDocuments = {
   frontKey: string;

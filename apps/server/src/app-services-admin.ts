@@ -1,0 +1,104 @@
+import type { AccountServices } from './app-services-accounts';
+import type { ChainServices } from './app-services-chains';
+import type { MoneyServices } from './app-services-money';
+import type { Infra, Platform } from './app-services-platform';
+import { createAdminAuditService } from './modules/admin-audit';
+import { createAdminSettingsService } from './modules/admin-settings';
+import { createAdminTransactionsService } from './modules/admin-transactions';
+import { createAdminUsersService } from './modules/admin-users';
+import { createAdminWalletsService } from './modules/admin-wallets';
+import { createChatService } from './modules/chat';
+import { createKycService } from './modules/kyc';
+
+/** Support: identity checks and the chat, each shared by the customer's and staff's routes. */
+export function createSupportServices(
+  infra: Infra,
+  {
+    files,
+    outbox,
+    limiter,
+    audit,
+    realtime,
+  }: Pick<Platform, 'files' | 'outbox' | 'limiter' | 'audit' | 'realtime'>,
+) {
+  const { pool, config } = infra;
+  const kyc = createKycService({
+    pool,
+    files,
+    audit,
+    realtime,
+    outbox,
+    limiter,
+    publicUrl: config.publicUrl,
+  });
+  const chat = createChatService({
+    pool,
+    files,
+    realtime,
+    audit,
+    limiter,
+    outbox,
+    log: infra.log,
+    publicUrl: config.publicUrl,
+  });
+  return { kyc, chat };
+}
+
+/** The admin screens' services. */
+export function createAdminServices(
+  infra: Infra,
+  {
+    clock,
+    outbox,
+    limiter,
+    settings,
+    audit,
+    securityLog,
+  }: Pick<Platform, 'clock' | 'outbox' | 'limiter' | 'settings' | 'audit' | 'securityLog'>,
+  { securityHold, phrases, stepUp }: Pick<AccountServices, 'securityHold' | 'phrases' | 'stepUp'>,
+  {
+    ledger,
+    ledgerCheck,
+    prices,
+    withdrawals,
+  }: Pick<MoneyServices, 'ledger' | 'ledgerCheck' | 'prices' | 'withdrawals'>,
+  { chainAdapters, payouts }: Pick<ChainServices, 'chainAdapters' | 'payouts'>,
+) {
+  const { pool, secrets, config } = infra;
+  const adminUsers = createAdminUsersService({
+    pool,
+    settings,
+    prices,
+    outbox,
+    securityLog,
+    securityHold,
+    audit,
+    limiter,
+    phrases,
+    stepUp,
+    ledgerCheck,
+    chainAdapters,
+    publicUrl: config.publicUrl,
+    clock,
+  });
+  const adminTransactions = createAdminTransactionsService({
+    pool,
+    ledger,
+    audit,
+    secrets,
+    withdrawals,
+    payouts,
+    stepUp,
+  });
+  const adminWallets = createAdminWalletsService({ pool, ledger, prices, audit, stepUp });
+  const adminSettings = createAdminSettingsService({
+    pool,
+    audit,
+    stepUp,
+    settings,
+    prices,
+    log: infra.log,
+  });
+  const adminAudit = createAdminAuditService({ pool, audit });
+  return { adminUsers, adminTransactions, adminWallets, adminSettings, adminAudit };
+}
