@@ -49,9 +49,10 @@ export function PasteButton({ onAddress }: { onAddress: TFillAddress }) {
   }
 
   return (
-    <Button variant="outline" onClick={() => void paste()}>
+    // On a phone the word gives way to the address; the button keeps its name.
+    <Button variant="outline" className="shrink-0 px-3 sm:px-4" onClick={() => void paste()}>
       <ClipboardPaste className="h-4 w-4" aria-hidden />
-      Paste
+      <span className="sr-only sm:not-sr-only">Paste</span>
     </Button>
   );
 }
@@ -121,7 +122,7 @@ function Scanner({ onAddress, onCancel }: { onAddress: TFillAddress; onCancel: (
     <div className="space-y-4">
       <video
         ref={video}
-        className="aspect-square w-full rounded-lg bg-black object-cover"
+        className="aspect-square max-h-[60vh] w-full rounded-lg bg-black object-cover"
         muted
         playsInline
         aria-label="Camera picture"
