@@ -149,6 +149,7 @@ test('withdrawals switched off in Settings refuse the customer at once; switched
   await withdrawForm.amount().fill('0.1');
   await withdrawForm.address().fill(BTC_ADDRESS);
   await withdrawForm.submit().click();
+  await customer.getByRole('button', { name: 'Confirm and continue' }).click();
   // The page does not know yet: it asks for the second factor, and the server refuses.
   await confirmStepUp(customer, account, { title: 'Confirm your withdrawal' });
   await expect(toasts(customer).getByText(TURNED_OFF)).toBeVisible();

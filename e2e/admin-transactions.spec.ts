@@ -141,6 +141,7 @@ test('the customer requests a withdrawal', async () => {
   await customer.getByLabel('Amount', { exact: true }).fill('0.1');
   await customer.getByLabel('Destination address').fill(BTC_ADDRESS);
   await customer.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await customer.getByRole('button', { name: 'Confirm and continue' }).click();
   await confirmStepUp(customer, account, {
     title: 'Confirm your withdrawal',
     says: `0.1 BTC to ${BTC_ADDRESS}`,

@@ -67,6 +67,7 @@ test('the history lists every transaction newest first, with its status and amou
   await page.getByLabel('Amount', { exact: true }).fill('0.1');
   await page.getByLabel('Destination address').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await confirmStepUp(page, account, {
     title: 'Confirm your withdrawal',
     says: `0.1 BTC to ${BTC_ADDRESS}`,

@@ -67,7 +67,7 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
 
-  // The step-up dialog fits too, the whole address in it; Cancel sends nothing.
+  // The review and the step-up dialog fit too, the whole address in each; Cancel sends nothing.
   const sent: string[] = [];
   page.on('request', (request) => {
     if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/withdrawals') {
@@ -77,6 +77,11 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
   await page.getByLabel('Amount', { exact: true }).fill('0.1');
   await page.getByLabel('Destination address').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  const review = page.getByRole('region', { name: 'Review your withdrawal' });
+  await expect(review.getByText(BTC_ADDRESS, { exact: true })).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await expectAccessible(page);
+  await review.getByRole('button', { name: 'Confirm and continue' }).click();
   const dialog = stepUpDialog(page);
   await expect(dialog).toContainText(`0.1 BTC to ${BTC_ADDRESS}`);
   // The address breaks inside the word rather than running out of the dialog sideways.

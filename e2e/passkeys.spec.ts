@@ -90,6 +90,7 @@ test('a withdrawal is confirmed with the passkey; removing the passkey asks for 
   await page.getByLabel('Amount', { exact: true }).fill('0.1');
   await page.getByLabel('Destination address').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
   const dialog = stepUpDialog(page);
   await expect(dialog.getByRole('heading', { name: 'Confirm your withdrawal' })).toBeVisible();
   await expect(dialog).toContainText(`0.1 BTC to ${BTC_ADDRESS}`);

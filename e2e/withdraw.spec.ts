@@ -53,6 +53,16 @@ const form = {
   submit: () => page.getByRole('button', { name: 'Submit Withdrawal Request' }),
 };
 
+/** The review of a checked request, shown in the form's place before the second factor. */
+function review() {
+  return page.getByRole('region', { name: 'Review your withdrawal' });
+}
+
+/** Confirms the review; the step-up dialog follows. */
+async function confirmReview(): Promise<void> {
+  await review().getByRole('button', { name: 'Confirm and continue' }).click();
+}
+
 /** A field's message on the withdraw form. */
 function fieldMessage(text: string) {
   return page.getByRole('main').getByRole('alert').filter({ hasText: text });
@@ -154,6 +164,7 @@ test('while withdrawals are turned off the server refuses the request with its m
     await form.amount().fill('0.1');
     await form.address().fill(BTC_ADDRESS);
     await form.submit().click();
+    await confirmReview();
     // The page does not know yet: it asks for the second factor, and the server refuses.
     await confirmStepUp(page, account, { title: 'Confirm your withdrawal' });
 
@@ -196,6 +207,7 @@ test('over the daily limit the server says how much is left today', async () => 
         .filter({ hasText: 'more than the $1,000.00 you can still withdraw today.' }),
     ).toBeVisible();
     await form.submit().click();
+    await confirmReview();
     await confirmStepUp(page, account, { title: 'Confirm your withdrawal' });
     const refusal =
       'This withdrawal would exceed your daily limit of $1,000.00. You can withdraw $1,000.00 more today.';
@@ -220,6 +232,34 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
   await scrollToTop(page);
   await snap(page, 'withdraw-filled');
   await form.submit().click();
+
+  // The review says what leaves, what arrives and where, the address whole; nothing is sent.
+  await expect(review().getByRole('heading', { name: 'Review your withdrawal' })).toBeFocused();
+  await expect(review().getByText(/^Amount\s*0\.1 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Network fee\s*0\.0001 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Recipient receives\s*0\.1 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Total from your balance\s*0\.1001 BTC$/)).toBeVisible();
+  await expect(review().getByText('To (Bitcoin Network)', { exact: true })).toBeVisible();
+  await expect(review().getByText(BTC_ADDRESS, { exact: true })).toBeVisible();
+  await expect(review()).not.toContainText('Memo');
+  await expect(form.amount()).toHaveCount(0);
+  await expectAccessible(page);
+  await scrollToTop(page);
+  await snap(page, 'withdraw-review');
+
+  // Edit goes back to the form as it was filled in.
+  await review().getByRole('button', { name: 'Edit' }).click();
+  await expect(review()).toHaveCount(0);
+  await expect(form.asset()).toHaveValue('BTC');
+  await expect(form.amount()).toHaveValue('0.1');
+  await expect(form.address()).toHaveValue(BTC_ADDRESS);
+  await expect(form.submit()).toBeFocused();
+  await expect(form.submit()).toBeEnabled();
+  expect(sent).toHaveLength(2);
+
+  // Confirmed in the review, the second factor is asked for.
+  await form.submit().click();
+  await confirmReview();
 
   // The step-up dialog says what is being confirmed, and has no passkey to offer.
   const dialog = stepUpDialog(page);
@@ -307,6 +347,11 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await page.getByLabel('Destination address').fill(ETH_ADDRESS);
   await expect(submit).toBeEnabled();
   await submit.click();
+  await expect(review().getByText(/^Amount\s*0\.998 ETH$/)).toBeVisible();
+  await expect(review().getByText(/^Total from your balance\s*1 ETH$/)).toBeVisible();
+  await expect(review().getByText('To (Ethereum Network)', { exact: true })).toBeVisible();
+  await expect(review().getByText(ETH_ADDRESS, { exact: true })).toBeVisible();
+  await confirmReview();
   await confirmStepUp(page, account, {
     title: 'Confirm your withdrawal',
     says: `0.998 ETH to ${ETH_ADDRESS}`,
@@ -320,9 +365,22 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await expect(newest.getByText('pending', { exact: true })).toBeVisible();
   await expect(newest).toContainText(new RegExp(`To:\\s*${ETH_ADDRESS}`));
 
-  // Nothing is left to withdraw.
+  // Nothing is left to withdraw: Max fills 0, and the message says the balance is short.
   await page.goto('/withdraw/eth');
   await expect(page.getByText(/^Available:\s*0 ETH$/)).toBeVisible();
+  await page.getByRole('button', { name: /^Max/ }).click();
+  await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('0');
+  // (Staking accrues meanwhile and is quoted, but it is not withdrawable.)
+  await expect(
+    page
+      .getByRole('main')
+      .getByRole('alert')
+      .filter({
+        hasText:
+          /^Insufficient balance\. Available: 0\.00000000 ETH \(Wallet: 0\.00000000, Staking: \d+\.\d{8}\)$/,
+      }),
+  ).toBeVisible();
+  await expect(submit).toBeDisabled();
   // Turned off, over the limit, the wrong code, then the two that went through.
   expect(sent).toHaveLength(5);
 });

@@ -4,6 +4,8 @@ import {
   checkWithdrawal,
   feeOf,
   insufficientBalanceMessage,
+  maxAmountText,
+  maxWithdrawable,
 } from '../src/features/withdraw/components/check-withdrawal';
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -152,5 +154,55 @@ describe('insufficientBalanceMessage and feeOf', () => {
     expect(feeOf(ASSETS.BTC)).toBe(10_000n);
     expect(feeOf(ASSETS.ETH)).toBe(2_000_000_000_000_000n);
     expect(feeOf(ASSETS['USDT-TRC20'])).toBe(2_000n);
+  });
+});
+
+describe('Max', () => {
+  it('is the available balance less the network fee, exact to the last unit', () => {
+    // 1 BTC less the 0.0001 BTC fee.
+    expect(maxWithdrawable(ASSETS.BTC, ONE_BTC)).toBe(99_990_000n);
+    expect(maxAmountText(ASSETS.BTC, ONE_BTC)).toBe('0.9999');
+    // 1.234567890123456789 ETH less 0.002: every wei is kept, none is lost to a float.
+    const eth = { available: 1_234_567_890_123_456_789n, pendingStaking: 5n };
+    expect(maxWithdrawable(ASSETS.ETH, eth)).toBe(1_232_567_890_123_456_789n);
+    expect(maxAmountText(ASSETS.ETH, eth)).toBe('1.232567890123456789');
+    // A balance beyond 2^53 minor units, as a whale's ETH is.
+    const whale = { available: 12_345_678_000_000_000_000_000n, pendingStaking: 0n };
+    expect(maxAmountText(ASSETS.ETH, whale)).toBe('12345.676');
+    expect(
+      maxAmountText(ASSETS['USDT-TRC20'], { available: 10_000_000n, pendingStaking: 0n }),
+    ).toBe('9.998');
+  });
+
+  it('fills what passes the balance check: amount + fee is exactly the balance', () => {
+    const amount = maxAmountText(ASSETS.BTC, ONE_BTC);
+    const check = checkWithdrawal(
+      { assetId: 'BTC', amount, address: BTC_ADDRESS, amountFromMax: true },
+      ONE_BTC,
+    );
+    expect(check.first).toBeNull();
+    expect((check.amountMinor ?? 0n) + (check.feeMinor ?? 0n)).toBe(ONE_BTC.available);
+    expect(check.request).toEqual({ assetId: 'BTC', amount: '0.9999', address: BTC_ADDRESS });
+  });
+
+  it('is 0 when the balance does not cover the fee, and says the balance is short', () => {
+    const dust = { available: 10_000n, pendingStaking: 0n };
+    expect(maxWithdrawable(ASSETS.BTC, dust)).toBe(0n);
+    expect(maxWithdrawable(ASSETS.BTC, { available: 9_999n, pendingStaking: 0n })).toBe(0n);
+    expect(maxAmountText(ASSETS.BTC, { available: 0n, pendingStaking: 0n })).toBe('0');
+
+    const fromMax = checkWithdrawal(
+      { assetId: 'BTC', amount: '0', address: BTC_ADDRESS, amountFromMax: true },
+      dust,
+    );
+    expect(fromMax.errors.amount).toBe(
+      'Insufficient balance. Available: 0.00010000 BTC (Wallet: 0.00010000, Staking: 0.00000000)',
+    );
+    expect(fromMax.first).toBe(fromMax.errors.amount);
+    expect(fromMax.request).toBeNull();
+
+    // A 0 typed by hand keeps its own message.
+    const typed = checkWithdrawal({ assetId: 'BTC', amount: '0', address: BTC_ADDRESS }, dust);
+    expect(typed.first).toBe(WITHDRAWAL_MSG.amountPositive);
   });
 });

@@ -48,6 +48,10 @@ describe('asset catalogue', () => {
     expect(ZAnyAssetId.parse('USDC')).toBe('USDC');
   });
 
+  it('asks for a memo or tag on no network of the catalogue: an address names the receiver', () => {
+    expect(ALL_ASSET_IDS.filter((id) => ASSETS[id].usesMemo)).toEqual([]);
+  });
+
   it('looks assets up by id and by URL slug', () => {
     expect(assetById('ETH')?.name).toBe('Ethereum');
     expect(assetById('eth')).toBeUndefined();

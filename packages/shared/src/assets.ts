@@ -36,6 +36,12 @@ export type TAsset = {
   readonly label: string;
   /** True for assets customers have no wallet in; only staff screens offer them. */
   readonly adminOnly: boolean;
+  /**
+   * True where the network's payments carry a memo or destination tag that an exchange needs
+   * to credit the right account (XRP, Stellar and the like); only then does a withdrawal ask
+   * for one. None of the catalogue's networks has one: an address alone names the receiver.
+   */
+  readonly usesMemo: boolean;
 };
 
 export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
@@ -51,6 +57,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     slug: 'btc',
     label: 'BTC - Bitcoin',
     adminOnly: false,
+    usesMemo: false,
   },
   ETH: {
     id: 'ETH',
@@ -64,6 +71,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     slug: 'eth',
     label: 'ETH - Ethereum',
     adminOnly: false,
+    usesMemo: false,
   },
   'USDT-ERC20': {
     id: 'USDT-ERC20',
@@ -77,6 +85,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     slug: 'usdterc20',
     label: 'USDT - Tether (ERC-20)',
     adminOnly: false,
+    usesMemo: false,
   },
   'USDT-TRC20': {
     id: 'USDT-TRC20',
@@ -91,6 +100,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     slug: 'usdttrc20',
     label: 'USDT - Tether (TRC-20)',
     adminOnly: false,
+    usesMemo: false,
   },
   USDC: {
     id: 'USDC',
@@ -106,6 +116,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     slug: 'usdc',
     label: 'USDC - USD Coin',
     adminOnly: true,
+    usesMemo: false,
   },
 };
 

@@ -113,13 +113,15 @@ describe('a withdrawal request', () => {
       error: 'INSUFFICIENT_BALANCE',
       message: 'Insufficient balance. You have 1.00000000 BTC available',
     });
-    // Exactly the balance minus the fee is allowed.
+    // Exactly the balance minus the fee (what Max fills in) is allowed; no memo is needed on
+    // a network that has none.
     const ok = await requestWithdrawal(t, user, {
       assetId: 'BTC',
       amount: '0.9999',
       address: GOOD_ADDRESS.BTC,
     });
     expect(ok.statusCode).toBe(200);
+    expect(ok.json().transaction).toMatchObject({ amount: '0.9999', fee: '0.0001', memo: null });
     // A pending hold counts: nothing more is available.
     const more = await withoutChange(t, () =>
       requestWithdrawal(t, user, {

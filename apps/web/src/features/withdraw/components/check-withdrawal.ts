@@ -17,6 +17,11 @@ export type TWithdrawalFields = {
   amount: string;
   address: string;
   memo?: string;
+  /**
+   * The amount is what Max filled in. Max fills 0 when the balance does not cover the fee,
+   * and the customer is told that, not that the amount must be more than 0.
+   */
+  amountFromMax?: boolean;
 };
 
 /** What the customer can withdraw: the wallet's available balance; staking is shown only. */
@@ -56,6 +61,20 @@ export function feeOf(asset: TAsset): bigint {
 }
 
 /**
+ * What Max fills in: the available balance less the network fee, so that amount + fee never
+ * exceeds what is there; 0 when the balance does not cover the fee.
+ */
+export function maxWithdrawable(asset: TAsset, funds: TWithdrawalFunds): bigint {
+  const fee = feeOf(asset);
+  return funds.available > fee ? funds.available - fee : 0n;
+}
+
+/** Max's figure as the amount field takes it: all the asset's decimals, no grouping. */
+export function maxAmountText(asset: TAsset, funds: TWithdrawalFunds): string {
+  return formatAmount(maxWithdrawable(asset, funds), asset.decimals);
+}
+
+/**
  * The withdrawal form's checks, in order: asset, amount (at least
  * 0.00000001), address present, amount + fee within the available balance, address format.
  * The first three are the shared request schema's, so the form and the server agree.
@@ -92,7 +111,10 @@ export function checkWithdrawal(
   try {
     amountMinor = parseAmount(fields.amount, asset.decimals, assetAmountMessages(asset));
     if (amountMinor < minimumWithdrawal(asset.decimals)) {
-      errors.amount = WITHDRAWAL_MSG.amountPositive;
+      const feeNotCovered = fields.amountFromMax === true && funds && funds.available <= feeMinor;
+      errors.amount = feeNotCovered
+        ? insufficientBalanceMessage(asset, funds)
+        : WITHDRAWAL_MSG.amountPositive;
       amountMinor = null;
     }
   } catch (err) {

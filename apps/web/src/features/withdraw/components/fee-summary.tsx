@@ -1,6 +1,7 @@
 import { formatAmount, type TAsset } from '@coffer/shared';
 
-function amountText(minor: bigint | null, asset: TAsset): string {
+/** An amount as the form and its review show it: grouped, all its digits, with the symbol. */
+export function amountText(minor: bigint | null, asset: TAsset): string {
   return minor === null
     ? '—'
     : `${formatAmount(minor, asset.decimals, { grouping: true })} ${asset.symbol}`;

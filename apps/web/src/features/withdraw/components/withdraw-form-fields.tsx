@@ -4,6 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { OctagonAlert } from 'lucide-react';
+import { PasteButton, ScanButton } from './address-tools';
 import type { TWithdrawalFunds } from './check-withdrawal';
 import type { TWithdrawForm } from './use-withdraw-form';
 
@@ -44,9 +45,9 @@ export function AssetField({ state }: { state: TWithdrawForm }) {
   );
 }
 
-/** Where the crypto goes. */
+/** Where the crypto goes: typed, pasted or scanned from a QR code. */
 export function AddressField({ state, fixedAsset }: { state: TWithdrawForm; fixedAsset?: TAsset }) {
-  const { asset } = state;
+  const { asset, fillAddress } = state;
   return (
     <FormField
       name="address"
@@ -55,30 +56,38 @@ export function AddressField({ state, fixedAsset }: { state: TWithdrawForm; fixe
       className="space-y-2"
     >
       {(control) => (
-        <Input
-          {...control}
-          type="text"
-          autoComplete="off"
-          spellCheck={false}
-          autoCapitalize="off"
-          translate="no"
-          placeholder={
-            fixedAsset
-              ? `${fixedAsset.symbol} address`
-              : asset
-                ? `Your ${asset.symbol} address`
-                : 'Select a cryptocurrency first'
-          }
-          className="font-mono"
-        />
+        <div className="flex gap-2">
+          <Input
+            {...control}
+            type="text"
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            translate="no"
+            placeholder={
+              fixedAsset
+                ? `${fixedAsset.symbol} address`
+                : asset
+                  ? `Your ${asset.symbol} address`
+                  : 'Select a cryptocurrency first'
+            }
+            className="min-w-0 font-mono"
+          />
+          <PasteButton onAddress={fillAddress} />
+          <ScanButton onAddress={fillAddress} />
+        </div>
       )}
     </FormField>
   );
 }
 
-/** The amount; on an asset's own page with its available balance and Max. */
+/**
+ * The amount, with Max: the available balance less the network fee. On an asset's own page
+ * the available balance is on the label's line; the page of all assets shows it under the
+ * asset's select.
+ */
 export function AmountField({ state, fixedAsset }: { state: TWithdrawForm; fixedAsset?: TAsset }) {
-  const { form, funds, max, clearRefusal } = state;
+  const { asset, funds, fillMax, typedAmount } = state;
   return (
     <FormField
       name="amount"
@@ -99,40 +108,54 @@ export function AmountField({ state, fixedAsset }: { state: TWithdrawForm; fixed
         ) : null
       }
     >
-      {(control) => {
-        const input = (
+      {(control) => (
+        <div className="flex gap-2">
           <Input
             {...control}
+            onChange={(event) => {
+              typedAmount();
+              control.onChange(event);
+            }}
             type="number"
             inputMode="decimal"
             step="0.00000001"
             min="0"
             placeholder="0.00000000"
             autoComplete="off"
+            className="min-w-0"
           />
-        );
-        if (!fixedAsset) return input;
-        return (
-          <div className="flex gap-2">
-            {input}
-            <Button
-              variant="outline"
-              onClick={() => {
-                form.setValue('amount', formatAmount(max, fixedAsset.decimals), {
-                  shouldDirty: true,
-                  shouldTouch: true,
-                });
-                clearRefusal();
-              }}
-              disabled={!funds}
-              aria-label={`Max: available balance minus the ${fixedAsset.networkFee} ${fixedAsset.symbol} network fee`}
-            >
-              Max
-            </Button>
-          </div>
-        );
-      }}
+          <Button
+            variant="outline"
+            onClick={fillMax}
+            disabled={!asset || !funds}
+            aria-label={
+              asset
+                ? `Max: available balance minus the ${asset.networkFee} ${asset.symbol} network fee`
+                : undefined
+            }
+          >
+            Max
+          </Button>
+        </div>
+      )}
     </FormField>
+  );
+}
+
+/** A memo or destination tag, only for a network whose payments carry one. */
+export function MemoField({ state, fixedAsset }: { state: TWithdrawForm; fixedAsset?: TAsset }) {
+  if (!state.asset?.usesMemo) return null;
+  return (
+    <FormField
+      name="memo"
+      id={`${fixedAsset ? 'withdraw-asset' : 'withdraw'}-memo`}
+      label="Memo / tag (optional)"
+      className="space-y-2"
+      hint="Only if the receiving exchange or wallet asks for one."
+      type="text"
+      autoComplete="off"
+      maxLength={100}
+    />
   );
 }
 

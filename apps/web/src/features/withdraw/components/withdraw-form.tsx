@@ -1,16 +1,24 @@
 import type { TAsset } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
-import { Form, FormError, FormField } from '@web/components/ui/form';
+import { Form, FormError } from '@web/components/ui/form';
+import { useEffect, useRef } from 'react';
 import { FeeSummary } from './fee-summary';
 import { useWithdrawForm } from './use-withdraw-form';
 import type { useWithdrawal } from './use-withdrawal';
-import { AddressField, AmountField, AssetField, WithdrawNotice } from './withdraw-form-fields';
+import {
+  AddressField,
+  AmountField,
+  AssetField,
+  MemoField,
+  WithdrawNotice,
+} from './withdraw-form-fields';
+import { WithdrawReview } from './withdraw-review';
 
 /**
- * The withdrawal form of both withdraw pages: with `asset`, the page of one asset (address,
- * amount with Max, memo); without, the customer chooses the asset first. Both send the same
- * request, checked the same way.
+ * The withdrawal form of both withdraw pages: with `asset`, the page of one asset; without,
+ * the customer chooses the asset first. Both send the same request, checked the same way,
+ * after the customer has reviewed it.
  */
 export function WithdrawForm({
   withdrawal,
@@ -21,6 +29,32 @@ export function WithdrawForm({
 }) {
   const state = useWithdrawForm(withdrawal, fixedAsset);
   const { asset, check, closed, warning, fee } = state;
+  const submitId = `${fixedAsset ? 'withdraw-asset' : 'withdraw'}-submit`;
+  const cameBack = useRef(false);
+
+  // Back from the review, the keyboard is where it left the form: on its button.
+  useEffect(() => {
+    if (state.reviewing) cameBack.current = true;
+    else if (cameBack.current) {
+      cameBack.current = false;
+      document.getElementById(submitId)?.focus();
+    }
+  }, [state.reviewing, submitId]);
+
+  if (state.reviewing && asset && check.request && check.amountMinor !== null) {
+    return (
+      <WithdrawReview
+        asset={asset}
+        draft={check.request}
+        amountMinor={check.amountMinor}
+        feeMinor={fee}
+        disabled={closed !== null}
+        pending={withdrawal.pending}
+        onBack={state.back}
+        onConfirm={state.confirm}
+      />
+    );
+  }
 
   return (
     <Form
@@ -36,20 +70,9 @@ export function WithdrawForm({
 
       <AmountField state={state} fixedAsset={fixedAsset} />
 
-      {fixedAsset ? (
-        <FormField
-          name="memo"
-          id="withdraw-asset-memo"
-          label="Memo / tag (optional)"
-          className="space-y-2"
-          hint="Only if the receiving exchange or wallet asks for one."
-          type="text"
-          autoComplete="off"
-          maxLength={100}
-        />
-      ) : (
-        <AddressField state={state} />
-      )}
+      {fixedAsset ? null : <AddressField state={state} />}
+
+      <MemoField state={state} fixedAsset={fixedAsset} />
 
       {asset && (fixedAsset || check.feeMinor !== null) ? (
         <FeeSummary asset={asset} amountMinor={check.amountMinor} feeMinor={fee} />
@@ -65,6 +88,7 @@ export function WithdrawForm({
       <FormError />
 
       <Button
+        id={submitId}
         type="submit"
         size="lg"
         className="w-full"
