@@ -19,86 +19,31 @@ export function createServices(infra: Infra) {
   // Every address check (request schemas included) follows BTC_NETWORK from here on.
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
   const platform = createPlatform(infra);
-  const {
-    files,
-    outbox,
-    fileSweep,
-    users,
-    limiter,
-    signInDevices,
-    listener,
-    settings,
-    sessions,
-    audit,
-    securityLog,
-    realtime,
-  } = platform;
   const accounts = createAccountServices(infra, platform);
-  const { securityHold, phrases, auth, stepUp, twoFactor, passkeys, accountSecurity } = accounts;
   const money = createMoneyServices(infra, platform, accounts);
-  const {
-    ledger,
-    ledgerCheck,
-    staking,
-    prices,
-    moneyControls,
-    wallets,
-    deposits,
-    withdrawals,
-    bank,
-    history,
-  } = money;
   // Prometheus figures (/metrics) and the readiness probe; jobs report their runs to it.
   const metrics = createMetrics();
-  const health = createHealth({ pool, prices, ledgerCheck, realtime, metrics });
+  const health = createHealth({
+    pool,
+    prices: money.prices,
+    ledgerCheck: money.ledgerCheck,
+    realtime: platform.realtime,
+    metrics,
+  });
   const chains = createChainServices(infra, platform, accounts, money);
-  const { chainAdapters, payouts, chainWatchers } = chains;
-  const { kyc, chat } = createSupportServices(infra, platform);
-  const { adminUsers, adminTransactions, adminWallets, adminSettings, adminAudit } =
-    createAdminServices(infra, platform, accounts, money, chains);
+  const support = createSupportServices(infra, platform);
+  const admin = createAdminServices(infra, platform, accounts, money, chains);
+  // Every service by its name, one flat set: routes and jobs take theirs from here.
   return {
+    ...infra,
+    ...platform,
+    ...accounts,
+    ...money,
+    ...chains,
+    ...support,
+    ...admin,
     metrics,
     health,
-    securityHold,
-    securityLog,
-    ...infra,
-    listener,
-    users,
-    sessions,
-    limiter,
-    signInDevices,
-    settings,
-    phrases,
-    auth,
-    twoFactor,
-    passkeys,
-    accountSecurity,
-    stepUp,
-    ledger,
-    ledgerCheck,
-    prices,
-    staking,
-    moneyControls,
-    wallets,
-    deposits,
-    withdrawals,
-    bank,
-    history,
-    audit,
-    realtime,
-    files,
-    outbox,
-    fileSweep,
-    chainAdapters,
-    chainWatchers,
-    payouts,
-    kyc,
-    chat,
-    adminUsers,
-    adminTransactions,
-    adminWallets,
-    adminSettings,
-    adminAudit,
   };
 }
 

@@ -27,6 +27,19 @@ const ADMIN_SELECT = `
     JOIN users u ON u.id = k.user_id
     LEFT JOIN users r ON r.id = k.reviewed_by`;
 
+/** A submission's fields and documents in the column order both writes use ($2 to $10). */
+const submissionValues = (fields: KycFields, docs: KycDocuments) => [
+  fields.fullName,
+  fields.phoneNumber,
+  fields.address,
+  docs.frontKey,
+  docs.frontName,
+  docs.frontType,
+  docs.backKey,
+  docs.backName,
+  docs.backType,
+];
+
 export const kycRepository = {
   /** The customer's submission (one per customer), locked when a client is given. */
   async findByUser(db: Db, userId: string, lock = false): Promise<KycRow | null> {
@@ -50,18 +63,7 @@ export const kycRepository = {
           back_document_key, back_document_name, back_document_type)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        RETURNING *`,
-      [
-        userId,
-        fields.fullName,
-        fields.phoneNumber,
-        fields.address,
-        docs.frontKey,
-        docs.frontName,
-        docs.frontType,
-        docs.backKey,
-        docs.backName,
-        docs.backType,
-      ],
+      [userId, ...submissionValues(fields, docs)],
     );
     return rows[0] as KycRow;
   },
@@ -86,18 +88,7 @@ export const kycRepository = {
               created_at = now(), updated_at = now()
         WHERE id = $1
         RETURNING *`,
-      [
-        id,
-        fields.fullName,
-        fields.phoneNumber,
-        fields.address,
-        docs.frontKey,
-        docs.frontName,
-        docs.frontType,
-        docs.backKey,
-        docs.backName,
-        docs.backType,
-      ],
+      [id, ...submissionValues(fields, docs)],
     );
     return rows[0] as KycRow;
   },
