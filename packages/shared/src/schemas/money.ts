@@ -176,18 +176,31 @@ export const ZTransaction = z.object({
    * that are not failed; absent or null where there is no link.
    */
   explorerUrl: z.string().nullable().optional(),
+  /**
+   * A withdrawal or bank payout the customer asked for and cancelled themselves before
+   * anyone took it (its status is failed: nothing left, the hold went back). History only.
+   */
+  cancelled: z.boolean().optional(),
+  /**
+   * The customer may cancel it now: their own payout request, pending, not approved for
+   * a batch and not edited by staff (`POST /api/withdrawals/:id/cancel`). History only.
+   */
+  cancellable: z.boolean().optional(),
+  /** Where a bank payout goes: the account's name, BSB and last digits. History only. */
+  bankAccount: z
+    .object({ accountName: z.string(), bsb: z.string(), accountEnding: z.string() })
+    .optional(),
 });
 export type TTransaction = z.infer<typeof ZTransaction>;
 
-export const ZTransactionsQuery = z.object({
-  /** Opaque keyset cursor from the previous page. */
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-});
-
+/** A page of the customer's history (the query is `ZTransactionsQuery`, schemas/history.ts). */
 export const ZTransactionsResponse = z.object({
   items: z.array(ZTransaction),
+  /** The page after this one, or null at the end. */
   nextCursor: z.string().nullable(),
+  /** The page before this one, or null on the first page. */
+  prevCursor: z.string().nullable(),
+  /** How many rows match the filters and search, over every page. */
   total: z.number().int(),
 });
 export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
