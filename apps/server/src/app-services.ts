@@ -202,6 +202,7 @@ export function createServices(infra: Infra) {
     outbox,
     securityHold,
     stepUp,
+    audit,
     publicUrl: config.publicUrl,
   });
   const bank = createBankService({
@@ -213,7 +214,7 @@ export function createServices(infra: Infra) {
     securityHold,
     stepUp,
   });
-  const history = createHistoryService({ pool, settings });
+  const history = createHistoryService({ pool, settings, secrets });
   // Realtime events through PostgreSQL NOTIFY; it LISTENs on `listener` (started by the server).
   const realtime = createRealtimeHub({
     listener,

@@ -18,6 +18,10 @@ type PayoutFacts = Pick<
   | 'reason'
 >;
 
+/** What staff are told when they act on a payout its customer cancelled first. */
+export const CANCELLED_FOR_STAFF =
+  'The customer cancelled this request: nothing is held for it any more.';
+
 const isPayout = (row: Pick<TransactionRow, 'transaction_type'>) =>
   row.transaction_type === 'withdrawal' || row.transaction_type === 'bank_transfer';
 

@@ -3,5 +3,5 @@
  * front door of this module.
  */
 
-export { cancelRefusal, isCancelledByOwner } from './cancel-rules';
+export { CANCELLED_FOR_STAFF, cancelRefusal, isCancelledByOwner } from './cancel-rules';
 export { createWithdrawalsService, type WithdrawalsService } from './withdrawals.service';
