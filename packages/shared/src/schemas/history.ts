@@ -58,9 +58,9 @@ export type THistoryFilters = z.infer<typeof ZHistoryFilters>;
 /** A page: the filters, and where it starts (after `cursor`, or before `before`). */
 export const ZTransactionsQuery = ZHistoryFilters.extend({
   /** Opaque keyset cursor: the page after this position (the previous page's nextCursor). */
-  cursor: z.string({ error: HISTORY_MSG.cursor }).max(200, HISTORY_MSG.cursor).optional(),
+  cursor: optional(z.string({ error: HISTORY_MSG.cursor }).max(200, HISTORY_MSG.cursor)),
   /** Opaque keyset cursor: the page before this position (a page's prevCursor). */
-  before: z.string({ error: HISTORY_MSG.cursor }).max(200, HISTORY_MSG.cursor).optional(),
+  before: optional(z.string({ error: HISTORY_MSG.cursor }).max(200, HISTORY_MSG.cursor)),
   limit: z.coerce
     .number({ error: HISTORY_MSG.limit })
     .int(HISTORY_MSG.limit)
