@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ALL_ASSET_IDS } from '../assets';
-import { ZTransactionStatus, ZTransactionType } from './money';
+import { ZTransaction, ZTransactionStatus, ZTransactionType } from './money';
 
 /**
  * The customer's History: what its list and its CSV export may be narrowed to and sorted
@@ -72,6 +72,21 @@ export const ZTransactionsQuery = ZHistoryFilters.extend({
   path: ['before'],
 });
 export type TTransactionsQuery = z.infer<typeof ZTransactionsQuery>;
+
+/** A page of the customer's history. */
+export const ZTransactionsResponse = z.object({
+  items: z.array(ZTransaction),
+  /** The page after this one, or null at the end. */
+  nextCursor: z.string().nullable(),
+  /** The page before this one, or null on the first page. */
+  prevCursor: z.string().nullable(),
+  /** How many rows match the filters and search, over every page. */
+  total: z.number().int(),
+});
+export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
+
+/** GET /api/transactions/export.csv: the history as `ZHistoryFilters` narrow and sort it, as text/csv, sent as an attachment. */
+export const ZTransactionsCsv = z.string();
 
 /** POST /api/withdrawals/:id/cancel: a withdrawal's or a bank payout's ledger id. */
 export const ZCancelPayoutParams = z.object({ id: z.string().max(100) });

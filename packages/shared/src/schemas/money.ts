@@ -193,23 +193,8 @@ export const ZTransaction = z.object({
 });
 export type TTransaction = z.infer<typeof ZTransaction>;
 
-/** A page of the customer's history (the query is `ZTransactionsQuery`, schemas/history.ts). */
-export const ZTransactionsResponse = z.object({
-  items: z.array(ZTransaction),
-  /** The page after this one, or null at the end. */
-  nextCursor: z.string().nullable(),
-  /** The page before this one, or null on the first page. */
-  prevCursor: z.string().nullable(),
-  /** How many rows match the filters and search, over every page. */
-  total: z.number().int(),
-});
-export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
-
 export const ZTransactionResponse = z.object({ transaction: ZTransaction });
 export type TTransactionResponse = z.infer<typeof ZTransactionResponse>;
-
-/** GET /api/transactions/export.csv: the whole history as text/csv, sent as an attachment. */
-export const ZTransactionsCsv = z.string();
 
 // ---------------------------------------------------------------- withdrawals
 
