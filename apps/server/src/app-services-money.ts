@@ -21,7 +21,8 @@ export function createMoneyServices(
     outbox,
     settings,
     realtime,
-  }: Pick<Platform, 'clock' | 'outbox' | 'settings' | 'realtime'>,
+    audit,
+  }: Pick<Platform, 'clock' | 'outbox' | 'settings' | 'realtime' | 'audit'>,
   { securityHold, stepUp }: Pick<AccountServices, 'securityHold' | 'stepUp'>,
 ) {
   const { pool, secrets, config } = infra;
@@ -67,6 +68,7 @@ export function createMoneyServices(
     outbox,
     securityHold,
     stepUp,
+    audit,
     publicUrl: config.publicUrl,
   });
   const bank = createBankService({
@@ -78,7 +80,7 @@ export function createMoneyServices(
     securityHold,
     stepUp,
   });
-  const history = createHistoryService({ pool, settings });
+  const history = createHistoryService({ pool, settings, secrets });
   return {
     ledger,
     ledgerCheck,

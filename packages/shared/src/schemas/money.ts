@@ -176,27 +176,25 @@ export const ZTransaction = z.object({
    * that are not failed; absent or null where there is no link.
    */
   explorerUrl: z.string().nullable().optional(),
+  /**
+   * A withdrawal or bank payout the customer asked for and cancelled themselves before
+   * anyone took it (its status is failed: nothing left, the hold went back). History only.
+   */
+  cancelled: z.boolean().optional(),
+  /**
+   * The customer may cancel it now: their own payout request, pending, not approved for
+   * a batch and not edited by staff (`POST /api/withdrawals/:id/cancel`). History only.
+   */
+  cancellable: z.boolean().optional(),
+  /** Where a bank payout goes: the account's name, BSB and last digits. History only. */
+  bankAccount: z
+    .object({ accountName: z.string(), bsb: z.string(), accountEnding: z.string() })
+    .optional(),
 });
 export type TTransaction = z.infer<typeof ZTransaction>;
 
-export const ZTransactionsQuery = z.object({
-  /** Opaque keyset cursor from the previous page. */
-  cursor: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(25),
-});
-
-export const ZTransactionsResponse = z.object({
-  items: z.array(ZTransaction),
-  nextCursor: z.string().nullable(),
-  total: z.number().int(),
-});
-export type TTransactionsResponse = z.infer<typeof ZTransactionsResponse>;
-
 export const ZTransactionResponse = z.object({ transaction: ZTransaction });
 export type TTransactionResponse = z.infer<typeof ZTransactionResponse>;
-
-/** GET /api/transactions/export.csv: the whole history as text/csv, sent as an attachment. */
-export const ZTransactionsCsv = z.string();
 
 // ---------------------------------------------------------------- withdrawals
 

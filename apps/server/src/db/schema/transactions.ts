@@ -105,6 +105,11 @@ export const transactions = pgTable(
       .where(
         sql`${t.transactionType} = 'staking_reward' AND ${t.status} = 'completed' AND ${t.deletedAt} IS NULL`,
       ),
+    // The customer's history sorted by amount (either way: read backwards for ascending),
+    // paged by keyset on (amount, id) like the date order on transactions_user_date_idx.
+    index('transactions_user_amount_idx')
+      .on(t.userId, t.cryptoAmount.desc(), t.id.desc())
+      .where(sql`${t.deletedAt} IS NULL`),
     // Lets the history count be answered from the index alone.
     index('transactions_user_live_idx').on(t.userId).where(sql`${t.deletedAt} IS NULL`),
     // The admin transactions screen: newest first over every customer, and by type/status.

@@ -1,5 +1,10 @@
 import { Readable } from 'node:stream';
-import { ZTransactionsCsv, ZTransactionsQuery, ZTransactionsResponse } from '@coffer/shared';
+import {
+  ZHistoryFilters,
+  ZTransactionsCsv,
+  ZTransactionsQuery,
+  ZTransactionsResponse,
+} from '@coffer/shared';
 import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CUSTOMER_ERRORS } from '../money-controls';
@@ -20,7 +25,13 @@ export function historyRoutes(history: HistoryService): FastifyPluginAsyncZod {
 
     app.get(
       '/api/transactions/export.csv',
-      { schema: { response: { 200: ZTransactionsCsv, ...CUSTOMER_ERRORS } } },
+      {
+        schema: {
+          // The page's filters, search and sort: the file holds what the screen lists.
+          querystring: ZHistoryFilters,
+          response: { 200: ZTransactionsCsv, ...CUSTOMER_ERRORS },
+        },
+      },
       async (request, reply) => {
         const { userId } = signedIn(request);
         return (
@@ -30,7 +41,7 @@ export function historyRoutes(history: HistoryService): FastifyPluginAsyncZod {
             .header('cache-control', 'no-store')
             // The schema describes the CSV text; Fastify pipes a stream out as it is, without
             // serializing, and the types do not know that a stream may stand for the text.
-            .send(Readable.from(history.csv(userId)) as unknown as string)
+            .send(Readable.from(history.csv(userId, request.query)) as unknown as string)
         );
       },
     );

@@ -114,6 +114,66 @@ describe('a customer with 100,000 transactions', () => {
     expect(text).not.toMatch(/\bSort\b/);
   });
 
+  it('pages the history by amount from its own index, largest or smallest first', async () => {
+    const first = await call(t, {
+      url: '/api/transactions?limit=50&sort=amount&order=desc',
+      cookie: user.cookie,
+    });
+    expect(first.json().items).toHaveLength(50);
+    expect(first.json().total).toBe(ROWS);
+    // Every amount here is equal: the id orders them, and a deep page starts at its cursor.
+    const { rows } = await t.services.pool.query<{ amount: string; id: string }>(
+      `SELECT crypto_amount::text AS amount, id FROM transactions
+        WHERE user_id = $1 ORDER BY crypto_amount DESC, id DESC OFFSET 99950 LIMIT 1`,
+      [user.userId],
+    );
+    const deepRow = rows[0];
+    if (!deepRow) throw new Error('no deep row');
+    const cursor = Buffer.from(`a${deepRow.amount}:${deepRow.id}`).toString('base64url');
+    const deep = await call(t, {
+      url: `/api/transactions?limit=50&sort=amount&order=desc&cursor=${cursor}`,
+      cookie: user.cookie,
+    });
+    expect(deep.json().items).toHaveLength(49);
+    expect(deep.json().nextCursor).toBeNull();
+    expect(deep.json().prevCursor).not.toBeNull();
+
+    for (const [cmp, way, scan] of [
+      ['<', 'DESC NULLS LAST', /Index Scan using transactions_user_amount_idx/],
+      ['>', 'ASC NULLS FIRST', /Index Scan Backward using transactions_user_amount_idx/],
+    ] as const) {
+      const plan = await t.services.pool.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT * FROM transactions WHERE user_id = $1 AND deleted_at IS NULL
+           AND (crypto_amount, id) ${cmp} ($2::numeric, $3::uuid)
+         ORDER BY crypto_amount ${way}, id ${way} LIMIT 51`,
+        [user.userId, deepRow.amount, deepRow.id],
+      );
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(scan);
+      expect(text).toMatch(/Index Cond: .*ROW\(crypto_amount, id\) [<>]/);
+      expect(text).not.toMatch(/\bSort\b/);
+    }
+  });
+
+  it('narrows 100,000 rows on the server: a filter, a search that finds nothing, a count', async () => {
+    // Every row is a completed BTC deposit of 0.00001: a filter that keeps them all, one
+    // that keeps none, and a search for an amount and for a hash nobody has.
+    for (const [query, total] of [
+      ['type=deposit&asset=BTC', ROWS],
+      ['status=pending', 0],
+      ['q=0.00001&sort=amount', ROWS],
+      ['q=no-such-hash', 0],
+    ] as const) {
+      const res = await timed(() =>
+        call(t, { url: `/api/transactions?limit=50&${query}`, cookie: user.cookie }),
+      );
+      expect(res.result.statusCode).toBe(200);
+      expect(res.result.json().total, query).toBe(total);
+      expect(res.result.json().items).toHaveLength(Math.min(total, 50));
+      console.info(`history page ${query}: ${res.ms.toFixed(1)} ms`);
+    }
+  }, 60_000);
+
   it('exports all of it as CSV in batches', async () => {
     const res = await timed(() =>
       call(t, { url: '/api/transactions/export.csv', cookie: user.cookie }),

@@ -1,20 +1,15 @@
-import type { TTransactionsResponse } from '@coffer/shared';
-import { AppError } from '@server/lib/app-error';
-import type pg from 'pg';
-import { presentTransaction, trimDecimal, usdShown } from '../ledger';
+import type { THistoryFilters, TTransactionsQuery, TTransactionsResponse } from '@coffer/shared';
+import { trimDecimal, usdShown } from '../ledger';
 import { csvLine } from './csv';
-import { explorerLinkOf } from './explorer-link';
-import { type KeyedRow, type Keyset, historyRepository as repo } from './history.repository';
+import {
+  type HistoryScope,
+  type Keyset,
+  narrowed,
+  historyRepository as repo,
+} from './history.repository';
+import { decodeCursor, encodeCursor } from './history-cursor';
+import { type HistoryDeps, presentPage } from './history-present';
 
-const CURSOR = /^(-?\d{1,18}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-/**
- * The microseconds a cursor may carry: 0001-01-01 to the end of 9999. Beyond them no row's
- * date can be (PostgreSQL's bigint and timestamp would refuse the value with an error), so
- * such a cursor is forged or corrupt, and refused before any query.
- */
-const FIRST_US = -62_135_596_800_000_000n;
-const LAST_US = 253_402_300_799_999_999n;
-export const CURSOR_INVALID = 'This page link is no longer valid. Reload the history.';
 const EXPORT_BATCH = 1000;
 
 export const CSV_HEADER = [
@@ -34,92 +29,89 @@ export const CSV_HEADER = [
   'Reason',
 ];
 
-/** The cursor is opaque to clients: base64url of "microseconds:id" of the page's last row. */
-function encodeCursor(row: KeyedRow): string {
-  return Buffer.from(`${row.date_us}:${row.id}`).toString('base64url');
+/** A decimal the amount columns could hold: a search that is one is compared with them. */
+const DECIMAL = /^(?:\d{1,20}(?:\.\d{1,18})?|\.\d{1,18})$/;
+
+/** `%text%` for ILIKE, the text's own `%`, `_` and `\` taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** A cursor this service made, or a 400: never a value PostgreSQL would choke on. */
-function decodeCursor(cursor: string): Keyset {
-  // Buffer reads any text as base64url, skipping what is not; only canonical text is ours.
-  const bytes = Buffer.from(cursor, 'base64url');
-  const match = bytes.toString('base64url') === cursor ? CURSOR.exec(bytes.toString('utf8')) : null;
-  const [, dateUs, id] = match ?? [];
-  if (!dateUs || !id) throw new AppError('VALIDATION_FAILED', CURSOR_INVALID);
-  const us = BigInt(dateUs);
-  if (us < FIRST_US || us > LAST_US) throw new AppError('VALIDATION_FAILED', CURSOR_INVALID);
-  return { dateUs: us.toString(), id };
-}
-
-export function createHistoryService(deps: {
-  pool: pg.Pool;
-  /** The app settings (the explorer link templates); the cached reader in production. */
-  settings: { all(): Promise<Map<string, string>> };
-}) {
+/** The repository's scope of a customer's filters, search and sort. */
+function scopeOf(userId: string, filters: THistoryFilters): HistoryScope {
+  const q = filters.q?.trim() ?? '';
   return {
-    /** A page of the customer's own history, newest first, and how many rows there are. */
-    async list(
-      userId: string,
-      query: { cursor?: string | undefined; limit: number },
-    ): Promise<TTransactionsResponse> {
-      const after = query.cursor ? decodeCursor(query.cursor) : null;
-      // One row more than asked says whether another page follows. Each row carries the
-      // count; a page past the end (an old cursor) has no row to carry it, so asks for it.
-      const rows = await repo.page(deps.pool, userId, after, query.limit + 1);
-      const total =
-        rows[0] !== undefined
-          ? Number(rows[0].live_count ?? 0)
-          : after
-            ? await repo.count(deps.pool, userId)
-            : 0;
-      const items = rows.slice(0, query.limit);
-      const last = items.at(-1);
-      const [confirming, sent, settings] = await Promise.all([
-        repo.confirmingDeposits(
-          deps.pool,
-          items
-            .filter((r) => r.transaction_type === 'deposit' && r.status === 'pending')
-            .map((r) => r.id),
-        ),
-        repo.sentPayouts(
-          deps.pool,
-          items
-            .filter((r) => r.transaction_type === 'withdrawal' && r.status === 'pending')
-            .map((r) => r.id),
-        ),
-        deps.settings.all(),
+    userId,
+    type: filters.type ?? null,
+    asset: filters.asset ?? null,
+    status: filters.status ?? null,
+    search: q ? { pattern: containsPattern(q), amount: DECIMAL.test(q) ? q : null } : null,
+    sort: filters.sort,
+  };
+}
+
+export function createHistoryService(deps: HistoryDeps) {
+  return {
+    /**
+     * A page of the customer's own history in the order asked, after `cursor` or before
+     * `before` (read backwards from it, then put back in order), and how many rows match.
+     * Only a page reached by a cursor asks whether there is one on its other side; the
+     * first page costs what it always did.
+     */
+    async list(userId: string, query: TTransactionsQuery): Promise<TTransactionsResponse> {
+      const scope = scopeOf(userId, query);
+      const desc = query.order === 'desc';
+      const back = query.before !== undefined;
+      const cursor = query.before ?? query.cursor;
+      const from = cursor !== undefined ? decodeCursor(scope.sort, cursor) : null;
+      // One row more than asked says whether another page follows in the reading direction.
+      const [rows, counted] = await Promise.all([
+        repo.page(deps.pool, scope, from, back ? !desc : desc, query.limit + 1),
+        narrowed(scope) ? repo.count(deps.pool, scope) : null,
       ]);
+      const more = rows.length > query.limit;
+      const items = rows.slice(0, query.limit);
+      if (back) items.reverse();
+      const first = items[0];
+      const last = items.at(-1);
+      // The whole history's count rides on each row; a page past the end (an old cursor)
+      // has no row to carry it, so asks for it.
+      const total =
+        counted ??
+        (rows[0] !== undefined
+          ? Number(rows[0].live_count ?? 0)
+          : from
+            ? await repo.count(deps.pool, scope)
+            : 0);
+      const key = (row: typeof first): Keyset | null =>
+        row ? { key: row.sort_key, id: row.id } : null;
+      const [onOtherSide, presented] = await Promise.all([
+        // Reading forward, is there anything before the first row; backward, after the last?
+        from ? beyond(scope, key(back ? last : first), back ? desc : !desc) : false,
+        presentPage(deps, userId, items),
+      ]);
+      const cursorOf = (row: typeof first, exists: boolean) =>
+        row && exists ? encodeCursor(scope.sort, row) : null;
       return {
-        items: items.map((row) => {
-          const onChain = sent.get(row.id);
-          // A withdrawal sent on chain shows its transaction while it confirms.
-          const tx = onChain
-            ? { ...presentTransaction(row), transactionHash: onChain.txHash }
-            : presentTransaction(row);
-          const chain =
-            confirming.get(row.id) ??
-            (onChain ? { current: onChain.current, required: onChain.required } : undefined);
-          const explorerUrl = explorerLinkOf(settings, tx);
-          return {
-            ...tx,
-            ...(chain ? { confirmations: chain } : {}),
-            ...(explorerUrl ? { explorerUrl } : {}),
-          };
-        }),
-        nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+        items: presented,
+        nextCursor: cursorOf(last, back ? onOtherSide : more),
+        prevCursor: cursorOf(first, back ? more : onOtherSide),
         total,
       };
     },
 
     /**
-     * The customer's whole history as CSV lines, read in keyset batches so that 100,000
-     * rows never sit in memory at once; the consumer pulls the next batch when it is ready.
+     * The customer's history as CSV lines, with the filters, search and sort of the page,
+     * read in keyset batches so that 100,000 rows never sit in memory at once; the
+     * consumer pulls the next batch when it is ready.
      */
-    async *csv(userId: string): AsyncGenerator<string> {
+    async *csv(userId: string, filters: THistoryFilters): AsyncGenerator<string> {
+      const scope = scopeOf(userId, filters);
+      const desc = filters.order === 'desc';
       yield csvLine(CSV_HEADER);
       let after: Keyset | null = null;
       for (;;) {
-        const rows = await repo.exportBatch(deps.pool, userId, after, EXPORT_BATCH);
+        const rows = await repo.exportBatch(deps.pool, scope, after, desc, EXPORT_BATCH);
         let chunk = '';
         for (const row of rows) {
           chunk += csvLine([
@@ -143,10 +135,15 @@ export function createHistoryService(deps: {
         if (chunk) yield chunk;
         const last = rows.at(-1);
         if (rows.length < EXPORT_BATCH || !last) return;
-        after = { dateUs: last.date_us, id: last.id };
+        after = { key: last.sort_key, id: last.id };
       }
     },
   };
+
+  /** Whether the scope has a row beyond `from` read that way; no row, no page there. */
+  function beyond(scope: HistoryScope, from: Keyset | null, desc: boolean): Promise<boolean> {
+    return from ? repo.any(deps.pool, scope, from, desc) : Promise.resolve(false);
+  }
 }
 
 export type HistoryService = ReturnType<typeof createHistoryService>;

@@ -108,7 +108,7 @@ describe('GET /api/transactions', () => {
       url: `/api/transactions?cursor=${pastEnd}`,
       cookie: user.cookie,
     });
-    expect(beyond.json()).toMatchObject({ items: [], nextCursor: null, total: 35 });
+    expect(beyond.json()).toEqual({ items: [], nextCursor: null, prevCursor: null, total: 35 });
     const theirs = await t.services.pool.query<{ id: string }>(
       'SELECT id FROM transactions WHERE user_id = $1',
       [other.userId],
@@ -208,7 +208,7 @@ describe('GET /api/transactions', () => {
     const b = await verifiedCustomer(t);
     await fund(t, a.userId, 'ETH', '1');
     const res = await call(t, { url: '/api/transactions', cookie: b.cookie });
-    expect(res.json()).toEqual({ items: [], nextCursor: null, total: 0 });
+    expect(res.json()).toEqual({ items: [], nextCursor: null, prevCursor: null, total: 0 });
     const csv = await call(t, { url: '/api/transactions/export.csv', cookie: b.cookie });
     expect(csv.body.trim().split('\r\n')).toHaveLength(1);
   });

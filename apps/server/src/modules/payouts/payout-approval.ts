@@ -16,6 +16,7 @@ import {
   tronMatchKeyOf,
 } from '../chains';
 import { type TransactionRow, trimDecimal } from '../ledger';
+import { CANCELLED_FOR_STAFF, isCancelledByOwner } from '../withdrawals';
 import { payoutsRepository as payoutsRepo } from './payouts.repository';
 
 import {
@@ -60,8 +61,12 @@ async function lockWithdrawal(client: TxClient, id: string): Promise<Transaction
   if (!row) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
   if (row.status === 'completed')
     throw new AppError('CONFLICT', 'This withdrawal was already completed.');
-  if (row.status === 'failed')
-    throw new AppError('CONFLICT', 'This withdrawal was already rejected.');
+  if (row.status === 'failed') {
+    throw new AppError(
+      'CONFLICT',
+      isCancelledByOwner(row) ? CANCELLED_FOR_STAFF : 'This withdrawal was already rejected.',
+    );
+  }
   return row;
 }
 

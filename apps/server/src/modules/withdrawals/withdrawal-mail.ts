@@ -1,7 +1,7 @@
 import { assetById, formatAmount, parseAmount } from '@coffer/shared';
 import { type TransactionRow, trimDecimal } from '../ledger';
 
-/** The customer's mails about a payout staff completed or rejected. */
+/** The customer's mails about a payout staff completed or rejected, or they cancelled. */
 
 export const isBank = (row: TransactionRow) => row.transaction_type === 'bank_transfer';
 
@@ -97,4 +97,41 @@ export function payoutMail(
           history,
         ].join('\n'),
       };
+}
+
+/**
+ * The mail that confirms a cancellation: nothing left, the hold is available again, and
+ * what to do if the customer did not cancel it themselves.
+ */
+export function cancelMail(
+  row: TransactionRow,
+  publicUrl: string,
+): { subject: string; text: string } {
+  const notYou =
+    'If you did not cancel it, change your password now and contact support: someone may be signed in to your account.';
+  const history = `Your history: ${publicUrl}/dashboard/history`;
+  if (isBank(row)) {
+    return {
+      subject: 'Your bank transfer was cancelled',
+      text: [
+        `Cancelled: you cancelled your bank transfer request of ${fiatText(row)}. Nothing was paid.`,
+        '',
+        ...fundingText(row, 'Nothing left your wallet: the amount held for it is available again,'),
+        notYou,
+        '',
+        history,
+      ].join('\n'),
+    };
+  }
+  return {
+    subject: 'Your withdrawal was cancelled',
+    text: [
+      `Cancelled: you cancelled your withdrawal request of ${amountText(row, 'crypto_amount')} to ${row.withdrawal_address ?? 'your address'}. Nothing was sent.`,
+      '',
+      `Nothing left your wallet: the ${amountText(row, 'crypto_amount', true)} held for it (amount and network fee) is available again.`,
+      notYou,
+      '',
+      history,
+    ].join('\n'),
+  };
 }

@@ -1,11 +1,13 @@
 import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
+import type { AuditLog } from '../audit';
 import type { Ledger, TransactionRow } from '../ledger';
 import type { MoneyControls } from '../money-controls';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
 import type { SecurityHold } from '../security-hold';
 import type { StepUp } from '../step-up';
+import { CANCELLED_FOR_STAFF, isCancelledByOwner } from './cancel-rules';
 import { payoutMail } from './withdrawal-mail';
 import { withdrawalsRepository as repo } from './withdrawals.repository';
 
@@ -21,6 +23,8 @@ export type WithdrawalsContext = {
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   securityHold: Pick<SecurityHold, 'assertClear'>;
   stepUp: Pick<StepUp, 'confirm'>;
+  /** The audit log: a customer's cancellation is recorded with the customer as actor. */
+  audit: Pick<AuditLog, 'record'>;
   publicUrl: string;
 };
 
@@ -65,7 +69,11 @@ export async function lockPending(
   if (row.status === 'completed') {
     throw new AppError('CONFLICT', 'This withdrawal was already completed.');
   }
-  if (row.status === 'failed')
-    throw new AppError('CONFLICT', 'This withdrawal was already rejected.');
+  if (row.status === 'failed') {
+    throw new AppError(
+      'CONFLICT',
+      isCancelledByOwner(row) ? CANCELLED_FOR_STAFF : 'This withdrawal was already rejected.',
+    );
+  }
   return row;
 }

@@ -18,6 +18,19 @@ export const withdrawalsRepository = {
     return rows[0] ?? null;
   },
 
+  /**
+   * Whether staff approved this withdrawal for payment: its row in payouts. Read after the
+   * withdrawal's lock, which an approval takes too, so an approval is either committed and
+   * seen here or waits for this transaction and then finds the row no longer pending.
+   */
+  async hasPayout(client: pg.PoolClient, transactionId: string): Promise<boolean> {
+    const { rows } = await client.query<{ found: boolean }>(
+      'SELECT EXISTS (SELECT 1 FROM payouts WHERE transaction_id = $1) AS found',
+      [transactionId],
+    );
+    return rows[0]?.found ?? false;
+  },
+
   async emailOf(db: pg.Pool | pg.PoolClient, userId: string): Promise<string | null> {
     const { rows } = await db.query<ColumnsOf<typeof users, 'email'>>(
       'SELECT email FROM users WHERE id = $1',

@@ -1,4 +1,8 @@
-import { ZCreateWithdrawalRequest, ZTransactionResponse } from '@coffer/shared';
+import {
+  ZCancelPayoutParams,
+  ZCreateWithdrawalRequest,
+  ZTransactionResponse,
+} from '@coffer/shared';
 import { clientOf } from '@server/lib/client-of';
 import { signedIn } from '@server/plugins/require-session';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -26,6 +30,25 @@ export function withdrawalsRoutes(withdrawals: WithdrawalsService): FastifyPlugi
           ),
         };
       },
+    );
+
+    // The customer's own withdrawal or bank payout, while nobody has taken it.
+    app.post(
+      '/api/withdrawals/:id/cancel',
+      {
+        schema: {
+          params: ZCancelPayoutParams,
+          response: { 200: ZTransactionResponse, ...CUSTOMER_ERRORS },
+        },
+      },
+      async (request) => ({
+        transaction: await withdrawals.cancel(
+          signedIn(request).userId,
+          request.params.id,
+          idempotencyKeyOf(request),
+          clientOf(request),
+        ),
+      }),
     );
   };
 }

@@ -3,14 +3,15 @@ import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { TransactionRow } from '../ledger';
 import type { StepUpSubject } from '../step-up';
+import { cancelWithdrawal } from './cancel-withdrawal';
 import { completeWithdrawal, settleWithdrawal } from './complete-withdrawal';
 import { rejectWithdrawal } from './reject-withdrawal';
 import { requestWithdrawal } from './request-withdrawal';
 import type { StaffHooks, WithdrawalsContext } from './withdrawals-context';
 
 /**
- * Withdrawals, composed: the customer's request, staff's completion or rejection, and the
- * chain's settlement are each their own file taking the shared context
+ * Withdrawals, composed: the customer's request and cancellation, staff's completion or
+ * rejection, and the chain's settlement are each their own file taking the shared context
  * (`withdrawals-context.ts`); the customer's mails are in `withdrawal-mail.ts`.
  */
 
@@ -45,6 +46,14 @@ export function createWithdrawalsService(deps: WithdrawalsContext) {
       transactionId: string,
       input: { reason: string; processedBy: string } & StaffHooks,
     ): Promise<TTransaction> => rejectWithdrawal(ctx, transactionId, input),
+
+    /** The customer took back their own payout before anyone took it: the hold is released. */
+    cancel: (
+      userId: string,
+      transactionId: string,
+      idempotencyKey: string | undefined,
+      who: Client,
+    ): Promise<TTransaction> => cancelWithdrawal(ctx, userId, transactionId, idempotencyKey, who),
   };
 }
 

@@ -1,27 +1,32 @@
+import type { TTransaction } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
-import { PageSpinner, Spinner } from '@web/components/ui/spinner';
-import { ApiError, errorMessage } from '@web/lib/api-client';
+import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
 import { Download, RefreshCw } from 'lucide-react';
-import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { useExportTransactions } from '../api/export-transactions';
 import { useTransactions } from '../api/get-transactions';
-import { TransactionRow } from './transaction-row';
+import { CancelPayoutDialog } from './cancel-payout-dialog';
+import { HistoryFilters } from './history-filters';
+import { HistoryList } from './history-list';
+import { useHistoryView } from './use-history-view';
 
-/** /dashboard/history: every transaction of the customer, newest first. */
+/**
+ * /dashboard/history: the customer's transactions, filtered, searched and sorted on the
+ * server, a page at a time, all of it kept in the URL; Cancel on a payout nobody has taken.
+ */
 export default function HistoryPage() {
-  const transactions = useTransactions();
+  const { view, change, goTo } = useHistoryView();
+  const transactions = useTransactions(view);
   const exporter = useExportTransactions();
-  const pages = transactions.data?.pages ?? [];
-  const items = pages.flatMap((page) => page.items);
-  const total = pages[0]?.total ?? 0;
-  const refreshing = transactions.isFetching && !transactions.isFetchingNextPage;
+  const [cancelling, setCancelling] = useState<TTransaction | null>(null);
+  const total = transactions.data?.total ?? 0;
+  const refreshing = transactions.isFetching && !transactions.isPlaceholderData;
 
   function onExport() {
-    exporter.mutate(undefined, {
+    exporter.mutate(view, {
       onError: (err) => {
         console.error('Exporting the transactions failed', err);
         toast.error('Export failed', {
@@ -29,82 +34,6 @@ export default function HistoryPage() {
         });
       },
     });
-  }
-
-  let body: ReactNode;
-  if (transactions.isPending) {
-    body = <PageSpinner text="Loading transactions..." />;
-  } else if (transactions.isError && items.length === 0) {
-    const signedOut =
-      transactions.error instanceof ApiError && transactions.error.code === 'UNAUTHENTICATED';
-    body = (
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-10 text-center" role="alert">
-          {signedOut ? (
-            <p className="text-fg">Please log in to view your transaction history.</p>
-          ) : (
-            <>
-              <p className="font-semibold text-fg">Error Loading Transactions</p>
-              <p className="text-sm text-muted">
-                {errorMessage(transactions.error, 'Failed to fetch transactions')}
-              </p>
-              <Button variant="outline" onClick={() => void transactions.refetch()}>
-                <RefreshCw className="h-4 w-4" aria-hidden />
-                Try Again
-              </Button>
-            </>
-          )}
-        </CardContent>
-      </Card>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
-          <p className="font-semibold text-fg">No Transactions Yet</p>
-          <p className="text-sm text-muted">Deposits, withdrawals and rewards will appear here.</p>
-          <div className="flex flex-wrap justify-center gap-2">
-            <Button asChild>
-              <Link to="/dashboard/deposit">Make a Deposit</Link>
-            </Button>
-            <Button asChild variant="outline">
-              <Link to="/dashboard/withdraw">Make a Withdrawal</Link>
-            </Button>
-          </div>
-        </CardContent>
-      </Card>
-    );
-  } else {
-    body = (
-      <Card>
-        <CardContent className="pt-1">
-          <ul className="divide-y divide-border">
-            {items.map((tx) => (
-              <li key={tx.id}>
-                <TransactionRow tx={tx} />
-              </li>
-            ))}
-          </ul>
-          {transactions.hasNextPage ? (
-            <div className="flex justify-center pt-2">
-              <Button
-                variant="outline"
-                onClick={() => void transactions.fetchNextPage()}
-                disabled={transactions.isFetchingNextPage}
-              >
-                {transactions.isFetchingNextPage ? <Spinner label="Loading more" /> : null}
-                {transactions.isFetchingNextPage ? 'Loading...' : 'Load more'}
-              </Button>
-            </div>
-          ) : null}
-          {transactions.isError ? (
-            <p role="alert" className="pt-2 text-center text-sm text-danger">
-              {errorMessage(transactions.error, 'Failed to fetch transactions')}
-            </p>
-          ) : null}
-        </CardContent>
-      </Card>
-    );
   }
 
   return (
@@ -132,7 +61,19 @@ export default function HistoryPage() {
           </Button>
         </div>
       </header>
-      {body}
+      <Card>
+        <CardContent className="pt-5">
+          <HistoryFilters view={view} change={change} />
+        </CardContent>
+      </Card>
+      <HistoryList
+        view={view}
+        transactions={transactions}
+        goTo={goTo}
+        clearFilters={() => change({ type: undefined, asset: undefined, status: undefined, q: '' })}
+        onCancel={setCancelling}
+      />
+      <CancelPayoutDialog transaction={cancelling} onClose={() => setCancelling(null)} />
     </div>
   );
 }

@@ -12,8 +12,9 @@ import {
   Shuffle,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { destinationOf } from './payout-destination';
 
-const TYPE_LABELS: Record<TTransaction['type'], string> = {
+export const TYPE_LABELS: Record<TTransaction['type'], string> = {
   deposit: 'Deposit',
   withdrawal: 'Withdrawal',
   bank_transfer: 'Bank Transfer',
@@ -83,6 +84,13 @@ function Detail({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function StatusBadge({ tx }: { tx: TTransaction }) {
+  if (tx.cancelled) {
+    return (
+      <Badge variant="outline" className="capitalize text-muted">
+        cancelled
+      </Badge>
+    );
+  }
   if (isRejectedPayout(tx)) {
     return (
       <Badge variant="outline" className="capitalize border-danger/60 text-danger">
@@ -120,6 +128,13 @@ function ratesText(tx: TTransaction): string | null {
 /** The line under a row that says where its money is now, or null. */
 function stateNote(tx: TTransaction, held: string): string | null {
   const rejected = isRejectedPayout(tx);
+  if (tx.cancelled) {
+    return tx.type === 'withdrawal'
+      ? `Cancelled by you: the ${held} held for it, with its fee, was returned to your balance.`
+      : isFundedPayout(tx)
+        ? `Cancelled by you: the ${held} held for it was returned to your balance.`
+        : 'Cancelled by you.';
+  }
   if (tx.type === 'deposit' && tx.status === 'pending' && tx.confirmations) {
     return 'Not in your balance yet: it is credited once confirmed on the blockchain.';
   }
@@ -146,8 +161,11 @@ function stateNote(tx: TTransaction, held: string): string | null {
   return null;
 }
 
-/** One transaction: what, how much, when, its status, and the details that apply. */
-export function TransactionRow({ tx }: { tx: TTransaction }) {
+/**
+ * One transaction: what, how much, when, its status, and the details that apply; `action`
+ * (Cancel, on a payout nobody has taken yet) under them.
+ */
+export function TransactionRow({ tx, action }: { tx: TTransaction; action?: ReactNode }) {
   const Icon = TYPE_ICONS[tx.type];
   const isBank = tx.type === 'bank_transfer';
   const funded = isFundedPayout(tx);
@@ -278,11 +296,14 @@ export function TransactionRow({ tx }: { tx: TTransaction }) {
               )}
             </Detail>
           ) : null}
-          {tx.reason ? (
+          {isBank && destinationOf(tx) ? <Detail label="To">{destinationOf(tx)}</Detail> : null}
+          {/* A cancellation's reason is the customer's own act: the note says it. */}
+          {tx.reason && !tx.cancelled ? (
             <Detail label={rejected ? 'Rejected because' : 'Reason'}>{tx.reason}</Detail>
           ) : null}
         </dl>
         {note ? <p className="text-sm text-muted">{note}</p> : null}
+        {action ? <div className="pt-1">{action}</div> : null}
       </div>
     </article>
   );

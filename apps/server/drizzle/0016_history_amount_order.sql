@@ -1,0 +1,1 @@
+CREATE INDEX "transactions_user_amount_idx" ON "transactions" USING btree ("user_id","crypto_amount" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "transactions"."deleted_at" IS NULL;
