@@ -16,8 +16,4 @@ export const STACKED = {
   wideCell: 'px-3 py-3 max-md:block max-md:px-0 max-md:py-1.5',
 } as const;
 
-/** A native select that looks like the inputs. */
-export const SELECT_CLASS =
-  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary ' +
-  'disabled:opacity-60 aria-[invalid=true]:border-danger';
+('disabled:opacity-60 aria-[invalid=true]:border-danger');

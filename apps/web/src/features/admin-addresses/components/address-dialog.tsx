@@ -7,7 +7,6 @@ import {
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddressInput } from '@web/components/admin/address-input';
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
@@ -20,6 +19,7 @@ import {
   useZodForm,
 } from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';

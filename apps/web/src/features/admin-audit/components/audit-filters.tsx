@@ -1,9 +1,9 @@
 import type { TAuditFilters } from '@coffer/shared';
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SelectField } from '@web/components/ui/select';
 import { X } from 'lucide-react';
 import { useAuditFacets } from '../api/get-audit-facets';
 
@@ -54,38 +54,26 @@ export function AuditFilters({
               onChange={(e) => onChange('q', e.target.value)}
             />
           </div>
-          <div className="space-y-1">
-            <Label htmlFor="audit-actor">Actor</Label>
-            <select
-              id="audit-actor"
-              className={SELECT_CLASS}
-              value={filters.actor}
-              onChange={(e) => onChange('actor', e.target.value)}
-            >
-              <option value="">All admins</option>
-              {facets.data?.actors.map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.email ?? a.id}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="audit-action">Action</Label>
-            <select
-              id="audit-action"
-              className={SELECT_CLASS}
-              value={filters.action}
-              onChange={(e) => onChange('action', e.target.value)}
-            >
-              <option value="">All actions</option>
-              {facets.data?.actions.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="audit-actor"
+            label="Actor"
+            value={filters.actor}
+            onChange={(value) => onChange('actor', value)}
+            options={[
+              ['', 'All admins'],
+              ...(facets.data?.actors ?? []).map((a) => [a.id, a.email ?? a.id] as const),
+            ]}
+          />
+          <SelectField
+            id="audit-action"
+            label="Action"
+            value={filters.action}
+            onChange={(value) => onChange('action', value)}
+            options={[
+              ['', 'All actions'],
+              ...(facets.data?.actions ?? []).map((a) => [a, a] as const),
+            ]}
+          />
           <div className="space-y-1">
             <Label htmlFor="audit-target">Target user</Label>
             <Input

@@ -10,6 +10,7 @@ import {
 } from '@coffer/shared';
 import { Input, Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import { Switch } from '@web/components/ui/switch';
 import { cn } from '@web/lib/cn';
 import type { ReactNode } from 'react';
@@ -24,9 +25,7 @@ type Props = {
   onChange: (value: string) => void;
 };
 
-const SELECT_CLASS =
-  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary';
+('focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary');
 
 /** What a number setting accepts, as the browser's number input should offer it. */
 const NUMBER_LIMITS: Record<string, { min?: string; max?: string; step: string }> = {

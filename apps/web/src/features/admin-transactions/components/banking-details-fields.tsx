@@ -1,6 +1,6 @@
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import type { UseFormReturn } from 'react-hook-form';
 import type { TTransactionFields } from './transaction-fields';
 

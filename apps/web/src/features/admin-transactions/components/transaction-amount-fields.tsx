@@ -1,7 +1,7 @@
 import { ALL_ASSET_IDS, ASSETS, type TAnyAssetId, ZAnyAssetId } from '@coffer/shared';
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import { usePrices } from '@web/lib/money/get-prices';
 import type { UseFormReturn } from 'react-hook-form';
 import { audFromUsd, cryptoFromUsd, priceFor, usdFromAud, usdFromCrypto } from './amounts';

@@ -1,7 +1,7 @@
 import { ADMIN_TRANSACTION_TYPES } from '@coffer/shared';
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import type { UseFormReturn } from 'react-hook-form';
 import { TransactionAmountFields } from './transaction-amount-fields';
 import { isAdminType, type TTransactionFields, TYPE_LABELS } from './transaction-fields';

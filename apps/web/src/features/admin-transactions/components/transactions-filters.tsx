@@ -1,7 +1,7 @@
-import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import { cn } from '@web/lib/cn';
 import { RefreshCw, Search } from 'lucide-react';
 import { useId } from 'react';

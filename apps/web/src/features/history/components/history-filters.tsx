@@ -8,6 +8,7 @@ import {
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
+import { SelectField } from '@web/components/ui/select';
 import { cn } from '@web/lib/cn';
 import { useDebounced } from '@web/lib/use-debounced';
 import { Search, X } from 'lucide-react';
@@ -15,9 +16,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { isNarrowed, type THistoryView } from '../api/history-view';
 import { TYPE_LABELS } from './transaction-row';
 
-const SELECT_CLASS =
-  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary';
+('focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary');
 
 const STATUS_LABELS: Record<TTransaction['status'], string> = {
   pending: 'Pending',
@@ -98,7 +97,7 @@ export function HistoryFilters({ view, change }: { view: THistoryView; change: C
           />
         </div>
       </div>
-      <Choice
+      <SelectField
         id={`${id}-type`}
         label="Type"
         value={view.type ?? ''}
@@ -108,7 +107,7 @@ export function HistoryFilters({ view, change }: { view: THistoryView; change: C
         ]}
         onChange={(v) => change({ type: ZTransactionType.safeParse(v).data })}
       />
-      <Choice
+      <SelectField
         id={`${id}-asset`}
         label="Asset"
         value={view.asset ?? ''}
@@ -118,7 +117,7 @@ export function HistoryFilters({ view, change }: { view: THistoryView; change: C
         ]}
         onChange={(v) => change({ asset: HISTORY_ASSETS.find((a) => a === v) })}
       />
-      <Choice
+      <SelectField
         id={`${id}-status`}
         label="Status"
         value={view.status ?? ''}
@@ -128,7 +127,7 @@ export function HistoryFilters({ view, change }: { view: THistoryView; change: C
         ]}
         onChange={(v) => change({ status: ZTransactionStatus.safeParse(v).data })}
       />
-      <Choice
+      <SelectField
         id={`${id}-sort`}
         label="Sort"
         value={`${view.sort}-${view.order}`}
@@ -145,37 +144,5 @@ export function HistoryFilters({ view, change }: { view: THistoryView; change: C
         </Button>
       </div>
     </form>
-  );
-}
-
-function Choice({
-  id,
-  label,
-  value,
-  options,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  options: readonly (readonly [string, string])[];
-  onChange: (value: string) => void;
-}) {
-  return (
-    <div className="space-y-1.5">
-      <Label htmlFor={id}>{label}</Label>
-      <select
-        id={id}
-        className={SELECT_CLASS}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        {options.map(([v, text]) => (
-          <option key={v} value={v}>
-            {text}
-          </option>
-        ))}
-      </select>
-    </div>
   );
 }

@@ -3,15 +3,13 @@ import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
+import { SELECT_CLASS } from '@web/components/ui/select';
 import { OctagonAlert } from 'lucide-react';
 import { PasteButton, ScanButton } from './address-tools';
 import type { TWithdrawalFunds } from './check-withdrawal';
 import type { TWithdrawForm } from './use-withdraw-form';
 
-const SELECT_CLASS =
-  'h-10 w-full rounded-md border border-border bg-surface px-3 text-sm text-fg ' +
-  'focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary ' +
-  'disabled:opacity-60 aria-[invalid=true]:border-danger';
+('disabled:opacity-60 aria-[invalid=true]:border-danger');
 
 /** The asset to withdraw (the page of all assets), with its available balance under it. */
 export function AssetField({ state }: { state: TWithdrawForm }) {
