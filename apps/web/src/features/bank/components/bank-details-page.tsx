@@ -12,6 +12,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { useBankDetails } from '../api/get-bank-details';
 import { useUpdateBankDetails } from '../api/update-bank-details';
+import { AccountNumberField } from './account-number-field';
 import { formatBsb } from './bsb';
 
 type TFields = { fullName: string; bsb: string; accountNumber: string };
@@ -85,18 +86,7 @@ function BankDetailsForm({ initial }: { initial: TBankDetails | null }) {
             maxLength={7}
             transform={formatBsb}
           />
-          <FormField
-            name="accountNumber"
-            id="bank-details-accountNumber"
-            label="Account number"
-            className="space-y-2"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={10}
-            hint="6 to 10 digits."
-            // Digits only, as the bank transfer form takes it.
-            transform={(typed) => typed.replace(/\D/g, '').slice(0, 10)}
-          />
+          <AccountNumberField id="bank-details-accountNumber" />
         </div>
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={() => void navigate('/dashboard')}>

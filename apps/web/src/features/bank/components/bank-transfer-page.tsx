@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@web/components/
 import { Form, FormError, FormField, useFieldMessage } from '@web/components/ui/form';
 import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
 import { useBankDetails } from '../api/get-bank-details';
+import { AccountNumberField } from './account-number-field';
 import { formatBsb } from './bsb';
 import { PayFrom } from './pay-from';
 import { SavedDetailsBar } from './saved-details-bar';
@@ -97,18 +98,7 @@ function TransferForm({ transfer }: { transfer: TBankTransferForm }) {
         maxLength={140}
       />
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField
-          name="accountNumber"
-          id="bank-accountNumber"
-          label="Account number"
-          className="space-y-2"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={10}
-          hint="6 to 10 digits."
-          // Digits only, as the bank-details form takes it.
-          transform={(typed) => typed.replace(/\D/g, '').slice(0, 10)}
-        />
+        <AccountNumberField id="bank-accountNumber" />
         <FormField
           name="bsbNumber"
           id="bank-bsbNumber"
