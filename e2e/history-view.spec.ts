@@ -129,6 +129,7 @@ test('a pending withdrawal is cancelled from History: the row reads cancelled an
   await page.getByLabel('Amount', { exact: true }).fill('0.1');
   await page.getByLabel('Destination address').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: 'Submit Withdrawal Request' }).click();
+  await page.getByRole('button', { name: 'Confirm and continue' }).click();
   await confirmStepUp(page, account, { title: 'Confirm your withdrawal' });
   await expect(toasts(page).getByText('Withdrawal request submitted successfully')).toBeVisible();
 
