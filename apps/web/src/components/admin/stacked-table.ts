@@ -15,5 +15,3 @@ export const STACKED = {
   /** A cell whose content (an edit form, a button row) takes the card's full width. */
   wideCell: 'px-3 py-3 max-md:block max-md:px-0 max-md:py-1.5',
 } as const;
-
-('disabled:opacity-60 aria-[invalid=true]:border-danger');

@@ -25,8 +25,6 @@ type Props = {
   onChange: (value: string) => void;
 };
 
-('focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary');
-
 /** What a number setting accepts, as the browser's number input should offer it. */
 const NUMBER_LIMITS: Record<string, { min?: string; max?: string; step: string }> = {
   max_daily_withdrawal: { min: '0', step: '0.01' },

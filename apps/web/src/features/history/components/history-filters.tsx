@@ -16,8 +16,6 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { isNarrowed, type THistoryView } from '../api/history-view';
 import { TYPE_LABELS } from './transaction-row';
 
-('focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-primary');
-
 const STATUS_LABELS: Record<TTransaction['status'], string> = {
   pending: 'Pending',
   completed: 'Completed',

@@ -9,8 +9,6 @@ import { PasteButton, ScanButton } from './address-tools';
 import type { TWithdrawalFunds } from './check-withdrawal';
 import type { TWithdrawForm } from './use-withdraw-form';
 
-('disabled:opacity-60 aria-[invalid=true]:border-danger');
-
 /** The asset to withdraw (the page of all assets), with its available balance under it. */
 export function AssetField({ state }: { state: TWithdrawForm }) {
   const { form, asset, funds } = state;
