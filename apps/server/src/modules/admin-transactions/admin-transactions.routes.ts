@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream';
 import {
   ZAdminTransactionIdParams,
   ZAdminTransactionResponse,
+  ZAdminTransactionsCsv,
+  ZAdminTransactionsFilters,
   ZAdminTransactionsQuery,
   ZAdminTransactionsResponse,
   ZApprovePayoutRequest,
@@ -8,6 +11,7 @@ import {
   ZCreateAdminTransactionRequest,
   ZDeleteAdminTransactionRequest,
   ZOk,
+  ZPendingPayoutsQuery,
   ZPendingPayoutsResponse,
   ZRejectPayoutRequest,
   ZUpdateAdminTransactionRequest,
@@ -37,6 +41,27 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
         },
       },
       async (request) => service.list(request.query),
+    );
+
+    app.get(
+      '/api/admin/transactions/export.csv',
+      {
+        schema: {
+          querystring: ZAdminTransactionsFilters,
+          response: { 200: ZAdminTransactionsCsv, ...ERROR_RESPONSES },
+        },
+      },
+      async (request, reply) => {
+        const day = new Date().toISOString().slice(0, 10);
+        return (
+          reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="coffer-transactions-${day}.csv"`)
+            .header('cache-control', 'no-store')
+            // As the history export: Fastify pipes the stream out as it is.
+            .send(Readable.from(service.csv(request.query)) as unknown as string)
+        );
+      },
     );
 
     app.get(
@@ -101,8 +126,13 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
 
     app.get(
       '/api/admin/withdrawals/pending',
-      { schema: { response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES } } },
-      async () => ({ items: await service.pending() }),
+      {
+        schema: {
+          querystring: ZPendingPayoutsQuery,
+          response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => service.pending(request.query),
     );
 
     app.post(
