@@ -1,3 +1,4 @@
+import { DAY_RANGE_BACKWARDS, dayRangeInOrder } from '@coffer/shared';
 import { SELECT_CLASS } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
@@ -12,6 +13,9 @@ export type TTransactionFilters = {
   status: string;
   type: string;
   currency: string;
+  /** UTC calendar days, YYYY-MM-DD, or '' for an open end. */
+  from: string;
+  to: string;
 };
 
 export const NO_FILTERS: TTransactionFilters = {
@@ -19,7 +23,14 @@ export const NO_FILTERS: TTransactionFilters = {
   status: 'all',
   type: 'all',
   currency: 'all',
+  from: '',
+  to: '',
 };
+
+/** The message when the day range runs backwards, or null. */
+export function rangeProblem(f: Pick<TTransactionFilters, 'from' | 'to'>): string | null {
+  return dayRangeInOrder(f) ? null : DAY_RANGE_BACKWARDS;
+}
 
 type Choice = 'status' | 'type' | 'currency';
 
@@ -61,7 +72,44 @@ const CHOICES: readonly {
   },
 ];
 
-/** The search box, the three choices and the refresh button above the list. */
+/** From and To, as UTC calendar days; a range that runs backwards is told under them. */
+function DayRange({
+  filters,
+  onChange,
+}: {
+  filters: TTransactionFilters;
+  onChange: (change: Partial<TTransactionFilters>) => void;
+}) {
+  const id = useId();
+  const problem = rangeProblem(filters);
+  return (
+    <fieldset className="grid gap-3 sm:col-span-2 sm:grid-cols-2 lg:col-span-4 lg:max-w-xl">
+      <legend className="sr-only">Dates</legend>
+      {(['from', 'to'] as const).map((end) => (
+        <div key={end} className="space-y-1.5">
+          <Label htmlFor={`${id}-${end}`}>{end === 'from' ? 'From (UTC)' : 'To (UTC)'}</Label>
+          <Input
+            id={`${id}-${end}`}
+            type="date"
+            value={filters[end]}
+            aria-invalid={problem !== null}
+            aria-describedby={`${id}-range-note`}
+            onChange={(e) => onChange({ [end]: e.target.value })}
+          />
+        </div>
+      ))}
+      <p
+        id={`${id}-range-note`}
+        role={problem ? 'alert' : undefined}
+        className={cn('text-xs sm:col-span-2', problem ? 'text-danger' : 'text-muted')}
+      >
+        {problem ?? 'Whole calendar days in UTC, both included.'}
+      </p>
+    </fieldset>
+  );
+}
+
+/** The search box, the choices, the day range and the refresh button above the list. */
 export function TransactionsFilters({
   filters,
   onChange,
@@ -111,6 +159,7 @@ export function TransactionsFilters({
           </select>
         </div>
       ))}
+      <DayRange filters={filters} onChange={onChange} />
       <Button
         variant="outline"
         onClick={onRefresh}
