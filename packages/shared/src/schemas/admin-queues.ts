@@ -77,7 +77,10 @@ export const ZPendingPayoutsQuery = z.object({
 });
 export type TPendingPayoutsQuery = z.infer<typeof ZPendingPayoutsQuery>;
 
-/** `GET /api/admin/kyc`: search, the status filter and the page. */
+/**
+ * `GET /api/admin/kyc`: search, the status filter and the page. The queue shows what waits
+ * for review unless staff ask for decided submissions too.
+ */
 export const ZAdminKycListQuery = z.object({
   /** The customer's name or e-mail (a part of either). */
   q: ZQueueSearch,
@@ -85,7 +88,7 @@ export const ZAdminKycListQuery = z.object({
     .union([z.literal('all'), z.enum(KYC_STATUSES)], {
       error: 'Choose pending, approved, rejected or all.',
     })
-    .default('all'),
+    .default('pending'),
   order: ZQueueOrder,
   cursor: ZQueueCursor,
   limit: ZQueueLimit,

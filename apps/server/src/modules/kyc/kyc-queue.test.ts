@@ -97,11 +97,21 @@ afterAll(async () => {
 });
 
 describe('GET /api/admin/kyc', () => {
-  it('lists the oldest first, with how many match', async () => {
-    const page = await queue();
-    expect(idsOf(page)).toEqual(oldestFirst);
-    expect(page).toMatchObject({ total: 7, nextCursor: null, prevCursor: null });
-    expect(idsOf(await queue({ order: 'newest' }))).toEqual([...oldestFirst].reverse());
+  it('lists what waits for review, oldest first, with how many match', async () => {
+    const waiting = await queue();
+    expect(idsOf(waiting)).toEqual(
+      oldestFirst.filter(
+        (id) => id !== byName.get('Alan Turing') && id !== byName.get('Barbara Liskov'),
+      ),
+    );
+    expect(waiting.submissions.every((s) => s.status === 'pending')).toBe(true);
+    expect(waiting).toMatchObject({ total: 5, nextCursor: null, prevCursor: null });
+    const all = await queue({ status: 'all' });
+    expect(idsOf(all)).toEqual(oldestFirst);
+    expect(all.total).toBe(7);
+    expect(idsOf(await queue({ status: 'all', order: 'newest' }))).toEqual(
+      [...oldestFirst].reverse(),
+    );
   });
 
   it('pages by keyset through submissions made at the same instant, forward and back', async () => {
@@ -109,16 +119,17 @@ describe('GET /api/admin/kyc', () => {
       const expected = order === 'oldest' ? oldestFirst : [...oldestFirst].reverse();
       for (const limit of [1, 2, 3]) {
         const pages: string[][] = [];
-        let page = await queue({ order, limit: String(limit) });
+        const query = { status: 'all', order, limit: String(limit) };
+        let page = await queue(query);
         pages.push(idsOf(page));
         while (page.nextCursor) {
-          page = await queue({ order, limit: String(limit), cursor: page.nextCursor });
+          page = await queue({ ...query, cursor: page.nextCursor });
           pages.push(idsOf(page));
         }
         expect(pages.flat()).toEqual(expected);
         const back: string[][] = [idsOf(page)];
         while (page.prevCursor) {
-          page = await queue({ order, limit: String(limit), cursor: page.prevCursor });
+          page = await queue({ ...query, cursor: page.prevCursor });
           back.unshift(idsOf(page));
         }
         expect(back).toEqual(pages);
@@ -135,12 +146,14 @@ describe('GET /api/admin/kyc', () => {
   });
 
   it('searches names and e-mails, taking % and _ as the characters themselves', async () => {
-    expect(idsOf(await queue({ q: 'hopper' }))).toEqual([byName.get('Grace Hopper')]);
-    expect(idsOf(await queue({ q: 'DONALD.' }))).toEqual([byName.get('Donald Knuth')]);
-    expect(idsOf(await queue({ q: '100%' }))).toEqual([byName.get('Edsger 100% Dijkstra')]);
-    expect(idsOf(await queue({ q: '%' }))).toEqual([byName.get('Edsger 100% Dijkstra')]);
-    expect(idsOf(await queue({ q: '_' }))).toEqual([byName.get('Katherine Johnson')]);
-    expect(await queue({ q: 'a%z' })).toMatchObject({ submissions: [], total: 0 });
+    const all = (q: string) => queue({ q, status: 'all' });
+    expect(idsOf(await all('hopper'))).toEqual([byName.get('Grace Hopper')]);
+    expect(idsOf(await all('DONALD.'))).toEqual([byName.get('Donald Knuth')]);
+    expect(idsOf(await all('liskov'))).toEqual([byName.get('Barbara Liskov')]);
+    expect(idsOf(await all('100%'))).toEqual([byName.get('Edsger 100% Dijkstra')]);
+    expect(idsOf(await all('%'))).toEqual([byName.get('Edsger 100% Dijkstra')]);
+    expect(idsOf(await all('_'))).toEqual([byName.get('Katherine Johnson')]);
+    expect(await all('a%z')).toMatchObject({ submissions: [], total: 0 });
     expect((await queue({ q: 'a', status: 'pending' })).total).toBe(
       (await queue({ status: 'pending' })).submissions.filter((s) =>
         `${s.fullName} ${s.email}`.toLowerCase().includes('a'),
