@@ -129,7 +129,12 @@ export function PendingPayouts() {
   return (
     <Card>
       <CardContent className="space-y-4 pt-5">
-        <PendingFilters query={query} onChange={url.set} onClear={url.reset} />
+        <PendingFilters
+          query={query}
+          onChange={url.set}
+          // The order is kept: it is how staff read the queue, not what they narrow it to.
+          onClear={() => url.set({ q: '', asset: 'all', type: 'all', approval: 'all' })}
+        />
         {url.error ? (
           <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-danger">
             <span>This link's filters could not be read: {url.error}</span>
