@@ -77,8 +77,8 @@ export function PendingFilters({
   }, [typed]);
 
   return (
-    <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto] lg:items-end">
-      <div className="space-y-1.5 sm:col-span-2 lg:col-span-1">
+    <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto] lg:items-end">
+      <div className="col-span-2 space-y-1.5 lg:col-span-1">
         <Label htmlFor={`${id}-search`}>Search</Label>
         <div className="relative">
           <Search
@@ -113,7 +113,12 @@ export function PendingFilters({
           </select>
         </div>
       ))}
-      <Button variant="ghost" onClick={onClear} disabled={!pendingFiltered(query)}>
+      <Button
+        variant="ghost"
+        className="col-span-2 lg:col-span-1"
+        onClick={onClear}
+        disabled={!pendingFiltered(query)}
+      >
         <X className="h-4 w-4" aria-hidden />
         Clear
       </Button>

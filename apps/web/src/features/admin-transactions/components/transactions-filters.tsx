@@ -73,7 +73,7 @@ const CHOICES: readonly {
 ];
 
 /** From and To, as UTC calendar days; a range that runs backwards is told under them. */
-function DayRange({
+export function DayRange({
   filters,
   onChange,
 }: {
@@ -83,7 +83,7 @@ function DayRange({
   const id = useId();
   const problem = rangeProblem(filters);
   return (
-    <fieldset className="grid gap-3 sm:col-span-2 sm:grid-cols-2 lg:col-span-4 lg:max-w-xl">
+    <fieldset className="grid w-full grid-cols-2 gap-3 sm:max-w-md">
       <legend className="sr-only">Dates</legend>
       {(['from', 'to'] as const).map((end) => (
         <div key={end} className="space-y-1.5">
@@ -101,7 +101,7 @@ function DayRange({
       <p
         id={`${id}-range-note`}
         role={problem ? 'alert' : undefined}
-        className={cn('text-xs sm:col-span-2', problem ? 'text-danger' : 'text-muted')}
+        className={cn('col-span-2 text-xs', problem ? 'text-danger' : 'text-muted')}
       >
         {problem ?? 'Whole calendar days in UTC, both included.'}
       </p>
@@ -109,7 +109,7 @@ function DayRange({
   );
 }
 
-/** The search box, the choices, the day range and the refresh button above the list. */
+/** The search box, the three choices and the refresh button above the list. */
 export function TransactionsFilters({
   filters,
   onChange,
@@ -159,7 +159,6 @@ export function TransactionsFilters({
           </select>
         </div>
       ))}
-      <DayRange filters={filters} onChange={onChange} />
       <Button
         variant="outline"
         onClick={onRefresh}

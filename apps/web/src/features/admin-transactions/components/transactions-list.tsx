@@ -13,6 +13,7 @@ import { DeleteTransactionDialog } from './delete-transaction-dialog';
 import { TransactionDetailsDialog } from './transaction-details-dialog';
 import { TransactionFormDialog } from './transaction-form-dialog';
 import {
+  DayRange,
   NO_FILTERS,
   rangeProblem,
   TransactionsFilters,
@@ -123,7 +124,11 @@ export function TransactionsList() {
           onRefresh={() => void list.refetch()}
         />
 
-        <div className="flex justify-end">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <DayRange
+            filters={filters}
+            onChange={(change) => setFilters((f) => ({ ...f, ...change }))}
+          />
           <Button
             variant="outline"
             size="sm"

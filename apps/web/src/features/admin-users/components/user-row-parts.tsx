@@ -44,7 +44,9 @@ export function UserIdentity({ user: u }: { user: TAdminUserRow }) {
       <div className="min-w-0">
         <p className="break-words font-medium text-fg">{name}</p>
         <p className="break-all text-xs text-muted">
-          <span className="font-mono">{u.id.slice(0, 8)}</span> · {u.email}
+          <span className="font-mono">{u.id.slice(0, 8)}</span>
+          {/* Said once: a customer without a name is named by their e-mail already. */}
+          {name === u.email ? null : ` · ${u.email}`}
         </p>
       </div>
     </div>

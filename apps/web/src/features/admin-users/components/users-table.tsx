@@ -1,5 +1,6 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
+import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { formatUsd } from '@web/lib/money/format';
 import { StakingTime } from './staking-time';
 import { UserCard } from './user-card';
@@ -23,40 +24,45 @@ export function UsersTable({
 }: { rows: TAdminUserRow[]; liveFigures: Map<string, TAdminUserFigures> } & RowActions) {
   return (
     <>
-      <table className="w-full text-left text-sm max-md:hidden">
-        <caption className="sr-only">Users</caption>
-        <thead className="border-b border-border text-xs uppercase text-muted">
-          <tr>
-            {[
-              'User',
-              'Status',
-              'Portfolio Balance',
-              'Staking Balance',
-              'Staking Time',
-              'Joined',
-              'Last Login',
-              '2FA Required',
-            ].map((h) => (
-              <th key={h} scope="col" className="py-2 pr-4 font-medium">
-                {h}
-              </th>
-            ))}
-            <th scope="col" className="py-2 font-medium">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
-          {rows.map((u) => (
-            <UserRow
-              key={u.id}
-              user={u}
-              figures={liveFigures.get(u.id) ?? u.figures}
-              {...actions}
-            />
-          ))}
-        </tbody>
-      </table>
+      {/* Between 768 px and a wide screen the table scrolls sideways in its own box. */}
+      <div className="max-md:hidden">
+        <ScrollRegion label="Users" bleed>
+          <table className="w-full min-w-[1000px] text-left text-sm">
+            <caption className="sr-only">Users</caption>
+            <thead className="border-b border-border text-xs uppercase text-muted">
+              <tr>
+                {[
+                  'User',
+                  'Status',
+                  'Portfolio Balance',
+                  'Staking Balance',
+                  'Staking Time',
+                  'Joined',
+                  'Last Login',
+                  '2FA Required',
+                ].map((h) => (
+                  <th key={h} scope="col" className="py-2 pr-4 font-medium">
+                    {h}
+                  </th>
+                ))}
+                <th scope="col" className="py-2 font-medium">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.map((u) => (
+                <UserRow
+                  key={u.id}
+                  user={u}
+                  figures={liveFigures.get(u.id) ?? u.figures}
+                  {...actions}
+                />
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      </div>
       <ul aria-label="Users" className="space-y-3 md:hidden">
         {rows.map((u) => (
           <UserCard key={u.id} user={u} figures={liveFigures.get(u.id) ?? u.figures} {...actions} />
