@@ -44,7 +44,8 @@ export function dayRangeBounds(range: { from: string; to: string }): {
 } {
   const start = range.from === '' ? null : new Date(`${range.from}T00:00:00.000Z`);
   let end: Date | null = null;
-  if (range.to !== '') {
+  // The last day there is has no day after it to end before: nothing lies beyond it.
+  if (range.to !== '' && range.to !== '9999-12-31') {
     end = new Date(`${range.to}T00:00:00.000Z`);
     end.setUTCDate(end.getUTCDate() + 1);
   }

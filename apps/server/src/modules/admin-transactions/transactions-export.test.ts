@@ -89,6 +89,11 @@ describe('the transactions list by day', () => {
     ]);
     const from = await get(`/api/admin/transactions?q=${customer.email}&from=2025-03-02`);
     expect(from.json().items).toHaveLength(3);
+    // The first and last days there are: the whole ledger.
+    const all = await get(
+      `/api/admin/transactions?q=${customer.email}&from=0001-01-01&to=9999-12-31`,
+    );
+    expect([all.statusCode, all.json().items.length]).toEqual([200, 4]);
     const to = await get(`/api/admin/transactions?q=${customer.email}&to=2025-03-01`);
     expect(to.json().items.map((i: { id: string }) => i.id)).toEqual([
       ids['2025-03-01T23:59:59.999Z'],
