@@ -18,7 +18,7 @@ import { PendingFilters, pendingFiltered } from './pending-filters';
 import { PendingPayoutRow } from './pending-payout-row';
 import { RejectDialog } from './reject-payout-dialog';
 
-export const PENDING_DEFAULTS: TPendingPayoutsQuery = {
+const PENDING_DEFAULTS: TPendingPayoutsQuery = {
   q: '',
   asset: 'all',
   type: 'all',
