@@ -1,6 +1,7 @@
 import type { TAdminKycListQuery } from '@coffer/shared';
-import { ChoiceField } from '@web/components/admin/choice-field';
 import { SearchField } from '@web/components/admin/search-field';
+import { SelectField } from '@web/components/ui/select';
+import { useId } from 'react';
 
 const CHOICES = [
   {
@@ -34,6 +35,7 @@ export function KycFilters({
   query: TAdminKycListQuery;
   onChange: (change: Partial<TAdminKycListQuery>) => void;
 }) {
+  const id = useId();
   return (
     <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(2,minmax(0,1fr))] lg:items-end">
       <SearchField
@@ -43,8 +45,9 @@ export function KycFilters({
         placeholder="Name or e-mail"
       />
       {CHOICES.map(({ name, label, options }) => (
-        <ChoiceField
+        <SelectField
           key={name}
+          id={`${id}-${name}`}
           label={label}
           value={query[name]}
           options={options}

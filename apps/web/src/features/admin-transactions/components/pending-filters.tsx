@@ -1,8 +1,9 @@
 import { ALL_ASSET_IDS, ASSETS, type TPendingPayoutsQuery } from '@coffer/shared';
-import { ChoiceField } from '@web/components/admin/choice-field';
 import { SearchField } from '@web/components/admin/search-field';
 import { Button } from '@web/components/ui/button';
+import { SelectField } from '@web/components/ui/select';
 import { X } from 'lucide-react';
+import { useId } from 'react';
 
 type Choice = 'asset' | 'type' | 'approval' | 'order';
 
@@ -62,6 +63,7 @@ export function PendingFilters({
   onChange: (change: Partial<TPendingPayoutsQuery>) => void;
   onClear: () => void;
 }) {
+  const id = useId();
   return (
     <div className="grid grid-cols-2 gap-3 lg:grid-cols-[minmax(0,2fr)_repeat(4,minmax(0,1fr))_auto] lg:items-end">
       <SearchField
@@ -71,8 +73,9 @@ export function PendingFilters({
         placeholder="E-mail, address or amount"
       />
       {CHOICES.map(({ name, label, options }) => (
-        <ChoiceField
+        <SelectField
           key={name}
+          id={`${id}-${name}`}
           label={label}
           value={query[name]}
           options={options}
