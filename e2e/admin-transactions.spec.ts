@@ -172,6 +172,11 @@ test("Edit shows the customer's destination and amount but does not offer them",
   await expect(editing).toHaveCount(0);
 });
 
+/** The queue lists the oldest first, a page at a time: this customer's, searched for. */
+async function searchQueue(page: Page) {
+  await page.getByRole('tabpanel').getByRole('searchbox', { name: 'Search' }).fill(account.email);
+}
+
 function pendingRow(page: Page) {
   return page
     .getByRole('main')
@@ -183,6 +188,7 @@ function pendingRow(page: Page) {
 test('an admin approves the withdrawal before anyone can complete it', async () => {
   await openTransactions(adminA);
   await adminA.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  await searchQueue(adminA);
   const row = pendingRow(adminA);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(BTC_ADDRESS);
@@ -203,6 +209,7 @@ test('an admin approves the withdrawal before anyone can complete it', async () 
 test('a second admin completes it in Pending withdrawals', async () => {
   await openTransactions(adminB);
   await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  await searchQueue(adminB);
   const row = pendingRow(adminB);
   await expect(row).toHaveCount(1);
   await expect(row.getByText('Approved', { exact: true })).toBeVisible();
@@ -226,7 +233,9 @@ test('a second admin completes it in Pending withdrawals', async () => {
   await stepUp.getByRole('button', { name: 'Confirm and complete' }).click();
   await expect(stepUp.getByText('Invalid code.', { exact: false })).toBeVisible();
   // Still waiting (the page behind the dialog is hidden from the accessibility tree).
-  const pending = await (await adminB.request.get('/api/admin/withdrawals/pending')).json();
+  const pending = await (
+    await adminB.request.get(`/api/admin/withdrawals/pending?q=${account.email}`)
+  ).json();
   expect(
     pending.items.filter(
       (i: { customer: { email: string } }) => i.customer.email === account.email,

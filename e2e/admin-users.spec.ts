@@ -57,6 +57,23 @@ function customerRow(page: Page) {
   return page.getByRole('row').filter({ hasText: account.email });
 }
 
+/** Opens a customer's row menu (in the table, or their card on a phone) and picks an item. */
+async function rowAction(page: Page, email: string, item: string) {
+  await page.getByRole('button', { name: `Actions for ${email}` }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** The items of a customer's row menu, read and closed again. */
+async function rowMenuItems(page: Page, email: string) {
+  await page.getByRole('button', { name: `Actions for ${email}` }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu).toBeVisible();
+  const items = await menu.getByRole('menuitem').allInnerTexts();
+  await page.keyboard.press('Escape');
+  await expect(menu).toBeHidden();
+  return items;
+}
+
 test('the dashboard shows real tiles and leads to Users, where figures and 2FA controls work', async () => {
   const overview = admin.getByRole('region', { name: 'Overview' });
   for (const tile of ['Total Users', 'Total Volume', 'Active Addresses', 'System Health']) {
@@ -79,7 +96,8 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
   const row = customerRow(admin);
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Unknown User');
+  // No name given: staff read the customer's e-mail, never a placeholder.
+  await expect(row).not.toContainText('Unknown User');
 
   // Real figures at the live ETH price: 2 ETH + 100 USDT.
   const prices = await (await admin.request.get('/api/prices')).json();
@@ -87,7 +105,11 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await expect(row.getByTestId('staking-usd')).toHaveText(usd(2 * eth));
   await expect(row.getByTestId('portfolio-usd')).toHaveText(usd(2 * eth + 100));
   await expect(row).toContainText('2FA Enabled');
-  await expect(row.getByRole('button', { name: /Disable 2FA/ })).toBeVisible();
+  expect(await rowMenuItems(admin, account.email)).toEqual([
+    'Security activity',
+    'Reset 2FA',
+    'Disable 2FA',
+  ]);
 
   // 2FA Required: off (confirmed, with a reason), then on again, each with its toast.
   const required = row.getByRole('switch', { name: /2FA required for/ });
@@ -111,9 +133,53 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await snap(admin, 'admin-users');
 });
 
+test('at 375 px each customer is a card, with the row menu and a confirmation naming them', async () => {
+  await admin.setViewportSize({ width: 375, height: 812 });
+  try {
+    await admin.goto('/dashboard/admin/users');
+    await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
+    // The table gives way to a list of cards: nothing scrolls sideways.
+    await expect(admin.getByRole('table', { name: 'Users' })).toBeHidden();
+    const card = admin.getByRole('list', { name: 'Users' }).getByRole('listitem');
+    await expect(card).toHaveCount(1);
+    await expect(card).toContainText(account.email);
+    await expect(card).toContainText('Portfolio Balance');
+    await expect(card.getByRole('switch', { name: /2FA required for/ })).toBeVisible();
+    expect(await admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      375,
+    );
+
+    await card.getByRole('button', { name: `Actions for ${account.email}` }).click();
+    const menu = admin.getByRole('menu');
+    await expect(menu.getByRole('menuitem')).toHaveText([
+      'Security activity',
+      'Reset 2FA',
+      'Disable 2FA',
+    ]);
+    await expectAccessible(admin);
+    await snap(admin, 'admin-users-card-menu', ['mobile']);
+    await menu.getByRole('menuitem', { name: 'Disable 2FA' }).click();
+    // The confirmation names the customer: by their e-mail, as they gave no name.
+    const dialog = admin.getByRole('dialog', { name: 'Turn off two-factor authentication?' });
+    await expect(dialog).toContainText(`${account.email} loses their authenticator`);
+    await expectAccessible(admin);
+    await snap(admin, 'admin-users-card-confirm', ['mobile']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card).toContainText('2FA Enabled');
+
+    await rowAction(admin, account.email, 'Reset 2FA');
+    const reset = admin.getByRole('dialog', { name: 'Reset 2FA' });
+    await expect(reset).toContainText(account.email);
+    await reset.getByRole('button', { name: 'Cancel' }).click();
+    await expect(reset).toBeHidden();
+  } finally {
+    await admin.setViewportSize({ width: 1280, height: 720 });
+  }
+});
+
 test('Reset 2FA needs the customer’s phrase, checked by the server, and signs the customer out', async () => {
-  const row = customerRow(admin);
-  await row.getByRole('button', { name: 'Reset 2FA' }).click();
+  await rowAction(admin, account.email, 'Reset 2FA');
   const dialog = admin.getByRole('dialog', { name: 'Reset 2FA' });
   const submit = dialog.getByRole('button', { name: 'Reset 2FA' });
   await expect(submit).toBeDisabled();
@@ -137,7 +203,7 @@ test('Reset 2FA needs the customer’s phrase, checked by the server, and signs 
   await expect(toasts(admin)).toContainText('2FA Reset Successful');
   await expect(dialog).toBeHidden();
   await expect(customerRow(admin)).toContainText('2FA Disabled');
-  await expect(customerRow(admin).getByRole('button', { name: /Disable 2FA/ })).toHaveCount(0);
+  expect(await rowMenuItems(admin, account.email)).toEqual(['Security activity', 'Reset 2FA']);
 
   // Every session of the customer ended.
   await customer.reload();
@@ -157,7 +223,7 @@ test('Disable 2FA asks why, in a dialog that names the customer, and takes the a
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(target.email);
   const row = admin.getByRole('row').filter({ hasText: target.email });
   await expect(row).toContainText('2FA Enabled');
-  await row.getByRole('button', { name: /Disable 2FA/ }).click();
+  await rowAction(admin, target.email, 'Disable 2FA');
   const dialog = admin.getByRole('dialog', { name: 'Turn off two-factor authentication?' });
   await expect(dialog).toContainText(target.email);
   const confirm = dialog.getByRole('button', { name: 'Disable 2FA' });

@@ -112,6 +112,13 @@ async function openTransactions(admin: Page, tab: 'All transactions' | 'Pending 
     admin.getByRole('heading', { level: 1, name: 'Transaction Management' }),
   ).toBeVisible();
   await admin.getByRole('tab', { name: tab }).click();
+  // The queue lists the oldest first, a page at a time: this customer's, searched for.
+  if (tab === 'Pending withdrawals') {
+    await admin
+      .getByRole('tabpanel')
+      .getByRole('searchbox', { name: 'Search' })
+      .fill(account.email);
+  }
 }
 
 test('a customer with nothing to pay from is told so on the form and cannot submit', async ({

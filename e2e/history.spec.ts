@@ -139,6 +139,11 @@ test('a withdrawal staff reject reads Rejected with the reason, and its hold is 
     const staff = await signInNewAdminAccount(admin, 'history-admin');
     await admin.goto('/dashboard/admin/transactions');
     await admin.getByRole('tab', { name: 'Pending withdrawals' }).click();
+    // The queue lists the oldest first, a page at a time: this customer's, searched for.
+    await admin
+      .getByRole('tabpanel')
+      .getByRole('searchbox', { name: 'Search' })
+      .fill(account.email);
     const row = admin
       .getByRole('main')
       .getByRole('row')

@@ -37,6 +37,8 @@ async function newPage(browser: import('@playwright/test').Browser): Promise<Pag
 async function openPending(page: Page): Promise<void> {
   await page.goto('/dashboard/admin/transactions');
   await page.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  // The queue lists the oldest first, a page at a time: this customer's, searched for.
+  await page.getByRole('tabpanel').getByRole('searchbox', { name: 'Search' }).fill(account.email);
 }
 
 function pendingRow(page: Page) {

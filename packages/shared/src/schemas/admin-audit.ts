@@ -1,21 +1,7 @@
 import { z } from 'zod';
+import { ZOptionalDay } from './days';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * A calendar day that exists: Date.parse rolls 2024-02-30 over to March, and PostgreSQL
- * refuses it (and year 0) outright, so the day must read back as itself.
- */
-function isRealDay(v: string): boolean {
-  const at = Date.parse(`${v}T00:00:00Z`);
-  return v >= '0001-01-01' && !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === v;
-}
-
-const ZDay = z
-  .string()
-  .regex(DAY, 'Dates are written YYYY-MM-DD.')
-  .refine(isRealDay, 'That date does not exist.');
 
 /** Filters of the audit log screen and its CSV export; empty strings mean "any". */
 export const ZAuditFilters = z.object({
@@ -32,15 +18,9 @@ export const ZAuditFilters = z.object({
   /** The customer concerned: their id or their exact e-mail address. */
   targetUser: z.string().trim().max(320).optional().default(''),
   /** From this day (UTC) inclusive. */
-  from: z
-    .union([z.literal(''), ZDay])
-    .optional()
-    .default(''),
+  from: ZOptionalDay,
   /** Up to this day (UTC) inclusive. */
-  to: z
-    .union([z.literal(''), ZDay])
-    .optional()
-    .default(''),
+  to: ZOptionalDay,
 });
 export type TAuditFilters = z.infer<typeof ZAuditFilters>;
 

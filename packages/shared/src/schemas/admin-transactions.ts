@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZAdminCurrency } from './admin-transaction-form';
 import { ADMIN_TX_MSG } from './admin-transactions-messages';
+import { DAY_RANGE_BACKWARDS, dayRangeInOrder, ZOptionalDay } from './days';
 import { ZTransactionStatus, ZTransactionType } from './money';
 import { ZPayoutState } from './payouts';
 import { ZStepUp } from './step-up';
@@ -18,15 +19,34 @@ export * from './admin-transactions-messages';
 
 const ZAllOr = <T extends z.ZodEnum>(e: T) => z.union([z.literal('all'), e]).default('all');
 
-export const ZAdminTransactionsQuery = z.object({
+const ADMIN_TRANSACTIONS_FILTERS = {
   q: z.string().trim().max(200).default(''),
   status: ZAllOr(ZTransactionStatus),
   type: ZAllOr(ZTransactionType),
   currency: ZAllOr(ZAdminCurrency),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
-});
+  /** From this calendar day (UTC) inclusive, or '' for no bound. */
+  from: ZOptionalDay,
+  /** Up to this calendar day (UTC) inclusive, or '' for no bound. */
+  to: ZOptionalDay,
+};
+
+/** The list's search and filters, which its CSV export follows too. */
+export const ZAdminTransactionsFilters = z
+  .object(ADMIN_TRANSACTIONS_FILTERS)
+  .refine(dayRangeInOrder, { message: DAY_RANGE_BACKWARDS, path: ['from'] });
+export type TAdminTransactionsFilters = z.infer<typeof ZAdminTransactionsFilters>;
+
+export const ZAdminTransactionsQuery = z
+  .object({
+    ...ADMIN_TRANSACTIONS_FILTERS,
+    page: z.coerce.number().int().min(1).max(10_000).default(1),
+    pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  })
+  .refine(dayRangeInOrder, { message: DAY_RANGE_BACKWARDS, path: ['from'] });
 export type TAdminTransactionsQuery = z.input<typeof ZAdminTransactionsQuery>;
+
+/** The CSV export of the list: its text, streamed. */
+export const ZAdminTransactionsCsv = z.string();
 
 export const ZAdminCustomer = z.object({
   id: z.string(),
@@ -123,9 +143,6 @@ export const ZAdminTransactionIdParams = z.object({
 });
 
 // ---------------------------------------------------------------- withdrawal processing
-
-export const ZPendingPayoutsResponse = z.object({ items: z.array(ZAdminTransaction) });
-export type TPendingPayoutsResponse = z.infer<typeof ZPendingPayoutsResponse>;
 
 export const ZCompletePayoutRequest = z.object({
   /** The chain transaction hash, or the bank's reference for a bank transfer. */

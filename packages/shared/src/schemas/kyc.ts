@@ -132,9 +132,6 @@ export const ZAdminKycListItem = z.object({
 });
 export type TAdminKycListItem = z.infer<typeof ZAdminKycListItem>;
 
-export const ZAdminKycListResponse = z.object({ submissions: z.array(ZAdminKycListItem) });
-export type TAdminKycListResponse = z.infer<typeof ZAdminKycListResponse>;
-
 /** Admin review details. */
 export const ZAdminKycDetail = ZAdminKycListItem.extend({
   address: z.string(),

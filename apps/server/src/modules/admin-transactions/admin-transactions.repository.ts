@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { TQueueOrder } from '@coffer/shared';
+import { type KeyedRow, type Keyset, keysetSql } from '@server/db/keyset';
 import type { ColumnsOf } from '@server/db/rows';
 import type { bankTransfers, userProfiles, users } from '@server/db/schema/index';
 import type pg from 'pg';
@@ -49,7 +51,61 @@ export type ListFilters = {
   assetIds: string[];
   /** The uuid range an id or id prefix covers, or null. */
   idRange: { low: string; high: string } | null;
+  /** From this instant (inclusive) up to that one (exclusive); null ends are open. */
+  start?: Date | null;
+  end?: Date | null;
+  /** For the export's batches: only rows after this one in the list's order. */
+  after?: { dateUs: string; id: string } | null;
 };
+
+/** The Pending withdrawals queue's search and filters, as the service read them. */
+export type PendingFilters = {
+  type: 'withdrawal' | 'bank_transfer' | null;
+  assetId: string | null;
+  /** Crypto withdrawals a second admin approved (a `payouts` row), or those still waiting. */
+  approval: 'waiting' | 'approved' | null;
+  /** `%text%` for ILIKE on the customer's e-mail and the destination address, or null. */
+  pattern: string | null;
+  /** An amount the search text is, to match any figure of the payout exactly, or null. */
+  amount: string | null;
+};
+
+/** The pending queue's conditions, their values appended to `params`. */
+function pendingWhere(f: PendingFilters, params: unknown[]): string {
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const parts = [
+    `t.status = 'pending'`,
+    't.deleted_at IS NULL',
+    `t.transaction_type IN ('withdrawal', 'bank_transfer')`,
+  ];
+  if (f.type) parts.push(`t.transaction_type = ${param(f.type)}`);
+  if (f.assetId) parts.push(`t.asset_id = ${param(f.assetId)}`);
+  if (f.approval) {
+    // Only a crypto withdrawal is approved before it is paid; a bank payout never is.
+    parts.push(
+      `t.transaction_type = 'withdrawal' AND ${f.approval === 'approved' ? '' : 'NOT '}EXISTS (SELECT 1 FROM payouts po WHERE po.transaction_id = t.id)`,
+    );
+  }
+  const matches: string[] = [];
+  if (f.pattern) {
+    const p = param(f.pattern);
+    matches.push(`u.email ILIKE ${p}`, `t.withdrawal_address ILIKE ${p}`);
+  }
+  if (f.amount) {
+    const a = `${param(f.amount)}::numeric`;
+    matches.push(
+      `t.crypto_amount = ${a}`,
+      `t.aud_amount = ${a}`,
+      `t.usd_amount = ${a}`,
+      `b.amount_fiat = ${a}`,
+    );
+  }
+  if (matches.length > 0) parts.push(`(${matches.join(' OR ')})`);
+  return parts.join(' AND ');
+}
 
 const DETAIL_COLUMNS = `t.*, u.email, p.full_name, p.username,
   b.account_name_encrypted, b.account_number_encrypted, b.bsb_number_encrypted,
@@ -63,7 +119,9 @@ const DETAIL_JOINS = `${CUSTOMER_JOINS}
 
 const LIST_COLUMNS = `t.id, t.user_id, t.transaction_type, t.direction, t.asset_id,
   t.crypto_amount, t.usd_amount, t.aud_amount, t.exchange_rate, t.currency, t.status,
-  t.transaction_date, u.email, p.full_name, p.username`;
+  t.transaction_date, u.email, p.full_name, p.username,
+  -- The date in microseconds: where the export's next batch starts.
+  (extract(epoch FROM t.transaction_date) * 1000000)::bigint::text AS date_us`;
 
 /** Newest first, the order of the `transactions_admin_*_idx` indexes. */
 // NULLS LAST spelled out as the indexes have it: a plain DESC (NULLS FIRST) does not match
@@ -84,7 +142,7 @@ export const adminTransactionsRepository = {
     f: ListFilters,
     offset: number,
     limit: number,
-  ): Promise<AdminTransactionListRow[]> {
+  ): Promise<Array<AdminTransactionListRow & { date_us: string }>> {
     const params: unknown[] = [];
     const param = (value: unknown) => {
       params.push(value);
@@ -99,6 +157,14 @@ export const adminTransactionsRepository = {
     if (f.status) base.push(`status = ${atRun(f.status, 'text')}`);
     if (f.type) base.push(`transaction_type = ${atRun(f.type, 'text')}`);
     if (f.currency) base.push(`currency = ${atRun(f.currency, 'text')}`);
+    if (f.start) base.push(`transaction_date >= ${atRun(f.start.toISOString(), 'timestamptz')}`);
+    if (f.end) base.push(`transaction_date < ${atRun(f.end.toISOString(), 'timestamptz')}`);
+    if (f.after) {
+      // Newest first: the rows after this one are older, or as old with a smaller id.
+      base.push(
+        `(transaction_date, id) < ('epoch'::timestamptz + ${atRun(f.after.dateUs, 'bigint')} * interval '1 microsecond', ${atRun(f.after.id, 'uuid')})`,
+      );
+    }
     const where = base.join(' AND ');
     // Row counts go into the text as numbers (both are integers the route validated): with
     // them as parameters, PostgreSQL's generic plan guesses a tenth of the table and scans
@@ -160,7 +226,7 @@ export const adminTransactionsRepository = {
       offset === 0
         ? `admin_tx_list_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`
         : undefined;
-    const { rows } = await db.query<AdminTransactionListRow>(
+    const { rows } = await db.query<AdminTransactionListRow & { date_us: string }>(
       name ? { name, text, values: params } : { text, values: params },
     );
     return rows;
@@ -181,18 +247,37 @@ export const adminTransactionsRepository = {
   },
 
   /**
-   * Payouts waiting for staff, oldest first: crypto withdrawals and bank transfers
-   * (`transactions_pending_idx`). At most `limit`; the oldest are the most urgent.
+   * A page of the payouts waiting for staff (crypto withdrawals and bank transfers), by
+   * keyset on (transaction_date, id) in the order asked: the oldest are the most urgent, and
+   * `transactions_pending_idx` holds every pending row in date order.
    */
-  async pendingPayouts(db: pg.Pool, limit: number): Promise<AdminTransactionRow[]> {
-    const { rows } = await db.query<AdminTransactionRow>(
-      `SELECT ${DETAIL_COLUMNS} FROM transactions t ${DETAIL_JOINS}
-        WHERE t.status = 'pending' AND t.deleted_at IS NULL
-          AND t.transaction_type IN ('withdrawal', 'bank_transfer')
-        ORDER BY t.transaction_date ASC, t.id ASC LIMIT $1`,
-      [limit],
+  async pendingPage(
+    db: pg.Pool,
+    f: PendingFilters,
+    page: { order: TQueueOrder; at: Keyset | null; limit: number },
+  ): Promise<Array<AdminTransactionRow & KeyedRow>> {
+    const params: unknown[] = [];
+    const where = pendingWhere(f, params);
+    const keyset = keysetSql('t.transaction_date', 't.id', page.order, page.at, params);
+    params.push(page.limit + 1);
+    const { rows } = await db.query<AdminTransactionRow & KeyedRow>(
+      `SELECT ${DETAIL_COLUMNS}, ${keyset.keyUs} AS key_us FROM transactions t ${DETAIL_JOINS}
+        WHERE ${where} AND ${keyset.where}
+        ${keyset.orderBy} LIMIT $${params.length}`,
+      params,
     );
     return rows;
+  },
+
+  /** How many payouts wait that match the search and filters. */
+  async pendingCount(db: pg.Pool, f: PendingFilters): Promise<number> {
+    const params: unknown[] = [];
+    const where = pendingWhere(f, params);
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM transactions t ${DETAIL_JOINS} WHERE ${where}`,
+      params,
+    );
+    return Number(rows[0]?.n ?? 0);
   },
 
   /** Whether a customer exists; the row is share-locked so they cannot vanish meanwhile. */

@@ -1,6 +1,9 @@
+import { Readable } from 'node:stream';
 import {
   ZAdminTransactionIdParams,
   ZAdminTransactionResponse,
+  ZAdminTransactionsCsv,
+  ZAdminTransactionsFilters,
   ZAdminTransactionsQuery,
   ZAdminTransactionsResponse,
   ZApprovePayoutRequest,
@@ -8,6 +11,7 @@ import {
   ZCreateAdminTransactionRequest,
   ZDeleteAdminTransactionRequest,
   ZOk,
+  ZPendingPayoutsQuery,
   ZPendingPayoutsResponse,
   ZRejectPayoutRequest,
   ZUpdateAdminTransactionRequest,
@@ -25,6 +29,75 @@ const actorOf = (request: FastifyRequest): Actor => {
   return { id: session.userId, ip: request.ip, session, client: clientOf(request) };
 };
 
+type App = Parameters<FastifyPluginAsyncZod>[0];
+
+/** The withdrawal processing queue: the pending payouts and what staff do with them. */
+function payoutRoutes(app: App, service: AdminTransactionsService): void {
+  app.get(
+    '/api/admin/withdrawals/pending',
+    {
+      schema: {
+        querystring: ZPendingPayoutsQuery,
+        response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => service.pending(request.query),
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/complete',
+    {
+      schema: {
+        params: ZAdminTransactionIdParams,
+        body: ZCompletePayoutRequest,
+        response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => ({
+      transaction: await service.complete(
+        actorOf(request),
+        request.params.id,
+        request.body.reference,
+        request.body.stepUp,
+      ),
+    }),
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/approve',
+    {
+      schema: {
+        params: ZAdminTransactionIdParams,
+        body: ZApprovePayoutRequest,
+        response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => ({
+      transaction: await service.approve(actorOf(request), request.params.id, request.body.stepUp),
+    }),
+  );
+
+  app.post(
+    '/api/admin/withdrawals/:id/reject',
+    {
+      config: { multilineFields: ['reason'] },
+      schema: {
+        params: ZAdminTransactionIdParams,
+        body: ZRejectPayoutRequest,
+        response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+      },
+    },
+    async (request) => ({
+      transaction: await service.reject(
+        actorOf(request),
+        request.params.id,
+        request.body.reason,
+        request.body.stepUp,
+      ),
+    }),
+  );
+}
+
 /** Transactions and the withdrawal processing queue (product.md M6, M7). */
 export function adminTransactionsRoutes(service: AdminTransactionsService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -37,6 +110,27 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
         },
       },
       async (request) => service.list(request.query),
+    );
+
+    app.get(
+      '/api/admin/transactions/export.csv',
+      {
+        schema: {
+          querystring: ZAdminTransactionsFilters,
+          response: { 200: ZAdminTransactionsCsv, ...ERROR_RESPONSES },
+        },
+      },
+      async (request, reply) => {
+        const day = new Date().toISOString().slice(0, 10);
+        return (
+          reply
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="coffer-transactions-${day}.csv"`)
+            .header('cache-control', 'no-store')
+            // As the history export: Fastify pipes the stream out as it is.
+            .send(Readable.from(service.csv(request.query)) as unknown as string)
+        );
+      },
     );
 
     app.get(
@@ -99,67 +193,6 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
       },
     );
 
-    app.get(
-      '/api/admin/withdrawals/pending',
-      { schema: { response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES } } },
-      async () => ({ items: await service.pending() }),
-    );
-
-    app.post(
-      '/api/admin/withdrawals/:id/complete',
-      {
-        schema: {
-          params: ZAdminTransactionIdParams,
-          body: ZCompletePayoutRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
-        },
-      },
-      async (request) => ({
-        transaction: await service.complete(
-          actorOf(request),
-          request.params.id,
-          request.body.reference,
-          request.body.stepUp,
-        ),
-      }),
-    );
-
-    app.post(
-      '/api/admin/withdrawals/:id/approve',
-      {
-        schema: {
-          params: ZAdminTransactionIdParams,
-          body: ZApprovePayoutRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
-        },
-      },
-      async (request) => ({
-        transaction: await service.approve(
-          actorOf(request),
-          request.params.id,
-          request.body.stepUp,
-        ),
-      }),
-    );
-
-    app.post(
-      '/api/admin/withdrawals/:id/reject',
-      {
-        config: { multilineFields: ['reason'] },
-        schema: {
-          params: ZAdminTransactionIdParams,
-          body: ZRejectPayoutRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
-        },
-      },
-      async (request) => ({
-        transaction: await service.reject(
-          actorOf(request),
-          request.params.id,
-          request.body.reason,
-          request.body.stepUp,
-        ),
-      }),
-    );
+    payoutRoutes(app, service);
   };
 }

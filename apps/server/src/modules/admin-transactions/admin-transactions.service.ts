@@ -2,6 +2,8 @@ import type {
   TAdminTransaction,
   TCreateAdminTransaction,
   TDeleteAdminTransactionRequest,
+  TPendingPayoutsQuery,
+  TPendingPayoutsResponse,
   TStepUp,
   TUpdateAdminTransaction,
 } from '@coffer/shared';
@@ -9,7 +11,13 @@ import { type Actor, type AdminTransactionsContext, view } from './admin-transac
 import { completePayout } from './complete-payout';
 import { createTransaction } from './create-transaction';
 import { deleteTransaction } from './delete-transaction';
-import { type ListQuery, listTransactions, pendingPayouts } from './list-transactions';
+import { exportTransactions } from './export-transactions';
+import {
+  type ListFilterQuery,
+  type ListQuery,
+  listTransactions,
+  pendingPayouts,
+} from './list-transactions';
 import { rejectPayout } from './reject-payout';
 import { updateTransaction } from './update-transaction';
 
@@ -26,9 +34,13 @@ export function createAdminTransactionsService(s: AdminTransactionsContext) {
   return {
     list: (query: ListQuery) => listTransactions(ctx, query),
 
+    /** The list's search and filters as CSV, streamed a batch at a time. */
+    csv: (query: ListFilterQuery) => exportTransactions(ctx, query),
+
     get: (id: string) => view(ctx, ctx.pool, id),
 
-    pending: (): Promise<TAdminTransaction[]> => pendingPayouts(ctx),
+    pending: (query: TPendingPayoutsQuery): Promise<TPendingPayoutsResponse> =>
+      pendingPayouts(ctx, query),
 
     create: (
       actor: Actor,

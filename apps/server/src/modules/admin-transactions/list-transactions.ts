@@ -1,11 +1,15 @@
 import {
   ALL_ASSET_IDS,
   ASSETS,
-  type TAdminTransaction,
+  dayRangeBounds,
   type TAdminTransactionsResponse,
+  type TPendingPayoutsQuery,
+  type TPendingPayoutsResponse,
 } from '@coffer/shared';
+import { decodeKeyset, keysetPage } from '@server/db/keyset';
 import {
   type ListFilters,
+  type PendingFilters,
   adminTransactionsRepository as repo,
 } from './admin-transactions.repository';
 import {
@@ -16,9 +20,8 @@ import {
 } from './admin-transactions-context';
 import { UUID } from './admin-transactions-rules';
 
-const PENDING_LIMIT = 200;
 /** `%text%` for ILIKE with the text's own wildcards taken literally. */
-function likePattern(q: string): string {
+export function likePattern(q: string): string {
   return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
@@ -47,30 +50,42 @@ function idRangeOf(q: string): { low: string; high: string } | null {
   return { low: shape(hex.padEnd(32, '0')), high: shape(hex.padEnd(32, 'f')) };
 }
 
-/** What the transactions screen filters by, and the page it shows. */
-export type ListQuery = {
+/** What the transactions screen filters by (and its export follows). */
+export type ListFilterQuery = {
   q: string;
   status: string;
   type: string;
   currency: string;
-  page: number;
-  pageSize: number;
+  /** Calendar days in UTC, YYYY-MM-DD, or '' for an open end. */
+  from: string;
+  to: string;
 };
 
-/** A page of transactions matching the screen's search text and filters. */
-export async function listTransactions(
-  ctx: AdminTransactionsContext,
-  query: ListQuery,
-): Promise<TAdminTransactionsResponse> {
+/** The screen's filters, and the page it shows. */
+export type ListQuery = ListFilterQuery & { page: number; pageSize: number };
+
+/** The repository's filters for the screen's search text and choices. */
+export function listFilters(query: ListFilterQuery): ListFilters {
   const q = query.q.trim();
-  const filters: ListFilters = {
+  const { start, end } = dayRangeBounds(query);
+  return {
     status: query.status === 'all' ? null : query.status,
     type: query.type === 'all' ? null : query.type,
     currency: query.currency === 'all' ? null : query.currency,
     userPattern: q === '' ? null : likePattern(q),
     assetIds: q === '' ? [] : assetsNamed(q),
     idRange: q === '' ? null : idRangeOf(q),
+    start,
+    end,
   };
+}
+
+/** A page of transactions matching the screen's search text and filters. */
+export async function listTransactions(
+  ctx: AdminTransactionsContext,
+  query: ListQuery,
+): Promise<TAdminTransactionsResponse> {
+  const filters = listFilters(query);
   const offset = (query.page - 1) * query.pageSize;
   // One row more than the page says whether there is a next page, without counting
   // every matching row (a COUNT over a million rows would cost more than the page).
@@ -83,10 +98,42 @@ export async function listTransactions(
   };
 }
 
-/** The payouts waiting for staff, oldest first. */
-export async function pendingPayouts(ctx: AdminTransactionsContext): Promise<TAdminTransaction[]> {
-  return withPayoutStates(
-    ctx,
-    (await repo.pendingPayouts(ctx.pool, PENDING_LIMIT)).map((row) => present(ctx, row)),
-  );
+/** A search text that is an amount ("0.25", "1,500.00"), as a plain decimal, or null. */
+function amountIn(q: string): string | null {
+  const plain = q.replace(/,/g, '');
+  return /^\d{1,30}(\.\d{1,30})?$/.test(plain) ? plain : null;
+}
+
+/**
+ * A page of the payouts waiting for staff, oldest first unless the newest are asked for,
+ * with how many match; the search takes the customer's e-mail, the destination address or
+ * an exact amount.
+ */
+export async function pendingPayouts(
+  ctx: AdminTransactionsContext,
+  query: TPendingPayoutsQuery,
+): Promise<TPendingPayoutsResponse> {
+  const at = decodeKeyset(query.cursor);
+  const q = query.q.trim();
+  const filters: PendingFilters = {
+    type: query.type === 'all' ? null : query.type,
+    assetId: query.asset === 'all' ? null : query.asset,
+    approval: query.approval === 'all' ? null : query.approval,
+    pattern: q === '' ? null : likePattern(q),
+    amount: amountIn(q),
+  };
+  const [rows, total] = await Promise.all([
+    repo.pendingPage(ctx.pool, filters, { order: query.order, at, limit: query.limit }),
+    repo.pendingCount(ctx.pool, filters),
+  ]);
+  const page = keysetPage(rows, query.limit, at);
+  return {
+    items: await withPayoutStates(
+      ctx,
+      page.rows.map((row) => present(ctx, row)),
+    ),
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
+    total,
+  };
 }

@@ -1,3 +1,5 @@
+import type { TKycStatus, TQueueOrder } from '@coffer/shared';
+import { type KeyedRow, type Keyset, keysetSql } from '@server/db/keyset';
 import type { ColumnsOf, RowOf } from '@server/db/rows';
 import type { kycSubmissions, users } from '@server/db/schema/index';
 import type pg from 'pg';
@@ -21,11 +23,32 @@ export type KycDocuments = {
 
 export type KycFields = { fullName: string; phoneNumber: string; address: string };
 
-const ADMIN_SELECT = `
-  SELECT k.*, u.email, r.email AS reviewer_email
+/** The review queue's search and status filter, as the service read them. */
+export type KycListFilters = {
+  status: TKycStatus | null;
+  /** `%text%` for ILIKE on the customer's name and e-mail (wildcards escaped), or null. */
+  pattern: string | null;
+};
+
+function adminWhere(f: KycListFilters, params: unknown[]): string {
+  const parts = ['TRUE'];
+  if (f.status) {
+    params.push(f.status);
+    parts.push(`k.status = $${params.length}`);
+  }
+  if (f.pattern) {
+    params.push(f.pattern);
+    parts.push(`(k.full_name ILIKE $${params.length} OR u.email ILIKE $${params.length})`);
+  }
+  return parts.join(' AND ');
+}
+
+const ADMIN_COLUMNS = 'k.*, u.email, r.email AS reviewer_email';
+const ADMIN_FROM = `
     FROM kyc_submissions k
     JOIN users u ON u.id = k.user_id
     LEFT JOIN users r ON r.id = k.reviewed_by`;
+const ADMIN_SELECT = `SELECT ${ADMIN_COLUMNS} ${ADMIN_FROM}`;
 
 /** A submission's fields and documents in the column order both writes use ($2 to $10). */
 const submissionValues = (fields: KycFields, docs: KycDocuments) => [
@@ -93,12 +116,38 @@ export const kycRepository = {
     return rows[0] as KycRow;
   },
 
-  /** Every submission, newest first. */
-  async listForAdmin(db: Db): Promise<AdminKycRow[]> {
-    const { rows } = await db.query<AdminKycRow>(
-      `${ADMIN_SELECT} ORDER BY k.created_at DESC, k.id DESC LIMIT 1000`,
+  /**
+   * A page of submissions by keyset on (created_at, id) in the order asked, oldest first
+   * for the review queue; `kyc_submissions_created_idx` keeps them in date order.
+   */
+  async adminPage(
+    db: Db,
+    f: KycListFilters,
+    page: { order: TQueueOrder; at: Keyset | null; limit: number },
+  ): Promise<Array<AdminKycRow & KeyedRow>> {
+    const params: unknown[] = [];
+    const where = adminWhere(f, params);
+    const keyset = keysetSql('k.created_at', 'k.id', page.order, page.at, params);
+    params.push(page.limit + 1);
+    const { rows } = await db.query<AdminKycRow & KeyedRow>(
+      `SELECT ${ADMIN_COLUMNS}, ${keyset.keyUs} AS key_us ${ADMIN_FROM}
+        WHERE ${where} AND ${keyset.where}
+        ${keyset.orderBy} LIMIT $${params.length}`,
+      params,
     );
     return rows;
+  },
+
+  /** How many submissions match the search and the status. */
+  async adminCount(db: Db, f: KycListFilters): Promise<number> {
+    const params: unknown[] = [];
+    const where = adminWhere(f, params);
+    const { rows } = await db.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM kyc_submissions k JOIN users u ON u.id = k.user_id
+        WHERE ${where}`,
+      params,
+    );
+    return Number(rows[0]?.n ?? 0);
   },
 
   async findForAdmin(db: Db, id: string): Promise<AdminKycRow | null> {

@@ -2,6 +2,7 @@ import {
   ZAdminKycDetailResponse,
   ZAdminKycDocumentParams,
   ZAdminKycIdParams,
+  ZAdminKycListQuery,
   ZAdminKycListResponse,
   ZAdminKycReviewRequest,
   ZKycSideParams,
@@ -61,8 +62,13 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/kyc',
-      { schema: { response: { 200: ZAdminKycListResponse, ...ERROR_RESPONSES } } },
-      async () => ({ submissions: await kyc.list() }),
+      {
+        schema: {
+          querystring: ZAdminKycListQuery,
+          response: { 200: ZAdminKycListResponse, ...ERROR_RESPONSES },
+        },
+      },
+      async (request) => kyc.list(request.query),
     );
 
     app.get(

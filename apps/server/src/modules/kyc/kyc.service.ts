@@ -1,4 +1,4 @@
-import type { TKycSide } from '@coffer/shared';
+import type { TAdminKycListQuery, TKycSide } from '@coffer/shared';
 import type { KycActor, KycContext, KycSubmissionInput } from './kyc-context';
 import { adminDocument, kycDetail, kycStatus, listKyc, ownDocument } from './read-kyc';
 import { reviewKyc } from './review-kyc';
@@ -23,7 +23,7 @@ export function createKycService(ctx: KycContext) {
 
     ownDocument: (userId: string, side: TKycSide) => ownDocument(ctx, userId, side),
 
-    list: () => listKyc(ctx),
+    list: (query: TAdminKycListQuery) => listKyc(ctx, query),
 
     detail: (id: string) => kycDetail(ctx, id),
 

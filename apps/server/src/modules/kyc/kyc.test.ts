@@ -399,8 +399,9 @@ describe('reviewing KYC and resubmitting', () => {
     expect(again.statusCode).toBe(409);
     expect(errorOf(again).message).toBe(KYC_MSG.alreadySubmitted);
 
-    // The admin list: newest first, with the customer's e-mail.
-    const list = await call(t, { url: '/api/admin/kyc', cookie: admin.cookie });
+    // The admin list, newest first when asked (the queue's own order is the oldest first),
+    // with the customer's e-mail.
+    const list = await call(t, { url: '/api/admin/kyc?order=newest', cookie: admin.cookie });
     expect(list.statusCode).toBe(200);
     const items = list.json().submissions;
     expect(items[0]).toMatchObject({

@@ -1,14 +1,16 @@
 import {
   KYC_MSG,
   type TAdminKycDetail,
-  type TAdminKycListItem,
+  type TAdminKycListQuery,
+  type TAdminKycListResponse,
   type TKycSide,
   type TKycStatusResponse,
 } from '@coffer/shared';
+import { decodeKeyset, keysetPage } from '@server/db/keyset';
 import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import type { PrivateFile } from '@server/lib/private-file-reply';
-import { kycRepository as repo } from './kyc.repository';
+import { type KycListFilters, kycRepository as repo } from './kyc.repository';
 import {
   type KycActor,
   type KycContext,
@@ -37,8 +39,31 @@ export async function ownDocument(
   return readDocument(ctx, row, side);
 }
 
-export async function listKyc(ctx: KycContext): Promise<TAdminKycListItem[]> {
-  return (await repo.listForAdmin(ctx.pool)).map(presentListItem);
+/** `%text%` for ILIKE with the text's own wildcards taken literally. */
+const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A page of the review queue, oldest first unless the newest are asked for. */
+export async function listKyc(
+  ctx: KycContext,
+  query: TAdminKycListQuery,
+): Promise<TAdminKycListResponse> {
+  const at = decodeKeyset(query.cursor);
+  const q = query.q.trim();
+  const filters: KycListFilters = {
+    status: query.status === 'all' ? null : query.status,
+    pattern: q === '' ? null : likePattern(q),
+  };
+  const [rows, total] = await Promise.all([
+    repo.adminPage(ctx.pool, filters, { order: query.order, at, limit: query.limit }),
+    repo.adminCount(ctx.pool, filters),
+  ]);
+  const page = keysetPage(rows, query.limit, at);
+  return {
+    submissions: page.rows.map(presentListItem),
+    nextCursor: page.nextCursor,
+    prevCursor: page.prevCursor,
+    total,
+  };
 }
 
 export async function kycDetail(ctx: KycContext, id: string): Promise<TAdminKycDetail> {

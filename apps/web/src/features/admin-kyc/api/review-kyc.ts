@@ -21,7 +21,7 @@ export function useReviewKyc() {
     // The documents are not read again: each read is an audited look at them.
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminKycKeys.list() }),
+        queryClient.invalidateQueries({ queryKey: adminKycKeys.lists() }),
         queryClient.invalidateQueries({ queryKey: adminKycKeys.details() }),
       ]),
   });

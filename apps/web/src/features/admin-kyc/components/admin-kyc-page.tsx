@@ -1,26 +1,61 @@
-import { KYC_MSG } from '@coffer/shared';
+import {
+  KYC_MSG,
+  QUEUE_PAGE_SIZE,
+  type TAdminKycListQuery,
+  ZAdminKycListQuery,
+} from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { STACKED } from '@web/components/admin/stacked-table';
+import { QueuePager } from '@web/components/admin/queue-pager';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Dialog } from '@web/components/ui/dialog';
 import { Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
 import { useRealtime } from '@web/lib/realtime';
-import { formatDistanceToNow } from 'date-fns';
-import { Eye, RefreshCw } from 'lucide-react';
+import { useUrlQuery } from '@web/lib/use-url-query';
+import { RefreshCw } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
-import { kycSubmissionsQueryOptions, useKycSubmissions } from '../api/get-kyc-submissions';
+import { useKycSubmissions } from '../api/get-kyc-submissions';
 import { adminKycKeys } from '../api/keys';
-import { KycBadge } from './kyc-badge';
+import { KycFilters } from './kyc-filters';
+import { KycTable } from './kyc-table';
 import { ReviewDialog } from './review-dialog';
 
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+const KYC_DEFAULTS: TAdminKycListQuery = {
+  q: '',
+  status: 'pending',
+  order: 'oldest',
+  cursor: undefined,
+  limit: QUEUE_PAGE_SIZE,
+};
 
-/** /dashboard/admin/kyc: every submission, newest first, and its review. */
+function EmptyList({ query }: { query: TAdminKycListQuery }) {
+  if (query.q !== '' || query.status !== 'pending') {
+    return (
+      <p className="py-10 text-center text-sm text-muted">
+        No submissions match the search and status.
+      </p>
+    );
+  }
+  return (
+    <div className="py-10 text-center">
+      <p className="font-medium text-fg">{KYC_MSG.emptyList}</p>
+      <p className="text-sm text-muted">
+        Nothing waits for review. Submissions appear here as customers send them.
+      </p>
+    </div>
+  );
+}
+
+/**
+ * /dashboard/admin/kyc: the review queue, a page at a time (what waits for review, oldest
+ * first, unless staff choose otherwise; the choice lives in the address), and the review.
+ */
 export default function AdminKycPage() {
-  const submissions = useKycSubmissions();
+  const url = useUrlQuery(ZAdminKycListQuery, KYC_DEFAULTS);
+  const { query } = url;
+  const submissions = useKycSubmissions(query);
   const queryClient = useQueryClient();
   const [openId, setOpenId] = useState<string | null>(null);
 
@@ -28,7 +63,7 @@ export default function AdminKycPage() {
   // reconnect (whatever happened meanwhile). Open details are read again too; documents
   // are not, unless the submission's version changed (each read is an audited view).
   useRealtime(['kyc.changed'], () => {
-    void queryClient.invalidateQueries({ queryKey: kycSubmissionsQueryOptions().queryKey });
+    void queryClient.invalidateQueries({ queryKey: adminKycKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: adminKycKeys.details() });
   });
 
@@ -53,66 +88,14 @@ export default function AdminKycPage() {
       </div>
     );
   } else if (submissions.data.submissions.length === 0) {
-    body = (
-      <div className="py-10 text-center">
-        <p className="font-medium text-fg">{KYC_MSG.emptyList}</p>
-        <p className="text-sm text-muted">Submissions appear here as customers send them.</p>
-      </div>
-    );
+    body = <EmptyList query={query} />;
   } else {
     body = (
-      <table className={STACKED.table}>
-        <thead className={STACKED.head}>
-          <tr>
-            <th className={STACKED.headCell}>User</th>
-            <th className={STACKED.headCell}>Full Name</th>
-            <th className={STACKED.headCell}>Phone</th>
-            <th className={STACKED.headCell}>Status</th>
-            <th className={STACKED.headCell}>Submitted</th>
-            <th className={STACKED.headCell}>Actions</th>
-          </tr>
-        </thead>
-        <tbody className={STACKED.body}>
-          {submissions.data.submissions.map((s) => {
-            const submitted = new Date(s.submittedAt);
-            return (
-              <tr key={s.id} className={STACKED.row}>
-                <td data-label="User" className={STACKED.cell}>
-                  <span className="min-w-0 truncate" title={s.email}>
-                    {s.email}
-                  </span>
-                </td>
-                <td data-label="Full Name" className={cn(STACKED.cell, 'font-medium')}>
-                  <span className="min-w-0 break-words">{s.fullName}</span>
-                </td>
-                <td data-label="Phone" className={cn(STACKED.cell, 'whitespace-nowrap')}>
-                  {s.phoneNumber}
-                </td>
-                <td data-label="Status" className={STACKED.cell}>
-                  <KycBadge status={s.status} />
-                </td>
-                <td data-label="Submitted" className={cn(STACKED.cell, 'whitespace-nowrap')}>
-                  <time dateTime={s.submittedAt} title={dateTime.format(submitted)}>
-                    {formatDistanceToNow(submitted, { addSuffix: true })}
-                  </time>
-                </td>
-                <td className={STACKED.wideCell}>
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    onClick={() => setOpenId(s.id)}
-                    aria-label={`Review KYC submission of ${s.fullName}`}
-                    className="max-md:w-full"
-                  >
-                    <Eye className="h-3.5 w-3.5" aria-hidden />
-                    Review
-                  </Button>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+      <KycTable
+        submissions={submissions.data.submissions}
+        order={query.order}
+        onReview={setOpenId}
+      />
     );
   }
 
@@ -139,7 +122,29 @@ export default function AdminKycPage() {
         </Button>
       </header>
       <Card>
-        <CardContent className="p-3 md:p-5">{body}</CardContent>
+        <CardContent className="space-y-4 p-3 md:p-5">
+          <KycFilters query={query} onChange={url.set} />
+          {url.error ? (
+            <div role="alert" className="flex flex-wrap items-center gap-3 text-sm text-danger">
+              <span>This link's filters could not be read: {url.error}</span>
+              <Button variant="outline" size="sm" onClick={url.reset}>
+                Show the queue
+              </Button>
+            </div>
+          ) : null}
+          {body}
+          {submissions.data ? (
+            <QueuePager
+              total={submissions.data.total}
+              noun={['submission', 'submissions']}
+              prevCursor={submissions.data.prevCursor}
+              nextCursor={submissions.data.nextCursor}
+              waiting={submissions.isPlaceholderData}
+              stranded={query.cursor !== undefined && submissions.data.submissions.length === 0}
+              onPage={(cursor) => url.set({ cursor })}
+            />
+          ) : null}
+        </CardContent>
       </Card>
       <Dialog open={openId !== null} onOpenChange={(open) => !open && setOpenId(null)}>
         {openId ? <ReviewDialog id={openId} onDone={() => setOpenId(null)} /> : null}

@@ -12,15 +12,25 @@ export function getAdminTransactions(
   f: TransactionFilters,
   signal?: AbortSignal,
 ): Promise<TAdminTransactionsResponse> {
+  const params = transactionsSearchParams(f);
+  params.set('page', String(f.page));
+  params.set('pageSize', String(f.pageSize));
+  return api.get<TAdminTransactionsResponse>(`/api/admin/transactions?${params}`, signal);
+}
+
+/** The list's search and filters as query parameters (its export takes the same). */
+export function transactionsSearchParams(
+  f: Omit<TransactionFilters, 'page' | 'pageSize'>,
+): URLSearchParams {
   const params = new URLSearchParams({
     q: f.q,
     status: f.status,
     type: f.type,
     currency: f.currency,
-    page: String(f.page),
-    pageSize: String(f.pageSize),
   });
-  return api.get<TAdminTransactionsResponse>(`/api/admin/transactions?${params}`, signal);
+  if (f.from) params.set('from', f.from);
+  if (f.to) params.set('to', f.to);
+  return params;
 }
 
 export const adminTransactionsQueryOptions = (f: TransactionFilters) =>
@@ -33,6 +43,7 @@ export const adminTransactionsQueryOptions = (f: TransactionFilters) =>
     placeholderData: keepPreviousData,
   });
 
-export function useAdminTransactions(f: TransactionFilters) {
-  return useQuery(adminTransactionsQueryOptions(f));
+/** A page of the list; not asked while `enabled` is false (a day range that runs backwards). */
+export function useAdminTransactions(f: TransactionFilters, enabled = true) {
+  return useQuery({ ...adminTransactionsQueryOptions(f), enabled });
 }

@@ -1,3 +1,4 @@
+import type { TPendingPayoutsQuery } from '@coffer/shared';
 import { adminKeys } from '@web/lib/query-keys';
 
 /** The transactions screen's filters and page: its query key and its request. */
@@ -6,6 +7,9 @@ export type TransactionFilters = {
   status: string;
   type: string;
   currency: string;
+  /** UTC calendar days, YYYY-MM-DD, or '' for an open end. */
+  from: string;
+  to: string;
   page: number;
   pageSize: number;
 };
@@ -13,5 +17,6 @@ export type TransactionFilters = {
 export const adminTransactionsKeys = {
   list: (f: TransactionFilters) => [...adminKeys.transactions(), 'list', f] as const,
   one: (id: string) => [...adminKeys.transactions(), 'one', id] as const,
-  pending: () => [...adminKeys.transactions(), 'pending'] as const,
+  pendingAll: () => [...adminKeys.transactions(), 'pending'] as const,
+  pending: (q: TPendingPayoutsQuery) => [...adminTransactionsKeys.pendingAll(), q] as const,
 };

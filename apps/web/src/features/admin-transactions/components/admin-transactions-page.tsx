@@ -2,15 +2,19 @@ import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/cn';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { PendingPayouts } from './pending-payouts';
 import { TransactionFormDialog } from './transaction-form-dialog';
 import { TransactionsList } from './transactions-list';
 
 type Tab = 'all' | 'pending';
 
-/** /dashboard/admin/transactions with the Pending withdrawals queue. */
+/** /dashboard/admin/transactions with the Pending withdrawals queue (`?view=pending`). */
 export default function AdminTransactionsPage() {
-  const [tab, setTab] = useState<Tab>('all');
+  // The tab is in the address (`?view=pending`), with the queue's search, filters and page.
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('view') === 'pending' ? 'pending' : 'all';
+  const setTab = (value: Tab) => setParams(value === 'pending' ? { view: value } : {});
   const [adding, setAdding] = useState(false);
   return (
     <div className="space-y-6">

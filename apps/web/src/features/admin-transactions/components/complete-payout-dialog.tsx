@@ -8,7 +8,13 @@ import { errorMessage } from '@web/lib/api-client';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useCompletePayout } from '../api/complete-payout';
-import { amountOf, checkReference, completedText, isBank } from './pending-payout-present';
+import {
+  amountOf,
+  checkReference,
+  completedText,
+  DestinationFacts,
+  isBank,
+} from './pending-payout-present';
 import { customerText } from './present';
 
 type TFields = { reference: string };
@@ -108,6 +114,7 @@ export function CompleteDialog({
               : undefined
           }
         >
+          {transaction ? <DestinationFacts tx={transaction} /> : null}
           <Form
             form={form}
             onSubmit={submit}

@@ -1,4 +1,6 @@
 import {
+  assetById,
+  networkLabel,
   normalizeBankReference,
   normalizeTxHash,
   type TAdminTransaction,
@@ -90,4 +92,40 @@ export function completedText(tx: TAdminTransaction): { title: string; descripti
     default:
       return { title: 'Withdrawal completed' };
   }
+}
+
+/**
+ * Where the payout goes, repeated in the Complete dialog before staff confirm it: the bank
+ * account, or the network, address and memo of a crypto withdrawal.
+ */
+export function DestinationFacts({ tx }: { tx: TAdminTransaction }) {
+  const facts: Array<[string, string, boolean]> = tx.bankTransfer
+    ? [
+        ['Account name', tx.bankTransfer.accountName, false],
+        ['BSB', tx.bankTransfer.bsbNumber, true],
+        ['Account number', tx.bankTransfer.accountNumber, true],
+      ]
+    : [
+        ['Network', networkLabel(tx.network ?? assetById(tx.assetId)?.network), false],
+        ['Address', tx.withdrawalAddress ?? '—', true],
+        ...(tx.memo ? [['Memo', tx.memo, true] as [string, string, boolean]] : []),
+      ];
+  return (
+    <section
+      aria-label="Destination"
+      className="mb-4 rounded-md border border-border bg-surface-2 p-3"
+    >
+      <h3 className="mb-2 text-sm font-medium text-fg">Pays to</h3>
+      <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+        {facts.map(([label, value, mono]) => (
+          <div key={label} className="contents">
+            <dt className="text-muted">{label}</dt>
+            <dd className={mono ? 'break-all font-mono text-xs leading-5' : 'break-words'}>
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
 }

@@ -1,4 +1,5 @@
 import type { TAdminTransaction } from '@coffer/shared';
+import { Age } from '@web/components/admin/age';
 import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
@@ -72,6 +73,9 @@ export function PendingPayoutRow({
     <tr className={STACKED.row}>
       <td data-label="Requested" className={STACKED.cell}>
         {dateText(tx.date)}
+      </td>
+      <td data-label="Age" className={STACKED.cell}>
+        <Age since={tx.date} title={dateText(tx.date)} />
       </td>
       <td data-label="Customer" className={STACKED.cell}>
         <span className="min-w-0 break-words">

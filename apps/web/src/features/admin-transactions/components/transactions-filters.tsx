@@ -1,3 +1,4 @@
+import { DAY_RANGE_BACKWARDS, dayRangeInOrder } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
@@ -12,6 +13,9 @@ export type TTransactionFilters = {
   status: string;
   type: string;
   currency: string;
+  /** UTC calendar days, YYYY-MM-DD, or '' for an open end. */
+  from: string;
+  to: string;
 };
 
 export const NO_FILTERS: TTransactionFilters = {
@@ -19,7 +23,14 @@ export const NO_FILTERS: TTransactionFilters = {
   status: 'all',
   type: 'all',
   currency: 'all',
+  from: '',
+  to: '',
 };
+
+/** The message when the day range runs backwards, or null. */
+export function rangeProblem(f: Pick<TTransactionFilters, 'from' | 'to'>): string | null {
+  return dayRangeInOrder(f) ? null : DAY_RANGE_BACKWARDS;
+}
 
 type Choice = 'status' | 'type' | 'currency';
 
@@ -60,6 +71,43 @@ const CHOICES: readonly {
     ],
   },
 ];
+
+/** From and To, as UTC calendar days; a range that runs backwards is told under them. */
+export function DayRange({
+  filters,
+  onChange,
+}: {
+  filters: TTransactionFilters;
+  onChange: (change: Partial<TTransactionFilters>) => void;
+}) {
+  const id = useId();
+  const problem = rangeProblem(filters);
+  return (
+    <fieldset className="grid w-full grid-cols-2 gap-3 sm:max-w-md">
+      <legend className="sr-only">Dates</legend>
+      {(['from', 'to'] as const).map((end) => (
+        <div key={end} className="space-y-1.5">
+          <Label htmlFor={`${id}-${end}`}>{end === 'from' ? 'From (UTC)' : 'To (UTC)'}</Label>
+          <Input
+            id={`${id}-${end}`}
+            type="date"
+            value={filters[end]}
+            aria-invalid={problem !== null}
+            aria-describedby={`${id}-range-note`}
+            onChange={(e) => onChange({ [end]: e.target.value })}
+          />
+        </div>
+      ))}
+      <p
+        id={`${id}-range-note`}
+        role={problem ? 'alert' : undefined}
+        className={cn('col-span-2 text-xs', problem ? 'text-danger' : 'text-muted')}
+      >
+        {problem ?? 'Whole calendar days in UTC, both included.'}
+      </p>
+    </fieldset>
+  );
+}
 
 /** The search box, the three choices and the refresh button above the list. */
 export function TransactionsFilters({

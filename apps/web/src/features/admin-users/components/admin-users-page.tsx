@@ -1,4 +1,5 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
@@ -16,8 +17,8 @@ import {
   useRefreshAdminUsers,
 } from '../api/get-admin-users';
 import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
-import { displayName } from './display-name';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
+import { SecurityActivityDialog } from './security-activity-dialog';
 import { StaffList } from './staff-list';
 import {
   DisableTwoFactorDialog,
@@ -57,6 +58,8 @@ function UsersManagement() {
     return map;
   }, [figures.data]);
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
+  // A customer's security activity, opened from their row menu (each look is audited).
+  const [viewing, setViewing] = useState<{ id: string; name: string } | null>(null);
   const [waiving, setWaiving] = useState<{ id: string; name: string } | null>(null);
   // Disable 2FA names the customer, asks why and takes the admin's step-up.
   const [disabling, setDisabling] = useState<{ id: string; name: string } | null>(null);
@@ -66,7 +69,7 @@ function UsersManagement() {
   function toggleRequired(user: TAdminUserRow, required: boolean) {
     // Waiving 2FA is confirmed with a reason; requiring it again is one click.
     if (!required) {
-      setWaiving({ id: user.id, name: displayName(user) });
+      setWaiving({ id: user.id, name: userDisplayName(user) });
       return;
     }
     setRequired.mutate(
@@ -74,7 +77,7 @@ function UsersManagement() {
       {
         onSuccess: () =>
           toast.success('2FA Required', {
-            description: `${displayName(user)}: two-factor authentication is now required.`,
+            description: `${userDisplayName(user)}: two-factor authentication is now required.`,
           }),
         onError: () =>
           toast.error('Error', {
@@ -85,7 +88,7 @@ function UsersManagement() {
   }
 
   function disableFor(user: TAdminUserRow) {
-    const name = displayName(user);
+    const name = userDisplayName(user);
     setDisabling({ id: user.id, name: name === user.email ? name : `${name} (${user.email})` });
   }
 
@@ -160,6 +163,7 @@ function UsersManagement() {
               onToggleRequired={toggleRequired}
               onReset={setResetting}
               onDisable={disableFor}
+              onActivity={setViewing}
             />
           )}
 
@@ -171,6 +175,7 @@ function UsersManagement() {
 
       <StaffList />
 
+      <SecurityActivityDialog user={viewing} onOpenChange={(open) => !open && setViewing(null)} />
       <ResetTwoFactorDialog user={resetting} onOpenChange={(open) => !open && setResetting(null)} />
       <WaiveTwoFactorDialog
         customer={waiving}

@@ -1,10 +1,8 @@
 import { SECURITY_ACTIVITY_LIMIT } from '@coffer/shared';
 import { SecurityActivityList } from '@web/components/security-activity/security-activity-list';
-import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
 import { Spinner } from '@web/components/ui/spinner';
-import { useState } from 'react';
 import { useUserSecurityActivity } from '../api/get-user-security-activity';
 
 type Props = {
@@ -41,23 +39,5 @@ export function SecurityActivityDialog({ user, onOpenChange }: Props) {
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-/** The users table's per-user action: a button that opens the dialog (keeps the page's state small). */
-export function SecurityActivityButton({ user }: { user: { id: string; name: string } }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <Button
-        size="sm"
-        variant="outline"
-        onClick={() => setOpen(true)}
-        aria-label={`Security activity of ${user.name}`}
-      >
-        Activity
-      </Button>
-      <SecurityActivityDialog user={open ? user : null} onOpenChange={setOpen} />
-    </>
   );
 }

@@ -1,114 +1,86 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
-import { Button } from '@web/components/ui/button';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
-import { Switch } from '@web/components/ui/switch';
 import { formatUsd } from '@web/lib/money/format';
-import { displayName } from './display-name';
-import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';
-import { UnfreezeReview } from './unfreeze-review';
+import { UserCard } from './user-card';
+import {
+  joinedText,
+  lastLoginText,
+  RequiredSwitch,
+  type RowActions,
+  UserActions,
+  UserIdentity,
+} from './user-row-parts';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-/** What staff can do from a customer's row; the page owns the dialogs these open. */
-type RowActions = {
-  /** A 2FA requirement change is on its way: the switches wait for it. */
-  requiredPending: boolean;
-  /** A 2FA disable is on its way: the Disable buttons wait for it. */
-  disablePending: boolean;
-  onToggleRequired: (user: TAdminUserRow, required: boolean) => void;
-  onReset: (user: { id: string; name: string }) => void;
-  onDisable: (user: TAdminUserRow) => void;
-};
-
-/** One page of customers with their live balances (the figures fetched beside the page). */
+/**
+ * One page of customers with their live balances (the figures fetched beside the page): a
+ * table from 768 px, a card per customer below, each with its actions in a row menu.
+ */
 export function UsersTable({
   rows,
   liveFigures,
   ...actions
 }: { rows: TAdminUserRow[]; liveFigures: Map<string, TAdminUserFigures> } & RowActions) {
   return (
-    <ScrollRegion label="Users" bleed>
-      <table className="w-full min-w-[1100px] text-left text-sm">
-        <caption className="sr-only">Users</caption>
-        <thead className="border-b border-border text-xs uppercase text-muted">
-          <tr>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              User
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Status
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Portfolio Balance
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Staking Balance
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Staking Time
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Joined
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              Last Login
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              2FA Required
-            </th>
-            <th scope="col" className="py-2 font-medium">
-              Actions
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
-          {rows.map((u) => (
-            <UserRow
-              key={u.id}
-              user={u}
-              figures={liveFigures.get(u.id) ?? u.figures}
-              {...actions}
-            />
-          ))}
-        </tbody>
-      </table>
-    </ScrollRegion>
+    <>
+      {/* Between 768 px and a wide screen the table scrolls sideways in its own box. */}
+      <div className="max-md:hidden">
+        <ScrollRegion label="Users" bleed>
+          <table className="w-full min-w-[1000px] text-left text-sm">
+            <caption className="sr-only">Users</caption>
+            <thead className="border-b border-border text-xs uppercase text-muted">
+              <tr>
+                {[
+                  'User',
+                  'Status',
+                  'Portfolio Balance',
+                  'Staking Balance',
+                  'Staking Time',
+                  'Joined',
+                  'Last Login',
+                  '2FA Required',
+                ].map((h) => (
+                  <th key={h} scope="col" className="py-2 pr-4 font-medium">
+                    {h}
+                  </th>
+                ))}
+                <th scope="col" className="py-2 font-medium">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {rows.map((u) => (
+                <UserRow
+                  key={u.id}
+                  user={u}
+                  figures={liveFigures.get(u.id) ?? u.figures}
+                  {...actions}
+                />
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
+      </div>
+      <ul aria-label="Users" className="space-y-3 md:hidden">
+        {rows.map((u) => (
+          <UserCard key={u.id} user={u} figures={liveFigures.get(u.id) ?? u.figures} {...actions} />
+        ))}
+      </ul>
+    </>
   );
 }
 
 function UserRow({
   user: u,
   figures: f,
-  requiredPending,
-  disablePending,
-  onToggleRequired,
-  onReset,
-  onDisable,
+  ...actions
 }: { user: TAdminUserRow; figures: TAdminUserFigures } & RowActions) {
-  const name = displayName(u);
   return (
     <tr className="align-top">
       <td className="py-3 pr-4">
-        <div className="flex items-center gap-3">
-          <span
-            aria-hidden
-            className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-surface-2 font-semibold text-primary"
-          >
-            {name.charAt(0).toUpperCase()}
-          </span>
-          <div className="min-w-0">
-            <p className="font-medium text-fg">{name}</p>
-            <p className="text-xs text-muted">
-              <span className="font-mono">{u.id.slice(0, 8)}</span> · {u.email}
-            </p>
-          </div>
-        </div>
+        <UserIdentity user={u} />
       </td>
       <td className="py-3 pr-4">
         <Badge variant={u.status === 'active' ? 'success' : 'secondary'}>{u.status}</Badge>
@@ -122,40 +94,13 @@ function UserRow({
       <td className="py-3 pr-4">
         <StakingTime value={f.stakingTime} />
       </td>
-      <td className="py-3 pr-4 whitespace-nowrap">{dateFormat.format(new Date(u.createdAt))}</td>
-      <td className="py-3 pr-4 whitespace-nowrap">
-        {u.lastLogin ? dateTimeFormat.format(new Date(u.lastLogin)) : 'Never'}
-      </td>
+      <td className="py-3 pr-4 whitespace-nowrap">{joinedText(u.createdAt)}</td>
+      <td className="py-3 pr-4 whitespace-nowrap">{lastLoginText(u.lastLogin)}</td>
       <td className="py-3 pr-4">
-        <Switch
-          checked={u.twoFactorRequired}
-          disabled={requiredPending}
-          onCheckedChange={(checked) => onToggleRequired(u, checked)}
-          aria-label={`2FA required for ${name}`}
-        />
+        <RequiredSwitch user={u} {...actions} />
       </td>
       <td className="py-3">
-        <div className="flex flex-wrap items-center gap-2">
-          <Button size="sm" variant="outline" onClick={() => onReset({ id: u.id, name })}>
-            Reset 2FA
-          </Button>
-          <SecurityActivityButton user={{ id: u.id, name }} />
-          <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
-            {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
-          </Badge>
-          {u.frozen ? <UnfreezeReview user={{ id: u.id, name }} /> : null}
-          {u.twoFactorEnabled ? (
-            <Button
-              size="sm"
-              variant="danger"
-              disabled={disablePending}
-              onClick={() => onDisable(u)}
-              aria-label={`Disable 2FA for ${name}`}
-            >
-              Disable 2FA
-            </Button>
-          ) : null}
-        </div>
+        <UserActions user={u} {...actions} />
       </td>
     </tr>
   );

@@ -1,0 +1,71 @@
+import type { TAdminKycListItem, TQueueOrder } from '@coffer/shared';
+import { Age } from '@web/components/admin/age';
+import { STACKED } from '@web/components/admin/stacked-table';
+import { Button } from '@web/components/ui/button';
+import { cn } from '@web/lib/cn';
+import { Eye } from 'lucide-react';
+import { KycBadge } from './kyc-badge';
+
+const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** A page of submissions, each with how long ago it was sent and its Review button. */
+export function KycTable({
+  submissions,
+  order,
+  onReview,
+}: {
+  submissions: TAdminKycListItem[];
+  order: TQueueOrder;
+  onReview: (id: string) => void;
+}) {
+  return (
+    <table className={STACKED.table}>
+      <caption className="sr-only">KYC submissions, {order} first</caption>
+      <thead className={STACKED.head}>
+        <tr>
+          <th className={STACKED.headCell}>User</th>
+          <th className={STACKED.headCell}>Full Name</th>
+          <th className={STACKED.headCell}>Phone</th>
+          <th className={STACKED.headCell}>Status</th>
+          <th className={STACKED.headCell}>Age</th>
+          <th className={STACKED.headCell}>Actions</th>
+        </tr>
+      </thead>
+      <tbody className={STACKED.body}>
+        {submissions.map((s) => (
+          <tr key={s.id} className={STACKED.row}>
+            <td data-label="User" className={STACKED.cell}>
+              <span className="min-w-0 truncate" title={s.email}>
+                {s.email}
+              </span>
+            </td>
+            <td data-label="Full Name" className={cn(STACKED.cell, 'font-medium')}>
+              <span className="min-w-0 break-words">{s.fullName}</span>
+            </td>
+            <td data-label="Phone" className={cn(STACKED.cell, 'whitespace-nowrap')}>
+              {s.phoneNumber}
+            </td>
+            <td data-label="Status" className={STACKED.cell}>
+              <KycBadge status={s.status} />
+            </td>
+            <td data-label="Age" className={STACKED.cell}>
+              <Age since={s.submittedAt} title={dateTime.format(new Date(s.submittedAt))} />
+            </td>
+            <td className={STACKED.wideCell}>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => onReview(s.id)}
+                aria-label={`Review KYC submission of ${s.fullName}`}
+                className="max-md:w-full"
+              >
+                <Eye className="h-3.5 w-3.5" aria-hidden />
+                Review
+              </Button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
