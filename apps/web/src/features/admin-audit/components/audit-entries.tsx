@@ -1,10 +1,11 @@
 import { AUDIT_PAGE_SIZE } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { Pager } from '@web/components/ui/pager';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { ChevronLeft, ChevronRight, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import type { useAuditLog } from '../api/get-audit-log';
 import { AuditEntry } from './audit-entry';
 
@@ -24,34 +25,14 @@ function AuditPager({
 }) {
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   return (
-    <nav aria-label="Audit log pages" className="flex flex-wrap items-center justify-between gap-3">
-      <p className="text-sm text-muted">
-        Showing {first}–{last} of {total}
-      </p>
-      <div className="flex items-center gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => onPage((p) => Math.max(1, p - 1))}
-          disabled={page <= 1}
-        >
-          <ChevronLeft className="h-4 w-4" aria-hidden />
-          Previous
-        </Button>
-        <span className="text-sm text-fg">
-          Page {page} of {pages}
-        </span>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => onPage((p) => Math.min(pages, p + 1))}
-          disabled={page >= pages}
-        >
-          Next
-          <ChevronRight className="h-4 w-4" aria-hidden />
-        </Button>
-      </div>
-    </nav>
+    <Pager
+      label="Audit log pages"
+      status={`Showing ${first}–${last} of ${total} · Page ${page} of ${pages}`}
+      canPrevious={page > 1}
+      canNext={page < pages}
+      onPrevious={() => onPage((p) => Math.max(1, p - 1))}
+      onNext={() => onPage((p) => Math.min(pages, p + 1))}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { SummaryCard, SummaryGrid } from '@web/components/admin/summary-cards';
 import { Alert } from '@web/components/ui/alert';
-import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { Pager } from '@web/components/ui/pager';
 import { PageSpinner, Spinner } from '@web/components/ui/spinner';
 import { useSession } from '@web/lib/session';
 import { CalendarClock, KeyRound, PenLine, ShieldCheck } from 'lucide-react';
@@ -73,27 +73,13 @@ function PhrasesOverview() {
             <PhrasesTable phrases={phrases.data.phrases} />
           )}
           {summary.total > PHRASES_PAGE_SIZE ? (
-            <nav aria-label="Pages" className="flex items-center justify-between gap-2 text-sm">
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={page <= 1}
-                onClick={() => setPage((p) => p - 1)}
-              >
-                Previous
-              </Button>
-              <span className="text-muted">
-                Page {page} of {pages}
-              </span>
-              <Button
-                size="sm"
-                variant="outline"
-                disabled={page >= pages}
-                onClick={() => setPage((p) => p + 1)}
-              >
-                Next
-              </Button>
-            </nav>
+            <Pager
+              status={`Page ${page} of ${pages}`}
+              canPrevious={page > 1}
+              canNext={page < pages}
+              onPrevious={() => setPage((p) => p - 1)}
+              onNext={() => setPage((p) => p + 1)}
+            />
           ) : null}
           {phrases.isFetching ? <Spinner label="Refreshing" /> : null}
         </CardContent>

@@ -2,6 +2,7 @@ import { ADMIN_TX_MSG, type TAdminTransactionSummary } from '@coffer/shared';
 import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { Pager } from '@web/components/ui/pager';
 import { errorMessage } from '@web/lib/api-client';
 import { useDebounced } from '@web/lib/use-debounced';
 import { Download } from 'lucide-react';
@@ -37,25 +38,13 @@ function TransactionsPager({
   onPage: (update: (page: number) => number) => void;
 }) {
   return (
-    <nav aria-label="Pages" className="flex items-center justify-between gap-2">
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={page <= 1}
-        onClick={() => onPage((p) => Math.max(1, p - 1))}
-      >
-        Previous
-      </Button>
-      <span className="text-sm text-muted">Page {page}</span>
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={!hasMore || waiting}
-        onClick={() => onPage((p) => p + 1)}
-      >
-        Next
-      </Button>
-    </nav>
+    <Pager
+      status={`Page ${page}`}
+      canPrevious={page > 1}
+      canNext={hasMore && !waiting}
+      onPrevious={() => onPage((p) => Math.max(1, p - 1))}
+      onNext={() => onPage((p) => p + 1)}
+    />
   );
 }
 

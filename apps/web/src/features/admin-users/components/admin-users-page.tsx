@@ -3,6 +3,7 @@ import { userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
+import { Pager } from '@web/components/ui/pager';
 import { PageSpinner, Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
 import { useSession } from '@web/lib/session';
@@ -26,7 +27,6 @@ import {
   WaiveTwoFactorDialog,
 } from './two-factor-reason-dialogs';
 import { UserSummaryCards } from './user-summary-cards';
-import { UsersPager } from './users-pager';
 import { UsersTable } from './users-table';
 
 /** /dashboard/admin/users. */
@@ -168,7 +168,13 @@ function UsersManagement() {
           )}
 
           {total > ADMIN_USERS_PAGE_SIZE ? (
-            <UsersPager page={page} pages={pages} total={total} onPage={setPage} />
+            <Pager
+              status={`Page ${page} of ${pages} · ${total.toLocaleString('en-US')} users`}
+              canPrevious={page > 1}
+              canNext={page < pages}
+              onPrevious={() => setPage((p) => p - 1)}
+              onNext={() => setPage((p) => p + 1)}
+            />
           ) : null}
         </CardContent>
       </Card>

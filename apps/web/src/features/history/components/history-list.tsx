@@ -2,9 +2,10 @@ import type { TTransaction, TTransactionsResponse } from '@coffer/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { Pager } from '@web/components/ui/pager';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { ChevronLeft, ChevronRight, RefreshCw, X } from 'lucide-react';
+import { RefreshCw, X } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { isNarrowed, type THistoryView } from '../api/history-view';
@@ -143,24 +144,12 @@ export function HistoryList({
           ))}
         </ul>
         {data.prevCursor || data.nextCursor ? (
-          <nav aria-label="Pages" className="flex justify-between gap-2 pt-2">
-            <Button
-              variant="outline"
-              disabled={!data.prevCursor || transactions.isPlaceholderData}
-              onClick={() => data.prevCursor && turn({ before: data.prevCursor })}
-            >
-              <ChevronLeft className="h-4 w-4" aria-hidden />
-              Previous
-            </Button>
-            <Button
-              variant="outline"
-              disabled={!data.nextCursor || transactions.isPlaceholderData}
-              onClick={() => data.nextCursor && turn({ cursor: data.nextCursor })}
-            >
-              Next
-              <ChevronRight className="h-4 w-4" aria-hidden />
-            </Button>
-          </nav>
+          <Pager
+            canPrevious={Boolean(data.prevCursor) && !transactions.isPlaceholderData}
+            canNext={Boolean(data.nextCursor) && !transactions.isPlaceholderData}
+            onPrevious={() => data.prevCursor && turn({ before: data.prevCursor })}
+            onNext={() => data.nextCursor && turn({ cursor: data.nextCursor })}
+          />
         ) : null}
         {transactions.isError ? (
           <p role="alert" className="pt-2 text-center text-sm text-danger">
