@@ -34,7 +34,8 @@ export function createServices(infra: Infra) {
     realtime,
   } = platform;
   const accounts = createAccountServices(infra, platform);
-  const { securityHold, phrases, auth, stepUp, twoFactor, passkeys, accountSecurity } = accounts;
+  const { securityHold, phrases, auth, stepUp, twoFactor, passkeys, accountSecurity, firstRun } =
+    accounts;
   const money = createMoneyServices(infra, platform, accounts);
   const {
     ledger,
@@ -73,6 +74,7 @@ export function createServices(infra: Infra) {
     twoFactor,
     passkeys,
     accountSecurity,
+    firstRun,
     stepUp,
     ledger,
     ledgerCheck,
