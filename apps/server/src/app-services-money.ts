@@ -21,7 +21,8 @@ export function createMoneyServices(
     outbox,
     settings,
     realtime,
-  }: Pick<Platform, 'clock' | 'outbox' | 'settings' | 'realtime'>,
+    audit,
+  }: Pick<Platform, 'clock' | 'outbox' | 'settings' | 'realtime' | 'audit'>,
   { securityHold, stepUp }: Pick<AccountServices, 'securityHold' | 'stepUp'>,
 ) {
   const { pool, secrets, config } = infra;
@@ -58,6 +59,9 @@ export function createMoneyServices(
     prices,
     controls: moneyControls,
     chains: config.chains,
+    outbox,
+    audit,
+    publicUrl: config.publicUrl,
   });
   const withdrawals = createWithdrawalsService({
     pool,

@@ -13,6 +13,7 @@ export * from './schemas/admin-wallets';
 export * from './schemas/auth';
 export * from './schemas/chat';
 export * from './schemas/common';
+export * from './schemas/deposit-requests';
 export * from './schemas/first-run';
 export * from './schemas/kyc';
 export * from './schemas/money';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ADDRESS_NETWORKS, refineNetworkAddress } from '../validation/addresses';
+import { ZDepositAddressRequest } from './deposit-requests';
 import { ZTransaction } from './money';
 import { ZStepUp } from './step-up';
 
@@ -225,3 +226,15 @@ export const ZUpdateDepositAddressRequest = z.object({
   isActive: z.boolean().optional(),
 });
 export type TUpdateDepositAddressRequest = z.infer<typeof ZUpdateDepositAddressRequest>;
+
+// ---------------------------------------------------------------- address requests
+
+/** A customer's open request for a deposit address, as staff see it: who, which asset, since when. */
+export const ZAdminAddressRequest = ZDepositAddressRequest.extend({ user: ZAdminAddressOwner });
+export type TAdminAddressRequest = z.infer<typeof ZAdminAddressRequest>;
+
+/** `GET /api/admin/deposit-address-requests`: every open request, oldest first. */
+export const ZAdminAddressRequestsResponse = z.object({
+  requests: z.array(ZAdminAddressRequest),
+});
+export type TAdminAddressRequestsResponse = z.infer<typeof ZAdminAddressRequestsResponse>;
