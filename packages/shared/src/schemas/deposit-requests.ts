@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import { ASSETS, networkLabel, type TAssetId, ZAssetId } from '../assets';
-import type { TAddressNetwork } from '../validation/addresses';
-import type { TDepositAddressAsset } from './admin-wallets';
 
 /**
  * Deposit address requests: on a chain Coffer does not watch no address can be derived, so
@@ -11,27 +9,15 @@ import type { TDepositAddressAsset } from './admin-wallets';
 
 const ZIso = z.string();
 
-/** 'BTC', 'ETH', 'USDT (ERC-20)', 'USDT (TRC-20)': an asset named with its network where the symbol alone is ambiguous. */
+/**
+ * 'BTC', 'ETH', 'USDT (ERC-20)', 'USDT (TRC-20)': an asset named with its network where the
+ * symbol alone is ambiguous.
+ */
 export function depositAssetTitle(assetId: TAssetId): string {
   const asset = ASSETS[assetId];
   return asset.network === 'erc20' || asset.network === 'trc20'
     ? `${asset.symbol} (${networkLabel(asset.network)})`
     : asset.symbol;
-}
-
-/** The asset and network an address of this customer wallet is entered with by staff. */
-export function addressFieldsOf(assetId: TAssetId): {
-  assetSymbol: TDepositAddressAsset;
-  network: TAddressNetwork;
-} {
-  const fields: Record<TAssetId, { assetSymbol: TDepositAddressAsset; network: TAddressNetwork }> =
-    {
-      BTC: { assetSymbol: 'BTC', network: 'bitcoin' },
-      ETH: { assetSymbol: 'ETH', network: 'ethereum' },
-      'USDT-ERC20': { assetSymbol: 'USDT', network: 'erc20' },
-      'USDT-TRC20': { assetSymbol: 'USDT', network: 'trc20' },
-    };
-  return fields[assetId];
 }
 
 /** The texts of a refused request, shared by the server and the deposit page. */

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * knows it, and whether the customer closed the checklist (kept per account).
  */
 
-/** Identity verification as the checklist tells it: no submission, waiting for review, or decided. */
+/** Identity verification as the checklist tells it: none sent, waiting for review, or decided. */
 export const ZKycProgress = z.enum(['not-started', 'submitted', 'approved', 'rejected']);
 export type TKycProgress = z.infer<typeof ZKycProgress>;
 

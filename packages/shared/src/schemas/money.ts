@@ -120,7 +120,7 @@ export const ZDepositAddressesResponse = z.object({
   enabled: z.boolean(),
   message: z.string().nullable(),
   addresses: z.array(ZDepositAddress),
-  /** The wallets with no address here on a chain Coffer does not watch: staff give one on request. */
+  /** Wallets with no address here, on a chain Coffer does not watch: staff give one on request. */
   requestable: z.array(ZRequestableAsset),
 });
 export type TDepositAddressesResponse = z.infer<typeof ZDepositAddressesResponse>;
