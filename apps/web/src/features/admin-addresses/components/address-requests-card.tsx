@@ -1,4 +1,4 @@
-import { depositAssetTitle, networkLabel, type TAdminAddressRequest } from '@coffer/shared';
+import { ASSETS, depositAssetTitle, networkLabel, type TAdminAddressRequest } from '@coffer/shared';
 import { LoadError } from '@web/components/admin/load-states';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
@@ -71,7 +71,7 @@ function RequestRow({
       </StackedCell>
       <StackedCell label="Asset">
         <span className="text-right md:text-left">
-          <span className="block font-semibold">{title}</span>
+          <span className="block font-semibold">{ASSETS[request.assetId].symbol}</span>
           <span className="block text-xs text-muted">{networkLabel(request.network)}</span>
         </span>
       </StackedCell>

@@ -15,6 +15,7 @@ import { useDebounced } from '@web/lib/use-debounced';
 import { Plus, RefreshCw, Search } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { useAddressRequests } from '../api/get-address-requests';
 import { useDepositAddresses } from '../api/get-deposit-addresses';
 import { AddressDialog } from './address-dialog';
 import { AddressRequestsCard } from './address-requests-card';
@@ -32,6 +33,7 @@ export default function DepositAddressesPage() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 300);
   const addresses = useDepositAddresses(q);
+  const requests = useAddressRequests();
   const [open, setOpen] = useState<Open>(null);
 
   useEffect(() => {
@@ -79,7 +81,10 @@ export default function DepositAddressesPage() {
         <div className="flex gap-2">
           <Button
             variant="outline"
-            onClick={() => void addresses.refetch()}
+            onClick={() => {
+              void addresses.refetch();
+              void requests.refetch();
+            }}
             disabled={addresses.isFetching}
           >
             <RefreshCw

@@ -93,18 +93,18 @@ export function FirstRunCard() {
         </div>
         <Button
           variant="ghost"
-          size="sm"
-          className="-mr-2 -mt-1 w-8 px-0"
+          size="icon"
+          className="-mr-2 -mt-2 shrink-0 text-muted hover:text-fg"
           onClick={() => void onDismiss()}
           disabled={dismiss.isPending}
           aria-label="Dismiss the checklist"
           title="Dismiss"
         >
-          <X className="h-4 w-4" aria-hidden />
+          <X className="h-5 w-5 shrink-0" aria-hidden />
         </Button>
       </CardHeader>
       <CardContent>
-        <div className="mb-4 h-1.5 overflow-hidden rounded-full bg-surface-2" aria-hidden>
+        <div className="mb-4 h-1.5 overflow-hidden rounded-full bg-border" aria-hidden>
           <div
             className="h-full rounded-full bg-success transition-[width]"
             style={{ width: `${(done / steps.length) * 100}%` }}

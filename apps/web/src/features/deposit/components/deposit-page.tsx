@@ -92,7 +92,7 @@ export default function DepositPage() {
   } else if (addresses.data.addresses.length === 0) {
     body = (
       <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
+        <CardContent className="flex flex-col items-center gap-3 pt-10 pb-10 text-center">
           <p className="font-medium text-fg">No deposit addresses available</p>
           {addresses.data.requestable.length > 0 ? (
             <p className="text-sm text-muted">
