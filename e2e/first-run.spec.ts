@@ -7,7 +7,13 @@ import {
   ownAddress,
   uniqueTxHash,
 } from './support/app';
-import { type Account, createCustomer, expectDashboard, signIn } from './support/flows';
+import {
+  type Account,
+  createCustomer,
+  expectDashboard,
+  signIn,
+  signInNewAdmin,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // One new customer, from their first look at the dashboard to closing the checklist.
@@ -112,4 +118,21 @@ test('dismissed, it stays closed after a reload and on another device', async ({
   await openDashboard(elsewhere);
   await expect(checklist(elsewhere)).toHaveCount(0);
   await other.close();
+});
+
+test('staff have no checklist of a customer on the dashboard', async ({ browser }) => {
+  const context = await browser.newContext();
+  await ownAddress(context);
+  const staff = await context.newPage();
+  await signInNewAdmin(staff, 'first-run-staff');
+  const asked: string[] = [];
+  staff.on('request', (req) => {
+    if (new URL(req.url()).pathname.startsWith('/api/first-run')) asked.push(req.url());
+  });
+  await staff.goto('/dashboard');
+  await expectDashboard(staff);
+  await expect(staff.getByText('Total Portfolio Value')).toBeVisible();
+  await expect(checklist(staff)).toHaveCount(0);
+  expect(asked).toEqual([]);
+  await context.close();
 });

@@ -24,7 +24,7 @@ export const firstRunQueryOptions = () =>
     },
   });
 
-/** The first-run checklist's steps and whether the customer closed it. */
-export function useFirstRun() {
-  return useQuery(firstRunQueryOptions());
+/** The first-run checklist's steps and whether the customer closed it; not asked when off. */
+export function useFirstRun(enabled: boolean) {
+  return useQuery({ ...firstRunQueryOptions(), enabled });
 }

@@ -65,12 +65,15 @@ function stepsOf(state: TFirstRunResponse): Step[] {
  * are done or the customer dismisses it (kept with the account, on every device).
  */
 export function FirstRunCard() {
-  const firstRun = useFirstRun();
+  // Staff have no first steps of a customer to take.
+  const isAdmin = useSession().data?.user.isAdmin ?? true;
+  const firstRun = useFirstRun(!isAdmin);
   const dismiss = useDismissFirstRun();
-  useLiveFirstRun();
-
   const state = firstRun.data;
-  if (!state || firstRunClosed(state)) return null;
+  const closed = !state || firstRunClosed(state);
+  useLiveFirstRun(!isAdmin && !closed);
+
+  if (isAdmin || closed) return null;
   const steps = stepsOf(state);
   const done = steps.filter((s) => s.done).length;
 
@@ -145,14 +148,14 @@ function StepItem({ step }: { step: Step }) {
 }
 
 /**
- * Reads the checklist again when the server announces a change it shows: a deposit credited,
- * an identity decision. Admins hear every customer's; only their own count.
+ * Reads the open checklist again when the server announces a change it shows: a deposit
+ * credited, an identity decision. Admins hear every customer's; only the customer's own count.
  */
-function useLiveFirstRun(): void {
+function useLiveFirstRun(open: boolean): void {
   const queryClient = useQueryClient();
   const userId = useSession().data?.user.id;
   useRealtime(['ledger.changed', 'kyc.changed'], (notice) => {
-    if (notice.type !== 'resync' && notice.userId !== userId) return;
+    if (!open || (notice.type !== 'resync' && notice.userId !== userId)) return;
     void queryClient.invalidateQueries({ queryKey: firstRunQueryOptions().queryKey });
   });
 }
