@@ -1,6 +1,7 @@
 import type { Infra, Platform } from './app-services-platform';
 import { createAccountSecurityService } from './modules/account-security';
 import { createAuthService } from './modules/auth/auth.service';
+import { createFirstRun } from './modules/first-run';
 import { createPasskeysService } from './modules/passkeys';
 import { createRecoveryPhraseService } from './modules/recovery-phrase/recovery-phrase.service';
 import { createSecurityHold } from './modules/security-hold';
@@ -8,9 +9,9 @@ import { createStepUp } from './modules/step-up';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 
 /**
- * Accounts: the security hold, the recovery phrase, sign-in, step-up, the second factors and
- * the customer's account security. Step-up, passkeys and the hold ask each other, so they
- * are made together here.
+ * Accounts: the security hold, the recovery phrase, sign-in, step-up, the second factors,
+ * the customer's account security and the dashboard's first-run checklist. Step-up, passkeys
+ * and the hold ask each other, so they are made together here.
  */
 export function createAccountServices(
   infra: Infra,
@@ -98,7 +99,9 @@ export function createAccountServices(
     securityHold,
     publicUrl: config.publicUrl,
   });
-  return { securityHold, phrases, auth, stepUp, twoFactor, passkeys, accountSecurity };
+  // The dashboard's first-run checklist reads the account's steps in one statement.
+  const firstRun = createFirstRun({ pool });
+  return { securityHold, phrases, auth, stepUp, twoFactor, passkeys, accountSecurity, firstRun };
 }
 
 export type AccountServices = ReturnType<typeof createAccountServices>;

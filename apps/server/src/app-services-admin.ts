@@ -61,7 +61,8 @@ export function createAdminServices(
     ledgerCheck,
     prices,
     withdrawals,
-  }: Pick<MoneyServices, 'ledger' | 'ledgerCheck' | 'prices' | 'withdrawals'>,
+    deposits,
+  }: Pick<MoneyServices, 'ledger' | 'ledgerCheck' | 'prices' | 'withdrawals' | 'deposits'>,
   { chainAdapters, payouts }: Pick<ChainServices, 'chainAdapters' | 'payouts'>,
 ) {
   const { pool, secrets, config } = infra;
@@ -90,7 +91,15 @@ export function createAdminServices(
     payouts,
     stepUp,
   });
-  const adminWallets = createAdminWalletsService({ pool, ledger, prices, audit, stepUp });
+  // Adding an address fulfils the customer's request for it, in the same transaction.
+  const adminWallets = createAdminWalletsService({
+    pool,
+    ledger,
+    prices,
+    audit,
+    stepUp,
+    addressRequests: deposits.addressRequests,
+  });
   const adminSettings = createAdminSettingsService({
     pool,
     audit,

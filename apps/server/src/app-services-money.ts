@@ -59,6 +59,9 @@ export function createMoneyServices(
     prices,
     controls: moneyControls,
     chains: config.chains,
+    outbox,
+    audit,
+    publicUrl: config.publicUrl,
   });
   const withdrawals = createWithdrawalsService({
     pool,

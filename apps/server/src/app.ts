@@ -14,6 +14,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { bankRoutes } from './modules/bank/bank.routes';
 import { chatRoutes } from './modules/chat/chat.routes';
 import { depositsRoutes } from './modules/deposits/deposits.routes';
+import { firstRunRoutes } from './modules/first-run';
 import { healthRoutes, registerRequestMetrics } from './modules/health';
 import { historyRoutes } from './modules/history/history.routes';
 import { kycRoutes } from './modules/kyc/kyc.routes';
@@ -126,6 +127,7 @@ export async function buildApp(
   await app.register(walletsRoutes(services.wallets));
   await app.register(moneyControlsRoutes(services.moneyControls));
   await app.register(depositsRoutes(services.deposits));
+  await app.register(firstRunRoutes(services.firstRun));
   await app.register(withdrawalsRoutes(services.withdrawals));
   await app.register(bankRoutes(services.bank));
   await app.register(historyRoutes(services.history));

@@ -16,6 +16,8 @@ export * from './schemas/auth';
 export * from './schemas/chat';
 export * from './schemas/common';
 export * from './schemas/days';
+export * from './schemas/deposit-requests';
+export * from './schemas/first-run';
 export * from './schemas/history';
 export * from './schemas/kyc';
 export * from './schemas/money';

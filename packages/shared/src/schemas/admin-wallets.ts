@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ADDRESS_NETWORKS, refineNetworkAddress } from '../validation/addresses';
+import type { TAssetId } from '../assets';
+import {
+  ADDRESS_NETWORKS,
+  refineNetworkAddress,
+  type TAddressNetwork,
+} from '../validation/addresses';
+import { ZDepositAddressRequest } from './deposit-requests';
 import { ZTransaction } from './money';
 import { ZStepUp } from './step-up';
 
@@ -225,3 +231,30 @@ export const ZUpdateDepositAddressRequest = z.object({
   isActive: z.boolean().optional(),
 });
 export type TUpdateDepositAddressRequest = z.infer<typeof ZUpdateDepositAddressRequest>;
+
+// ---------------------------------------------------------------- address requests
+
+/** A customer's open request for an address, as staff see it: who, which asset, since when. */
+export const ZAdminAddressRequest = ZDepositAddressRequest.extend({ user: ZAdminAddressOwner });
+export type TAdminAddressRequest = z.infer<typeof ZAdminAddressRequest>;
+
+/** `GET /api/admin/deposit-address-requests`: every open request, oldest first. */
+export const ZAdminAddressRequestsResponse = z.object({
+  requests: z.array(ZAdminAddressRequest),
+});
+export type TAdminAddressRequestsResponse = z.infer<typeof ZAdminAddressRequestsResponse>;
+
+/** The asset and network an address of this customer wallet is entered with by staff. */
+export function addressFieldsOf(assetId: TAssetId): {
+  assetSymbol: TDepositAddressAsset;
+  network: TAddressNetwork;
+} {
+  const fields: Record<TAssetId, { assetSymbol: TDepositAddressAsset; network: TAddressNetwork }> =
+    {
+      BTC: { assetSymbol: 'BTC', network: 'bitcoin' },
+      ETH: { assetSymbol: 'ETH', network: 'ethereum' },
+      'USDT-ERC20': { assetSymbol: 'USDT', network: 'erc20' },
+      'USDT-TRC20': { assetSymbol: 'USDT', network: 'trc20' },
+    };
+  return fields[assetId];
+}

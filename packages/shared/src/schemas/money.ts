@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ASSETS, CUSTOMER_ASSET_IDS, ZAssetId } from '../assets';
 import { AmountError, assetAmountMessages, parseAmount } from '../money';
 import { validateAddress } from '../validation/addresses';
+import { ZRequestableAsset } from './deposit-requests';
 import { ZStepUp } from './step-up';
 
 /** Amounts travel as exact decimal strings, never as JSON numbers. */
@@ -119,6 +120,8 @@ export const ZDepositAddressesResponse = z.object({
   enabled: z.boolean(),
   message: z.string().nullable(),
   addresses: z.array(ZDepositAddress),
+  /** Wallets with no address here, on a chain Coffer does not watch: staff give one on request. */
+  requestable: z.array(ZRequestableAsset),
 });
 export type TDepositAddressesResponse = z.infer<typeof ZDepositAddressesResponse>;
 

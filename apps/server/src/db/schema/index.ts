@@ -2,6 +2,7 @@ export * from './app-settings';
 export * from './audit';
 export * from './chains';
 export * from './chat';
+export * from './deposit-address-requests';
 export * from './known-devices';
 export * from './kyc';
 export * from './outbox';

@@ -42,6 +42,11 @@ export const userProfiles = pgTable(
      * nobody signs in until the owner sets a new one with the link mailed to them.
      */
     newPasswordRequiredAt: timestamp('new_password_required_at', { withTimezone: true }),
+    /**
+     * When the customer closed the dashboard's first-run checklist: it stays closed on every
+     * device, unlike a flag the browser would keep.
+     */
+    firstRunDismissedAt: timestamp('first_run_dismissed_at', { withTimezone: true }),
   },
   // Newest first, as the admin users screen lists customers.
   (t) => [index('user_profiles_created_at_idx').on(t.createdAt.desc(), t.id.desc())],

@@ -11,6 +11,7 @@ import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { AuditLog } from '../audit';
+import type { AddressRequests } from '../deposits';
 import type { Ledger } from '../ledger';
 import type { PriceBook } from '../prices';
 import type { StepUp, StepUpSubject } from '../step-up';
@@ -34,7 +35,7 @@ export type Actor = {
 /**
  * What the parts of the admin wallets service share, built once by
  * `createAdminWalletsService`: the ledger every balance edit posts through, the prices a
- * wallet is valued at, the audit log and the step-up.
+ * wallet is valued at, the audit log, the step-up and the customers' address requests.
  */
 export type AdminWalletsContext = {
   pool: pg.Pool;
@@ -42,6 +43,8 @@ export type AdminWalletsContext = {
   prices: { current(): PriceBook };
   audit: AuditLog;
   stepUp: StepUp;
+  /** Customers' requests for an address: listed for staff, fulfilled by the address added. */
+  addressRequests: AddressRequests;
 };
 
 export function presentWallet(ctx: AdminWalletsContext, wallet: AdminWallet): TAdminWallet {
@@ -133,4 +136,25 @@ export async function assertAddressFree(
   if (await repo.addressOwner(client, address, exceptId)) {
     throw new AppError('CONFLICT', ADMIN_WALLET_MSG.addressTaken);
   }
+}
+
+/**
+ * An address staff added or changed answers the customer's open request for its asset when it
+ * is active (deposits' side: the request, the mail, the audit row), on the same transaction.
+ */
+export function fulfilRequestWith(
+  ctx: AdminWalletsContext,
+  client: TxClient,
+  row: AdminDepositAddressRow,
+  actor: Actor,
+): Promise<boolean> {
+  return ctx.addressRequests.fulfil(client, {
+    userId: row.user_id,
+    assetSymbol: row.asset_symbol,
+    network: row.network,
+    isActive: row.is_active,
+    depositAddressId: row.id,
+    adminId: actor.adminId,
+    ip: actor.ip,
+  });
 }

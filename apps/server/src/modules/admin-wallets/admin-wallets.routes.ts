@@ -1,6 +1,7 @@
 import {
   ZAdjustWalletBalanceRequest,
   ZAdjustWalletBalanceResponse,
+  ZAdminAddressRequestsResponse,
   ZAdminDepositAddressesQuery,
   ZAdminDepositAddressesResponse,
   ZAdminDepositAddressIdParams,
@@ -99,6 +100,12 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         },
       },
       async (request) => wallets.listAddresses(request.query.q),
+    );
+
+    app.get(
+      '/api/admin/deposit-address-requests',
+      { schema: { response: { 200: ZAdminAddressRequestsResponse, ...ERROR_RESPONSES } } },
+      async () => ({ requests: await wallets.addressRequests() }),
     );
 
     app.post(

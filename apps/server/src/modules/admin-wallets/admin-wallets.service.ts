@@ -37,6 +37,9 @@ export function createAdminWalletsService(ctx: AdminWalletsContext) {
 
     listAddresses: (q: string | undefined) => listAddresses(ctx, q),
 
+    /** Customers' open requests for an address, oldest first. */
+    addressRequests: () => ctx.addressRequests.open(),
+
     addressesOf: (userId: string) => addressesOf(ctx, userId),
 
     createAddress: (actor: Actor, body: TCreateDepositAddressRequest) =>

@@ -12,19 +12,24 @@ import {
   addressFacts,
   assertAddressFree,
   checkedAddress,
+  fulfilRequestWith,
   isUniqueViolation,
   presentAddress,
   requireUser,
 } from './admin-wallets-context';
 
-/** A deposit address staff enter for a customer: one customer per address; audited. */
+/**
+ * A deposit address staff enter for a customer: one customer per address; audited. An active
+ * one fulfils the customer's open request for its asset (mail and audit row) in the same
+ * transaction.
+ */
 export async function createAddress(
   ctx: AdminWalletsContext,
   actor: Actor,
   body: TCreateDepositAddressRequest,
 ): Promise<TAdminDepositAddress> {
   try {
-    return await withTransaction(ctx.pool, async (client) => {
+    const { result, fulfilled } = await withTransaction(ctx.pool, async (client) => {
       await requireUser(client, body.userId);
       const address = checkedAddress(body.network, body.address);
       await assertAddressFree(client, address, null);
@@ -46,8 +51,11 @@ export async function createAddress(
         after: addressFacts(row),
         ip: actor.ip,
       });
-      return presentAddress(row);
+      const fulfilled = await fulfilRequestWith(ctx, client, row, actor);
+      return { result: presentAddress(row), fulfilled };
     });
+    if (fulfilled) await ctx.addressRequests.sendMail();
+    return result;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', ADMIN_WALLET_MSG.addressTaken);
     throw err;

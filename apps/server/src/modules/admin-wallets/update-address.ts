@@ -12,6 +12,7 @@ import {
   addressFacts,
   assertAddressFree,
   checkedAddress,
+  fulfilRequestWith,
   isUniqueViolation,
   lockAddress,
   presentAddress,
@@ -25,7 +26,7 @@ export async function updateAddress(
   body: TUpdateDepositAddressRequest,
 ): Promise<TAdminDepositAddress> {
   try {
-    return await withTransaction(ctx.pool, async (client) => {
+    const { result, fulfilled } = await withTransaction(ctx.pool, async (client) => {
       const before = await lockAddress(client, id);
       const network = body.network ?? before.network;
       const address = checkedAddress(network, body.address ?? before.address);
@@ -48,8 +49,12 @@ export async function updateAddress(
         after: addressFacts(after),
         ip: actor.ip,
       });
-      return presentAddress(after);
+      // Switched on, or made the asset asked for: the customer's request is answered too.
+      const fulfilled = await fulfilRequestWith(ctx, client, after, actor);
+      return { result: presentAddress(after), fulfilled };
     });
+    if (fulfilled) await ctx.addressRequests.sendMail();
+    return result;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('CONFLICT', ADMIN_WALLET_MSG.addressTaken);
     throw err;

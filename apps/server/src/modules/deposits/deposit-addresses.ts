@@ -1,23 +1,11 @@
-import type { TAssetId, TDepositAddressesResponse } from '@coffer/shared';
+import type { TDepositAddress, TDepositAddressesResponse } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { type ChainConfig, configuredChains, derive } from '../chains';
 import { MONEY_MSG } from '../money-controls';
-import { depositsRepository as repo } from './deposits.repository';
+import { requestableAssets } from './address-requests';
+import { type DepositAddressRow, depositsRepository as repo } from './deposits.repository';
 import type { DepositsContext } from './deposits-context';
-
-/** Which customer wallet an address pays into, by the symbol and network staff entered. */
-const WALLET_OF_ADDRESS: Readonly<Record<string, TAssetId>> = {
-  'BTC/bitcoin': 'BTC',
-  'ETH/ethereum': 'ETH',
-  'USDT/erc20': 'USDT-ERC20',
-  'USDT/trc20': 'USDT-TRC20',
-};
-
-export function walletOfAddress(symbol: string, network: string): TAssetId | null {
-  return (
-    WALLET_OF_ADDRESS[`${symbol.trim().toUpperCase()}/${network.trim().toLowerCase()}`] ?? null
-  );
-}
+import { walletOfAddress, walletsServed } from './wallet-of-address';
 
 /**
  * What a derived address is stored as: the chain's native asset, and USDT on TRON (the only
@@ -72,7 +60,7 @@ export async function depositAddresses(
 ): Promise<TDepositAddressesResponse> {
   const settings = await ctx.controls.current();
   if (!settings.depositsEnabled) {
-    return { enabled: false, message: MONEY_MSG.depositsPaused, addresses: [] };
+    return { enabled: false, message: MONEY_MSG.depositsPaused, addresses: [], requestable: [] };
   }
   const chains = configuredChains(ctx.chains);
   if (chains.length > 0) {
@@ -85,29 +73,34 @@ export async function depositAddresses(
   return {
     enabled: true,
     message: null,
-    addresses: rows.flatMap((r) => {
-      const item = {
-        id: r.id,
-        assetSymbol: r.asset_symbol,
-        network: r.network,
-        address: r.address,
-        assetId: walletOfAddress(r.asset_symbol, r.network),
-        createdAt: r.created_at.toISOString(),
-      };
-      // USDT-ERC20 is paid to the customer's Ethereum address: the same row, listed
-      // for that wallet too (its own id, for lists keyed by it).
-      return r.chain === 'ethereum'
-        ? [
-            item,
-            {
-              ...item,
-              id: `${r.id}:USDT-ERC20`,
-              assetSymbol: 'USDT',
-              network: 'erc20',
-              assetId: 'USDT-ERC20' as const,
-            },
-          ]
-        : [item];
-    }),
+    addresses: rows.flatMap(listed),
+    requestable: await requestableAssets(ctx, userId, walletsServed(rows)),
   };
+}
+
+/**
+ * An address as the customer sees it. USDT-ERC20 is paid to the customer's Ethereum address:
+ * the same row, listed for that wallet too (its own id, for lists keyed by it).
+ */
+function listed(r: DepositAddressRow): TDepositAddress[] {
+  const item = {
+    id: r.id,
+    assetSymbol: r.asset_symbol,
+    network: r.network,
+    address: r.address,
+    assetId: walletOfAddress(r.asset_symbol, r.network),
+    createdAt: r.created_at.toISOString(),
+  };
+  return r.chain === 'ethereum'
+    ? [
+        item,
+        {
+          ...item,
+          id: `${r.id}:USDT-ERC20`,
+          assetSymbol: 'USDT',
+          network: 'erc20',
+          assetId: 'USDT-ERC20' as const,
+        },
+      ]
+    : [item];
 }

@@ -23,7 +23,10 @@ export type NewDerivedAddress = {
 
 export const depositsRepository = {
   /** The customer's active addresses, newest first. */
-  async activeAddresses(pool: pg.Pool, userId: string): Promise<DepositAddressRow[]> {
+  async activeAddresses(
+    pool: pg.Pool | pg.PoolClient,
+    userId: string,
+  ): Promise<DepositAddressRow[]> {
     const { rows } = await pool.query<DepositAddressRow>(
       `SELECT id, asset_symbol, network, address, chain, created_at FROM deposit_addresses
         WHERE user_id = $1 AND is_active ORDER BY created_at DESC, id DESC`,

@@ -124,6 +124,7 @@ describe('GET /api/deposit-addresses', () => {
         message:
           'Deposits are paused at the moment. Please do not send funds to a deposit address until deposits resume.',
         addresses: [],
+        requestable: [],
       });
       expect(
         (await call(t, { url: '/api/money/status', cookie: user.cookie })).json().depositsEnabled,

@@ -9,12 +9,19 @@ import { ProfileCard } from '@web/features/settings/components/profile-card';
 import { TwoFactorSettingsCard } from '@web/features/two-factor/components/two-factor-settings-card';
 import { useSession } from '@web/lib/session';
 import { useTheme } from '@web/lib/use-theme';
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
 
 /** /dashboard/settings: the settings cards of , in the order given there. */
 export default function SettingsPage() {
   const { theme, setTheme } = useTheme();
   const session = useSession();
   const email = session.data?.user.email ?? '';
+  // A link to one card (`/dashboard/settings#passkeys`) opens the page at that card.
+  const { hash } = useLocation();
+  useEffect(() => {
+    if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
+  }, [hash]);
 
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6">

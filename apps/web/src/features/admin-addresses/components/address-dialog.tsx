@@ -38,9 +38,14 @@ const USUAL_NETWORK: Readonly<Record<string, string>> = {
   SOL: 'solana',
 };
 
+/** What an "Assign address" of a customer's request fills in: the customer and the asset. */
+export type AddressPreset = { user: PickedUser; assetSymbol: string; network: string };
+
 type Props = {
   /** The address to edit; null to add one. */
   editing: TAdminDepositAddress | null;
+  /** Fields an added address starts with (a customer's request); the rest stay empty. */
+  preset?: AddressPreset | null;
   onDone: () => void;
 };
 
@@ -53,7 +58,7 @@ type TFields = {
 };
 
 /** Add Address / Edit Address. Render inside an open <Dialog>. */
-export function AddressDialog({ editing, onDone }: Props) {
+export function AddressDialog({ editing, preset = null, onDone }: Props) {
   const save = useSaveDepositAddress();
   const queryClient = useQueryClient();
 
@@ -82,9 +87,9 @@ export function AddressDialog({ editing, onDone }: Props) {
   const form = useZodForm<TFields>(
     null,
     {
-      user: editing ? editing.user : null,
-      assetSymbol: editing?.assetSymbol ?? '',
-      network: editing?.network ?? '',
+      user: editing ? editing.user : (preset?.user ?? null),
+      assetSymbol: editing?.assetSymbol ?? preset?.assetSymbol ?? '',
+      network: editing?.network ?? preset?.network ?? '',
       address: editing?.address ?? '',
       isActive: editing?.isActive ?? true,
     },

@@ -1,4 +1,9 @@
-import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
+import {
+  ADMIN_WALLET_MSG,
+  addressFieldsOf,
+  type TAdminAddressRequest,
+  type TAdminDepositAddress,
+} from '@coffer/shared';
 import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
@@ -10,18 +15,25 @@ import { useDebounced } from '@web/lib/use-debounced';
 import { Plus, RefreshCw, Search } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { useAddressRequests } from '../api/get-address-requests';
 import { useDepositAddresses } from '../api/get-deposit-addresses';
 import { AddressDialog } from './address-dialog';
+import { AddressRequestsCard } from './address-requests-card';
 import { DeleteAddressDialog } from './delete-address-dialog';
 import { DepositAddressesTable } from './deposit-addresses-table';
 
-type Open = { kind: 'add' } | { kind: 'edit' | 'delete'; row: TAdminDepositAddress } | null;
+type Open =
+  | { kind: 'add' }
+  | { kind: 'assign'; request: TAdminAddressRequest }
+  | { kind: 'edit' | 'delete'; row: TAdminDepositAddress }
+  | null;
 
 /** /dashboard/admin/addresses. */
 export default function DepositAddressesPage() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim(), 300);
   const addresses = useDepositAddresses(q);
+  const requests = useAddressRequests();
   const [open, setOpen] = useState<Open>(null);
 
   useEffect(() => {
@@ -69,7 +81,10 @@ export default function DepositAddressesPage() {
         <div className="flex gap-2">
           <Button
             variant="outline"
-            onClick={() => void addresses.refetch()}
+            onClick={() => {
+              void addresses.refetch();
+              void requests.refetch();
+            }}
             disabled={addresses.isFetching}
           >
             <RefreshCw
@@ -84,6 +99,8 @@ export default function DepositAddressesPage() {
           </Button>
         </div>
       </header>
+
+      <AddressRequestsCard onAssign={(request) => setOpen({ kind: 'assign', request })} />
 
       <Card>
         <CardContent className="space-y-4 pt-5">
@@ -110,6 +127,14 @@ export default function DepositAddressesPage() {
 
       <Dialog open={open !== null} onOpenChange={(isOpen) => (isOpen ? undefined : close())}>
         {open?.kind === 'add' ? <AddressDialog key="add" editing={null} onDone={close} /> : null}
+        {open?.kind === 'assign' ? (
+          <AddressDialog
+            key={open.request.id}
+            editing={null}
+            preset={{ user: open.request.user, ...addressFieldsOf(open.request.assetId) }}
+            onDone={close}
+          />
+        ) : null}
         {open?.kind === 'edit' ? (
           <AddressDialog key={open.row.id} editing={open.row} onDone={close} />
         ) : null}

@@ -5,4 +5,5 @@ export type TPortfolioRange = TPortfolioHistoryResponse['range'];
 
 export const dashboardKeys = {
   portfolioHistory: (range: TPortfolioRange) => [...moneyKeys.portfolioHistory(), range] as const,
+  firstRun: () => ['first-run'] as const,
 };

@@ -10,6 +10,7 @@ import { useEffect, useRef } from 'react';
 import { useOutletContext } from 'react-router';
 import { toast } from 'sonner';
 import { AssetList } from './asset-list';
+import { FirstRunCard } from './first-run-card';
 import { PortfolioCard } from './portfolio-card';
 import { PortfolioChartCard } from './portfolio-chart-card';
 import { StakingBoard } from './staking-board';
@@ -49,6 +50,9 @@ export default function DashboardPage() {
         <h1 className="text-2xl font-bold text-fg">Welcome back</h1>
         {email ? <p className="wrap-anywhere text-muted">{email}</p> : null}
       </header>
+
+      {/* A new customer's first steps, until they are done or dismissed. */}
+      <FirstRunCard />
 
       {data ? (
         <>

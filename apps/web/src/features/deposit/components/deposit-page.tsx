@@ -10,6 +10,7 @@ import { ArrowLeft, RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { DepositAddressCard } from './deposit-address-card';
+import { RequestAddresses } from './request-addresses';
 
 const STEPS = [
   {
@@ -54,7 +55,10 @@ function HowToDeposit() {
   );
 }
 
-/** /dashboard/deposit: every active deposit address of the customer. */
+/**
+ * /dashboard/deposit: every active deposit address of the customer, and the assets without one
+ * (their chain is not watched) to ask staff for.
+ */
 export default function DepositPage() {
   const addresses = useDepositAddresses();
   const { copied, copy } = useCopied(ADDRESS_COPIED_TOAST);
@@ -88,8 +92,13 @@ export default function DepositPage() {
   } else if (addresses.data.addresses.length === 0) {
     body = (
       <Card>
-        <CardContent className="flex flex-col items-center gap-3 py-10 text-center">
+        <CardContent className="flex flex-col items-center gap-3 pt-10 pb-10 text-center">
           <p className="font-medium text-fg">No deposit addresses available</p>
+          {addresses.data.requestable.length > 0 ? (
+            <p className="text-sm text-muted">
+              Request one below for the asset you want to deposit.
+            </p>
+          ) : null}
           <Button variant="outline" onClick={() => void addresses.refetch()} disabled={refreshing}>
             <RefreshCw className={cn('h-4 w-4', refreshing && 'animate-spin')} aria-hidden />
             Refresh Addresses
@@ -137,6 +146,9 @@ export default function DepositPage() {
         </Button>
       </header>
       {body}
+      {!addresses.isError && addresses.data?.enabled && addresses.data.requestable.length > 0 ? (
+        <RequestAddresses items={addresses.data.requestable} />
+      ) : null}
       <HowToDeposit />
     </div>
   );

@@ -34,7 +34,8 @@ export function PasskeysCard({ twoFactorEnabled }: { twoFactorEnabled: boolean }
   const [removing, setRemoving] = useState<TPasskey | null>(null);
 
   return (
-    <Card>
+    // `#passkeys` is where the dashboard's checklist sends a customer to add one.
+    <Card id="passkeys" className="scroll-mt-20">
       <CardHeader>
         <CardTitle>Passkeys</CardTitle>
         <CardDescription>
