@@ -43,6 +43,27 @@ export default function AdminUsersPage() {
   return <UsersManagement />;
 }
 
+/** The page's title, and Refresh for the list and its live figures. */
+function UsersHeader({ refreshing, onRefresh }: { refreshing: boolean; onRefresh: () => void }) {
+  return (
+    <header className="flex flex-wrap items-start justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold text-fg">Users Management</h1>
+        <p className="text-sm text-muted">
+          Customers, their wallets and two-factor authentication.
+        </p>
+      </div>
+      <Button variant="outline" size="sm" onClick={onRefresh} disabled={refreshing}>
+        <RefreshCw
+          className={cn('h-4 w-4', refreshing && 'animate-spin motion-reduce:animate-none')}
+          aria-hidden
+        />
+        Refresh Data
+      </Button>
+    </header>
+  );
+}
+
 function UsersManagement() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -97,29 +118,13 @@ function UsersManagement() {
 
   return (
     <div className="space-y-6">
-      <header className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold text-fg">Users Management</h1>
-          <p className="text-sm text-muted">
-            Customers, their wallets and two-factor authentication.
-          </p>
-        </div>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => {
-            void refreshUsers();
-            void figures.refetch();
-          }}
-          disabled={users.isFetching}
-        >
-          <RefreshCw
-            className={cn('h-4 w-4', users.isFetching && 'animate-spin motion-reduce:animate-none')}
-            aria-hidden
-          />
-          Refresh Data
-        </Button>
-      </header>
+      <UsersHeader
+        refreshing={users.isFetching}
+        onRefresh={() => {
+          void refreshUsers();
+          void figures.refetch();
+        }}
+      />
 
       {users.data ? <UserSummaryCards summary={users.data.summary} /> : null}
 
