@@ -136,11 +136,12 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
   ).toBe(0);
   if (viewport) await approver.setViewportSize(viewport);
 
-  // Ethereum has none of its own; the page's address keeps the chain chosen.
+  // The Bitcoin payout is not Ethereum's (other tests may leave Ethereum payouts waiting);
+  // the page's address keeps the chain chosen.
   await approver.getByRole('tab', { name: 'Ethereum' }).click();
   await expect(approver).toHaveURL(/\/dashboard\/admin\/payouts\?chain=ethereum$/);
   await expect(approver.getByRole('tabpanel')).toContainText('not configured');
-  await expect(approver.getByText('No approved Ethereum withdrawals are waiting.')).toBeVisible();
+  await expect(approver.getByRole('tabpanel')).not.toContainText(account.email);
 
   // The short address leads to the same screen.
   await approver.goto('/admin/payouts');
