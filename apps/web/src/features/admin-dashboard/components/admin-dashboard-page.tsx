@@ -1,9 +1,9 @@
+import { formatUsd } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import type { LucideIcon } from 'lucide-react';
 import {
   Activity,

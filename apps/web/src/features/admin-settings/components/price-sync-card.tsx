@@ -1,11 +1,10 @@
-import { SETTINGS_MSG, type TPriceSyncResponse, type TSyncPrices } from '@coffer/shared';
+import { formatUsd, SETTINGS_MSG, type TPriceSyncResponse, type TSyncPrices } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import { RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { usePriceSync } from '../api/get-price-sync';

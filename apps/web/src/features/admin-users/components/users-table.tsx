@@ -1,9 +1,9 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { formatUsd } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Switch } from '@web/components/ui/switch';
-import { formatUsd } from '@web/lib/money/format';
 import { displayName } from './display-name';
 import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';

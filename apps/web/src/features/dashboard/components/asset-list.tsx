@@ -2,13 +2,15 @@ import {
   ASSETS,
   assetById,
   CUSTOMER_ASSET_IDS,
+  formatAssetAmount,
+  formatUsd,
   networkLabel,
   type TWallet,
   type TWalletsResponse,
+  toMinorOrNull,
 } from '@coffer/shared';
 import { AssetLogo } from '@web/components/ui/asset-logo';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
-import { formatCrypto, formatUsd, listDigits, toMinorOrNull } from '@web/lib/money/format';
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 
@@ -34,7 +36,8 @@ function defaultWallets(): TWallet[] {
 
 function AssetRow({ wallet }: { wallet: TWallet }) {
   const asset = assetById(wallet.assetId);
-  const digits = asset ? listDigits(asset) : 8;
+  const amount = (value: string) =>
+    asset ? formatAssetAmount(asset, value) : `${value} ${wallet.symbol}`;
   const held = toMinorOrNull(wallet.held, wallet.decimals) ?? 0n;
   const slug = asset?.slug ?? wallet.assetId.replace('-', '').toLowerCase();
 
@@ -46,13 +49,14 @@ function AssetRow({ wallet }: { wallet: TWallet }) {
       <AssetLogo symbol={wallet.symbol} />
       <span className="min-w-0 flex-1">
         <span className="block truncate font-medium text-fg">{wallet.name}</span>
-        <span className="block truncate text-sm text-muted">
+        {/* Wraps rather than truncates: on a phone the network is what tells two USDT apart. */}
+        <span className="block text-sm text-muted">
           {wallet.symbol} · {networkLabel(wallet.network)}
         </span>
       </span>
       <span className="min-w-0 text-right">
         <span className="block wrap-anywhere font-medium tabular-nums text-fg">
-          {formatCrypto(wallet.balance, wallet.decimals, digits)} {wallet.symbol}
+          {amount(wallet.balance)}
         </span>
         <span className="block text-sm tabular-nums text-muted">
           {wallet.usdValue !== null ? (
@@ -67,7 +71,7 @@ function AssetRow({ wallet }: { wallet: TWallet }) {
         </span>
         {held > 0n ? (
           <span className="block text-xs tabular-nums text-muted">
-            {formatCrypto(wallet.held, wallet.decimals, digits)} on hold
+            {amount(wallet.held)} on hold
           </span>
         ) : null}
       </span>

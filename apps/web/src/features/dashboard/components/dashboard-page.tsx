@@ -1,9 +1,11 @@
+import { priceSourceWords } from '@coffer/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { CACHED_PRICES_MESSAGE } from '@web/lib/money/get-prices';
+import { pricesQueryOptions } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';
 import { RefreshCw } from 'lucide-react';
 import { useEffect, useRef } from 'react';
@@ -28,6 +30,10 @@ function walletErrorText(err: unknown): string {
 export default function DashboardPage() {
   const email = useOutletContext<PortalContext>()?.user?.email;
   const wallets = useWallets();
+  // The wallets say where their prices came from; the prices, asked only when they are not
+  // live, say how old they are.
+  const stale = wallets.data !== undefined && wallets.data.priceSource !== 'live';
+  const pricesAt = useQuery({ ...pricesQueryOptions(), enabled: stale }).data?.updatedAt ?? null;
 
   // One toast per failure streak: the balances refresh every 30 s and a server that stays
   // down should not stack up toasts.
@@ -54,7 +60,7 @@ export default function DashboardPage() {
         <>
           {data.priceSource !== 'live' ? (
             <Alert variant="warning" role="status">
-              {data.priceMessage ?? CACHED_PRICES_MESSAGE}
+              {priceSourceWords(data.priceSource, pricesAt).detail}
             </Alert>
           ) : null}
           <div className="grid gap-6 xl:grid-cols-5">

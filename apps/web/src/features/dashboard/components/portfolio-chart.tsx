@@ -1,6 +1,6 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
+import { formatUsd } from '@coffer/shared';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import { type PointerEvent, useId, useState } from 'react';
 
 type Point = TPortfolioHistoryResponse['points'][number];
