@@ -157,11 +157,15 @@ export function assetBySlug(slug: string): TAsset | undefined {
   return CUSTOMER_ASSETS.find((asset) => asset.slug === wanted);
 }
 
+/** The catalogue's networks, and the others staff may file a deposit address under. */
 const NETWORK_LABELS: Readonly<Record<string, string>> = {
   bitcoin: 'Bitcoin Network',
   ethereum: 'Ethereum Network',
   erc20: 'ERC-20',
   trc20: 'TRC-20',
+  bep20: 'BEP-20',
+  solana: 'Solana',
+  polygon: 'Polygon',
 };
 
 /** Network display name: known ids get a label, others show as stored. */

@@ -2,6 +2,7 @@ import {
   ADDRESS_NETWORKS,
   ADMIN_WALLET_MSG,
   DEPOSIT_ADDRESS_ASSETS,
+  networkLabel,
   type TAdminDepositAddress,
   validateNetworkAddress,
 } from '@coffer/shared';
@@ -208,7 +209,7 @@ function AddressFields({ form }: { form: UseFormReturn<TFields> }) {
             <option value="">Select network</option>
             {ADDRESS_NETWORKS.map((n) => (
               <option key={n} value={n}>
-                {n}
+                {networkLabel(n)}
               </option>
             ))}
           </select>

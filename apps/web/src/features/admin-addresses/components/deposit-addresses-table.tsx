@@ -1,4 +1,4 @@
-import type { TAdminDepositAddress } from '@coffer/shared';
+import { formatDate, networkLabel, type TAdminDepositAddress } from '@coffer/shared';
 import { ActiveBadge } from '@web/components/admin/active-badge';
 import { CopyableAddress } from '@web/components/admin/copyable-address';
 import { EditButton } from '@web/components/admin/edit-button';
@@ -7,8 +7,6 @@ import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/st
 import { userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Trash2 } from 'lucide-react';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** Every address found, with Edit and Delete; says when the list holds only the newest. */
 export function DepositAddressesTable({
@@ -41,7 +39,7 @@ export function DepositAddressesTable({
               <StackedCell label="Asset" className="font-semibold">
                 {a.assetSymbol}
               </StackedCell>
-              <StackedCell label="Network">{a.network}</StackedCell>
+              <StackedCell label="Network">{networkLabel(a.network)}</StackedCell>
               <StackedCell label="Address">
                 <CopyableAddress
                   address={a.address}
@@ -53,7 +51,7 @@ export function DepositAddressesTable({
                 <ActiveBadge active={a.isActive} />
               </StackedCell>
               <StackedCell label="Created" className="whitespace-nowrap">
-                <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
+                <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
               </StackedCell>
               <ActionsCell>
                 <EditButton

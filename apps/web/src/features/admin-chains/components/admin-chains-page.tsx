@@ -1,4 +1,4 @@
-import { assetById, formatAssetAmount } from '@coffer/shared';
+import { assetById, formatAssetAmount, formatDateTime } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -44,10 +44,9 @@ function count(n: number | null): string {
 /** "3 minutes ago", with the exact time on hover and for assistive technology. */
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span>never</span>;
-  const at = new Date(iso);
   return (
-    <time dateTime={iso} title={at.toLocaleString()}>
-      {formatDistanceToNow(at, { addSuffix: true })}
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatDistanceToNow(new Date(iso), { addSuffix: true })}
     </time>
   );
 }

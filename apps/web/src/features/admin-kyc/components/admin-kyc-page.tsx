@@ -1,4 +1,4 @@
-import { KYC_MSG } from '@coffer/shared';
+import { formatDateTime, KYC_MSG } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
@@ -15,8 +15,6 @@ import { kycSubmissionsQueryOptions, useKycSubmissions } from '../api/get-kyc-su
 import { adminKycKeys } from '../api/keys';
 import { KycBadge } from './kyc-badge';
 import { ReviewDialog } from './review-dialog';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** /dashboard/admin/kyc: every submission, newest first, and its review. */
 export default function AdminKycPage() {
@@ -92,7 +90,7 @@ export default function AdminKycPage() {
                   <KycBadge status={s.status} />
                 </td>
                 <td data-label="Submitted" className={cn(STACKED.cell, 'whitespace-nowrap')}>
-                  <time dateTime={s.submittedAt} title={dateTime.format(submitted)}>
+                  <time dateTime={s.submittedAt} title={formatDateTime(s.submittedAt)}>
                     {formatDistanceToNow(submitted, { addSuffix: true })}
                   </time>
                 </td>

@@ -1,9 +1,7 @@
-import type { TAdminPhraseRow } from '@coffer/shared';
+import { formatDateTime, type TAdminPhraseRow } from '@coffer/shared';
 import { userDisplayName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** One page of phrase metadata: whose, which type, since when; never a phrase. */
 export function PhrasesTable({ phrases }: { phrases: readonly TAdminPhraseRow[] }) {
@@ -42,7 +40,7 @@ export function PhrasesTable({ phrases }: { phrases: readonly TAdminPhraseRow[] 
                 </Badge>
               </td>
               <td className="py-3 pr-4 whitespace-nowrap">
-                {dateFormat.format(new Date(p.createdAt))}
+                <time dateTime={p.createdAt}>{formatDateTime(p.createdAt)}</time>
               </td>
               <td className="py-3 text-muted">Already has phrase</td>
             </tr>

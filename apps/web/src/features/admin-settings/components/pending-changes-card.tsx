@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   SETTINGS_MSG,
   settingLabel,
   type TAppSetting,
@@ -16,8 +17,6 @@ import { toast } from 'sonner';
 import { useApproveSettingChange } from '../api/approve-setting-change';
 import { useRejectSettingChange } from '../api/reject-setting-change';
 import { showSettingValue } from './setting-field';
-
-const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 type Asking = { change: TPendingSettingChange; decision: 'approve' | 'reject' | 'withdraw' };
 
@@ -89,7 +88,6 @@ export function PendingChangesCard({
         <ul aria-label="Changes awaiting approval" className="divide-y divide-border">
           {pending.map((c) => {
             const mine = c.proposedBy.id === me;
-            const at = new Date(c.proposedAt);
             return (
               <li
                 key={c.id}
@@ -107,7 +105,7 @@ export function PendingChangesCard({
                   </p>
                   <p className="break-words text-xs text-muted">
                     Proposed by {mine ? 'you' : c.proposedBy.email} on{' '}
-                    <time dateTime={c.proposedAt}>{WHEN.format(at)}</time>
+                    <time dateTime={c.proposedAt}>{formatDateTime(c.proposedAt)}</time>
                   </p>
                   {mine ? (
                     <p className="text-xs font-medium text-warning">

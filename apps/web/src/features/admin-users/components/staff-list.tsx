@@ -1,4 +1,4 @@
-import { STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { formatDateTime, STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -10,11 +10,6 @@ import { toast } from 'sonner';
 import { useStaff } from '../api/get-staff';
 import { useResetStaffTwoFactor } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
-
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
 
 const nameOf = (a: Pick<TAdminStaffRow, 'fullName' | 'username' | 'email'>) =>
   a.fullName?.trim() || a.username?.trim() || a.email;
@@ -84,7 +79,7 @@ export function StaffList() {
                         {name !== a.email ? <p className="text-xs text-muted">{a.email}</p> : null}
                       </td>
                       <td className="py-3 pr-4 whitespace-nowrap">
-                        {a.lastLogin ? dateTimeFormat.format(new Date(a.lastLogin)) : 'Never'}
+                        {a.lastLogin ? formatDateTime(a.lastLogin) : 'Never'}
                       </td>
                       <td className="py-3">
                         <div className="flex flex-wrap items-center gap-2">

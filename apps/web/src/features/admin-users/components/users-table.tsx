@@ -1,5 +1,10 @@
-import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
-import { formatUsd } from '@coffer/shared';
+import {
+  formatDate,
+  formatDateTime,
+  formatUsd,
+  type TAdminUserFigures,
+  type TAdminUserRow,
+} from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
@@ -8,12 +13,6 @@ import { displayName } from './display-name';
 import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';
 import { UnfreezeReview } from './unfreeze-review';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
 
 /** What staff can do from a customer's row; the page owns the dialogs these open. */
 type RowActions = {
@@ -122,9 +121,9 @@ function UserRow({
       <td className="py-3 pr-4">
         <StakingTime value={f.stakingTime} />
       </td>
-      <td className="py-3 pr-4 whitespace-nowrap">{dateFormat.format(new Date(u.createdAt))}</td>
+      <td className="py-3 pr-4 whitespace-nowrap">{formatDate(u.createdAt)}</td>
       <td className="py-3 pr-4 whitespace-nowrap">
-        {u.lastLogin ? dateTimeFormat.format(new Date(u.lastLogin)) : 'Never'}
+        {u.lastLogin ? formatDateTime(u.lastLogin) : 'Never'}
       </td>
       <td className="py-3 pr-4">
         <Switch

@@ -215,7 +215,11 @@ export function UserWalletsTable({ userId }: { userId: string }) {
           const mine = editing?.walletId === w.id ? editing.field : null;
           const done = () => setEditing(null);
           return (
-            <tr key={w.id} className={STACKED.row} aria-label={`${w.symbol} ${w.network} wallet`}>
+            <tr
+              key={w.id}
+              className={STACKED.row}
+              aria-label={`${w.symbol} ${networkLabel(w.network)} wallet`}
+            >
               <StackedCell label="Asset">
                 <span>
                   <span className="font-semibold text-fg">{w.symbol}</span>{' '}
