@@ -10,6 +10,7 @@ export * from './schemas/account-security';
 export * from './schemas/admin';
 export * from './schemas/admin-audit';
 export * from './schemas/admin-settings';
+export * from './schemas/admin-settings-help';
 export * from './schemas/admin-transactions';
 export * from './schemas/admin-users';
 export * from './schemas/admin-wallets';

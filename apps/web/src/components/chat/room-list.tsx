@@ -73,7 +73,8 @@ export function RoomList<R extends TChatRoom>({
   selectedId: string | null;
   onSelect: (roomId: string) => void;
   titleOf: (room: R) => string;
-  subtitleOf?: (room: R) => string;
+  /** A second line under the title; none when it returns null. */
+  subtitleOf?: (room: R) => string | null;
   empty: ReactNode;
 }) {
   const list = rooms.data?.rooms ?? [];
@@ -99,7 +100,7 @@ export function RoomList<R extends TChatRoom>({
               <li key={room.id}>
                 <RoomItem
                   title={titleOf(room)}
-                  subtitle={subtitleOf?.(room)}
+                  subtitle={subtitleOf?.(room) ?? undefined}
                   status={room.status}
                   lastMessageAt={room.lastMessageAt}
                   unreadCount={room.unreadCount}

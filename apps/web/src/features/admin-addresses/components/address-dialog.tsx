@@ -9,7 +9,12 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { AddressInput } from '@web/components/admin/address-input';
 import { SELECT_CLASS } from '@web/components/admin/stacked-table';
-import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+  userNameWithEmail,
+} from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
 import {
@@ -143,12 +148,7 @@ export function AddressDialog({ editing, onDone }: Props) {
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
-            <p className="text-sm text-muted">
-              {userDisplayName(editing.user)}
-              {userDisplayName(editing.user) !== editing.user.email
-                ? ` (${editing.user.email})`
-                : ''}
-            </p>
+            <p className="text-sm text-muted">{userNameWithEmail(editing.user)}</p>
           </div>
         ) : (
           <UserPicker

@@ -4,7 +4,7 @@ import { CopyableAddress } from '@web/components/admin/copyable-address';
 import { EditButton } from '@web/components/admin/edit-button';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Trash2 } from 'lucide-react';
 
@@ -31,7 +31,7 @@ export function DepositAddressesTable({
               <StackedCell label="Customer">
                 <span className="min-w-0 text-right md:text-left">
                   <span className="block truncate font-medium text-fg">{name}</span>
-                  {name !== a.user.email ? (
+                  {userEmailBesideName(a.user) ? (
                     <span className="block truncate text-xs text-muted">{a.user.email}</span>
                   ) : null}
                 </span>

@@ -1,6 +1,7 @@
 import type { TAdminTransaction } from '@coffer/shared';
 import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
 import { STACKED } from '@web/components/admin/stacked-table';
+import { userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Amount, Destination, isBank } from './pending-payout-present';
 import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
@@ -76,7 +77,7 @@ export function PendingPayoutRow({
       <td data-label="Customer" className={STACKED.cell}>
         <span className="min-w-0 break-words">
           {customerText(tx)}
-          {customerText(tx) !== tx.customer.email ? (
+          {userEmailBesideName(tx.customer) ? (
             <span className="block text-xs text-muted">{tx.customer.email}</span>
           ) : null}
         </span>

@@ -8,7 +8,7 @@ import {
   formatUsd,
   type TAdminTransactionSummary,
 } from '@coffer/shared';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 
 /** The crypto amount as every screen shows it (the asset's display decimals). */
@@ -55,13 +55,11 @@ export function customerText(tx: TAdminTransactionSummary): string {
 
 /** The customer's name, then their e-mail in brackets unless the name already is it. */
 export function CustomerWithEmail({ tx }: { tx: TAdminTransactionSummary }) {
-  const name = customerText(tx);
+  const email = userEmailBesideName(tx.customer);
   return (
     <>
-      <span className="font-medium">{name}</span>
-      {name !== tx.customer.email ? (
-        <span className="text-muted"> ({tx.customer.email})</span>
-      ) : null}
+      <span className="font-medium">{customerText(tx)}</span>
+      {email ? <span className="text-muted"> ({email})</span> : null}
     </>
   );
 }

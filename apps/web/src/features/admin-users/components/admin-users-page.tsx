@@ -1,4 +1,5 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { userDisplayName, userNameWithEmail } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
@@ -16,7 +17,6 @@ import {
   useRefreshAdminUsers,
 } from '../api/get-admin-users';
 import { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
-import { displayName } from './display-name';
 import { ResetTwoFactorDialog } from './reset-two-factor-dialog';
 import { StaffList } from './staff-list';
 import {
@@ -66,7 +66,7 @@ function UsersManagement() {
   function toggleRequired(user: TAdminUserRow, required: boolean) {
     // Waiving 2FA is confirmed with a reason; requiring it again is one click.
     if (!required) {
-      setWaiving({ id: user.id, name: displayName(user) });
+      setWaiving({ id: user.id, name: userDisplayName(user) });
       return;
     }
     setRequired.mutate(
@@ -74,7 +74,7 @@ function UsersManagement() {
       {
         onSuccess: () =>
           toast.success('2FA Required', {
-            description: `${displayName(user)}: two-factor authentication is now required.`,
+            description: `${userDisplayName(user)}: two-factor authentication is now required.`,
           }),
         onError: () =>
           toast.error('Error', {
@@ -85,8 +85,7 @@ function UsersManagement() {
   }
 
   function disableFor(user: TAdminUserRow) {
-    const name = displayName(user);
-    setDisabling({ id: user.id, name: name === user.email ? name : `${name} (${user.email})` });
+    setDisabling({ id: user.id, name: userNameWithEmail(user) });
   }
 
   const total = users.data?.total ?? 0;

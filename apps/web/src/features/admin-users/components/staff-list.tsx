@@ -1,4 +1,5 @@
 import { formatDateTime, STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
@@ -10,9 +11,6 @@ import { toast } from 'sonner';
 import { useStaff } from '../api/get-staff';
 import { useResetStaffTwoFactor } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
-
-const nameOf = (a: Pick<TAdminStaffRow, 'fullName' | 'username' | 'email'>) =>
-  a.fullName?.trim() || a.username?.trim() || a.email;
 
 /**
  * Issue 12: staff cannot use the recovery phrase, so an admin locked out of their second
@@ -63,7 +61,8 @@ export function StaffList() {
               </thead>
               <tbody className="divide-y divide-border">
                 {staff.data.staff.map((a) => {
-                  const name = nameOf(a);
+                  const name = userDisplayName(a);
+                  const email = userEmailBesideName(a);
                   const self = a.id === selfId;
                   return (
                     <tr key={a.id} className="align-top" data-testid="staff-row">
@@ -76,7 +75,7 @@ export function StaffList() {
                             </Badge>
                           ) : null}
                         </p>
-                        {name !== a.email ? <p className="text-xs text-muted">{a.email}</p> : null}
+                        {email ? <p className="text-xs text-muted">{email}</p> : null}
                       </td>
                       <td className="py-3 pr-4 whitespace-nowrap">
                         {a.lastLogin ? formatDateTime(a.lastLogin) : 'Never'}

@@ -5,11 +5,11 @@ import {
   type TAdminUserFigures,
   type TAdminUserRow,
 } from '@coffer/shared';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Switch } from '@web/components/ui/switch';
-import { displayName } from './display-name';
 import { SecurityActivityButton } from './security-activity-dialog';
 import { StakingTime } from './staking-time';
 import { UnfreezeReview } from './unfreeze-review';
@@ -90,7 +90,8 @@ function UserRow({
   onReset,
   onDisable,
 }: { user: TAdminUserRow; figures: TAdminUserFigures } & RowActions) {
-  const name = displayName(u);
+  const name = userDisplayName(u);
+  const email = userEmailBesideName(u);
   return (
     <tr className="align-top">
       <td className="py-3 pr-4">
@@ -104,7 +105,8 @@ function UserRow({
           <div className="min-w-0">
             <p className="font-medium text-fg">{name}</p>
             <p className="text-xs text-muted">
-              <span className="font-mono">{u.id.slice(0, 8)}</span> · {u.email}
+              <span className="font-mono">{u.id.slice(0, 8)}</span>
+              {email ? ` · ${email}` : null}
             </p>
           </div>
         </div>
