@@ -9,7 +9,7 @@ import {
 } from '@web/components/ui/form';
 import { ApiError, errorMessage } from '@web/lib/api-client';
 import { newPasswordProblem } from '@web/lib/new-password';
-import { sessionQueryOptions } from '@web/lib/session';
+import { greetingFor, sessionQueryOptions } from '@web/lib/session';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -141,7 +141,9 @@ export function useAuthForm() {
           }
           form.resetField('password');
           if (session.twoFactor.verified) {
-            toast.success('Welcome back!', { description: 'You have successfully logged in.' });
+            toast.success(`${greetingFor(session)}!`, {
+              description: 'You have successfully logged in.',
+            });
           }
           // Whatever an earlier account left in the cache in this browser goes now. With the
           // session in the cache, the public-only route moves on to `next` or the dashboard,
