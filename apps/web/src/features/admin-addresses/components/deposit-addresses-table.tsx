@@ -30,9 +30,13 @@ export function DepositAddressesTable({
             <tr key={a.id} className={STACKED.row}>
               <StackedCell label="Customer">
                 <span className="min-w-0 text-right md:text-left">
-                  <span className="block truncate font-medium text-fg">{name}</span>
+                  <span className="block truncate font-medium text-fg" title={name}>
+                    {name}
+                  </span>
                   {userEmailBesideName(a.user) ? (
-                    <span className="block truncate text-xs text-muted">{a.user.email}</span>
+                    <span className="block truncate text-xs text-muted" title={a.user.email}>
+                      {a.user.email}
+                    </span>
                   ) : null}
                 </span>
               </StackedCell>

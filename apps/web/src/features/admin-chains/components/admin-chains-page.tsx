@@ -2,6 +2,7 @@ import { assetById, formatAssetAmount, formatDateTime } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
@@ -217,7 +218,9 @@ function Alerts({ alerts }: { alerts: TChainAlert[] }) {
                 className="grid gap-2 p-4 text-sm md:grid-cols-[1fr_auto] md:items-start"
               >
                 <div className="min-w-0 space-y-1">
-                  <p className="break-words font-medium text-fg">{a.email}</p>
+                  <p className="font-medium text-fg">
+                    <EmailText email={a.email} />
+                  </p>
                   <p className="font-semibold tabular-nums text-fg">{amountOf(a)}</p>
                   <p className="break-all font-mono text-xs text-muted">
                     <span className="sr-only">Transaction hash </span>

@@ -8,6 +8,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
+import { EmailText } from '@web/components/ui/email-text';
 import { submitOf, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
@@ -217,7 +218,9 @@ export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void })
         <dl className="grid gap-4 sm:grid-cols-2">
           <Fact label="Full Name">{s.fullName}</Fact>
           <Fact label="Phone">{s.phoneNumber}</Fact>
-          <Fact label="E-mail">{s.email}</Fact>
+          <Fact label="E-mail">
+            <EmailText email={s.email} />
+          </Fact>
           <Fact label="Status">
             <KycBadge status={s.status} />
           </Fact>

@@ -9,6 +9,7 @@ import {
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { errorMessage } from '@web/lib/api-client';
 import { useSession } from '@web/lib/session';
 import { Check, ShieldCheck, X } from 'lucide-react';
@@ -104,7 +105,7 @@ export function PendingChangesCard({
                     </ins>
                   </p>
                   <p className="break-words text-xs text-muted">
-                    Proposed by {mine ? 'you' : c.proposedBy.email} on{' '}
+                    Proposed by {mine ? 'you' : <EmailText email={c.proposedBy.email} />} on{' '}
                     <time dateTime={c.proposedAt}>{formatDateTime(c.proposedAt)}</time>
                   </p>
                   {mine ? (

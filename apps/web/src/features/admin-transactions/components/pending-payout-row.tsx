@@ -3,6 +3,7 @@ import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
+import { EmailText } from '@web/components/ui/email-text';
 import { Amount, Destination, isBank } from './pending-payout-present';
 import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
 
@@ -76,10 +77,14 @@ export function PendingPayoutRow({
       </td>
       <td data-label="Customer" className={STACKED.cell}>
         <span className="min-w-0 break-words">
-          {customerText(tx)}
           {userEmailBesideName(tx.customer) ? (
-            <span className="block text-xs text-muted">{tx.customer.email}</span>
-          ) : null}
+            <>
+              {customerText(tx)}
+              <EmailText email={tx.customer.email} className="block text-xs text-muted" />
+            </>
+          ) : (
+            <EmailText email={tx.customer.email} />
+          )}
         </span>
       </td>
       <td data-label="Type" className={STACKED.cell}>

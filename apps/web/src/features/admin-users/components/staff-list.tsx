@@ -1,8 +1,9 @@
-import { formatDateTime, STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { formatDateTime, STAFF_RESET_REASON_MISSING } from '@coffer/shared';
 import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Spinner } from '@web/components/ui/spinner';
 import { useSession } from '@web/lib/session';
@@ -75,7 +76,11 @@ export function StaffList() {
                             </Badge>
                           ) : null}
                         </p>
-                        {email ? <p className="text-xs text-muted">{email}</p> : null}
+                        {email ? (
+                          <p className="text-xs text-muted">
+                            <EmailText email={email} />
+                          </p>
+                        ) : null}
                       </td>
                       <td className="py-3 pr-4 whitespace-nowrap">
                         {a.lastLogin ? formatDateTime(a.lastLogin) : 'Never'}

@@ -8,6 +8,7 @@ import {
 import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
+import { EmailText } from '@web/components/ui/email-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Switch } from '@web/components/ui/switch';
 import { SecurityActivityButton } from './security-activity-dialog';
@@ -103,10 +104,15 @@ function UserRow({
             {name.charAt(0).toUpperCase()}
           </span>
           <div className="min-w-0">
-            <p className="font-medium text-fg">{name}</p>
+            <p className="font-medium text-fg">{email ? name : <EmailText email={name} />}</p>
             <p className="text-xs text-muted">
               <span className="font-mono">{u.id.slice(0, 8)}</span>
-              {email ? ` · ${email}` : null}
+              {email ? (
+                <>
+                  {' · '}
+                  <EmailText email={email} />
+                </>
+              ) : null}
             </p>
           </div>
         </div>
