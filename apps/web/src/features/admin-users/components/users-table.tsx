@@ -34,7 +34,7 @@ export function UsersTable({
 }: { rows: TAdminUserRow[]; liveFigures: Map<string, TAdminUserFigures> } & RowActions) {
   return (
     <ScrollRegion label="Users" bleed>
-      <table className="w-full min-w-[1100px] text-left text-sm">
+      <table className="w-full min-w-[1040px] text-left text-sm">
         <caption className="sr-only">Users</caption>
         <thead className="border-b border-border text-xs uppercase text-muted">
           <tr>
@@ -134,22 +134,26 @@ function UserRow({
         {u.lastLogin ? formatDateTime(u.lastLogin) : 'Never'}
       </td>
       <td className="py-3 pr-4">
-        <Switch
-          checked={u.twoFactorRequired}
-          disabled={requiredPending}
-          onCheckedChange={(checked) => onToggleRequired(u, checked)}
-          aria-label={`2FA required for ${name}`}
-        />
+        {/* Whether 2FA is asked for, and whether the customer has it: one column. */}
+        <div className="flex flex-col items-start gap-2">
+          <Switch
+            checked={u.twoFactorRequired}
+            disabled={requiredPending}
+            onCheckedChange={(checked) => onToggleRequired(u, checked)}
+            aria-label={`2FA required for ${name}`}
+          />
+          <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'} className="whitespace-nowrap">
+            {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
+          </Badge>
+        </div>
       </td>
       <td className="py-3">
-        <div className="flex flex-wrap items-center gap-2">
+        {/* One button to a line, all as wide as the widest, each label on one line. */}
+        <div className="flex w-max flex-col items-stretch gap-2 [&_button]:whitespace-nowrap">
           <Button size="sm" variant="outline" onClick={() => onReset({ id: u.id, name })}>
             Reset 2FA
           </Button>
           <SecurityActivityButton user={{ id: u.id, name }} />
-          <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
-            {u.twoFactorEnabled ? '2FA Enabled' : '2FA Disabled'}
-          </Badge>
           {u.frozen ? <UnfreezeReview user={{ id: u.id, name }} /> : null}
           {u.twoFactorEnabled ? (
             <Button

@@ -36,8 +36,10 @@ function defaultWallets(): TWallet[] {
 
 function AssetRow({ wallet }: { wallet: TWallet }) {
   const asset = assetById(wallet.assetId);
-  const amount = (value: string) =>
-    asset ? formatAssetAmount(asset, value) : `${value} ${wallet.symbol}`;
+  const amount = (value: string, symbol = true) =>
+    asset
+      ? formatAssetAmount(asset, value, { symbol })
+      : `${value} ${symbol ? wallet.symbol : ''}`.trim();
   const held = toMinorOrNull(wallet.held, wallet.decimals) ?? 0n;
   const slug = asset?.slug ?? wallet.assetId.replace('-', '').toLowerCase();
 
@@ -71,7 +73,7 @@ function AssetRow({ wallet }: { wallet: TWallet }) {
         </span>
         {held > 0n ? (
           <span className="block text-xs tabular-nums text-muted">
-            {amount(wallet.held)} on hold
+            {amount(wallet.held, false)} on hold
           </span>
         ) : null}
       </span>

@@ -99,8 +99,9 @@ function BalanceCard({ asset }: { asset: TAsset }) {
             </p>
             {wallet && held > 0n ? (
               <p className="text-xs tabular-nums text-muted">
-                {formatAssetAmount(asset, wallet.available)} available,{' '}
-                {formatAssetAmount(asset, wallet.held)} on hold for withdrawals and bank transfers
+                {formatAssetAmount(asset, wallet.available, { symbol: false })} available,{' '}
+                {formatAssetAmount(asset, wallet.held, { symbol: false })} on hold for withdrawals
+                and bank transfers
               </p>
             ) : null}
           </>
