@@ -104,7 +104,7 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
-  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.250000 BTC' });
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.25000000 BTC' });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Completed');
   await expect(row).toContainText('Deposit');
@@ -112,7 +112,7 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await row.getByRole('button', { name: /^View transaction/ }).click();
   const details = adminA.getByRole('dialog', { name: 'Transaction Details' });
   await expect(details).toContainText(account.email);
-  await expect(details).toContainText('0.250000 BTC');
+  await expect(details).toContainText('0.25000000 BTC');
   await snap(adminA, 'admin-transactions-details');
   await details.getByRole('button', { name: 'Close' }).click();
 
@@ -158,7 +158,7 @@ test("Edit shows the customer's destination and amount but does not offer them",
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: 'Withdrawal' })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
   await row.getByRole('button', { name: /^Edit transaction/ }).click();
   const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
   await expect(editing).toContainText('The customer confirmed this destination');
@@ -177,7 +177,7 @@ function pendingRow(page: Page) {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: account.email })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
 }
 
 test('an admin approves the withdrawal before anyone can complete it', async () => {
@@ -220,7 +220,7 @@ test('a second admin completes it in Pending withdrawals', async () => {
   await expect(
     stepUp.getByRole('heading', { name: 'Confirm the withdrawal', exact: true }),
   ).toBeVisible();
-  await expect(stepUp).toContainText('Mark 0.100000 BTC for');
+  await expect(stepUp).toContainText('Mark 0.10000000 BTC for');
   await snap(adminB, 'admin-transactions-complete-step-up');
   await stepUp.getByLabel('Authentication code').fill(wrongCode(staffB.secret));
   await stepUp.getByRole('button', { name: 'Confirm and complete' }).click();
@@ -243,7 +243,7 @@ test('a second admin completes it in Pending withdrawals', async () => {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: 'Withdrawal' })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
   // The search applies once typing pauses: then this customer's withdrawal is the one row.
   await expect(listed).toHaveCount(1);
   await listed.getByRole('button', { name: /^View transaction/ }).click();
@@ -285,7 +285,7 @@ test('deleting a transaction asks why, then for the admin’s own step-up', asyn
   await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
   await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
 
-  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.012500 BTC' });
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.01250000 BTC' });
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Delete transaction/ }).click();
   const confirm = adminA.getByRole('dialog', { name: 'Delete transaction' });

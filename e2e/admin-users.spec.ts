@@ -12,6 +12,7 @@ import {
   signInNewAdminAccount,
   toasts,
 } from './support/flows';
+import { expectNoSidewaysScroll, expectOnOneLine, expectToastsBelowTopBar } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer and one admin side by side: the admin's 2FA actions reach the customer.
@@ -79,7 +80,9 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
   const row = customerRow(admin);
   await expect(row).toHaveCount(1);
-  await expect(row).toContainText('Unknown User');
+  // A customer without a name is known by their e-mail, shown once, never as "Unknown User".
+  await expect(row).not.toContainText('Unknown User');
+  await expect(row.getByText(account.email, { exact: true })).toHaveCount(1);
 
   // Real figures at the live ETH price: 2 ETH + 100 USDT.
   const prices = await (await admin.request.get('/api/prices')).json();
@@ -104,9 +107,15 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await admin.reload();
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
   await expect(customerRow(admin).getByRole('switch')).not.toBeChecked();
+  // At 1440 px the table fits its card and every action reads on one line inside its
+  // button; the toast leaves the top bar's e-mail and Logout uncovered.
+  await admin.setViewportSize({ width: 1440, height: 900 });
   await customerRow(admin).getByRole('switch').click();
   await expect(toasts(admin)).toContainText('2FA Required');
+  await expectToastsBelowTopBar(admin);
   await expect(customerRow(admin).getByRole('switch')).toBeChecked();
+  await expectNoSidewaysScroll(admin.getByRole('region', { name: 'Users' }));
+  await expectOnOneLine(customerRow(admin).getByRole('button'));
   await expectAccessible(admin);
   await snap(admin, 'admin-users');
 });

@@ -58,7 +58,7 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
   await pickCustomer(admin, 'Select User', account.email);
   const main = admin.getByRole('main');
   const btc = main.getByRole('row', { name: 'BTC bitcoin wallet' });
-  await expect(btc).toContainText('0.500000 BTC');
+  await expect(btc).toContainText('0.50000000 BTC');
   await expect(main.getByText('No deposit addresses found for this user.')).toBeVisible();
 
   // One edit at a time: while the balance is edited, no other edit can start.
@@ -87,7 +87,7 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
   await expect(toasts(admin)).toContainText(
     /Wallet balance updated to 0\.75 BTC \(~\$[\d,]+\.\d\d\)/,
   );
-  await expect(btc).toContainText('0.750000 BTC');
+  await expect(btc).toContainText('0.75000000 BTC');
   await expect(field).toHaveCount(0);
   await snap(admin, 'admin-wallets');
 

@@ -44,7 +44,7 @@ function pendingRow(page: Page) {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: account.email })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
 }
 
 function waitingTable(page: Page) {
@@ -90,7 +90,7 @@ test('a second admin approves it in Pending withdrawals', async () => {
   await row.getByRole('button', { name: 'Approve' }).click();
   await confirmStepUp(approver, approverAccount, {
     title: 'Approve withdrawal',
-    says: `0.100000 BTC for ${account.email}`,
+    says: `0.10000000 BTC for ${account.email}`,
   });
   await expect(toasts(approver).getByText('Withdrawal approved')).toBeVisible();
   await expect(row.getByText('Approved', { exact: true })).toBeVisible();
