@@ -10,11 +10,15 @@ import {
   toasts,
   wrongCode,
 } from './support/flows';
+import { expectNoSidewaysScroll, expectOnOneLine } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer and two admins: admin A credits a deposit, the customer withdraws part of
 // it, admin B pays it out. Serial: each step builds on the one before.
 test.describe.configure({ mode: 'serial' });
+
+/** 'Nov 28, 2026, 4:53 PM': how every screen writes a date and time. */
+const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const PAYOUT_HASH = 'f'.repeat(8) + 'a1b2c3d4'.repeat(7);
@@ -108,6 +112,19 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Completed');
   await expect(row).toContainText('Deposit');
+  // The date in the one format of every screen; the figures each on one line at 1440 px
+  // ('0.25000000 BTC', never '0.25000000' over 'BTC'), and readable on a phone.
+  await expect(row.getByRole('cell').first()).toHaveText(DATE_TIME);
+  const figures = row.locator(
+    'td[data-label="Amount"], td[data-label="USD"], td[data-label="AUD"]',
+  );
+  await adminA.setViewportSize({ width: 1440, height: 900 });
+  await expectOnOneLine(figures);
+  await adminA.setViewportSize({ width: 375, height: 812 });
+  await expectOnOneLine(row.locator('td[data-label="Amount"]'));
+  await expectNoSidewaysScroll(adminA.locator('html'));
+  await snap(adminA, 'admin-transactions-row');
+  await adminA.setViewportSize({ width: 1280, height: 720 });
 
   await row.getByRole('button', { name: /^View transaction/ }).click();
   const details = adminA.getByRole('dialog', { name: 'Transaction Details' });

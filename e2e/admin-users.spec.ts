@@ -275,6 +275,11 @@ test('Recovery Phrases shows who has one, and never a phrase', async () => {
   await expect(admin.getByRole('heading', { name: 'Users Without Phrases' })).toBeVisible();
   await expect(admin.getByRole('listitem').filter({ hasText: account.email })).toBeVisible();
   await expect(admin.getByRole('button', { name: /View|Copy|Generate/ })).toHaveCount(0);
+  // The table holds facts only: no Actions column of filler text.
+  await expect(
+    admin.getByRole('table', { name: 'Recovery phrases' }).getByRole('columnheader'),
+  ).toHaveText(['User', 'Type', 'Created']);
+  await expect(admin.getByText('Already has phrase')).toHaveCount(0);
   const text = (await admin.locator('body').innerText()).toLowerCase();
   expect(text).not.toContain(account.phrase.slice(0, 3).join(' '));
   await expectAccessible(admin);

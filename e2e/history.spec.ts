@@ -88,6 +88,12 @@ test('the history lists every transaction newest first, with its status and amou
   await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
   await expect(withdrawal).toContainText('−0.10000000 BTC');
   await expect(withdrawal).toContainText('$6,500.00');
+  // The fee is finer than nothing: shown to its last unit, at least the asset's decimals.
+  await expect(withdrawal.getByText('0.00010000 BTC', { exact: true })).toBeVisible();
+  // When, in the one format of every screen.
+  await expect(withdrawal.locator('time')).toHaveText(
+    /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
+  );
 
   await expect(ethDeposit).toHaveAccessibleName(/^Deposit, /);
   await expect(ethDeposit.getByText('completed', { exact: true })).toBeVisible();
