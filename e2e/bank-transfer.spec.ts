@@ -211,16 +211,16 @@ test('each balance shows what the amount would take from it, at the live rates',
 
   // Only what has a balance is offered: BTC and ETH, not the empty USDT wallets.
   await expect(form.payFrom().getByRole('radio')).toHaveCount(2);
-  await expect(form.eth()).toHaveAccessibleName(/1\.00 ETH available/);
+  await expect(form.eth()).toHaveAccessibleName(/1\.000000 ETH available/);
 
   await form.aud().fill('100');
   await expect(form.usd()).toHaveValue('65.43');
   await expect(page.getByText('You request A$100 (about US$65.43).')).toBeVisible();
-  // US$65.43 at $3,000.00 is 0.02181 ETH; at $65,000.00 it is 0.00100662 BTC, more than 0.001.
-  await expect(form.eth()).toHaveAccessibleName(/Takes 0\.02181 ETH · 1\.00 ETH available/);
+  // US$65.43 at $3,000.00 is 0.021810 ETH; at $65,000.00 it is 0.00100662 BTC, more than 0.001.
+  await expect(form.eth()).toHaveAccessibleName(/Takes 0\.021810 ETH · 1\.000000 ETH available/);
   await expect(form.eth()).toBeEnabled();
   await expect(form.btc()).toHaveAccessibleName(
-    /Not enough: takes 0\.00100662 BTC, 0\.001 BTC available/,
+    /Not enough: takes 0\.00100662 BTC, 0\.00100000 BTC available/,
   );
   await expect(form.btc()).toBeDisabled();
 
@@ -233,7 +233,7 @@ test('each balance shows what the amount would take from it, at the live rates',
 
   // More than 1 ETH is worth: ETH is short too.
   await form.aud().fill('5000');
-  await expect(form.eth()).toHaveAccessibleName(/Not enough: takes 1\.0905 ETH/);
+  await expect(form.eth()).toHaveAccessibleName(/Not enough: takes 1\.090500 ETH/);
   await expect(form.eth()).toBeDisabled();
 
   // What will be held, and at which rates, before anything is sent.
@@ -300,7 +300,7 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
     '0.978190 available, 0.021810 on hold for withdrawals and bank transfers',
   );
   await openBankTransfer();
-  await expect(form.eth()).toHaveAccessibleName(/0\.97819 ETH available/);
+  await expect(form.eth()).toHaveAccessibleName(/0\.978190 ETH available/);
 });
 
 test('another admin completes it with a bank reference, checked as it is typed', async () => {

@@ -116,7 +116,7 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
 
   const waiting = waitingTable(approver).getByRole('row').filter({ hasText: account.email });
   await expect(waiting).toHaveCount(1);
-  await expect(waiting).toContainText('0.1 BTC');
+  await expect(waiting).toContainText('0.10000000 BTC');
   await expect(waiting).toContainText('Approved');
   await expect(waiting.getByTitle(BTC_ADDRESS)).toHaveText(BTC_ADDRESS);
   await expect(approver.getByText('No Bitcoin batches yet.')).toBeVisible();
@@ -126,7 +126,7 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
   // On a phone the tables stack as cards: nothing sticks out sideways.
   const viewport = approver.viewportSize();
   await approver.setViewportSize({ width: 375, height: 812 });
-  await expect(waiting).toContainText('0.1 BTC');
+  await expect(waiting).toContainText('0.10000000 BTC');
   expect(
     await approver.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
