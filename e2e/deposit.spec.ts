@@ -2,7 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './support/app';
 import { addDepositAddress, newBitcoinAddress, withSetting } from './support/db';
 import { type Account, createCustomer, sidebar } from './support/flows';
-import { textInsetFromBorder } from './support/layout';
+import { expectToastsBelowTopBar, textInsetFromBorder } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer: first without an address, then with the one staff give them.
@@ -60,9 +60,13 @@ test('an address card shows the network and the address, and copies it', async (
   await expectAccessible(page);
   await snap(page, 'deposit-with-address');
 
+  // At 1440 px the toast opens below the top bar: the e-mail and Logout stay uncovered.
+  await page.setViewportSize({ width: 1440, height: 900 });
   const copy = card.getByRole('button', { name: 'Copy BTC Bitcoin Network address' });
   await copy.click();
   await expect(page.getByText('Address copied!', { exact: true })).toBeVisible();
+  await expectToastsBelowTopBar(page);
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
   await expect(copy).toHaveText('Copied!');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
 

@@ -46,6 +46,7 @@ async function authProblem(
   return weak ? { password: weak } : {};
 }
 
+/** The message the form shows: one for the whole form first, else the first field's. */
 function summaryOf(messages: TFormErrors<TAuthFields>): string | null {
   return messages[FORM_ERROR] ?? messages.email ?? messages.password ?? null;
 }
@@ -188,7 +189,6 @@ export function useAuthForm() {
   return {
     mode,
     form,
-    // The form's one message: a refusal of the whole form, else the first field's.
     error: summaryOf(messagesOf<TAuthFields>(form.formState.errors)),
     busy: form.formState.isSubmitting || signIn.isPending || signUp.isPending,
     signingIn: signIn.isPending,
