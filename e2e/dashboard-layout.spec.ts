@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible } from './support/app';
+import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
 import { createCustomer, expectDashboard, sidebar, topBar } from './support/flows';
 import { expectNotTruncated, lineBreaks } from './support/layout';
 import { snap } from './support/shots';
@@ -41,15 +41,25 @@ test.describe('dashboard on a phone (375 px)', () => {
     expect(lines, 'the address takes more than one line at 375 px').toBeGreaterThan(1);
     expect(split, 'pieces of the address broken mid-word').toEqual([]);
 
-    // Each asset's network reads in full: "USDT · ERC-20", not "USDT · ER…".
-    for (const label of [
-      'BTC · Bitcoin Network',
-      'ETH · Ethereum Network',
-      'USDT · ERC-20',
-      'USDT · TRC-20',
-    ]) {
-      await expect(main.getByText(label, { exact: true })).toBeVisible();
-      await expectNotTruncated(main.getByText(label, { exact: true }));
+    // Each asset's name and network read in full ("USDT · ERC-20", not "USDT · ER…" nor
+    // "ERC-" over "20"), even beside a balance as wide as 1,304.19070000 BTC.
+    creditDeposit(account.email, 'BTC', '1304.1907', uniqueTxHash());
+    await page.reload();
+    await expect(main.getByText('1,304.19070000 BTC', { exact: true })).toBeVisible();
+    for (const [name, label] of [
+      ['Bitcoin', 'BTC · Bitcoin Network'],
+      ['Ethereum', 'ETH · Ethereum Network'],
+      ['Tether', 'USDT · ERC-20'],
+      ['Tether', 'USDT · TRC-20'],
+    ] as const) {
+      const shown = main.getByText(label, { exact: true });
+      await expect(shown).toBeVisible();
+      await expectNotTruncated(shown);
+      expect(
+        (await lineBreaks(shown.locator('span'))).lines,
+        `${label}: the network on one line`,
+      ).toBe(1);
+      await expectNotTruncated(main.getByText(name, { exact: true }).first());
     }
     await snap(page, 'dashboard-phone-labels', ['mobile']);
 
