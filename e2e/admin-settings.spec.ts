@@ -109,6 +109,19 @@ test('App Settings shows the price sync and every setting in four sections; a sy
     'false',
   );
   await expect(admin.getByLabel('Price data provider')).toHaveValue('coingecko');
+  await expect(admin.getByLabel('Price data provider').locator('option:checked')).toHaveText(
+    'CoinGecko',
+  );
+  // Every setting has a plain help line; no setting key or block-counting jargon is shown.
+  await expect(admin.getByLabel('Bitcoin confirmations')).toHaveAccessibleDescription(
+    /^A Bitcoin deposit is credited once this many blocks hold it: 1 credits it in its first block \(1 to 100\)\./,
+  );
+  await expect(admin.getByLabel('Security hold (hours)')).toHaveAccessibleDescription(
+    /^How long payouts, bank detail changes and 2FA changes wait after a recovery phrase is used/,
+  );
+  const main = admin.getByRole('main');
+  await expect(main).not.toContainText('security_hold_hours');
+  await expect(main).not.toContainText('the including one counts');
   await expect(admin.getByLabel('Maximum daily withdrawal (USD)')).toHaveValue('10000');
   await expect(admin.getByLabel('Staking daily rate')).toHaveValue('0.0001');
   await expect(
@@ -133,7 +146,7 @@ test('App Settings shows the price sync and every setting in four sections; a sy
   ).toBeVisible();
   await expect(syncCard).toContainText(adminEmail);
   await expect(syncCard).toContainText('$65,000.00');
-  await expect(admin.getByText('Live feed prices')).toBeVisible();
+  await expect(admin.getByText('Live prices', { exact: true })).toBeVisible();
 
   await expectAccessible(admin);
   await scrollToTop(admin);
@@ -282,4 +295,38 @@ test('the audit log shows the stop, the proposals and the approvals, and filters
   await expectAccessible(admin);
   await scrollToTop(admin);
   await snap(admin, 'admin-audit');
+});
+
+test('the price sync card names prices that are not live in the words the customer reads', async () => {
+  /** Answers the price status as the server does when its feed is down. */
+  async function pricesFrom(source: 'cached' | 'fallback') {
+    await admin.unrouteAll();
+    const pricesAt = source === 'cached' ? new Date(Date.now() - 12 * 60_000).toISOString() : null;
+    await admin.route('**/api/admin/prices/sync', async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      const response = await route.fetch();
+      const status = await response.json();
+      await route.fulfill({
+        response,
+        json: { ...status, current: { ...status.current, source, pricesAt } },
+      });
+    });
+    await admin.goto('/dashboard/admin/settings');
+  }
+  const current = admin.getByRole('region', { name: 'Prices in use' });
+
+  await pricesFrom('fallback');
+  await expect(current.getByText('Catalogue prices', { exact: true })).toBeVisible();
+  await expect(current).toContainText(
+    'The price feed has never been reached: values use catalogue prices, not market prices.',
+  );
+  await expect(current).not.toContainText('as of');
+
+  await pricesFrom('cached');
+  await expect(current.getByText('Last live prices', { exact: true })).toBeVisible();
+  await expect(current).toContainText(
+    'The price feed is not answering: values use the last live prices, from 12 minutes ago.',
+  );
+  await snap(admin, 'admin-settings-prices-cached');
+  await admin.unrouteAll();
 });

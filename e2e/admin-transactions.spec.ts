@@ -10,11 +10,15 @@ import {
   toasts,
   wrongCode,
 } from './support/flows';
+import { expectNoSidewaysScroll, expectOnOneLine } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer and two admins: admin A credits a deposit, the customer withdraws part of
 // it, admin B pays it out. Serial: each step builds on the one before.
 test.describe.configure({ mode: 'serial' });
+
+/** 'Nov 28, 2026, 4:53 PM': how every screen writes a date and time. */
+const DATE_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/;
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const PAYOUT_HASH = 'f'.repeat(8) + 'a1b2c3d4'.repeat(7);
@@ -104,15 +108,28 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
   await expect(dialog).toHaveCount(0);
 
-  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.250000 BTC' });
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.25000000 BTC' });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Completed');
   await expect(row).toContainText('Deposit');
+  // The date in the one format of every screen; the figures each on one line at 1440 px
+  // ('0.25000000 BTC', never '0.25000000' over 'BTC'), and readable on a phone.
+  await expect(row.getByRole('cell').first()).toHaveText(DATE_TIME);
+  const figures = row.locator(
+    'td[data-label="Amount"], td[data-label="USD"], td[data-label="AUD"]',
+  );
+  await adminA.setViewportSize({ width: 1440, height: 900 });
+  await expectOnOneLine(figures);
+  await adminA.setViewportSize({ width: 375, height: 812 });
+  await expectOnOneLine(row.locator('td[data-label="Amount"]'));
+  await expectNoSidewaysScroll(adminA.locator('html'));
+  await snap(adminA, 'admin-transactions-row');
+  await adminA.setViewportSize({ width: 1280, height: 720 });
 
   await row.getByRole('button', { name: /^View transaction/ }).click();
   const details = adminA.getByRole('dialog', { name: 'Transaction Details' });
   await expect(details).toContainText(account.email);
-  await expect(details).toContainText('0.250000 BTC');
+  await expect(details).toContainText('0.25000000 BTC');
   await snap(adminA, 'admin-transactions-details');
   await details.getByRole('button', { name: 'Close' }).click();
 
@@ -158,7 +175,7 @@ test("Edit shows the customer's destination and amount but does not offer them",
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: 'Withdrawal' })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
   await row.getByRole('button', { name: /^Edit transaction/ }).click();
   const editing = adminA.getByRole('dialog', { name: 'Edit Transaction' });
   await expect(editing).toContainText('The customer confirmed this destination');
@@ -182,7 +199,7 @@ function pendingRow(page: Page) {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: account.email })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
 }
 
 test('an admin approves the withdrawal before anyone can complete it', async () => {
@@ -227,7 +244,7 @@ test('a second admin completes it in Pending withdrawals', async () => {
   await expect(
     stepUp.getByRole('heading', { name: 'Confirm the withdrawal', exact: true }),
   ).toBeVisible();
-  await expect(stepUp).toContainText('Mark 0.100000 BTC for');
+  await expect(stepUp).toContainText('Mark 0.10000000 BTC for');
   await snap(adminB, 'admin-transactions-complete-step-up');
   await stepUp.getByLabel('Authentication code').fill(wrongCode(staffB.secret));
   await stepUp.getByRole('button', { name: 'Confirm and complete' }).click();
@@ -252,7 +269,7 @@ test('a second admin completes it in Pending withdrawals', async () => {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: 'Withdrawal' })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
   // The search applies once typing pauses: then this customer's withdrawal is the one row.
   await expect(listed).toHaveCount(1);
   await listed.getByRole('button', { name: /^View transaction/ }).click();
@@ -294,7 +311,7 @@ test('deleting a transaction asks why, then for the admin’s own step-up', asyn
   await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
   await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
 
-  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.012500 BTC' });
+  const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.01250000 BTC' });
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: /^Delete transaction/ }).click();
   const confirm = adminA.getByRole('dialog', { name: 'Delete transaction' });

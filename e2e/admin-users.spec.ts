@@ -12,6 +12,7 @@ import {
   signInNewAdminAccount,
   toasts,
 } from './support/flows';
+import { expectNoSidewaysScroll, expectOnOneLine, expectToastsBelowTopBar } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer and one admin side by side: the admin's 2FA actions reach the customer.
@@ -96,8 +97,9 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
   const row = customerRow(admin);
   await expect(row).toHaveCount(1);
-  // No name given: staff read the customer's e-mail, never a placeholder.
+  // A customer without a name is known by their e-mail, shown once, never as "Unknown User".
   await expect(row).not.toContainText('Unknown User');
+  await expect(row.getByText(account.email, { exact: true })).toHaveCount(1);
 
   // Real figures at the live ETH price: 2 ETH + 100 USDT.
   const prices = await (await admin.request.get('/api/prices')).json();
@@ -126,9 +128,15 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await admin.reload();
   await admin.getByRole('searchbox', { name: 'Search users' }).fill(account.email);
   await expect(customerRow(admin).getByRole('switch')).not.toBeChecked();
+  // At 1440 px the table fits its card and every action reads on one line inside its
+  // button; the toast leaves the top bar's e-mail and Logout uncovered.
+  await admin.setViewportSize({ width: 1440, height: 900 });
   await customerRow(admin).getByRole('switch').click();
   await expect(toasts(admin)).toContainText('2FA Required');
+  await expectToastsBelowTopBar(admin);
   await expect(customerRow(admin).getByRole('switch')).toBeChecked();
+  await expectNoSidewaysScroll(admin.getByRole('region', { name: 'Users' }));
+  await expectOnOneLine(customerRow(admin).getByRole('button'));
   await expectAccessible(admin);
   await snap(admin, 'admin-users');
 });
@@ -332,6 +340,11 @@ test('Recovery Phrases shows who has one, and never a phrase', async () => {
   await expect(admin.getByRole('heading', { name: 'Users Without Phrases' })).toBeVisible();
   await expect(admin.getByRole('listitem').filter({ hasText: account.email })).toBeVisible();
   await expect(admin.getByRole('button', { name: /View|Copy|Generate/ })).toHaveCount(0);
+  // The table holds facts only: no Actions column of filler text.
+  await expect(
+    admin.getByRole('table', { name: 'Recovery phrases' }).getByRole('columnheader'),
+  ).toHaveText(['User', 'Type', 'Created']);
+  await expect(admin.getByText('Already has phrase')).toHaveCount(0);
   const text = (await admin.locator('body').innerText()).toLowerCase();
   expect(text).not.toContain(account.phrase.slice(0, 3).join(' '));
   await expectAccessible(admin);

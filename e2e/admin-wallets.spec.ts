@@ -57,8 +57,10 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
 
   await pickCustomer(admin, 'Select User', account.email);
   const main = admin.getByRole('main');
-  const btc = main.getByRole('row', { name: 'BTC bitcoin wallet' });
-  await expect(btc).toContainText('0.500000 BTC');
+  // A customer without a name is managed by their e-mail, said once.
+  await expect(main.getByText(`Managing ${account.email}`, { exact: true })).toBeVisible();
+  const btc = main.getByRole('row', { name: 'BTC Bitcoin Network wallet' });
+  await expect(btc).toContainText('0.50000000 BTC');
   await expect(main.getByText('No deposit addresses found for this user.')).toBeVisible();
 
   // One edit at a time: while the balance is edited, no other edit can start.
@@ -87,7 +89,7 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
   await expect(toasts(admin)).toContainText(
     /Wallet balance updated to 0\.75 BTC \(~\$[\d,]+\.\d\d\)/,
   );
-  await expect(btc).toContainText('0.750000 BTC');
+  await expect(btc).toContainText('0.75000000 BTC');
   await expect(field).toHaveCount(0);
   await snap(admin, 'admin-wallets');
 
@@ -117,6 +119,11 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   await pickCustomer(admin, 'Customer', account.email);
   await dialog.getByLabel('Asset').selectOption('BTC');
   await expect(dialog.getByLabel('Network')).toHaveValue('bitcoin');
+  // Networks are offered by name.
+  await expect(dialog.getByLabel('Network').locator('option:checked')).toHaveText(
+    'Bitcoin Network',
+  );
+  await expect(dialog.getByLabel('Network').locator('option')).toContainText(['ERC-20', 'TRC-20']);
   await dialog.getByLabel('Address').fill('bc1-not-an-address');
   await dialog.getByRole('button', { name: 'Add Address' }).click();
   await expect(dialog.getByRole('alert')).toHaveText('Invalid Bitcoin address format');
@@ -131,6 +138,8 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   const row = admin.getByRole('row').filter({ hasText: address });
   await expect(row).toContainText('BTC');
   await expect(row).toContainText('Active');
+  await expect(row.getByRole('cell', { name: 'Bitcoin Network', exact: true })).toBeVisible();
+  await expect(row).not.toContainText('bitcoin');
   await expectAccessible(admin);
   await snap(admin, 'admin-addresses');
 
@@ -148,6 +157,11 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   await sidebar(admin).getByRole('link', { name: 'Wallet Management' }).click();
   await pickCustomer(admin, 'Select User', account.email);
   await expect(admin.getByRole('main').getByText(address)).toBeVisible();
+  const listed = admin.getByRole('main').getByRole('row').filter({ hasText: address });
+  await expect(listed.getByRole('cell', { name: 'Bitcoin Network', exact: true })).toBeVisible();
+  await expect(
+    listed.getByRole('button', { name: 'Edit BTC Bitcoin Network deposit address' }),
+  ).toBeVisible();
 });
 
 test('an admin deletes an address after confirming; the customer no longer sees it', async () => {
@@ -157,6 +171,7 @@ test('an admin deletes an address after confirming; the customer no longer sees 
   await row.getByRole('button', { name: /^Delete BTC address/ }).click();
   const confirm = admin.getByRole('dialog', { name: 'Delete Deposit Address' });
   await expect(confirm).toContainText('Are you sure you want to delete this deposit address?');
+  await expect(confirm).toContainText(`BTC · Bitcoin Network · ${account.email}`);
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await confirmStepUp(admin, staff, { title: 'Confirm the deletion' });
   await expect(toasts(admin)).toContainText('Address Deleted');

@@ -218,16 +218,16 @@ test('each balance shows what the amount would take from it, at the live rates',
 
   // Only what has a balance is offered: BTC and ETH, not the empty USDT wallets.
   await expect(form.payFrom().getByRole('radio')).toHaveCount(2);
-  await expect(form.eth()).toHaveAccessibleName(/1\.00 ETH available/);
+  await expect(form.eth()).toHaveAccessibleName(/1\.000000 ETH available/);
 
   await form.aud().fill('100');
   await expect(form.usd()).toHaveValue('65.43');
   await expect(page.getByText('You request A$100 (about US$65.43).')).toBeVisible();
-  // US$65.43 at $3,000.00 is 0.02181 ETH; at $65,000.00 it is 0.00100662 BTC, more than 0.001.
-  await expect(form.eth()).toHaveAccessibleName(/Takes 0\.02181 ETH · 1\.00 ETH available/);
+  // US$65.43 at $3,000.00 is 0.021810 ETH; at $65,000.00 it is 0.00100662 BTC, more than 0.001.
+  await expect(form.eth()).toHaveAccessibleName(/Takes 0\.021810 ETH · 1\.000000 ETH available/);
   await expect(form.eth()).toBeEnabled();
   await expect(form.btc()).toHaveAccessibleName(
-    /Not enough: takes 0\.00100662 BTC, 0\.001 BTC available/,
+    /Not enough: takes 0\.00100662 BTC, 0\.00100000 BTC available/,
   );
   await expect(form.btc()).toBeDisabled();
 
@@ -240,13 +240,13 @@ test('each balance shows what the amount would take from it, at the live rates',
 
   // More than 1 ETH is worth: ETH is short too.
   await form.aud().fill('5000');
-  await expect(form.eth()).toHaveAccessibleName(/Not enough: takes 1\.0905 ETH/);
+  await expect(form.eth()).toHaveAccessibleName(/Not enough: takes 1\.090500 ETH/);
   await expect(form.eth()).toBeDisabled();
 
   // What will be held, and at which rates, before anything is sent.
   await form.aud().fill('100');
   await form.eth().check();
-  await expect(page.getByText('Held from your ETH: 0.02181 ETH', { exact: true })).toBeVisible();
+  await expect(page.getByText('Held from your ETH: 0.021810 ETH', { exact: true })).toBeVisible();
   await expect(page.getByText('At 1 AUD = 0.6543 USD and 1 ETH = $3,000.00.')).toBeVisible();
 
   // Clearing one amount clears both, and there is nothing to send.
@@ -267,7 +267,7 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
   await form.bsb().fill('062000');
   await form.aud().fill('100');
   await form.eth().check();
-  await expect(page.getByText('Held from your ETH: 0.02181 ETH', { exact: true })).toBeVisible();
+  await expect(page.getByText('Held from your ETH: 0.021810 ETH', { exact: true })).toBeVisible();
   await form.submit().click();
   // A payout leaves only with a fresh second factor.
   await confirmStepUp(page, account, {
@@ -292,7 +292,7 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
   await expect(transfer).toContainText('Paid from ETH');
   // The AUD paid out, the ETH held for it, its USD value and the rates it was converted at.
   await expect(transfer).toContainText('−A$100.00');
-  await expect(transfer).toContainText('0.02181 ETH held');
+  await expect(transfer).toContainText('0.021810 ETH held');
   await expect(transfer).toContainText('≈ $65.43');
   await expect(transfer).toContainText('Rates:1 AUD = 0.6543 USD · 1 ETH = $3,000.00');
   await expectAccessible(page);
@@ -304,10 +304,10 @@ test('a payout paid from ETH is held: pending in the history, the ETH on hold', 
   await expect(ether).toContainText('0.021810 on hold');
   await page.goto('/dashboard/asset/eth');
   await expect(page.getByRole('main')).toContainText(
-    '0.97819000 available, 0.02181000 on hold for withdrawals and bank transfers',
+    '0.978190 available, 0.021810 on hold for withdrawals and bank transfers',
   );
   await openBankTransfer();
-  await expect(form.eth()).toHaveAccessibleName(/0\.97819 ETH available/);
+  await expect(form.eth()).toHaveAccessibleName(/0\.978190 ETH available/);
 });
 
 test('another admin completes it with a bank reference, checked as it is typed', async () => {
@@ -372,7 +372,7 @@ test("the customer's ETH is debited by the held amount once it is paid", async (
   await page.goto('/dashboard/history');
   const transfer = page.getByRole('article', { name: /^Bank Transfer, / });
   await expect(transfer.getByText('completed', { exact: true })).toBeVisible();
-  await expect(transfer).toContainText('−0.02181 ETH');
+  await expect(transfer).toContainText('−0.021810 ETH');
   await expect(transfer).not.toContainText('held');
   await expect(transfer).toContainText(`Bank reference:${BANK_REFERENCE}`);
 
@@ -380,7 +380,7 @@ test("the customer's ETH is debited by the held amount once it is paid", async (
   await expect(ether).toContainText('0.978190 ETH');
   await expect(ether).not.toContainText('on hold');
   await page.goto('/dashboard/asset/eth');
-  await expect(page.getByRole('main')).toContainText('0.97819000 ETH');
+  await expect(page.getByRole('main')).toContainText('0.978190 ETH');
 });
 
 test('a rejected payout reads Rejected with the reason, and its hold is back in the balance', async () => {
@@ -403,7 +403,7 @@ test('a rejected payout reads Rejected with the reason, and its hold is back in 
     .getByRole('row')
     .filter({ hasText: account.email })
     .filter({ hasText: 'A$50.00' });
-  await expect(row).toContainText('0.000503 BTC held');
+  await expect(row).toContainText('0.00050339 BTC held');
   await row.getByRole('button', { name: 'Reject' }).click();
   const dialog = adminA.getByRole('dialog', { name: 'Reject request' });
   await dialog.getByLabel('Reason (shown to the customer)').fill(REASON);
@@ -414,7 +414,7 @@ test('a rejected payout reads Rejected with the reason, and its hold is back in 
   await adminA.getByRole('tab', { name: 'All transactions' }).click();
   await adminA.getByLabel('Search').fill(account.email);
   await expect(
-    adminA.getByRole('main').getByRole('row').filter({ hasText: '0.000503 BTC' }),
+    adminA.getByRole('main').getByRole('row').filter({ hasText: '0.00050339 BTC' }),
   ).toContainText('Rejected');
 
   await page.goto('/dashboard/history');

@@ -77,7 +77,12 @@ test('the admin sees the message arrive live with an unread count, and opening i
   // No reload: the admin's list learns of it over the socket.
   await expect(customerRoom(admin)).toContainText('1 unread');
   await expect(customerRoom(admin)).toContainText(/ago/);
+  // A customer without a name is listed by their e-mail, once.
+  await expect(customerRoom(admin).getByText(account.email, { exact: true })).toHaveCount(1);
   await customerRoom(admin).click();
+  const header = admin.getByRole('heading', { level: 2, name: account.email, exact: true });
+  await expect(header).toBeVisible();
+  await expect(header.locator('xpath=..').getByText(account.email)).toHaveCount(1);
   await expect(
     messages(admin).getByText('My deposit has not arrived.', { exact: false }),
   ).toBeVisible();

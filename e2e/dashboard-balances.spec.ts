@@ -134,7 +134,7 @@ test('the market overview lists the prices with their 24 h change', async () => 
   await eth.click();
   await expect(page).toHaveURL(/\/dashboard\/asset\/eth$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Ethereum' })).toBeVisible();
-  await expect(page.getByRole('main').getByText('2.00000000 ETH', { exact: true })).toBeVisible();
+  await expect(page.getByRole('main').getByText('2.000000 ETH', { exact: true })).toBeVisible();
   // No ETH address was given to this customer.
   await expect(
     page.getByText('No deposit address available. Please try refreshing or contact support.'),
@@ -146,4 +146,47 @@ test('an asset Coffer does not hold is not found', async () => {
   await expect(page.getByRole('heading', { level: 1, name: 'Asset not found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
   await expectAccessible(page);
+});
+
+/**
+ * Answers the wallets and prices as the server does when its price feed is down: the last
+ * live prices (`cached`, 12 minutes old) or, before the feed ever answered, the catalogue's.
+ */
+async function pricesFrom(source: 'cached' | 'fallback'): Promise<void> {
+  const updatedAt = source === 'cached' ? new Date(Date.now() - 12 * 60_000).toISOString() : null;
+  await page.route('**/api/wallets', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), priceSource: source } });
+  });
+  await page.route('**/api/prices', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), source, updatedAt } });
+  });
+}
+
+test('prices that are not live are named for what they are: the last live ones, or the catalogue’s', async () => {
+  await pricesFrom('cached');
+  await page.goto('/dashboard');
+  await expectDashboard(page);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('status').filter({ hasText: 'price feed' })).toHaveText(
+    'The price feed is not answering: values use the last live prices, from 12 minutes ago.',
+  );
+  await expect(main).not.toContainText('cached data');
+  await snap(page, 'dashboard-prices-cached');
+
+  await page.unrouteAll();
+  await pricesFrom('fallback');
+  await page.goto('/dashboard');
+  await expectDashboard(page);
+  await expect(main.getByRole('status').filter({ hasText: 'price feed' })).toHaveText(
+    'The price feed has never been reached: values use catalogue prices, not market prices.',
+  );
+  // The market overview says the same.
+  await page.goto('/asset-selection');
+  await expect(main.getByRole('status').filter({ hasText: 'price feed' })).toHaveText(
+    'The price feed has never been reached: values use catalogue prices, not market prices.',
+  );
+  await expectAccessible(page);
+  await page.unrouteAll();
 });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { expectAccessible } from './support/app';
+import { creditDeposit, expectAccessible, uniqueTxHash } from './support/app';
 import { createCustomer, expectDashboard, sidebar, topBar } from './support/flows';
+import { expectNotTruncated, lineBreaks } from './support/layout';
 import { snap } from './support/shots';
 
 test.describe('dashboard on a desktop (1280 px)', () => {
@@ -30,7 +31,37 @@ test.describe('dashboard on a phone (375 px)', () => {
   test.use({ viewport: { width: 375, height: 812 } });
 
   test('hides the sidebar; the menu button opens the menu', async ({ page }) => {
-    await createCustomer(page, 'mobile');
+    // An address too long for one line of a phone.
+    const account = await createCustomer(page, 'alice.nguyen.phone-layout');
+    const main = page.getByRole('main');
+
+    // The e-mail under the greeting wraps before the @ (or a dot), never inside a word.
+    const email = main.getByText(account.email, { exact: true });
+    const { lines, split } = await lineBreaks(email);
+    expect(lines, 'the address takes more than one line at 375 px').toBeGreaterThan(1);
+    expect(split, 'pieces of the address broken mid-word').toEqual([]);
+
+    // Each asset's name and network read in full ("USDT · ERC-20", not "USDT · ER…" nor
+    // "ERC-" over "20"), even beside a balance as wide as 1,304.19070000 BTC.
+    creditDeposit(account.email, 'BTC', '1304.1907', uniqueTxHash());
+    await page.reload();
+    await expect(main.getByText('1,304.19070000 BTC', { exact: true })).toBeVisible();
+    for (const [name, label] of [
+      ['Bitcoin', 'BTC · Bitcoin Network'],
+      ['Ethereum', 'ETH · Ethereum Network'],
+      ['Tether', 'USDT · ERC-20'],
+      ['Tether', 'USDT · TRC-20'],
+    ] as const) {
+      const shown = main.getByText(label, { exact: true });
+      await expect(shown).toBeVisible();
+      await expectNotTruncated(shown);
+      expect(
+        (await lineBreaks(shown.locator('span'))).lines,
+        `${label}: the network on one line`,
+      ).toBe(1);
+      await expectNotTruncated(main.getByText(name, { exact: true }).first());
+    }
+    await snap(page, 'dashboard-phone-labels', ['mobile']);
 
     await expect(sidebar(page)).toBeHidden();
     const openMenu = page.getByRole('button', { name: 'Open menu' });

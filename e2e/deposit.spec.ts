@@ -2,6 +2,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { expectAccessible } from './support/app';
 import { addDepositAddress, newBitcoinAddress, withSetting } from './support/db';
 import { type Account, createCustomer, sidebar } from './support/flows';
+import { expectToastsBelowTopBar, textInsetFromBorder } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer: first without an address, then with the one staff give them.
@@ -26,7 +27,10 @@ test('without an address the deposit page says so; Refresh Addresses shows a new
   await expect(page).toHaveURL(/\/dashboard\/deposit$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Deposit' })).toBeVisible();
   await expect(page.getByText('Send cryptocurrency to these addresses')).toBeVisible();
-  await expect(page.getByText('No deposit addresses available', { exact: true })).toBeVisible();
+  const empty = page.getByText('No deposit addresses available', { exact: true });
+  await expect(empty).toBeVisible();
+  // The card's padding above it: it does not sit on the card's border.
+  expect(await textInsetFromBorder(empty)).toBeGreaterThanOrEqual(20);
   await expect(page.getByRole('heading', { name: 'How to Deposit' })).toBeVisible();
   for (const step of ['Copy an address', 'Send from an external wallet', 'Wait for confirmation']) {
     await expect(page.getByRole('main').getByText(step, { exact: true })).toBeVisible();
@@ -56,9 +60,13 @@ test('an address card shows the network and the address, and copies it', async (
   await expectAccessible(page);
   await snap(page, 'deposit-with-address');
 
+  // At 1440 px the toast opens below the top bar: the e-mail and Logout stay uncovered.
+  await page.setViewportSize({ width: 1440, height: 900 });
   const copy = card.getByRole('button', { name: 'Copy BTC Bitcoin Network address' });
   await copy.click();
   await expect(page.getByText('Address copied!', { exact: true })).toBeVisible();
+  await expectToastsBelowTopBar(page);
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible();
   await expect(copy).toHaveText('Copied!');
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
 

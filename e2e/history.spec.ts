@@ -9,6 +9,7 @@ import {
   signInNewAdminAccount,
   toasts,
 } from './support/flows';
+import { textInsetFromBorder } from './support/layout';
 import { snap } from './support/shots';
 
 // One customer: a new one with no history, then with two deposits and a withdrawal, which
@@ -40,7 +41,10 @@ async function openHistory(): Promise<void> {
 test('a new customer has no transactions yet, and is shown where to start', async () => {
   await sidebar(page).getByRole('link', { name: 'History' }).click();
   await expect(page).toHaveURL(/\/dashboard\/history$/);
-  await expect(page.getByText('No Transactions Yet', { exact: true })).toBeVisible();
+  const empty = page.getByText('No Transactions Yet', { exact: true });
+  await expect(empty).toBeVisible();
+  // The card's padding above it: it does not sit on the card's border.
+  expect(await textInsetFromBorder(empty)).toBeGreaterThanOrEqual(20);
   await expect(page.getByText('0 Transaction(s)', { exact: true })).toBeVisible();
   await expect(page.getByRole('article')).toHaveCount(0);
   // Nothing to export.
@@ -82,18 +86,24 @@ test('the history lists every transaction newest first, with its status and amou
   const [withdrawal, ethDeposit, btcDeposit] = [rows.nth(0), rows.nth(1), rows.nth(2)];
   await expect(withdrawal).toHaveAccessibleName(/^Withdrawal, /);
   await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
-  await expect(withdrawal).toContainText('−0.10 BTC');
+  await expect(withdrawal).toContainText('−0.10000000 BTC');
   await expect(withdrawal).toContainText('$6,500.00');
+  // The fee is finer than nothing: shown to its last unit, at least the asset's decimals.
+  await expect(withdrawal.getByText('0.00010000 BTC', { exact: true })).toBeVisible();
+  // When, in the one format of every screen.
+  await expect(withdrawal.locator('time')).toHaveText(
+    /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M$/,
+  );
 
   await expect(ethDeposit).toHaveAccessibleName(/^Deposit, /);
   await expect(ethDeposit.getByText('completed', { exact: true })).toBeVisible();
-  await expect(ethDeposit).toContainText('+2.00 ETH');
+  await expect(ethDeposit).toContainText('+2.000000 ETH');
   await expect(ethDeposit).toContainText('$6,000.00');
   await expect(ethDeposit).toContainText(ethHash);
 
   await expect(btcDeposit).toHaveAccessibleName(/^Deposit, /);
   await expect(btcDeposit.getByText('completed', { exact: true })).toBeVisible();
-  await expect(btcDeposit).toContainText('+0.50 BTC');
+  await expect(btcDeposit).toContainText('+0.50000000 BTC');
   await expect(btcDeposit).toContainText('$32,500.00');
   await expect(btcDeposit).toContainText(btcHash);
 
@@ -148,7 +158,7 @@ test('a withdrawal staff reject reads Rejected with the reason, and its hold is 
       .getByRole('main')
       .getByRole('row')
       .filter({ hasText: account.email })
-      .filter({ hasText: '0.100000 BTC' });
+      .filter({ hasText: '0.10000000 BTC' });
     await row.getByRole('button', { name: 'Reject' }).click();
     const dialog = admin.getByRole('dialog', { name: 'Reject request' });
     await dialog.getByLabel('Reason (shown to the customer)').fill(WITHDRAWAL_REASON);
@@ -165,11 +175,11 @@ test('a withdrawal staff reject reads Rejected with the reason, and its hold is 
   await expect(withdrawal.getByText('failed', { exact: true })).toHaveCount(0);
   await expect(withdrawal).toContainText(`Rejected because:${WITHDRAWAL_REASON}`);
   await expect(withdrawal).toContainText(
-    'Not sent: the 0.10 BTC held for it, with its fee, was returned to your balance.',
+    'Not sent: the 0.10000000 BTC held for it, with its fee, was returned to your balance.',
   );
   // Struck through, without the minus sign of money that left.
-  await expect(withdrawal.locator('s')).toHaveText('0.10 BTC');
-  await expect(withdrawal).not.toContainText('−0.10 BTC');
+  await expect(withdrawal.locator('s')).toHaveText('0.10000000 BTC');
+  await expect(withdrawal).not.toContainText('−0.10000000 BTC');
   await expectAccessible(page);
 
   await page.goto('/dashboard');

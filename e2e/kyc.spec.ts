@@ -2,6 +2,7 @@ import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { jpegWithGps, realPng } from '../apps/server/test/image-fixtures';
 import { expectAccessible, mailTo, ownAddress } from './support/app';
 import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import { textInsetFromBorder } from './support/layout';
 import { snap } from './support/shots';
 
 // A customer and an admin side by side: submit, reject with notes, resubmit, approve.
@@ -118,9 +119,12 @@ test('a customer submits KYC: checks in order, then the success card and the das
 
   // Back on /kyc: blocked while the submission is pending.
   await customer.goto('/kyc');
-  await expect(
-    customer.getByRole('heading', { level: 1, name: 'KYC Already Submitted' }),
-  ).toBeVisible();
+  const submitted = customer.getByRole('heading', { level: 1, name: 'KYC Already Submitted' });
+  await expect(submitted).toBeVisible();
+  // The card's padding above its first line (the shield over the heading): nothing sits on
+  // the card's border.
+  const shield = submitted.locator('xpath=preceding-sibling::*[1]');
+  expect(await textInsetFromBorder(shield)).toBeGreaterThanOrEqual(24);
   await expect(customer.getByText('Pending review')).toBeVisible();
   await expect(customer.getByRole('link', { name: 'Back to Dashboard' }).last()).toBeVisible();
   await expectAccessible(customer);
@@ -199,9 +203,12 @@ test('the admin approves the resubmission; both screens follow live', async () =
   await expect(row).toContainText('Pending');
   // The customer watches the status page while the admin decides.
   await customer.goto('/kyc');
-  await expect(
-    customer.getByRole('heading', { level: 1, name: 'KYC Already Submitted' }),
-  ).toBeVisible();
+  const submitted = customer.getByRole('heading', { level: 1, name: 'KYC Already Submitted' });
+  await expect(submitted).toBeVisible();
+  // The card's padding above its first line (the shield over the heading): nothing sits on
+  // the card's border.
+  const shield = submitted.locator('xpath=preceding-sibling::*[1]');
+  expect(await textInsetFromBorder(shield)).toBeGreaterThanOrEqual(24);
   await expect(customer.getByText('Pending review')).toBeVisible();
 
   await row.getByRole('button', { name: 'Review KYC submission of Ada Lovelace' }).click();

@@ -97,7 +97,7 @@ test('on a phone the money screens fit, pass the accessibility check and are in 
   // The history.
   await goByMenu(page, 'History');
   await expect(page.getByRole('heading', { level: 1, name: 'Transaction History' })).toBeVisible();
-  await expect(page.getByRole('article', { name: /^Deposit, / })).toContainText('+0.50 BTC');
+  await expect(page.getByRole('article', { name: /^Deposit, / })).toContainText('+0.50000000 BTC');
   await expectNoSidewaysScroll(page);
   await expectAccessible(page);
 

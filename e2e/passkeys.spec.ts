@@ -112,7 +112,7 @@ test('a withdrawal is confirmed with the passkey; removing the passkey asks for 
   const withdrawal = page.getByRole('article', { name: /^Withdrawal, / });
   await expect(withdrawal).toHaveCount(1);
   await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
-  await expect(withdrawal).toContainText('−0.10 BTC');
+  await expect(withdrawal).toContainText('−0.10000000 BTC');
   await expect(withdrawal).toContainText(new RegExp(`To:\\s*${BTC_ADDRESS}`));
 
   // Removing the passkey asks too; Cancel keeps it.

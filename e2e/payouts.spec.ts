@@ -46,7 +46,7 @@ function pendingRow(page: Page) {
     .getByRole('main')
     .getByRole('row')
     .filter({ hasText: account.email })
-    .filter({ hasText: '0.100000 BTC' });
+    .filter({ hasText: '0.10000000 BTC' });
 }
 
 function waitingTable(page: Page) {
@@ -92,7 +92,7 @@ test('a second admin approves it in Pending withdrawals', async () => {
   await row.getByRole('button', { name: 'Approve' }).click();
   await confirmStepUp(approver, approverAccount, {
     title: 'Approve withdrawal',
-    says: `0.100000 BTC for ${account.email}`,
+    says: `0.10000000 BTC for ${account.email}`,
   });
   await expect(toasts(approver).getByText('Withdrawal approved')).toBeVisible();
   await expect(row.getByText('Approved', { exact: true })).toBeVisible();
@@ -118,7 +118,7 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
 
   const waiting = waitingTable(approver).getByRole('row').filter({ hasText: account.email });
   await expect(waiting).toHaveCount(1);
-  await expect(waiting).toContainText('0.1 BTC');
+  await expect(waiting).toContainText('0.10000000 BTC');
   await expect(waiting).toContainText('Approved');
   await expect(waiting.getByTitle(BTC_ADDRESS)).toHaveText(BTC_ADDRESS);
   await expect(approver.getByText('No Bitcoin batches yet.')).toBeVisible();
@@ -128,7 +128,7 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
   // On a phone the tables stack as cards: nothing sticks out sideways.
   const viewport = approver.viewportSize();
   await approver.setViewportSize({ width: 375, height: 812 });
-  await expect(waiting).toContainText('0.1 BTC');
+  await expect(waiting).toContainText('0.10000000 BTC');
   expect(
     await approver.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

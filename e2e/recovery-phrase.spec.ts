@@ -6,6 +6,7 @@ import {
   registerCustomer,
   sidebar,
   signIn,
+  toasts,
   verifyWithCode,
 } from './support/flows';
 import { snap } from './support/shots';
@@ -35,11 +36,19 @@ test('the recovery phrase is shown only behind the account password, on every vi
   await expectAccessible(page);
   await snap(page, 'secret-combination-password');
 
-  // A wrong password keeps it closed.
-  await page.getByLabel('Account password').fill(`${account.password}-wrong`);
+  // A wrong password keeps it closed, and is told at the field as well as in a toast.
+  const passwordField = page.getByLabel('Account password');
+  await passwordField.fill(`${account.password}-wrong`);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page.getByText('Invalid password', { exact: true })).toBeVisible();
-  await expect(page.getByText('The password you entered is incorrect.')).toBeVisible();
+  await expect(toasts(page).getByText('Invalid password', { exact: true })).toBeVisible();
+  await expect(passwordField).toHaveAttribute('aria-invalid', 'true');
+  await expect(passwordField).toHaveAccessibleDescription('The password you entered is incorrect.');
+  await expect(
+    page.getByRole('main').getByRole('alert').filter({
+      hasText: 'The password you entered is incorrect.',
+    }),
+  ).toBeVisible();
+  await snap(page, 'secret-combination-password-wrong');
   await expect(page.getByRole('heading', { name: 'Password Verification' })).toBeVisible();
   await expect(phraseList(page)).toHaveCount(0);
 

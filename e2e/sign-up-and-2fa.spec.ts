@@ -48,6 +48,9 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
       hasText: 'This is a commonly used password. Add more words that are less common.',
     }),
   ).toBeVisible();
+  // Only the password is marked: the e-mail was fine.
+  await expect(passwordField(page)).toHaveAttribute('aria-invalid', 'true');
+  await expect(emailField(page)).not.toHaveAttribute('aria-invalid', 'true');
   await passwordField(page).fill('Abc123');
   await page.getByRole('button', { name: 'Create Account' }).click();
   await expect(
@@ -62,7 +65,15 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   await expect(passwordField(page)).toHaveValue('');
   await expect(page.getByRole('status').filter({ hasText: email })).toBeVisible();
 
-  // Not before the address is confirmed.
+  // Tab goes from the e-mail to the password, then on to "Forgot password?".
+  await emailField(page).focus();
+  await page.keyboard.press('Tab');
+  await expect(passwordField(page)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeFocused();
+
+  // Not before the address is confirmed: said once, above the button, and in no toast.
   await passwordField(page).fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await expect(
@@ -70,6 +81,10 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
       .getByRole('alert')
       .filter({ hasText: 'Please verify your email address before signing in.' }),
   ).toBeVisible();
+  await expect(page.getByText('Please verify your email address before signing in.')).toHaveCount(
+    1,
+  );
+  await expect(toasts(page)).not.toContainText('Authentication Error');
   await expect(page.getByRole('button', { name: 'Send a new link' })).toBeVisible();
   await expect(page).toHaveURL(/\/auth/);
   await expectAccessible(page);
@@ -145,7 +160,8 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   const setupCode = await freshCode(setup.secret);
   await codeField.fill(setupCode);
   await page.getByRole('button', { name: 'Verify and Enable' }).click();
-  await expectDashboard(page);
+  // The account's first session: a welcome, not a welcome back.
+  await expectDashboard(page, 'Welcome');
   await expect(page.getByRole('banner')).toContainText(email);
   await expectAccessible(page);
   await snap(page, 'dashboard');
@@ -157,12 +173,19 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
   await signIn(page, email);
   await expectTwoFactorPrompt(page);
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole('heading', { name: 'Welcome back' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: /^Welcome/ })).toHaveCount(0);
   await expectAccessible(page);
   await snap(page, 'two-factor-verify');
+  // A wrong code is told once, under the field, and in no toast.
+  await page.getByLabel('Authentication code').fill(wrongCode(setup.secret));
+  await page.getByRole('button', { name: 'Verify', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Invalid code' })).toHaveCount(1);
+  await expect(page.getByLabel('Authentication code')).toHaveAttribute('aria-invalid', 'true');
+  await expect(toasts(page)).not.toContainText('Verification Failed');
   const signInCode = await verifyWithCode(page, setup.secret, setupCode);
   expect(signInCode).not.toBe(setupCode);
-  await expectDashboard(page);
+  // Every later session is welcomed back.
+  await expectDashboard(page, 'Welcome back');
 
   // Menu logout goes to the sign-in page.
   await signOutFromMenu(page);
@@ -188,7 +211,7 @@ test('a new customer signs up, confirms the e-mail, sets up 2FA and signs in wit
     page.getByRole('alert').filter({ hasText: 'Invalid backup code. Please try again.' }),
   ).toBeVisible();
   await expectTwoFactorPrompt(page);
-  await expect(page.getByRole('heading', { name: 'Welcome back' })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: /^Welcome/ })).toHaveCount(0);
 });
 
 test('on a phone the setup links straight into the authenticator app, and a cancelled setup is replaced', async ({

@@ -319,8 +319,8 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
   const withdrawal = page.getByRole('article', { name: /^Withdrawal, / });
   await expect(withdrawal).toHaveCount(1);
   await expect(withdrawal.getByText('pending', { exact: true })).toBeVisible();
-  await expect(withdrawal).toContainText('−0.10 BTC');
-  await expect(withdrawal).toContainText(/Network fee:\s*0\.0001 BTC/);
+  await expect(withdrawal).toContainText('−0.10000000 BTC');
+  await expect(withdrawal).toContainText(/Network fee:\s*0\.00010000 BTC/);
   await expect(withdrawal).toContainText(new RegExp(`To:\\s*${BTC_ADDRESS}`));
 });
 
@@ -361,7 +361,7 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await expect(page.getByText('4 Transaction(s)', { exact: true })).toBeVisible();
   const newest = page.getByRole('article').first();
   await expect(newest).toHaveAccessibleName(/^Withdrawal, /);
-  await expect(newest).toContainText('−0.998 ETH');
+  await expect(newest).toContainText('−0.998000 ETH');
   await expect(newest.getByText('pending', { exact: true })).toBeVisible();
   await expect(newest).toContainText(new RegExp(`To:\\s*${ETH_ADDRESS}`));
 

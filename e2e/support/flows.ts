@@ -150,9 +150,15 @@ export async function confirmSetup(page: Page, setup: SetupScreen): Promise<stri
   return code;
 }
 
-export async function expectDashboard(page: Page): Promise<void> {
+/** The dashboard's greeting: 'Welcome' in an account's first session, 'Welcome back' after. */
+export type Greeting = 'Welcome' | 'Welcome back';
+
+/** The dashboard, greeting with `greeting` when given (either one otherwise). */
+export async function expectDashboard(page: Page, greeting?: Greeting): Promise<void> {
   await expect(page).toHaveURL(/\/dashboard$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { level: 1, name: greeting ?? /^Welcome( back)?$/, exact: true }),
+  ).toBeVisible();
 }
 
 /** The verification screen of a signed-in session that has not passed 2FA yet. */
@@ -253,7 +259,7 @@ export async function createCustomer(page: Page, prefix: string): Promise<Accoun
   const lastCode = await freshCode(secret);
   await post(page, '/api/2fa/enable', { code: lastCode, phraseWords });
   await page.goto('/dashboard');
-  await expectDashboard(page);
+  await expectDashboard(page, 'Welcome');
   return {
     email,
     password: PASSWORD,

@@ -67,7 +67,10 @@ describe('asset catalogue', () => {
     expect(networkLabel('ethereum')).toBe('Ethereum Network');
     expect(networkLabel('erc20')).toBe('ERC-20');
     expect(networkLabel('trc20')).toBe('TRC-20');
-    expect(networkLabel('solana')).toBe('solana');
+    expect(networkLabel('bep20')).toBe('BEP-20');
+    expect(networkLabel('solana')).toBe('Solana');
+    expect(networkLabel('polygon')).toBe('Polygon');
+    expect(networkLabel('dogecoin')).toBe('dogecoin');
     expect(networkLabel('')).toBe('Unknown');
     expect(networkLabel(null)).toBe('Unknown');
     expect(networkLabel(undefined)).toBe('Unknown');

@@ -24,6 +24,11 @@ export type TAsset = {
   readonly network: TAssetNetwork;
   /** Minor units per whole coin, as a power of ten: amounts are bigint in those units. */
   readonly decimals: number;
+  /**
+   * Decimals every screen shows an amount with (formatAssetAmount): enough to tell amounts
+   * of this asset apart, and the same on every screen, customer's and staff's alike.
+   */
+  readonly displayDecimals: number;
   /** Key into the price feed. */
   readonly priceId: string;
   /** USD price shown when the feed is unavailable, as a decimal string. */
@@ -51,6 +56,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'Bitcoin',
     network: 'bitcoin',
     decimals: 8,
+    displayDecimals: 8,
     priceId: 'bitcoin',
     fallbackPriceUsd: '42069',
     networkFee: '0.0001',
@@ -65,6 +71,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'Ethereum',
     network: 'ethereum',
     decimals: 18,
+    displayDecimals: 6,
     priceId: 'ethereum',
     fallbackPriceUsd: '2890.75',
     networkFee: '0.002',
@@ -79,6 +86,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'Tether',
     network: 'erc20',
     decimals: 6,
+    displayDecimals: 2,
     priceId: 'tether-erc20',
     fallbackPriceUsd: '1',
     networkFee: '0.002',
@@ -93,6 +101,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'Tether',
     network: 'trc20',
     decimals: 6,
+    displayDecimals: 2,
     priceId: 'tether-trc20',
     fallbackPriceUsd: '1',
     // §9 names one fee for "USDT"; both networks take it.
@@ -108,6 +117,7 @@ export const ASSETS: Readonly<Record<TAnyAssetId, TAsset>> = {
     name: 'USD Coin',
     network: 'ethereum',
     decimals: 6,
+    displayDecimals: 2,
     // Prices are keyed "bitcoin, ethereum, tether, usdc".
     priceId: 'usdc',
     fallbackPriceUsd: '1',
@@ -147,11 +157,15 @@ export function assetBySlug(slug: string): TAsset | undefined {
   return CUSTOMER_ASSETS.find((asset) => asset.slug === wanted);
 }
 
+/** The catalogue's networks, and the others staff may file a deposit address under. */
 const NETWORK_LABELS: Readonly<Record<string, string>> = {
   bitcoin: 'Bitcoin Network',
   ethereum: 'Ethereum Network',
   erc20: 'ERC-20',
   trc20: 'TRC-20',
+  bep20: 'BEP-20',
+  solana: 'Solana',
+  polygon: 'Polygon',
 };
 
 /** Network display name: known ids get a label, others show as stored. */

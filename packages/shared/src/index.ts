@@ -1,6 +1,9 @@
 export * from './age';
 export * from './assets';
 export * from './errors';
+export * from './format/amounts';
+export * from './format/dates';
+export * from './format/price-source';
 export * from './messages';
 export * from './money';
 export * from './percent';
@@ -9,6 +12,7 @@ export * from './schemas/admin';
 export * from './schemas/admin-audit';
 export * from './schemas/admin-queues';
 export * from './schemas/admin-settings';
+export * from './schemas/admin-settings-help';
 export * from './schemas/admin-transactions';
 export * from './schemas/admin-users';
 export * from './schemas/admin-wallets';

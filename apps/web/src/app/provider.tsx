@@ -4,9 +4,24 @@ import { Toaster } from 'sonner';
 import { queryClient } from '../lib/query-client';
 import { useTheme } from '../lib/use-theme';
 
+/**
+ * Toasts open below the portal's top bar (64 px high, sticky), never over the e-mail and
+ * Logout in it: 16 px below it on a wide screen, 8 px on a phone.
+ */
+const BELOW_TOP_BAR = { top: 80, right: 24 };
+const BELOW_TOP_BAR_MOBILE = { top: 72, right: 16, left: 16 };
+
 function ThemedToaster() {
   const { theme } = useTheme();
-  return <Toaster theme={theme} position="top-right" closeButton />;
+  return (
+    <Toaster
+      theme={theme}
+      position="top-right"
+      offset={BELOW_TOP_BAR}
+      mobileOffset={BELOW_TOP_BAR_MOBILE}
+      closeButton
+    />
+  );
 }
 
 export function AppProvider({ children }: { children: ReactNode }) {

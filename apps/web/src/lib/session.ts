@@ -10,6 +10,14 @@ export async function getSession(): Promise<TSession | null> {
 export const sessionQueryOptions = () =>
   queryOptions({ queryKey: appKeys.session(), queryFn: getSession, staleTime: 60_000, retry: 1 });
 
+/**
+ * How the portal greets the account: "Welcome" in its very first session (the server says so
+ * from the sign-in history), "Welcome back" in every one after.
+ */
+export function greetingFor(session: Pick<TSession, 'firstSignIn'> | null | undefined): string {
+  return session?.firstSignIn ? 'Welcome' : 'Welcome back';
+}
+
 /** The signed-in user and the state of their second factor, as the server's gate sees it. */
 export function useSession() {
   return useQuery(sessionQueryOptions());

@@ -40,6 +40,11 @@ export const ZSession = z.object({
   }),
   hasRecoveryPhrase: z.boolean(),
   /**
+   * True while this is the account's first session (no earlier sign-in in its history): the
+   * dashboard then greets "Welcome", and "Welcome back" ever after.
+   */
+  firstSignIn: z.boolean(),
+  /**
    * When the session ends unless it is used (idle; never later than the absolute end) and
    * when it ends regardless. `secondsLeft` is the idle deadline counted by the server, for
    * timers that must not depend on the browser's clock (docs/decisions/0013).

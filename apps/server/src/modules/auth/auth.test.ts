@@ -1,6 +1,7 @@
 import { MSG } from '@coffer/shared';
 import {
   call,
+  completeTwoFactor,
   createTestApp,
   databaseText,
   errorOf,
@@ -197,6 +198,40 @@ describe('sign-in and sign-out', () => {
     expect(after).not.toBe(before);
     expect(await sessionWorks(t, before)).toBe(false);
     expect(await sessionWorks(t, after)).toBe(true);
+  });
+});
+
+describe('the first session of an account', () => {
+  const sessionOf = async (cookie: string) =>
+    (await call(t, { url: '/api/session', cookie })).json().session;
+
+  it('is told as the first sign-in through 2FA setup; every later session is not', async () => {
+    const first = await signUpAndSignIn(t, freshEmail());
+    expect((await sessionOf(first.cookie)).firstSignIn).toBe(true);
+    // Passing the second factor keeps the session (a new token, the same sign-in).
+    const verified = await completeTwoFactor(t, first);
+    expect((await sessionOf(verified.cookie)).firstSignIn).toBe(true);
+
+    await call(t, { method: 'POST', url: '/api/auth/sign-out', cookie: verified.cookie });
+    const again = await signIn(t, first.email, STRONG_PASSWORD);
+    expect(again.json().session.firstSignIn).toBe(false);
+    expect((await sessionOf(sessionCookie(again))).firstSignIn).toBe(false);
+  });
+
+  it('is not counted by a refused attempt: a wrong password leaves the next sign-in the first', async () => {
+    const email = freshEmail();
+    await signUp(t, email);
+    await verifyEmail(verificationToken(t, email));
+    expect((await signIn(t, email, 'Wrong-Password-1')).statusCode).toBe(401);
+    const res = await signIn(t, email, STRONG_PASSWORD);
+    expect(res.json().session.firstSignIn).toBe(true);
+  });
+
+  it('stays the first while it lasts, even when the account signs in elsewhere meanwhile', async () => {
+    const user = await signUpAndSignIn(t, freshEmail());
+    const second = await newSession(t, user);
+    expect((await sessionOf(user.cookie)).firstSignIn).toBe(true);
+    expect((await sessionOf(second)).firstSignIn).toBe(false);
   });
 });
 

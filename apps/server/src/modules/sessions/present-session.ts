@@ -16,6 +16,7 @@ export function presentSession(s: SessionContext): TSession {
       verified: !needsTwoFactor(s),
     },
     hasRecoveryPhrase: s.hasRecoveryPhrase,
+    firstSignIn: s.firstSignIn,
     expiry: {
       idleMinutes: s.expiry.idleMinutes,
       idleExpiresAt: s.expiry.idleExpiresAt.toISOString(),

@@ -15,6 +15,8 @@ export type SessionContext = {
   twoFactorVerifiedAt: Date | null;
   phraseUnlockedUntil: Date | null;
   hasRecoveryPhrase: boolean;
+  /** No sign-in of the account is logged before this session's: its very first one. */
+  firstSignIn: boolean;
   lastSeenAt: Date;
   createdAt: Date;
   /** The limits in force for this session as read now, and when it ends under them. */
@@ -41,6 +43,7 @@ type LookupRow = ColumnsOf<
     is_admin: boolean;
     registered_at: Date;
     has_recovery_phrase: boolean;
+    first_sign_in: boolean;
     idle_seconds: number;
     idle_left: number;
     absolute_left: number;
@@ -57,6 +60,11 @@ export const SESSION_LOOKUP = {
        p.registration_date AS registered_at, p.two_factor_required, p.two_factor_enabled,
        s.two_factor_verified_at, s.phrase_unlocked_until,
        EXISTS (SELECT 1 FROM user_seed_phrases sp WHERE sp.user_id = s.user_id) AS has_recovery_phrase,
+       -- The sign-in history is append-only; this session's own sign-in is logged after the
+       -- session is made, so only earlier ones count (one probe of the user's events index).
+       NOT EXISTS (SELECT 1 FROM security_events e
+                    WHERE e.user_id = s.user_id AND e.created_at < s.created_at
+                      AND e.kind = 'sign-in') AS first_sign_in,
        s.last_seen_at, s.created_at, l.idle_seconds,
        EXTRACT(EPOCH FROM LEAST(s.expires_at, s.last_seen_at + make_interval(secs => l.idle_seconds),
          s.created_at + make_interval(secs => $4)) - now())::float8 AS idle_left,
@@ -120,6 +128,7 @@ export const sessionsRepository = {
         twoFactorVerifiedAt: r.two_factor_verified_at,
         phraseUnlockedUntil: r.phrase_unlocked_until,
         hasRecoveryPhrase: r.has_recovery_phrase,
+        firstSignIn: r.first_sign_in,
         lastSeenAt: r.last_seen_at,
         createdAt: r.created_at,
         expiry: {

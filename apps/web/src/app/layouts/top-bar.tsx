@@ -1,6 +1,6 @@
+import { formatUsd } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Logo } from '@web/components/ui/logo';
-import { formatUsd } from '@web/lib/money/format';
 import { useWallets } from '@web/lib/money/get-wallets';
 import { useSession } from '@web/lib/session';
 import { useSignOut } from '@web/lib/sign-out';

@@ -1,7 +1,7 @@
 import { cn } from '@web/lib/cn';
 import { Check } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { type PickedUser, userDisplayName } from './user-directory';
+import { type PickedUser, userDisplayName, userEmailBesideName } from './user-directory';
 
 /** The id of a user's option in the list, for the combobox's aria-activedescendant. */
 export function optionId(pickerId: string, user: PickedUser): string {
@@ -69,9 +69,13 @@ export function UserPickerList({
             aria-hidden
           />
           <span className="min-w-0">
-            <span className="block truncate font-medium">{name}</span>
-            {name !== u.email ? (
-              <span className="block truncate text-xs text-muted">{u.email}</span>
+            <span className="block truncate font-medium" title={name}>
+              {name}
+            </span>
+            {userEmailBesideName(u) ? (
+              <span className="block truncate text-xs text-muted" title={u.email}>
+                {u.email}
+              </span>
             ) : null}
           </span>
         </div>

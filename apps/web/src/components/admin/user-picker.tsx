@@ -12,6 +12,8 @@ export {
   type PickedUser,
   userDirectoryQueryOptions,
   userDisplayName,
+  userEmailBesideName,
+  userNameWithEmail,
 } from './user-directory';
 
 type Props = {

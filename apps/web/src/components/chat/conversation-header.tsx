@@ -31,8 +31,14 @@ export function ConversationHeader({
         <ArrowLeft className="h-5 w-5" aria-hidden />
       </Button>
       <div className="min-w-0 flex-1">
-        <h2 className="truncate font-semibold text-fg">{title}</h2>
-        {subtitle ? <p className="truncate text-xs text-muted">{subtitle}</p> : null}
+        <h2 className="truncate font-semibold text-fg" title={title}>
+          {title}
+        </h2>
+        {subtitle ? (
+          <p className="truncate text-xs text-muted" title={subtitle}>
+            {subtitle}
+          </p>
+        ) : null}
       </div>
       <RoomStatus status={status} />
       {onDelete ? (

@@ -37,7 +37,9 @@ function RoomItem({
       )}
     >
       <span className="flex w-full items-center gap-2">
-        <span className="min-w-0 flex-1 truncate font-medium text-fg">{title}</span>
+        <span className="min-w-0 flex-1 truncate font-medium text-fg" title={title}>
+          {title}
+        </span>
         {unreadCount > 0 ? (
           <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-fg">
             {unreadCount}
@@ -45,7 +47,11 @@ function RoomItem({
           </span>
         ) : null}
       </span>
-      {subtitle ? <span className="truncate text-xs text-muted">{subtitle}</span> : null}
+      {subtitle ? (
+        <span className="truncate text-xs text-muted" title={subtitle}>
+          {subtitle}
+        </span>
+      ) : null}
       <span className="flex items-center justify-between gap-2 text-xs text-muted">
         <RelativeTime iso={lastMessageAt} />
         <RoomStatus status={status} />
@@ -73,7 +79,8 @@ export function RoomList<R extends TChatRoom>({
   selectedId: string | null;
   onSelect: (roomId: string) => void;
   titleOf: (room: R) => string;
-  subtitleOf?: (room: R) => string;
+  /** A second line under the title; none when it returns null. */
+  subtitleOf?: (room: R) => string | null;
   empty: ReactNode;
 }) {
   const list = rooms.data?.rooms ?? [];
@@ -99,7 +106,7 @@ export function RoomList<R extends TChatRoom>({
               <li key={room.id}>
                 <RoomItem
                   title={titleOf(room)}
-                  subtitle={subtitleOf?.(room)}
+                  subtitle={subtitleOf?.(room) ?? undefined}
                   status={room.status}
                   lastMessageAt={room.lastMessageAt}
                   unreadCount={room.unreadCount}

@@ -1,9 +1,6 @@
-import { SECURITY_EVENT_KINDS, type TSecurityEvent } from '@coffer/shared';
+import { formatDateTime, SECURITY_EVENT_KINDS, type TSecurityEvent } from '@coffer/shared';
 import { cn } from '@web/lib/cn';
 import { ShieldAlert, ShieldCheck } from 'lucide-react';
-
-// The reader's own language and time zone: "when" is theirs, not the server's.
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 function isFailure(kind: string): boolean {
   return Object.entries(SECURITY_EVENT_KINDS).some(([k, v]) => k === kind && v.failure);
@@ -37,7 +34,7 @@ export function SecurityActivityList({
                   {e.label}
                 </span>
                 <time dateTime={e.at} className="text-xs text-muted tabular-nums">
-                  {WHEN.format(new Date(e.at))}
+                  {formatDateTime(e.at)}
                 </time>
               </p>
               {e.detail ? <p className="break-words text-sm text-fg">{e.detail}</p> : null}

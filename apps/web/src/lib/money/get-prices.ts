@@ -4,9 +4,6 @@ import { api } from '../api-client';
 import { PRICE_REFRESH_MS } from './get-wallets';
 import { moneyKeys } from './keys';
 
-/** Shown when the server could not fetch live prices. */
-export const CACHED_PRICES_MESSAGE = 'Failed to fetch live prices, using cached data';
-
 /** The AUD to USD rate used until the server's answer arrives. */
 export const DEFAULT_AUD_USD_RATE = '0.66';
 

@@ -1,11 +1,12 @@
 import type { TActiveSession } from '@coffer/shared';
+import { formatDateTime } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { Spinner } from '@web/components/ui/spinner';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { format, formatDistanceToNow } from 'date-fns';
+import { formatDistanceToNow } from 'date-fns';
 import { Laptop, Smartphone } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -162,11 +163,11 @@ function SessionRow({
             <dd className="break-all font-mono">{session.ip ?? 'Unknown'}</dd>
             <dt>Signed in</dt>
             <dd>
-              <time dateTime={session.signedInAt}>{format(signedIn, 'd MMM yyyy, HH:mm')}</time>
+              <time dateTime={session.signedInAt}>{formatDateTime(signedIn)}</time>
             </dd>
             <dt>Last seen</dt>
             <dd>
-              <time dateTime={session.lastSeenAt} title={format(lastSeen, 'd MMM yyyy, HH:mm')}>
+              <time dateTime={session.lastSeenAt} title={formatDateTime(lastSeen)}>
                 {session.current ? 'Now' : formatDistanceToNow(lastSeen, { addSuffix: true })}
               </time>
             </dd>

@@ -2,12 +2,18 @@ import {
   ADDRESS_NETWORKS,
   ADMIN_WALLET_MSG,
   DEPOSIT_ADDRESS_ASSETS,
+  networkLabel,
   type TAdminDepositAddress,
   validateNetworkAddress,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { AddressInput } from '@web/components/admin/address-input';
-import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+  userNameWithEmail,
+} from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
 import {
@@ -147,12 +153,7 @@ export function AddressDialog({ editing, preset = null, onDone }: Props) {
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
-            <p className="text-sm text-muted">
-              {userDisplayName(editing.user)}
-              {userDisplayName(editing.user) !== editing.user.email
-                ? ` (${editing.user.email})`
-                : ''}
-            </p>
+            <p className="text-sm text-muted">{userNameWithEmail(editing.user)}</p>
           </div>
         ) : (
           <UserPicker
@@ -213,7 +214,7 @@ function AddressFields({ form }: { form: UseFormReturn<TFields> }) {
             <option value="">Select network</option>
             {ADDRESS_NETWORKS.map((n) => (
               <option key={n} value={n}>
-                {n}
+                {networkLabel(n)}
               </option>
             ))}
           </select>

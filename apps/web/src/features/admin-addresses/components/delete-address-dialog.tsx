@@ -1,4 +1,9 @@
-import { ADMIN_WALLET_MSG, type TAdminDepositAddress, type TStepUp } from '@coffer/shared';
+import {
+  ADMIN_WALLET_MSG,
+  networkLabel,
+  type TAdminDepositAddress,
+  type TStepUp,
+} from '@coffer/shared';
 import { userDisplayName } from '@web/components/admin/user-picker';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
@@ -48,7 +53,7 @@ export function DeleteAddressDialog({
         {row.address}
       </p>
       <p className="mt-1 text-sm text-muted">
-        {row.assetSymbol} · {row.network} · {userDisplayName(row.user)}
+        {row.assetSymbol} · {networkLabel(row.network)} · {userDisplayName(row.user)}
       </p>
       <div className="mt-6 flex justify-end gap-2">
         <Button variant="outline" onClick={onDone} disabled={remove.isPending}>

@@ -1,14 +1,12 @@
-import type { TAdminDepositAddress } from '@coffer/shared';
+import { formatDate, networkLabel, type TAdminDepositAddress } from '@coffer/shared';
 import { ActiveBadge } from '@web/components/admin/active-badge';
 import { CopyableAddress } from '@web/components/admin/copyable-address';
 import { EditButton } from '@web/components/admin/edit-button';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Trash2 } from 'lucide-react';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
 
 /** Every address found, with Edit and Delete; says when the list holds only the newest. */
 export function DepositAddressesTable({
@@ -32,16 +30,20 @@ export function DepositAddressesTable({
             <tr key={a.id} className={STACKED.row}>
               <StackedCell label="Customer">
                 <span className="min-w-0 text-right md:text-left">
-                  <span className="block truncate font-medium text-fg">{name}</span>
-                  {name !== a.user.email ? (
-                    <span className="block truncate text-xs text-muted">{a.user.email}</span>
+                  <span className="block truncate font-medium text-fg" title={name}>
+                    {name}
+                  </span>
+                  {userEmailBesideName(a.user) ? (
+                    <span className="block truncate text-xs text-muted" title={a.user.email}>
+                      {a.user.email}
+                    </span>
                   ) : null}
                 </span>
               </StackedCell>
               <StackedCell label="Asset" className="font-semibold">
                 {a.assetSymbol}
               </StackedCell>
-              <StackedCell label="Network">{a.network}</StackedCell>
+              <StackedCell label="Network">{networkLabel(a.network)}</StackedCell>
               <StackedCell label="Address">
                 <CopyableAddress
                   address={a.address}
@@ -53,7 +55,7 @@ export function DepositAddressesTable({
                 <ActiveBadge active={a.isActive} />
               </StackedCell>
               <StackedCell label="Created" className="whitespace-nowrap">
-                <time dateTime={a.createdAt}>{dateFormat.format(new Date(a.createdAt))}</time>
+                <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
               </StackedCell>
               <ActionsCell>
                 <EditButton

@@ -1,10 +1,9 @@
-import type { TAuditEntry } from '@coffer/shared';
+import { formatDateTime, type TAuditEntry } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { AuditChanges } from './audit-changes';
 
 /** One admin action: what, when, by whom and from where, its target, reason and changes. */
 export function AuditEntry({ entry }: { entry: TAuditEntry }) {
-  const at = new Date(entry.createdAt);
   return (
     <li className="grid gap-3 p-4 lg:grid-cols-[14rem_1fr]">
       <div className="min-w-0 space-y-1 text-sm">
@@ -15,7 +14,7 @@ export function AuditEntry({ entry }: { entry: TAuditEntry }) {
           <span className="text-xs text-muted">#{entry.id}</span>
         </p>
         <p className="text-fg">
-          <time dateTime={entry.createdAt}>{at.toLocaleString()}</time>
+          <time dateTime={entry.createdAt}>{formatDateTime(entry.createdAt)}</time>
         </p>
         <p className="truncate text-muted" title={entry.actorEmail ?? undefined}>
           By{' '}

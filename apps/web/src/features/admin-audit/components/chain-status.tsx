@@ -1,3 +1,4 @@
+import { formatDateTime } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { errorMessage } from '@web/lib/api-client';
@@ -35,7 +36,7 @@ export function ChainStatus() {
       </Alert>
     );
   }
-  const checked = new Date(chain.data.checkedAt).toLocaleString();
+  const checked = formatDateTime(chain.data.checkedAt);
   if (chain.data.ok) {
     return (
       <Alert role="status" title="Audit chain intact">

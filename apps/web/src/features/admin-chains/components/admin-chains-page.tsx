@@ -1,7 +1,8 @@
-import { assetById, formatAmount } from '@coffer/shared';
+import { assetById, formatAssetAmount, formatDateTime } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
@@ -44,10 +45,9 @@ function count(n: number | null): string {
 /** "3 minutes ago", with the exact time on hover and for assistive technology. */
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span>never</span>;
-  const at = new Date(iso);
   return (
-    <time dateTime={iso} title={at.toLocaleString()}>
-      {formatDistanceToNow(at, { addSuffix: true })}
+    <time dateTime={iso} title={formatDateTime(iso)}>
+      {formatDistanceToNow(new Date(iso), { addSuffix: true })}
     </time>
   );
 }
@@ -119,11 +119,16 @@ function PayoutFunds() {
       <h3 className="text-sm font-semibold text-fg">Payout address</h3>
       <p className="break-all font-mono text-sm text-fg">{funds.data.address}</p>
       <dl className="grid grid-cols-2 gap-x-4 gap-y-3 sm:grid-cols-3">
-        {funds.data.balances.map((b) => (
-          <Figure key={b.assetId} term={`${assetById(b.assetId)?.symbol ?? b.assetId} held`}>
-            {b.amount} {assetById(b.assetId)?.symbol ?? b.assetId}
-          </Figure>
-        ))}
+        {funds.data.balances.map((b) => {
+          const asset = assetById(b.assetId);
+          return (
+            <Figure key={b.assetId} term={`${asset?.symbol ?? b.assetId} held`}>
+              {asset
+                ? formatAssetAmount(asset, b.amount, { exact: true })
+                : `${b.amount} ${b.assetId}`}
+            </Figure>
+          );
+        })}
       </dl>
       <p className="text-xs text-muted">
         Ethereum and USDT-ERC20 payouts are paid from this address (ETH_XPUB/1/0): fund it with ETH
@@ -182,12 +187,8 @@ function ChainCard({ c }: { c: TAdminChains['chains'][number] }) {
 function amountOf(a: TChainAlert): string {
   const asset = assetById(a.assetId);
   if (!asset) return `${a.amountMinor} (smallest units of ${a.assetId})`;
-  const amount = formatAmount(BigInt(a.amountMinor), asset.decimals, {
-    minFractionDigits: 0,
-    maxFractionDigits: asset.decimals,
-    grouping: true,
-  });
-  return `${amount} ${asset.symbol}`;
+  // Every unit: staff match it against the chain.
+  return formatAssetAmount(asset, BigInt(a.amountMinor), { exact: true });
 }
 
 function Alerts({ alerts }: { alerts: TChainAlert[] }) {
@@ -217,7 +218,9 @@ function Alerts({ alerts }: { alerts: TChainAlert[] }) {
                 className="grid gap-2 p-4 text-sm md:grid-cols-[1fr_auto] md:items-start"
               >
                 <div className="min-w-0 space-y-1">
-                  <p className="break-words font-medium text-fg">{a.email}</p>
+                  <p className="font-medium text-fg">
+                    <EmailText email={a.email} />
+                  </p>
                   <p className="font-semibold tabular-nums text-fg">{amountOf(a)}</p>
                   <p className="break-all font-mono text-xs text-muted">
                     <span className="sr-only">Transaction hash </span>

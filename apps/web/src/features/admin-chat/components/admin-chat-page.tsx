@@ -1,5 +1,10 @@
 import { CHAT_MSG, type TAdminChatRoom } from '@coffer/shared';
-import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+  userEmailBesideName,
+} from '@web/components/admin/user-picker';
 import { ChatShell, EmptyPane } from '@web/components/chat/chat-shell';
 import { Conversation } from '@web/components/chat/conversation';
 import { RoomList } from '@web/components/chat/room-list';
@@ -104,7 +109,7 @@ export default function AdminChatPage() {
       selectedId={selectedId}
       onSelect={setSelectedId}
       titleOf={nameOf}
-      subtitleOf={(room) => room.customer.email}
+      subtitleOf={(room) => userEmailBesideName(room.customer)}
       empty={
         <EmptyPane
           title="No Support Conversations"
@@ -125,7 +130,7 @@ export default function AdminChatPage() {
             room={selected}
             side="admin"
             title={nameOf(selected)}
-            subtitle={selected.customer.email}
+            subtitle={userEmailBesideName(selected.customer) ?? undefined}
             onBack={() => setSelectedId(null)}
             onDelete={() => onDelete(selected)}
             deleting={remove.isPending}

@@ -1,9 +1,9 @@
+import { formatDateTime, formatTime, formatUsd } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import type { LucideIcon } from 'lucide-react';
 import {
   Activity,
@@ -143,7 +143,6 @@ export default function AdminDashboardPage() {
     );
   } else {
     const { totalUsers, volume30dUsd, activeAddresses, health } = overview.data;
-    const checkedAt = new Date(health.checkedAt);
     const optimal = health.status === 'optimal';
     const { ageSeconds } = health.priceFeed;
     tiles = (
@@ -201,8 +200,8 @@ export default function AdminDashboardPage() {
           </p>
           <p className="text-xs text-muted">
             Checked at{' '}
-            <time dateTime={health.checkedAt} title={checkedAt.toLocaleString()}>
-              {checkedAt.toLocaleTimeString()}
+            <time dateTime={health.checkedAt} title={formatDateTime(health.checkedAt)}>
+              {formatTime(health.checkedAt)}
             </time>
           </p>
         </Tile>

@@ -1,12 +1,10 @@
-import type { TAdminKycListItem, TQueueOrder } from '@coffer/shared';
+import { formatDateTime, type TAdminKycListItem, type TQueueOrder } from '@coffer/shared';
 import { Age } from '@web/components/admin/age';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/cn';
 import { Eye } from 'lucide-react';
 import { KycBadge } from './kyc-badge';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** A page of submissions, each with how long ago it was sent and its Review button. */
 export function KycTable({
@@ -49,7 +47,7 @@ export function KycTable({
               <KycBadge status={s.status} />
             </td>
             <td data-label="Age" className={STACKED.cell}>
-              <Age since={s.submittedAt} title={dateTime.format(new Date(s.submittedAt))} />
+              <Age since={s.submittedAt} title={formatDateTime(s.submittedAt)} />
             </td>
             <td className={STACKED.wideCell}>
               <Button

@@ -1,7 +1,14 @@
-import { KYC_MSG, type TAdminKycDetail, type TKycDocument, type TKycSide } from '@coffer/shared';
+import {
+  formatDateTime,
+  KYC_MSG,
+  type TAdminKycDetail,
+  type TKycDocument,
+  type TKycSide,
+} from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
+import { EmailText } from '@web/components/ui/email-text';
 import { submitOf, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
@@ -15,8 +22,6 @@ import { kycDocumentQueryOptions, useKycDocument } from '../api/get-kyc-document
 import { useKycSubmission } from '../api/get-kyc-submission';
 import { useReviewKyc } from '../api/review-kyc';
 import { KycBadge } from './kyc-badge';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function Fact({
   label,
@@ -213,7 +218,9 @@ export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void })
         <dl className="grid gap-4 sm:grid-cols-2">
           <Fact label="Full Name">{s.fullName}</Fact>
           <Fact label="Phone">{s.phoneNumber}</Fact>
-          <Fact label="E-mail">{s.email}</Fact>
+          <Fact label="E-mail">
+            <EmailText email={s.email} />
+          </Fact>
           <Fact label="Status">
             <KycBadge status={s.status} />
           </Fact>
@@ -221,14 +228,14 @@ export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void })
             <span className="whitespace-pre-wrap">{s.address}</span>
           </Fact>
           <Fact label="Submitted">
-            <time dateTime={s.submittedAt}>{dateTime.format(submitted)}</time>{' '}
+            <time dateTime={s.submittedAt}>{formatDateTime(s.submittedAt)}</time>{' '}
             <span className="text-muted">
               ({formatDistanceToNow(submitted, { addSuffix: true })})
             </span>
           </Fact>
           {s.reviewedAt ? (
             <Fact label="Reviewed">
-              <time dateTime={s.reviewedAt}>{dateTime.format(new Date(s.reviewedAt))}</time>
+              <time dateTime={s.reviewedAt}>{formatDateTime(s.reviewedAt)}</time>
               {s.reviewer ? <span className="text-muted"> by {s.reviewer.email}</span> : null}
             </Fact>
           ) : null}

@@ -1,12 +1,12 @@
 import {
   assetById,
-  formatAmount,
+  formatAssetAmount,
+  formatDateTime,
   type TBatchFileResponse,
   type TBatchState,
   type TPayoutChain,
 } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
-import { toMinorOrNull } from '@web/lib/money/format';
 import { saveBlob } from '@web/lib/upload-client';
 
 export const CHAIN_LABELS: Record<TPayoutChain, string> = {
@@ -28,18 +28,11 @@ export function assetLabel(assetId: string): string {
  */
 export function amountText(assetId: string, amount: string): string {
   const asset = assetById(assetId);
-  const minor = asset ? toMinorOrNull(amount, asset.decimals) : null;
-  if (!asset || minor === null) return `${amount} ${assetId}`;
-  const text = formatAmount(minor, asset.decimals, {
-    minFractionDigits: 0,
-    maxFractionDigits: asset.decimals,
-    grouping: true,
-  });
-  return `${text} ${asset.symbol}`;
+  return asset ? formatAssetAmount(asset, amount, { exact: true }) : `${amount} ${assetId}`;
 }
 
 export function dateText(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : '—';
+  return iso ? formatDateTime(iso) : '—';
 }
 
 const BATCH_STATES: Record<TBatchState, string> = {

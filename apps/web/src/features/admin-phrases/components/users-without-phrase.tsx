@@ -1,5 +1,5 @@
 import type { TAdminDirectoryUser } from '@coffer/shared';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -31,7 +31,7 @@ export function UsersWithoutPhrase({
                 <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
                   <span className="min-w-0">
                     <span className="block font-medium text-fg">{userDisplayName(u)}</span>
-                    {userDisplayName(u) !== u.email ? (
+                    {userEmailBesideName(u) ? (
                       <span className="block text-xs text-muted">{u.email}</span>
                     ) : null}
                   </span>

@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   SETTINGS_MSG,
   settingLabel,
   type TAppSetting,
@@ -8,6 +9,7 @@ import {
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { errorMessage } from '@web/lib/api-client';
 import { useSession } from '@web/lib/session';
 import { Check, ShieldCheck, X } from 'lucide-react';
@@ -16,8 +18,6 @@ import { toast } from 'sonner';
 import { useApproveSettingChange } from '../api/approve-setting-change';
 import { useRejectSettingChange } from '../api/reject-setting-change';
 import { showSettingValue } from './setting-field';
-
-const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 type Asking = { change: TPendingSettingChange; decision: 'approve' | 'reject' | 'withdraw' };
 
@@ -89,7 +89,6 @@ export function PendingChangesCard({
         <ul aria-label="Changes awaiting approval" className="divide-y divide-border">
           {pending.map((c) => {
             const mine = c.proposedBy.id === me;
-            const at = new Date(c.proposedAt);
             return (
               <li
                 key={c.id}
@@ -106,8 +105,8 @@ export function PendingChangesCard({
                     </ins>
                   </p>
                   <p className="break-words text-xs text-muted">
-                    Proposed by {mine ? 'you' : c.proposedBy.email} on{' '}
-                    <time dateTime={c.proposedAt}>{WHEN.format(at)}</time>
+                    Proposed by {mine ? 'you' : <EmailText email={c.proposedBy.email} />} on{' '}
+                    <time dateTime={c.proposedAt}>{formatDateTime(c.proposedAt)}</time>
                   </p>
                   {mine ? (
                     <p className="text-xs font-medium text-warning">

@@ -1,26 +1,26 @@
-import { SETTINGS_MSG, type TPriceSyncResponse, type TSyncPrices } from '@coffer/shared';
+import {
+  formatDateTime,
+  formatUsd,
+  priceSourceWords,
+  SETTINGS_MSG,
+  type TPriceSyncStatus,
+  type TSyncPrices,
+} from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import { RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { usePriceSync } from '../api/get-price-sync';
 import { useSyncPrices } from '../api/sync-prices';
 
-const SOURCE_TEXT: Record<TPriceSyncResponse['source'], string> = {
-  live: 'Live feed prices',
-  cached: 'Cached prices (feed unavailable)',
-  fallback: 'Fallback catalogue prices (feed never reached)',
-};
-
 const walletCount = (n: number) => `${n} wallet value${n === 1 ? '' : 's'} updated`;
 
 function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : 'never';
+  return iso ? formatDateTime(iso) : 'never';
 }
 
 function PriceList({ prices }: { prices: TSyncPrices }) {
@@ -35,6 +35,26 @@ function PriceList({ prices }: { prices: TSyncPrices }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** The prices wallets are valued at now, and where they came from, in the customer's words. */
+function CurrentPrices({ current }: { current: TPriceSyncStatus['current'] }) {
+  const words = priceSourceWords(current.source, current.pricesAt);
+  return (
+    <section aria-labelledby="current-prices" className="space-y-2">
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id="current-prices" className="text-sm font-semibold text-fg">
+          Prices in use
+        </h3>
+        <Badge variant={current.source === 'live' ? 'success' : 'destructive'}>{words.label}</Badge>
+        {current.pricesAt ? (
+          <span className="text-xs text-muted">as of {when(current.pricesAt)}</span>
+        ) : null}
+      </div>
+      {words.detail ? <p className="text-sm text-muted">{words.detail}</p> : null}
+      <PriceList prices={current.prices} />
+    </section>
   );
 }
 
@@ -94,20 +114,7 @@ export function PriceSyncCard() {
           </p>
         ) : (
           <>
-            {current ? (
-              <section aria-labelledby="current-prices" className="space-y-2">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h3 id="current-prices" className="text-sm font-semibold text-fg">
-                    Prices in use
-                  </h3>
-                  <Badge variant={current.source === 'live' ? 'success' : 'destructive'}>
-                    {SOURCE_TEXT[current.source]}
-                  </Badge>
-                  <span className="text-xs text-muted">as of {when(current.pricesAt)}</span>
-                </div>
-                <PriceList prices={current.prices} />
-              </section>
-            ) : null}
+            {current ? <CurrentPrices current={current} /> : null}
             <section aria-labelledby="last-sync" className="space-y-2">
               <h3 id="last-sync" className="text-sm font-semibold text-fg">
                 Last sync

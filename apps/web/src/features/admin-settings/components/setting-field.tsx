@@ -5,6 +5,7 @@ import {
   MAX_STAKING_DAILY_RATE,
   MONEY_STOPS,
   SECURITY_HOLD_HOURS,
+  settingHelp,
   settingLabel,
   type TAppSetting,
 } from '@coffer/shared';
@@ -36,23 +37,21 @@ const NUMBER_LIMITS: Record<string, { min?: string; max?: string; step: string }
   staking_daily_rate: { min: '0', max: MAX_STAKING_DAILY_RATE, step: '0.0001' },
 };
 
+/** The price services by their own names. */
+const PROVIDER_NAMES: Record<(typeof API_PROVIDERS)[number], string> = {
+  coingecko: 'CoinGecko',
+  coinmarketcap: 'CoinMarketCap',
+};
+
 /** A stored value as the screen shows it: an empty one would be invisible. */
 export function showSettingValue(value: string): string {
   return value === '' ? '(empty)' : value;
 }
 
-/** Notes the operator needs beside a setting's own description. */
+/** What the value being typed means, where a number alone does not say (a daily rate). */
 function hint(setting: TAppSetting, value: string): string | null {
-  switch (setting.key) {
-    case 'staking_daily_rate':
-      return /^\d+(\.\d+)?$/.test(value) ? describeStakingRate(value) : null;
-    case 'api_provider':
-      return 'Recorded for the operator; prices come from the configured price feed.';
-    case 'max_daily_withdrawal':
-      return '0 allows no withdrawals.';
-    default:
-      return null;
-  }
+  if (setting.key !== 'staking_daily_rate') return null;
+  return /^\d+(\.\d+)?$/.test(value) ? describeStakingRate(value) : null;
 }
 
 /** Which changes of this setting wait for a second admin (four eyes), in words. */
@@ -96,7 +95,7 @@ export function SettingField({ setting, value, pendingValue, error, changed, onC
       >
         {API_PROVIDERS.map((p) => (
           <option key={p} value={p}>
-            {p}
+            {PROVIDER_NAMES[p]}
           </option>
         ))}
       </select>
@@ -159,7 +158,8 @@ export function SettingField({ setting, value, pendingValue, error, changed, onC
           {changed ? <span className="text-xs font-normal text-warning">(unsaved)</span> : null}
         </Label>
         <p id={`${id}-description`} className="text-xs text-muted">
-          {setting.description}
+          {/* The server's description only for a setting this build has no words for. */}
+          {settingHelp(setting.key) ?? setting.description}
           {note ? <span className="block">{note}</span> : null}
           {approval ? <span className="block">{approval}</span> : null}
           {pendingValue !== null ? (
@@ -167,9 +167,6 @@ export function SettingField({ setting, value, pendingValue, error, changed, onC
               Awaiting another admin&rsquo;s approval: {showSettingValue(pendingValue)}
             </span>
           ) : null}
-          <span className="block">
-            <code className="text-[11px]">{setting.key}</code>
-          </span>
         </p>
       </div>
       <div className={cn(inline ? 'shrink-0 pt-1' : 'w-full max-w-xl')}>{control}</div>

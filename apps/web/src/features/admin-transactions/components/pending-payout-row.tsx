@@ -2,7 +2,9 @@ import type { TAdminTransaction } from '@coffer/shared';
 import { Age } from '@web/components/admin/age';
 import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
 import { STACKED } from '@web/components/admin/stacked-table';
+import { userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
+import { EmailText } from '@web/components/ui/email-text';
 import { Amount, Destination, isBank } from './pending-payout-present';
 import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
 
@@ -79,10 +81,14 @@ export function PendingPayoutRow({
       </td>
       <td data-label="Customer" className={STACKED.cell}>
         <span className="min-w-0 break-words">
-          {customerText(tx)}
-          {customerText(tx) !== tx.customer.email ? (
-            <span className="block text-xs text-muted">{tx.customer.email}</span>
-          ) : null}
+          {userEmailBesideName(tx.customer) ? (
+            <>
+              {customerText(tx)}
+              <EmailText email={tx.customer.email} className="block text-xs text-muted" />
+            </>
+          ) : (
+            <EmailText email={tx.customer.email} />
+          )}
         </span>
       </td>
       <td data-label="Type" className={STACKED.cell}>

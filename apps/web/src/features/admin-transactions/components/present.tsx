@@ -1,15 +1,21 @@
-import { ASSETS, assetById, type TAdminTransactionSummary } from '@coffer/shared';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import {
+  ASSETS,
+  assetById,
+  formatAssetAmount,
+  formatAud,
+  formatDateTime,
+  formatRounded,
+  formatUsd,
+  type TAdminTransactionSummary,
+} from '@coffer/shared';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
-import { formatAud, formatCrypto, formatUsd, roundDecimal } from '@web/lib/money/format';
 
-/** crypto with 6 decimals, fiat with 2. */
+/** The crypto amount as every screen shows it (the asset's display decimals). */
 export function cryptoText(tx: TAdminTransactionSummary): string {
   if (tx.direction === 'none') return '—';
   const asset = assetById(tx.assetId);
-  return asset
-    ? `${formatCrypto(tx.amount, asset.decimals, Math.min(6, asset.decimals))} ${asset.symbol}`
-    : `${tx.amount} ${tx.symbol}`;
+  return asset ? formatAssetAmount(asset, tx.amount) : `${tx.amount} ${tx.symbol}`;
 }
 
 export function usdText(tx: TAdminTransactionSummary): string {
@@ -49,19 +55,17 @@ export function customerText(tx: TAdminTransactionSummary): string {
 
 /** The customer's name, then their e-mail in brackets unless the name already is it. */
 export function CustomerWithEmail({ tx }: { tx: TAdminTransactionSummary }) {
-  const name = customerText(tx);
+  const email = userEmailBesideName(tx.customer);
   return (
     <>
-      <span className="font-medium">{name}</span>
-      {name !== tx.customer.email ? (
-        <span className="text-muted"> ({tx.customer.email})</span>
-      ) : null}
+      <span className="font-medium">{customerText(tx)}</span>
+      {email ? <span className="text-muted"> ({email})</span> : null}
     </>
   );
 }
 
 export function dateText(iso: string): string {
-  return new Date(iso).toLocaleString();
+  return formatDateTime(iso);
 }
 
 /** A withdrawal or bank transfer: the requests staff complete or reject. */
@@ -100,7 +104,7 @@ export function StatusBadge({
 
 /** 'USD per 1 AUD' as staff read it: '1 AUD = 0.6543 USD'. */
 export function audRateText(rate: string): string {
-  return `1 AUD = ${roundDecimal(rate, 4, false) ?? rate} USD`;
+  return `1 AUD = ${formatRounded(rate, 4, false) ?? rate} USD`;
 }
 
 /** The USD price of one unit of the funding asset: '1 ETH = $3,000.00'. */

@@ -20,6 +20,9 @@ type RowActions = {
   onDelete: (tx: TAdminTransactionSummary) => void;
 };
 
+/** An amount and its symbol stay on one line ('1.375982 ETH'), right-aligned from 768 px. */
+const AMOUNT_CELL = 'tabular-nums whitespace-nowrap md:text-right';
+
 /** One transaction: its figures, and View, Edit and Delete. */
 function TransactionRow({
   tx,
@@ -45,13 +48,13 @@ function TransactionRow({
       <td data-label="Asset" className={STACKED.cell}>
         {tx.direction === 'none' ? tx.currency : assetText(tx)}
       </td>
-      <td data-label="Amount" className={cn(STACKED.cell, 'tabular-nums md:text-right')}>
+      <td data-label="Amount" className={cn(STACKED.cell, AMOUNT_CELL)}>
         {cryptoText(tx)}
       </td>
-      <td data-label="USD" className={cn(STACKED.cell, 'tabular-nums md:text-right')}>
+      <td data-label="USD" className={cn(STACKED.cell, AMOUNT_CELL)}>
         {usdText(tx)}
       </td>
-      <td data-label="AUD" className={cn(STACKED.cell, 'tabular-nums md:text-right')}>
+      <td data-label="AUD" className={cn(STACKED.cell, AMOUNT_CELL)}>
         {audText(tx)}
       </td>
       <td data-label="Status" className={STACKED.cell}>

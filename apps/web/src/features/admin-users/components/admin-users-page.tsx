@@ -1,5 +1,5 @@
 import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { userDisplayName, userNameWithEmail } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
@@ -109,8 +109,7 @@ function UsersManagement() {
   }
 
   function disableFor(user: TAdminUserRow) {
-    const name = userDisplayName(user);
-    setDisabling({ id: user.id, name: name === user.email ? name : `${name} (${user.email})` });
+    setDisabling({ id: user.id, name: userNameWithEmail(user) });
   }
 
   const total = users.data?.total ?? 0;

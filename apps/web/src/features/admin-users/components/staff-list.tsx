@@ -1,7 +1,9 @@
-import { STAFF_RESET_REASON_MISSING, type TAdminStaffRow } from '@coffer/shared';
+import { formatDateTime, STAFF_RESET_REASON_MISSING } from '@coffer/shared';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Spinner } from '@web/components/ui/spinner';
 import { useSession } from '@web/lib/session';
@@ -10,14 +12,6 @@ import { toast } from 'sonner';
 import { useStaff } from '../api/get-staff';
 import { useResetStaffTwoFactor } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
-
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-const nameOf = (a: Pick<TAdminStaffRow, 'fullName' | 'username' | 'email'>) =>
-  a.fullName?.trim() || a.username?.trim() || a.email;
 
 /**
  * Issue 12: staff cannot use the recovery phrase, so an admin locked out of their second
@@ -68,7 +62,8 @@ export function StaffList() {
               </thead>
               <tbody className="divide-y divide-border">
                 {staff.data.staff.map((a) => {
-                  const name = nameOf(a);
+                  const name = userDisplayName(a);
+                  const email = userEmailBesideName(a);
                   const self = a.id === selfId;
                   return (
                     <tr key={a.id} className="align-top" data-testid="staff-row">
@@ -81,10 +76,14 @@ export function StaffList() {
                             </Badge>
                           ) : null}
                         </p>
-                        {name !== a.email ? <p className="text-xs text-muted">{a.email}</p> : null}
+                        {email ? (
+                          <p className="text-xs text-muted">
+                            <EmailText email={email} />
+                          </p>
+                        ) : null}
                       </td>
                       <td className="py-3 pr-4 whitespace-nowrap">
-                        {a.lastLogin ? dateTimeFormat.format(new Date(a.lastLogin)) : 'Never'}
+                        {a.lastLogin ? formatDateTime(a.lastLogin) : 'Never'}
                       </td>
                       <td className="py-3">
                         <div className="flex flex-wrap items-center gap-2">

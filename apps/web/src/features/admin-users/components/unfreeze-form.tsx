@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   type TPendingUnfreeze,
   UNFREEZE_REASON_MISSING,
   ZUnfreezeRejection,
@@ -11,8 +12,6 @@ import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { useId, useRef } from 'react';
 import type { UnfreezeStep } from '../api/unfreeze-actions';
-
-const when = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /** What a step's reason must be, as the server checks it; approving takes none. */
 const REASON_SCHEMA = {
@@ -29,7 +28,7 @@ function PendingRequest({ pending, mine }: { pending: TPendingUnfreeze; mine: bo
     <Alert variant="warning" title="Unfreeze requested">
       <p>
         By {mine ? 'you' : (pending.requestedBy.email ?? 'a former admin')} on{' '}
-        {when.format(new Date(pending.requestedAt))}.
+        {formatDateTime(pending.requestedAt)}.
       </p>
       <p className="mt-1 whitespace-pre-wrap break-words">Reason: {pending.reason}</p>
       {mine ? <p className="mt-1">Another admin must approve it (four eyes).</p> : null}

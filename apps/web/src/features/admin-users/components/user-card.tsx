@@ -1,6 +1,5 @@
-import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { formatUsd, type TAdminUserFigures, type TAdminUserRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
-import { formatUsd } from '@web/lib/money/format';
 import type { ReactNode } from 'react';
 import { StakingTime } from './staking-time';
 import {

@@ -1,6 +1,7 @@
-import type { TAdminUserRow } from '@coffer/shared';
-import { userDisplayName } from '@web/components/admin/user-picker';
+import { formatDate, formatDateTime, type TAdminUserRow } from '@coffer/shared';
+import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
+import { EmailText } from '@web/components/ui/email-text';
 import { RowMenu } from '@web/components/ui/row-menu';
 import { Switch } from '@web/components/ui/switch';
 import { UnfreezeReview } from './unfreeze-review';
@@ -20,19 +21,14 @@ export type RowActions = {
   onActivity: (user: NamedUser) => void;
 };
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
-
-export const joinedText = (iso: string) => dateFormat.format(new Date(iso));
-export const lastLoginText = (iso: string | null) =>
-  iso ? dateTimeFormat.format(new Date(iso)) : 'Never';
+export const joinedText = (iso: string) => formatDate(iso);
+export const lastLoginText = (iso: string | null) => (iso ? formatDateTime(iso) : 'Never');
 
 /** The customer's initial, name, short id and e-mail. */
 export function UserIdentity({ user: u }: { user: TAdminUserRow }) {
   const name = userDisplayName(u);
+  // Said once: a customer without a name is named by their e-mail already.
+  const email = userEmailBesideName(u);
   return (
     <div className="flex min-w-0 items-center gap-3">
       <span
@@ -42,11 +38,17 @@ export function UserIdentity({ user: u }: { user: TAdminUserRow }) {
         {name.charAt(0).toUpperCase()}
       </span>
       <div className="min-w-0">
-        <p className="break-words font-medium text-fg">{name}</p>
-        <p className="break-all text-xs text-muted">
+        <p className="break-words font-medium text-fg">
+          {email ? name : <EmailText email={name} />}
+        </p>
+        <p className="text-xs text-muted">
           <span className="font-mono">{u.id.slice(0, 8)}</span>
-          {/* Said once: a customer without a name is named by their e-mail already. */}
-          {name === u.email ? null : ` · ${u.email}`}
+          {email ? (
+            <>
+              {' · '}
+              <EmailText email={email} />
+            </>
+          ) : null}
         </p>
       </div>
     </div>

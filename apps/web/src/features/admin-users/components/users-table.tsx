@@ -1,7 +1,6 @@
-import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import { formatUsd, type TAdminUserFigures, type TAdminUserRow } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
-import { formatUsd } from '@web/lib/money/format';
 import { StakingTime } from './staking-time';
 import { UserCard } from './user-card';
 import {

@@ -1,4 +1,4 @@
-import { ADMIN_WALLET_MSG, type TAdminDepositAddress } from '@coffer/shared';
+import { ADMIN_WALLET_MSG, networkLabel, type TAdminDepositAddress } from '@coffer/shared';
 import { ActiveBadge } from '@web/components/admin/active-badge';
 import { CopyableAddress } from '@web/components/admin/copyable-address';
 import { EditButton } from '@web/components/admin/edit-button';
@@ -16,7 +16,7 @@ function AddressEditor({ row, onDone }: { row: TAdminDepositAddress; onDone: () 
   const update = useUpdateDepositAddress();
   return (
     <AddressEditForm
-      label={`${row.assetSymbol} deposit address (${row.network})`}
+      label={`${row.assetSymbol} deposit address (${networkLabel(row.network)})`}
       initial={row.address}
       active={{ label: 'Active (shown to the customer)', initial: row.isActive }}
       save={(address, isActive) => update.mutateAsync({ id: row.id, body: { address, isActive } })}
@@ -65,7 +65,7 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
             <StackedCell label="Asset" className="font-semibold">
               {a.assetSymbol}
             </StackedCell>
-            <StackedCell label="Network">{a.network}</StackedCell>
+            <StackedCell label="Network">{networkLabel(a.network)}</StackedCell>
             {editing === a.id ? (
               <td data-label="Address" className={STACKED.wideCell} colSpan={3}>
                 <AddressEditor row={a} onDone={() => setEditing(null)} />
@@ -84,7 +84,7 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
                 </StackedCell>
                 <ActionsCell>
                   <EditButton
-                    label={`Edit ${a.assetSymbol} ${a.network} deposit address`}
+                    label={`Edit ${a.assetSymbol} ${networkLabel(a.network)} deposit address`}
                     disabled={editing !== null}
                     onClick={() => setEditing(a.id)}
                   >

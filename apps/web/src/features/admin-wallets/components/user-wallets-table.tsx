@@ -1,8 +1,13 @@
 import {
   ADMIN_WALLET_MSG,
+  assetById,
+  formatAssetAmount,
+  formatRounded,
+  formatUsd,
   networkLabel,
   type TAdminWallet,
   type TStepUp,
+  toMinorOrNull,
   walletBalanceUpdatedText,
 } from '@coffer/shared';
 import { ActiveBadge } from '@web/components/admin/active-badge';
@@ -23,7 +28,6 @@ import {
 } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { errorMessage } from '@web/lib/api-client';
-import { formatCrypto, formatUsd, roundDecimal, toMinorOrNull } from '@web/lib/money/format';
 import { type ChangeEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useAdjustWalletBalance } from '../api/adjust-wallet-balance';
@@ -33,8 +37,12 @@ import { AddressEditForm } from './address-edit-form';
 import { EditFormActions } from './edit-form-actions';
 import { TableCard } from './table-card';
 
-/** Crypto on admin screens: 6 decimals, cut toward zero. */
-const CRYPTO_DIGITS = 6;
+/** An amount of the wallet's asset as every screen shows it. */
+function amountOf(wallet: TAdminWallet, amount: string, symbol = true): string {
+  const asset = assetById(wallet.assetId);
+  if (!asset) return symbol ? `${amount} ${wallet.symbol}` : amount;
+  return formatAssetAmount(asset, amount, { symbol });
+}
 
 /** What a balance field may hold: digits with an optional fraction, no sign, no exponent. */
 const PLAIN_DECIMAL = /^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$/;
@@ -92,7 +100,7 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
       body: { newBalance: values.balance.trim(), reason: values.reason.trim(), stepUp },
     });
     setAsking(false);
-    const fiat = roundDecimal(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
+    const fiat = formatRounded(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
     toast.success(walletBalanceUpdatedText(answer.wallet.balance, answer.wallet.symbol, fiat));
     onDone();
   }
@@ -207,7 +215,11 @@ export function UserWalletsTable({ userId }: { userId: string }) {
           const mine = editing?.walletId === w.id ? editing.field : null;
           const done = () => setEditing(null);
           return (
-            <tr key={w.id} className={STACKED.row} aria-label={`${w.symbol} ${w.network} wallet`}>
+            <tr
+              key={w.id}
+              className={STACKED.row}
+              aria-label={`${w.symbol} ${networkLabel(w.network)} wallet`}
+            >
               <StackedCell label="Asset">
                 <span>
                   <span className="font-semibold text-fg">{w.symbol}</span>{' '}
@@ -240,13 +252,11 @@ export function UserWalletsTable({ userId }: { userId: string }) {
                   </StackedCell>
                   <StackedCell label="Balance" className="md:text-right">
                     <span className="tabular-nums">
-                      <span className="block font-medium text-fg">
-                        {formatCrypto(w.balance, w.decimals, CRYPTO_DIGITS)} {w.symbol}
-                      </span>
+                      <span className="block font-medium text-fg">{amountOf(w, w.balance)}</span>
                       <span className="block text-xs text-muted">{formatUsd(w.usdValue)}</span>
                       {(toMinorOrNull(w.held, w.decimals) ?? 0n) > 0n ? (
                         <span className="block text-xs text-muted">
-                          Held: {formatCrypto(w.held, w.decimals, CRYPTO_DIGITS)}
+                          Held: {amountOf(w, w.held, false)}
                         </span>
                       ) : null}
                     </span>

@@ -1,5 +1,10 @@
 import { ADMIN_WALLET_MSG } from '@coffer/shared';
-import { type PickedUser, UserPicker, userDisplayName } from '@web/components/admin/user-picker';
+import {
+  type PickedUser,
+  UserPicker,
+  userDisplayName,
+  userEmailBesideName,
+} from '@web/components/admin/user-picker';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Wallet } from 'lucide-react';
 import { useState } from 'react';
@@ -26,7 +31,7 @@ export default function WalletManagementPage() {
           {user ? (
             <p className="mt-2 text-sm text-muted">
               Managing <span className="font-medium text-fg">{userDisplayName(user)}</span>
-              {userDisplayName(user) !== user.email ? ` (${user.email})` : ''}
+              {userEmailBesideName(user) ? ` (${user.email})` : ''}
             </p>
           ) : null}
         </CardContent>

@@ -91,9 +91,15 @@ function AuthForm({ auth }: { auth: TAuthForm }) {
       <FormField
         name="password"
         label="Password"
-        labelAside={
+        className="relative flex flex-col gap-2"
+        // Shown on the label's line but after the field in the page, so Tab goes from the
+        // e-mail to the password before reaching the link.
+        after={
           signingUp ? null : (
-            <Link to="/reset-password" className="text-sm text-primary hover:underline">
+            <Link
+              to="/reset-password"
+              className="absolute top-0 right-0 text-sm text-primary hover:underline"
+            >
               Forgot password?
             </Link>
           )

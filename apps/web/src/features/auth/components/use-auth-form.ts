@@ -2,14 +2,14 @@ import { MSG, ZSignUpRequest } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   FORM_ERROR,
-  formErrorOf,
+  messagesOf,
   showServerError,
   type TFormErrors,
   useZodForm,
 } from '@web/components/ui/form';
 import { ApiError, errorMessage } from '@web/lib/api-client';
 import { newPasswordProblem } from '@web/lib/new-password';
-import { sessionQueryOptions } from '@web/lib/session';
+import { greetingFor, sessionQueryOptions } from '@web/lib/session';
 import { useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -23,22 +23,32 @@ export type TAuthFields = { email: string; password: string };
 /**
  * One message for the form, the first problem found: both fields, then the sign-up
  * request's schema, then the strength of a new password (the server runs the same check
- * with the same message; this one saves a round trip).
+ * with the same message; this one saves a round trip). Each problem belongs to the field it
+ * is about, so only that field is marked: a weak password leaves the e-mail alone.
  */
 async function authProblem(
   mode: TAuthMode,
   values: TAuthFields,
 ): Promise<TFormErrors<TAuthFields>> {
-  if (values.email.trim() === '' || values.password === '') {
-    return { [FORM_ERROR]: MSG.emailAndPasswordRequired };
-  }
+  const missing: TFormErrors<TAuthFields> = {};
+  if (values.email.trim() === '') missing.email = MSG.emailAndPasswordRequired;
+  if (values.password === '') missing.password = MSG.emailAndPasswordRequired;
+  if (missing.email || missing.password) return missing;
   if (mode !== 'signup') return {};
   const parsed = ZSignUpRequest.safeParse(values);
   if (!parsed.success) {
-    return { [FORM_ERROR]: parsed.error.issues[0]?.message ?? 'Authentication failed' };
+    const issue = parsed.error.issues[0];
+    const field =
+      issue?.path[0] === 'email' || issue?.path[0] === 'password' ? issue.path[0] : FORM_ERROR;
+    return { [field]: issue?.message ?? 'Authentication failed' };
   }
   const weak = await newPasswordProblem(parsed.data.password, parsed.data.email);
-  return weak ? { [FORM_ERROR]: weak } : {};
+  return weak ? { password: weak } : {};
+}
+
+/** The message the form shows: one for the whole form first, else the first field's. */
+function summaryOf(messages: TFormErrors<TAuthFields>): string | null {
+  return messages[FORM_ERROR] ?? messages.email ?? messages.password ?? null;
 }
 
 /** The notices beside the form's message: they go with the attempt that brought them. */
@@ -96,13 +106,12 @@ export function useAuthForm() {
     notices.clear();
   }
 
+  /** A refusal is told once, above the submit button (a frozen account as its notice). */
   function showAuthError(err: unknown) {
     console.error('Authentication failed', err);
-    const message = showServerError(form, err, (e) => errorMessage(e, 'Authentication failed'));
+    showServerError(form, err, (e) => errorMessage(e, 'Authentication failed'));
     notices.setUnverified(err instanceof ApiError && err.code === 'EMAIL_NOT_VERIFIED');
-    const isFrozen = err instanceof ApiError && err.code === 'ACCOUNT_FROZEN';
-    notices.setFrozen(isFrozen);
-    toast.error(isFrozen ? 'Account Frozen' : 'Authentication Error', { description: message });
+    notices.setFrozen(err instanceof ApiError && err.code === 'ACCOUNT_FROZEN');
   }
 
   function submit(values: TAuthFields) {
@@ -141,7 +150,9 @@ export function useAuthForm() {
           }
           form.resetField('password');
           if (session.twoFactor.verified) {
-            toast.success('Welcome back!', { description: 'You have successfully logged in.' });
+            toast.success(`${greetingFor(session)}!`, {
+              description: 'You have successfully logged in.',
+            });
           }
           // Whatever an earlier account left in the cache in this browser goes now. With the
           // session in the cache, the public-only route moves on to `next` or the dashboard,
@@ -178,7 +189,7 @@ export function useAuthForm() {
   return {
     mode,
     form,
-    error: formErrorOf(form) ?? null,
+    error: summaryOf(messagesOf<TAuthFields>(form.formState.errors)),
     busy: form.formState.isSubmitting || signIn.isPending || signUp.isPending,
     signingIn: signIn.isPending,
     signingUp: signUp.isPending,

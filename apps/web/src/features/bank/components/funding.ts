@@ -1,13 +1,13 @@
 import {
   CUSTOMER_ASSETS,
-  formatAmount,
+  formatAssetAmount,
   parseAmount,
   payoutFunding,
   type TAsset,
   type TPricesResponse,
   type TWalletsResponse,
+  toMinorOrNull,
 } from '@coffer/shared';
-import { toMinorOrNull } from '@web/lib/money/format';
 
 /**
  * What a bank payout would take from each asset the customer could fund it from
@@ -64,13 +64,9 @@ export function fundingOptions(
 }
 
 /**
- * A crypto amount as the history lists it: up to 8 decimals, at least 2, cut toward zero,
+ * A crypto amount as every screen shows it (the asset's display decimals, cut toward zero),
  * so the form and the history show the same figure for the same hold.
  */
 export function cryptoFigure(minor: bigint, asset: TAsset): string {
-  return `${formatAmount(minor, asset.decimals, {
-    minFractionDigits: 2,
-    maxFractionDigits: Math.min(8, asset.decimals),
-    grouping: true,
-  })} ${asset.symbol}`;
+  return formatAssetAmount(asset, minor);
 }

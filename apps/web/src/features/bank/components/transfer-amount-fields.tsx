@@ -1,9 +1,9 @@
+import { formatRounded } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { FormMessage, useFieldMessage } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { cn } from '@web/lib/cn';
-import { roundDecimal } from '@web/lib/money/format';
 
 /**
  * The amount, typed in AUD or in USD: the other one shows the conversion at the rate below.
@@ -57,7 +57,7 @@ export function TransferAmountFields({
         </div>
       </div>
       <p id="bank-rate" className="text-sm text-muted">
-        Rate: 1 AUD = {roundDecimal(rate, 4, false) ?? rate} USD
+        Rate: 1 AUD = {formatRounded(rate, 4, false) ?? rate} USD
         {defaultRate ? ' (live rate unavailable, using the default rate)' : ''}
       </p>
       <FormMessage name="amountAud" id="bank-amountAud-error" />

@@ -1,4 +1,4 @@
-import { formatUsd, roundDecimal } from '@web/lib/money/format';
+import { formatRounded, formatUsd } from '@coffer/shared';
 import { cryptoFigure, type TFundingOption } from './funding';
 
 /**
@@ -37,7 +37,7 @@ export function TransferSummary({
             </span>
           </p>
           <p className="text-muted">
-            At 1 AUD = {roundDecimal(rate, 4, false) ?? rate} USD and 1 {option.asset.symbol} ={' '}
+            At 1 AUD = {formatRounded(rate, 4, false) ?? rate} USD and 1 {option.asset.symbol} ={' '}
             {formatUsd(option.priceUsd)}. It is paid out of that hold once the transfer is
             processed, and released back to your balance if the transfer is rejected.
           </p>

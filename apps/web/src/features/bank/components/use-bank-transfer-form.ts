@@ -1,5 +1,6 @@
 import {
   compareAmounts,
+  formatUsd,
   MONEY_MSG,
   type TBankDetails,
   type TBankTransferDraft,
@@ -7,7 +8,6 @@ import {
   ZBankTransferDraft,
 } from '@coffer/shared';
 import { showServerError, type TFormErrors, useZodForm } from '@web/components/ui/form';
-import { formatUsd } from '@web/lib/money/format';
 import { useMoneyStatus } from '@web/lib/money/get-money-status';
 import { DEFAULT_AUD_USD_RATE, usePrices } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';

@@ -2,13 +2,15 @@ import {
   ASSETS,
   assetById,
   CUSTOMER_ASSET_IDS,
+  formatAssetAmount,
+  formatUsd,
   networkLabel,
   type TWallet,
   type TWalletsResponse,
+  toMinorOrNull,
 } from '@coffer/shared';
 import { AssetLogo } from '@web/components/ui/asset-logo';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
-import { formatCrypto, formatUsd, listDigits, toMinorOrNull } from '@web/lib/money/format';
 import { ChevronRight } from 'lucide-react';
 import { Link } from 'react-router';
 
@@ -34,7 +36,10 @@ function defaultWallets(): TWallet[] {
 
 function AssetRow({ wallet }: { wallet: TWallet }) {
   const asset = assetById(wallet.assetId);
-  const digits = asset ? listDigits(asset) : 8;
+  const amount = (value: string, symbol = true) =>
+    asset
+      ? formatAssetAmount(asset, value, { symbol })
+      : `${value} ${symbol ? wallet.symbol : ''}`.trim();
   const held = toMinorOrNull(wallet.held, wallet.decimals) ?? 0n;
   const slug = asset?.slug ?? wallet.assetId.replace('-', '').toLowerCase();
 
@@ -44,32 +49,38 @@ function AssetRow({ wallet }: { wallet: TWallet }) {
       className="flex items-center gap-3 rounded-lg px-2 py-3 transition-colors hover:bg-surface-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary sm:px-3"
     >
       <AssetLogo symbol={wallet.symbol} />
-      <span className="min-w-0 flex-1">
-        <span className="block truncate font-medium text-fg">{wallet.name}</span>
-        <span className="block truncate text-sm text-muted">
-          {wallet.symbol} · {networkLabel(wallet.network)}
-        </span>
-      </span>
-      <span className="min-w-0 text-right">
-        <span className="block wrap-anywhere font-medium tabular-nums text-fg">
-          {formatCrypto(wallet.balance, wallet.decimals, digits)} {wallet.symbol}
-        </span>
-        <span className="block text-sm tabular-nums text-muted">
-          {wallet.usdValue !== null ? (
-            formatUsd(wallet.usdValue)
-          ) : (
-            <>
-              {formatUsd(wallet.balanceFiat)}
-              <span className="sr-only"> (last known value, no current price)</span>
-              <span aria-hidden> *</span>
-            </>
-          )}
-        </span>
-        {held > 0n ? (
-          <span className="block text-xs tabular-nums text-muted">
-            {formatCrypto(wallet.held, wallet.decimals, digits)} on hold
+      {/* The figures sit beside the name, or under it when both do not fit (a phone, a large
+          balance): the name and the network always read whole, and on a phone the network
+          is what tells the two USDT apart. */}
+      <span className="flex min-w-0 flex-1 flex-wrap items-start justify-between gap-x-3 gap-y-1">
+        <span className="min-w-0">
+          <span className="block font-medium text-fg">{wallet.name}</span>
+          <span className="block text-sm text-muted">
+            {wallet.symbol} ·{' '}
+            <span className="whitespace-nowrap">{networkLabel(wallet.network)}</span>
           </span>
-        ) : null}
+        </span>
+        <span className="ml-auto min-w-0 text-right">
+          <span className="block wrap-anywhere font-medium tabular-nums text-fg">
+            {amount(wallet.balance)}
+          </span>
+          <span className="block text-sm tabular-nums text-muted">
+            {wallet.usdValue !== null ? (
+              formatUsd(wallet.usdValue)
+            ) : (
+              <>
+                {formatUsd(wallet.balanceFiat)}
+                <span className="sr-only"> (last known value, no current price)</span>
+                <span aria-hidden> *</span>
+              </>
+            )}
+          </span>
+          {held > 0n ? (
+            <span className="block text-xs tabular-nums text-muted">
+              {amount(wallet.held, false)} on hold
+            </span>
+          ) : null}
+        </span>
       </span>
       <ChevronRight className="h-4 w-4 shrink-0 text-muted" aria-hidden />
     </Link>

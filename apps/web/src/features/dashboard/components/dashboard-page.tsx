@@ -1,10 +1,14 @@
+import { priceSourceWords } from '@coffer/shared';
+import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { ApiError, errorMessage } from '@web/lib/api-client';
-import { CACHED_PRICES_MESSAGE } from '@web/lib/money/get-prices';
+import { pricesQueryOptions } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';
+import { greetingFor, useSession } from '@web/lib/session';
 import { RefreshCw } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { useOutletContext } from 'react-router';
@@ -28,7 +32,12 @@ function walletErrorText(err: unknown): string {
 /** /dashboard: portfolio, assets, value over time and the ETH staking board. */
 export default function DashboardPage() {
   const email = useOutletContext<PortalContext>()?.user?.email;
+  const session = useSession();
   const wallets = useWallets();
+  // The wallets say where their prices came from; the prices, asked only when they are not
+  // live, say how old they are.
+  const stale = wallets.data !== undefined && wallets.data.priceSource !== 'live';
+  const pricesAt = useQuery({ ...pricesQueryOptions(), enabled: stale }).data?.updatedAt ?? null;
 
   // One toast per failure streak: the balances refresh every 30 s and a server that stays
   // down should not stack up toasts.
@@ -47,8 +56,12 @@ export default function DashboardPage() {
   return (
     <div className="space-y-6">
       <header className="space-y-1">
-        <h1 className="text-2xl font-bold text-fg">Welcome back</h1>
-        {email ? <p className="wrap-anywhere text-muted">{email}</p> : null}
+        <h1 className="text-2xl font-bold text-fg">{greetingFor(session.data)}</h1>
+        {email ? (
+          <p className="text-muted">
+            <EmailText email={email} />
+          </p>
+        ) : null}
       </header>
 
       {/* A new customer's first steps, until they are done or dismissed. */}
@@ -58,7 +71,7 @@ export default function DashboardPage() {
         <>
           {data.priceSource !== 'live' ? (
             <Alert variant="warning" role="status">
-              {data.priceMessage ?? CACHED_PRICES_MESSAGE}
+              {priceSourceWords(data.priceSource, pricesAt).detail}
             </Alert>
           ) : null}
           <div className="grid gap-6 xl:grid-cols-5">

@@ -1,7 +1,8 @@
 import type { TWalletsResponse } from '@coffer/shared';
+import { changeDirection, formatChange, formatUsd } from '@coffer/shared';
 import { Card, CardContent, CardHeader } from '@web/components/ui/card';
 import { cn } from '@web/lib/cn';
-import { changeClass, changeDirection, formatChange, formatUsd } from '@web/lib/money/format';
+import { changeClass } from '@web/lib/money/format';
 import { ArrowRight, TrendingDown, TrendingUp } from 'lucide-react';
 import { Link } from 'react-router';
 

@@ -1,15 +1,12 @@
 import type { TPortfolioHistoryResponse } from '@coffer/shared';
+import { formatDateTime, formatShortDate, formatTime, formatUsd } from '@coffer/shared';
 import { cn } from '@web/lib/cn';
-import { formatUsd } from '@web/lib/money/format';
 import { type PointerEvent, useId, useState } from 'react';
 
 type Point = TPortfolioHistoryResponse['points'][number];
 /** `value` places the point on the drawing only; every figure shown is `usd`, exact. */
 type Datum = { t: number; value: number; usd: string };
 
-const TIME = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit' });
-const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
-const FULL = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 const AXIS_USD = new Intl.NumberFormat('en-US', {
   style: 'currency',
   currency: 'USD',
@@ -58,7 +55,8 @@ export function PortfolioChart({
     .map((d, i) => `${i === 0 ? 'M' : 'L'}${x(d.t).toFixed(1)},${y(d.value).toFixed(1)}`)
     .join(' ');
   const area = `${line} L${x(last.t).toFixed(1)},${H} L${x(first.t).toFixed(1)},${H} Z`;
-  const tick = range === '24h' ? TIME : DAY;
+  // The axis of a day reads hours; a longer range reads days.
+  const tick = range === '24h' ? formatTime : formatShortDate;
   const middle = data[Math.floor(data.length / 2)] ?? first;
   const shown = active === null ? null : data[active];
 
@@ -127,9 +125,9 @@ export function PortfolioChart({
           ) : null}
         </svg>
         <div className="flex justify-between pt-1 text-xs text-muted" aria-hidden>
-          <span>{tick.format(first.t)}</span>
-          <span>{tick.format(middle.t)}</span>
-          <span>{tick.format(last.t)}</span>
+          <span>{tick(first.t)}</span>
+          <span>{tick(middle.t)}</span>
+          <span>{tick(last.t)}</span>
         </div>
         {shown ? (
           <div
@@ -138,14 +136,14 @@ export function PortfolioChart({
               left: `clamp(0px, calc(${(x(shown.t) / W) * 100}% - 4rem), calc(100% - 8rem))`,
             }}
           >
-            <p className="text-muted">{FULL.format(shown.t)}</p>
+            <p className="text-muted">{formatDateTime(shown.t)}</p>
             <p className="font-semibold tabular-nums text-fg">{formatUsd(shown.usd)}</p>
           </div>
         ) : null}
       </div>
       <figcaption className="sr-only">
-        Portfolio value from {formatUsd(first.usd)} on {FULL.format(first.t)} to{' '}
-        {formatUsd(last.usd)} on {FULL.format(last.t)}.
+        Portfolio value from {formatUsd(first.usd)} on {formatDateTime(first.t)} to{' '}
+        {formatUsd(last.usd)} on {formatDateTime(last.t)}.
       </figcaption>
     </figure>
   );

@@ -1,19 +1,23 @@
-import { ASSETS, describeStakingRate, mulPrice, type TStakingResponse } from '@coffer/shared';
+import {
+  ASSETS,
+  describeStakingRate,
+  formatAssetAmount,
+  formatDate,
+  formatUsd,
+  mulPrice,
+  type TStakingResponse,
+  toMinorOrNull,
+} from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
-import { formatMinor, formatUsd, toMinorOrNull } from '@web/lib/money/format';
 import { useStaking } from '@web/lib/money/get-staking';
 import { Coins, RefreshCw } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 
 const ETH = ASSETS.ETH;
-/** ETH is shown with 6 decimals... */
-const ETH_DIGITS = 6;
-/** ...except the pending accrual, which needs more to be seen moving each second. */
-const PENDING_DIGITS = 10;
 
 /** The current time, updated every second while mounted. */
 function useNow(): number {
@@ -37,15 +41,14 @@ function formatDuration(ms: number): string {
   return `${hours}h ${pad(minutes)}m ${pad(seconds)}s`;
 }
 
-const DATE_FORMAT = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-
-function formatDate(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? '—' : DATE_FORMAT.format(ms);
+/** The program's dates are the same day for everyone: shown in UTC. */
+function programDate(iso: string): string {
+  return formatDate(iso, { timeZone: 'UTC' });
 }
 
-function eth(minor: bigint, digits = ETH_DIGITS): string {
-  return `${formatMinor(minor, ETH.decimals, digits)} ETH`;
+/** ETH as every screen shows it (its display decimals), the ticking accrual included. */
+function eth(minor: bigint): string {
+  return formatAssetAmount(ETH, minor);
 }
 
 function usdOf(minor: bigint, priceUsd: string | null): string | null {
@@ -130,7 +133,7 @@ function Board({
             {active && staking.stakingSince
               ? `Earning for ${formatDuration(serverNow - Date.parse(staking.stakingSince))}`
               : staking.status === 'not_started'
-                ? `The program starts on ${formatDate(staking.programStart)}.`
+                ? `The program starts on ${programDate(staking.programStart)}.`
                 : active
                   ? null
                   : 'Hold ETH in your wallet to start earning.'}
@@ -144,7 +147,7 @@ function Board({
           Program statistics
         </h3>
         <dl className="mt-3 grid gap-4 sm:grid-cols-3">
-          <Figure label="Start date" value={formatDate(staking.programStart)} />
+          <Figure label="Start date" value={programDate(staking.programStart)} />
           <Figure label="Rate" value={describeStakingRate(staking.dailyRate)} />
           <Figure label="Active stakers" value={staking.activeStakers.toLocaleString('en-US')} />
         </dl>
@@ -158,7 +161,7 @@ function Board({
         />
         <Figure
           label="Pending accrual"
-          value={eth(pending, PENDING_DIGITS)}
+          value={eth(pending)}
           sub="Credited at the end of the cycle"
         />
         <Figure

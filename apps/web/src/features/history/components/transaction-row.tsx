@@ -1,7 +1,15 @@
-import { assetById, formatAmount, networkLabel, type TTransaction } from '@coffer/shared';
+import {
+  assetById,
+  formatAssetAmount,
+  formatAud,
+  formatDateTime,
+  formatRounded,
+  formatUsd,
+  networkLabel,
+  type TTransaction,
+} from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { cn } from '@web/lib/cn';
-import { formatAud, formatUsd, roundDecimal, toMinorOrNull } from '@web/lib/money/format';
 import {
   ArrowDownLeft,
   ArrowUpRight,
@@ -57,20 +65,13 @@ function isFundedPayout(tx: TTransaction): boolean {
   return tx.type === 'bank_transfer' && tx.direction === 'debit' && assetById(tx.assetId) != null;
 }
 
-const DATE = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
-
-function formatDate(iso: string): string {
-  const ms = Date.parse(iso);
-  return Number.isNaN(ms) ? iso : DATE.format(ms);
-}
-
-/** A crypto amount with its own decimals, up to 8 shown; the wire text if it is unexpected. */
-function cryptoText(amount: string, assetId: string, symbol: string): string {
+/**
+ * A crypto amount as every screen shows it (the asset's display decimals); `exact` for a fee,
+ * which may be finer than those. The wire text if the asset is unexpected.
+ */
+function cryptoText(amount: string, assetId: string, symbol: string, exact = false): string {
   const asset = assetById(assetId);
-  const minor = asset ? toMinorOrNull(amount, asset.decimals) : null;
-  if (!asset || minor === null) return `${amount} ${symbol}`;
-  const digits = Math.min(8, asset.decimals);
-  return `${formatAmount(minor, asset.decimals, { minFractionDigits: 2, maxFractionDigits: digits, grouping: true })} ${symbol}`;
+  return asset ? formatAssetAmount(asset, amount, { exact }) : `${amount} ${symbol}`;
 }
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
@@ -120,7 +121,7 @@ function StatusBadge({ tx }: { tx: TTransaction }) {
 function ratesText(tx: TTransaction): string | null {
   const parts: string[] = [];
   if (tx.audUsdRate)
-    parts.push(`1 AUD = ${roundDecimal(tx.audUsdRate, 4, false) ?? tx.audUsdRate} USD`);
+    parts.push(`1 AUD = ${formatRounded(tx.audUsdRate, 4, false) ?? tx.audUsdRate} USD`);
   if (tx.priceUsd) parts.push(`1 ${tx.symbol} = ${formatUsd(tx.priceUsd)}`);
   return parts.length > 0 ? parts.join(' · ') : null;
 }
@@ -207,7 +208,7 @@ export function TransactionRow({ tx, action }: { tx: TTransaction; action?: Reac
   return (
     <article
       className="flex gap-3 py-4"
-      aria-label={`${TYPE_LABELS[tx.type]}, ${formatDate(tx.date)}`}
+      aria-label={`${TYPE_LABELS[tx.type]}, ${formatDateTime(tx.date)}`}
     >
       <span
         aria-hidden
@@ -234,7 +235,7 @@ export function TransactionRow({ tx, action }: { tx: TTransaction; action?: Reac
             <p className="text-sm text-muted">
               {source}
               {tx.network ? ` · ${networkLabel(tx.network)}` : ''} ·{' '}
-              <time dateTime={tx.date}>{formatDate(tx.date)}</time>
+              <time dateTime={tx.date}>{formatDateTime(tx.date)}</time>
             </p>
           </div>
           {/* Right-aligned beside the title; under it, when the row wraps on a phone, left. */}
@@ -265,7 +266,7 @@ export function TransactionRow({ tx, action }: { tx: TTransaction; action?: Reac
         <dl className="space-y-0.5 text-sm">
           {rates ? <Detail label="Rates">{rates}</Detail> : null}
           {hasFee ? (
-            <Detail label="Network fee">{cryptoText(tx.fee, tx.assetId, tx.symbol)}</Detail>
+            <Detail label="Network fee">{cryptoText(tx.fee, tx.assetId, tx.symbol, true)}</Detail>
           ) : null}
           {tx.withdrawalAddress ? (
             <Detail label="To">

@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   KYC_ACCEPTED_TYPES,
   KYC_MAX_FILE_BYTES,
   KYC_MSG,
@@ -25,8 +26,6 @@ import { toast } from 'sonner';
 import { kycStatusQueryOptions, useKycStatus } from '../api/get-kyc-status';
 import { useSubmitKyc } from '../api/submit-kyc';
 import { DocumentDrop } from './document-drop';
-
-const dateTime = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function acceptedType(file: File): boolean {
   if ((KYC_ACCEPTED_TYPES as readonly string[]).includes(file.type)) return true;
@@ -109,9 +108,7 @@ function StatusSummary({ submission }: { submission: TKycSubmission }) {
       <p className="text-muted">{STATUS_TEXT[submission.status]}</p>
       <p className="text-muted">
         Submitted{' '}
-        <time dateTime={submission.submittedAt}>
-          {dateTime.format(new Date(submission.submittedAt))}
-        </time>
+        <time dateTime={submission.submittedAt}>{formatDateTime(submission.submittedAt)}</time>
       </p>
       {submission.reviewNotes ? (
         <div>

@@ -1,4 +1,4 @@
-import { describeStakingRate, formatDailyRate } from '@coffer/shared';
+import { describeStakingRate, formatDailyRate, formatDate } from '@coffer/shared';
 import { cn } from '@web/lib/cn';
 import { useId } from 'react';
 import { usePublicInfo } from '../api/get-public-info';
@@ -24,11 +24,9 @@ export function FigurePlaceholder({ className }: { className?: string }) {
 
 const countFormat = new Intl.NumberFormat('en-US');
 
-/** "July 10, 2025"; the program start is a UTC instant, so it is shown as a UTC date. */
+/** "Jul 10, 2025"; the program start is a UTC instant, so it is shown as a UTC date. */
 export function formatProgramStart(iso: string): string | null {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+  return Number.isNaN(Date.parse(iso)) ? null : formatDate(iso, { timeZone: 'UTC' });
 }
 
 /** A daily rate as the server sent it, or null when it is not a usable number. */

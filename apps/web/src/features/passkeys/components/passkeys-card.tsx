@@ -1,4 +1,5 @@
 import {
+  formatDateTime,
   PASSKEY_NAME_MAX,
   type TPasskey,
   type TPasskeyRenameRequest,
@@ -13,7 +14,6 @@ import { Input } from '@web/components/ui/input';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { passkeyErrorMessage, usePasskeys } from '@web/lib/passkeys';
-import { format } from 'date-fns';
 import { KeyRound } from 'lucide-react';
 import { type InputHTMLAttributes, type ReactNode, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
@@ -21,8 +21,6 @@ import { toast } from 'sonner';
 import { useAddPasskey } from '../api/add-passkey';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { useRenamePasskey } from '../api/rename-passkey';
-
-const when = (iso: string) => format(new Date(iso), 'd MMM yyyy, HH:mm');
 
 /**
  * Settings → Passkeys: a passkey is a second factor beside the authenticator app, so the
@@ -70,8 +68,10 @@ export function PasskeysCard({ twoFactorEnabled }: { twoFactorEnabled: boolean }
                       <div className="min-w-0">
                         <p className="truncate font-medium text-fg">{p.name}</p>
                         <p className="text-xs text-muted">
-                          Added {when(p.createdAt)} ·{' '}
-                          {p.lastUsedAt ? `Last used ${when(p.lastUsedAt)}` : 'Never used'}
+                          Added {formatDateTime(p.createdAt)} ·{' '}
+                          {p.lastUsedAt
+                            ? `Last used ${formatDateTime(p.lastUsedAt)}`
+                            : 'Never used'}
                         </p>
                       </div>
                     </div>

@@ -1,8 +1,7 @@
 import { MSG } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { Form, type TFormErrors, useZodForm } from '@web/components/ui/form';
-import { Label } from '@web/components/ui/label';
+import { Form, FormField, type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { ApiError } from '@web/lib/api-client';
 import { LockKeyhole } from 'lucide-react';
@@ -31,9 +30,14 @@ export function PasswordGate({
   );
   const unlock = useUnlockPhrase();
 
-  /** An empty password is told in a toast, as every refusal here is. */
+  /** An empty password is told at the field, and in a toast as every refusal here is. */
   function refused(errors: TFormErrors<TFields>) {
     if (errors.password) toast.error('Password required', { description: errors.password });
+  }
+
+  /** A refusal of the password itself stays under the field until the next attempt. */
+  function refusePassword(message: string) {
+    form.setError('password', { type: 'server', message });
   }
 
   function onSubmit({ password }: TFields) {
@@ -50,10 +54,12 @@ export function PasswordGate({
         console.error('Password verification failed', err);
         if (err instanceof ApiError) {
           if (err.code === 'INVALID_CREDENTIALS' || err.code === 'VALIDATION_FAILED') {
+            refusePassword(MSG.passwordIncorrect);
             toast.error('Invalid password', { description: MSG.passwordIncorrect });
             return;
           }
           if (err.code === 'RATE_LIMITED') {
+            refusePassword(err.message);
             toast.error(err.message);
             return;
           }
@@ -85,17 +91,20 @@ export function PasswordGate({
       </CardHeader>
       <CardContent>
         <Form form={form} onSubmit={onSubmit} onInvalid={refused} className="space-y-4">
-          <div className="space-y-2">
-            <Label htmlFor="secret-combination-password">Account password</Label>
-            <PasswordInput
-              id="secret-combination-password"
-              name="password"
-              autoComplete="current-password"
-              value={form.watch('password')}
-              onChange={(e) => form.setValue('password', e.target.value)}
-              readOnly={unlock.isPending}
-            />
-          </div>
+          <FormField
+            name="password"
+            id="secret-combination-password"
+            label="Account password"
+            className="space-y-2"
+          >
+            {(control) => (
+              <PasswordInput
+                {...control}
+                autoComplete="current-password"
+                readOnly={unlock.isPending}
+              />
+            )}
+          </FormField>
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button asChild variant="outline">
               <Link to="/dashboard">Cancel</Link>

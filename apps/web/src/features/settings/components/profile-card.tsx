@@ -1,4 +1,5 @@
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { EmailText } from '@web/components/ui/email-text';
 import { SettingRow } from './setting-row';
 
 /** The account's e-mail and the currency amounts are shown in (USD, fixed for now). */
@@ -12,7 +13,7 @@ export function ProfileCard({ email }: { email: string }) {
       <CardContent>
         <dl className="divide-y divide-border">
           <SettingRow term="Email">
-            <span className="break-all">{email}</span>
+            <EmailText email={email} />
           </SettingRow>
           <SettingRow term="Currency display">USD</SettingRow>
         </dl>

@@ -111,13 +111,13 @@ export function VerifyForm({
         console.error('2FA verification failed', err);
         recheckSession(err);
         form.reset();
-        const message = showServerError(
+        // Told once, under the field; the cursor goes back to it.
+        showServerError(
           form,
           err,
           (e) => errorMessage(e, 'Verification failed'),
           () => (mode === 'code' ? 'code' : 'backupCode'),
         );
-        toast.error('Verification Failed', { description: message });
         document.getElementById(inputId)?.focus();
       },
     });

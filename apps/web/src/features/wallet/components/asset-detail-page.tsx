@@ -1,4 +1,12 @@
-import { networkLabel, type TAsset } from '@coffer/shared';
+import {
+  formatAssetAmount,
+  formatChange,
+  formatUsd,
+  networkLabel,
+  priceSourceWords,
+  type TAsset,
+  toMinorOrNull,
+} from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { AssetLogo } from '@web/components/ui/asset-logo';
 import { BackLink } from '@web/components/ui/back-link';
@@ -10,15 +18,9 @@ import { PageSpinner, Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { ADDRESS_COPIED_TOAST, useCopied } from '@web/lib/clipboard';
 import { cn } from '@web/lib/cn';
-import {
-  changeClass,
-  formatChange,
-  formatCrypto,
-  formatUsd,
-  toMinorOrNull,
-} from '@web/lib/money/format';
+import { changeClass } from '@web/lib/money/format';
 import { depositAddressFor, useDepositAddresses } from '@web/lib/money/get-deposit-addresses';
-import { CACHED_PRICES_MESSAGE, usePrices } from '@web/lib/money/get-prices';
+import { usePrices } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';
 import { resolveAsset } from '@web/lib/resolve-asset';
 import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
@@ -59,7 +61,9 @@ function PriceCard({ asset }: { asset: TAsset }) {
           </>
         )}
         {prices.data && prices.data.source !== 'live' ? (
-          <p className="pt-1 text-xs text-muted">{prices.data.message ?? CACHED_PRICES_MESSAGE}</p>
+          <p className="pt-1 text-xs text-muted">
+            {priceSourceWords(prices.data.source, prices.data.updatedAt).detail}
+          </p>
         ) : null}
         {prices.isError && !prices.data ? (
           <p className="pt-1 text-xs text-danger">Error updating prices</p>
@@ -87,7 +91,7 @@ function BalanceCard({ asset }: { asset: TAsset }) {
         ) : (
           <>
             <p className="wrap-anywhere text-2xl font-bold tabular-nums text-fg">
-              {formatCrypto(wallet?.balance ?? '0', asset.decimals, 8)} {asset.symbol}
+              {formatAssetAmount(asset, wallet?.balance ?? '0')}
             </p>
             <p className="text-sm tabular-nums text-muted">
               {formatUsd(wallet ? (wallet.usdValue ?? wallet.balanceFiat) : '0')}
@@ -95,9 +99,9 @@ function BalanceCard({ asset }: { asset: TAsset }) {
             </p>
             {wallet && held > 0n ? (
               <p className="text-xs tabular-nums text-muted">
-                {formatCrypto(wallet.available, asset.decimals, 8)} available,{' '}
-                {formatCrypto(wallet.held, asset.decimals, 8)} on hold for withdrawals and bank
-                transfers
+                {formatAssetAmount(asset, wallet.available, { symbol: false })} available,{' '}
+                {formatAssetAmount(asset, wallet.held, { symbol: false })} on hold for withdrawals
+                and bank transfers
               </p>
             ) : null}
           </>

@@ -1,4 +1,11 @@
-import { assetById, networkLabel } from '@coffer/shared';
+import {
+  assetById,
+  changeDirection,
+  formatChange,
+  formatUsd,
+  networkLabel,
+  priceSourceWords,
+} from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { AssetLogo } from '@web/components/ui/asset-logo';
 import { BackLink } from '@web/components/ui/back-link';
@@ -7,8 +14,8 @@ import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { changeClass, changeDirection, formatChange, formatUsd } from '@web/lib/money/format';
-import { CACHED_PRICES_MESSAGE, usePrices } from '@web/lib/money/get-prices';
+import { changeClass } from '@web/lib/money/format';
+import { usePrices } from '@web/lib/money/get-prices';
 import { RefreshCw, TrendingDown, TrendingUp } from 'lucide-react';
 import { Link } from 'react-router';
 
@@ -46,7 +53,7 @@ export default function AssetSelectionPage() {
         <>
           {prices.data.source !== 'live' ? (
             <Alert variant="warning" role="status">
-              {prices.data.message ?? CACHED_PRICES_MESSAGE}
+              {priceSourceWords(prices.data.source, prices.data.updatedAt).detail}
             </Alert>
           ) : null}
           <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">

@@ -2,14 +2,15 @@ import {
   ASSETS,
   assetById,
   compareAmounts,
+  formatUsd,
   MONEY_MSG,
   mulPrice,
   type TAsset,
   type TTransaction,
   type TWithdrawalDraft,
+  toMinorOrNull,
 } from '@coffer/shared';
 import type { StepUpDialogProps } from '@web/components/step-up/step-up-dialog';
-import { formatUsd, toMinorOrNull } from '@web/lib/money/format';
 import { useMoneyStatus } from '@web/lib/money/get-money-status';
 import { useStaking } from '@web/lib/money/get-staking';
 import { useWallets } from '@web/lib/money/get-wallets';
