@@ -57,18 +57,18 @@ test('filters, search and sort apply on the server and stay in the URL', async (
   // Highest first: 2 ETH before 0.5 BTC, whatever their dates.
   await choice('Sort').selectOption({ label: 'Highest amount' });
   await expect(page).toHaveURL(/[?&]sort=amount/);
-  await expect(rows().first()).toContainText('+2.00 ETH');
-  await expect(rows().nth(1)).toContainText('+0.50 BTC');
+  await expect(rows().first()).toContainText('+2.000000 ETH');
+  await expect(rows().nth(1)).toContainText('+0.50000000 BTC');
   await choice('Sort').selectOption({ label: 'Lowest amount' });
   await expect(page).toHaveURL(/[?&]order=asc/);
-  await expect(rows().first()).toContainText('+0.50 BTC');
+  await expect(rows().first()).toContainText('+0.50000000 BTC');
 
   // A reload (or the link, shared) shows the same.
   await page.reload();
   await expect(choice('Type')).toHaveValue('deposit');
   await expect(choice('Sort')).toHaveValue('amount-asc');
   await expect(rows()).toHaveCount(2);
-  await expect(rows().first()).toContainText('+0.50 BTC');
+  await expect(rows().first()).toContainText('+0.50000000 BTC');
 
   // Part of a hash, in capitals: the one deposit it belongs to.
   await choice('Search').fill(btcHash.slice(10, 30).toUpperCase());
@@ -165,10 +165,10 @@ test('a pending withdrawal is cancelled from History: the row reads cancelled an
   await expect(withdrawal.getByText('cancelled', { exact: true })).toBeVisible();
   await expect(withdrawal.getByText('pending', { exact: true })).toHaveCount(0);
   await expect(withdrawal).toContainText(
-    'Cancelled by you: the 0.10 BTC held for it, with its fee, was returned to your balance.',
+    'Cancelled by you: the 0.10000000 BTC held for it, with its fee, was returned to your balance.',
   );
   await expect(withdrawal.getByRole('button', { name: 'Cancel withdrawal' })).toHaveCount(0);
-  await expect(withdrawal.locator('s')).toHaveText('0.10 BTC');
+  await expect(withdrawal.locator('s')).toHaveText('0.10000000 BTC');
   await expectAccessible(page);
   await scrollToTop(page);
   await snap(page, 'history-cancelled');

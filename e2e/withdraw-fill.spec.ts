@@ -63,7 +63,7 @@ test('Max on the page of all assets fills the chosen balance less its network fe
   await expect(form.max()).toBeDisabled();
 
   await form.asset().selectOption({ label: 'BTC - Bitcoin' });
-  await expect(page.getByText('Available: 0.5 BTC', { exact: true })).toBeVisible();
+  await expect(page.getByText('Available: 0.50000000 BTC', { exact: true })).toBeVisible();
   await form
     .max()
     .and(
@@ -71,17 +71,17 @@ test('Max on the page of all assets fills the chosen balance less its network fe
     )
     .click();
   await expect(form.amount()).toHaveValue('0.4999');
-  await expect(page.getByText(/^Total\s*0\.5 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*0\.50000000 BTC$/)).toBeVisible();
 
   await form.asset().selectOption({ label: 'ETH - Ethereum' });
   await form.max().click();
   await expect(form.amount()).toHaveValue('0.998');
-  await expect(page.getByText(/^Total\s*1 ETH$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*1\.000000 ETH$/)).toBeVisible();
 
   await form.asset().selectOption({ label: 'USDT - Tether (ERC-20)' });
   await form.max().click();
   await expect(form.amount()).toHaveValue('9.998');
-  await expect(page.getByText(/^Total\s*10 USDT$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*10\.00 USDT$/)).toBeVisible();
 
   // Nothing on TRC-20: Max fills 0, and the message says the balance is short.
   await form.asset().selectOption({ label: 'USDT - Tether (TRC-20)' });
@@ -110,8 +110,8 @@ test('Max on the page of all assets fills the chosen balance less its network fe
   await snap(page, 'withdraw-max');
   await form.submit().click();
   const review = page.getByRole('region', { name: 'Review your withdrawal' });
-  await expect(review.getByText(/^Recipient receives\s*0\.4999 BTC$/)).toBeVisible();
-  await expect(review.getByText(/^Total from your balance\s*0\.5 BTC$/)).toBeVisible();
+  await expect(review.getByText(/^Recipient receives\s*0\.49990000 BTC$/)).toBeVisible();
+  await expect(review.getByText(/^Total from your balance\s*0\.50000000 BTC$/)).toBeVisible();
   await review.getByRole('button', { name: 'Edit' }).click();
   await expect(form.amount()).toHaveValue('0.4999');
 });

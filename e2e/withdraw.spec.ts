@@ -100,7 +100,7 @@ test('the withdraw form shows the message for each bad input and sends nothing',
 
   await form.asset().selectOption({ label: 'BTC - Bitcoin' });
   await expect(fieldMessage('Please select a cryptocurrency')).toHaveCount(0);
-  await expect(page.getByText('Available: 0.5 BTC', { exact: true })).toBeVisible();
+  await expect(page.getByText('Available: 0.50000000 BTC', { exact: true })).toBeVisible();
   await expect(form.submit()).toBeEnabled();
 
   // Amount 0.
@@ -146,7 +146,7 @@ test('the withdraw form shows the message for each bad input and sends nothing',
 
   // Nothing was sent, and nothing changed.
   expect(sent).toEqual([]);
-  await expectFunds(2, '0.5', '1');
+  await expectFunds(2, '0.50000000', '1.000000');
 });
 
 test('while withdrawals are turned off the server refuses the request with its message', async () => {
@@ -190,7 +190,7 @@ test('while withdrawals are turned off the server refuses the request with its m
     await snap(page, 'withdraw-turned-off');
   });
 
-  await expectFunds(2, '0.5', '1');
+  await expectFunds(2, '0.50000000', '1.000000');
 });
 
 test('over the daily limit the server says how much is left today', async () => {
@@ -216,7 +216,7 @@ test('over the daily limit the server says how much is left today', async () => 
     await expect(page).toHaveURL(/\/dashboard\/withdraw$/);
   });
 
-  await expectFunds(2, '0.5', '1');
+  await expectFunds(2, '0.50000000', '1.000000');
 });
 
 test('a valid withdrawal is held from the balance and listed as pending', async () => {
@@ -225,9 +225,9 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
   await form.amount().fill('0.1');
   await form.address().fill(BTC_ADDRESS);
   // What leaves the wallet: the amount and the network fee on top.
-  await expect(page.getByText(/^You send\s*0\.1 BTC$/)).toBeVisible();
-  await expect(page.getByText(/^Network fee\s*0\.0001 BTC$/)).toBeVisible();
-  await expect(page.getByText(/^Total\s*0\.1001 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^You send\s*0\.10000000 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^Network fee\s*0\.00010000 BTC$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*0\.10010000 BTC$/)).toBeVisible();
   await expectAccessible(page);
   await scrollToTop(page);
   await snap(page, 'withdraw-filled');
@@ -235,10 +235,10 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
 
   // The review says what leaves, what arrives and where, the address whole; nothing is sent.
   await expect(review().getByRole('heading', { name: 'Review your withdrawal' })).toBeFocused();
-  await expect(review().getByText(/^Amount\s*0\.1 BTC$/)).toBeVisible();
-  await expect(review().getByText(/^Network fee\s*0\.0001 BTC$/)).toBeVisible();
-  await expect(review().getByText(/^Recipient receives\s*0\.1 BTC$/)).toBeVisible();
-  await expect(review().getByText(/^Total from your balance\s*0\.1001 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Amount\s*0\.10000000 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Network fee\s*0\.00010000 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Recipient receives\s*0\.10000000 BTC$/)).toBeVisible();
+  await expect(review().getByText(/^Total from your balance\s*0\.10010000 BTC$/)).toBeVisible();
   await expect(review().getByText('To (Bitcoin Network)', { exact: true })).toBeVisible();
   await expect(review().getByText(BTC_ADDRESS, { exact: true })).toBeVisible();
   await expect(review()).not.toContainText('Memo');
@@ -313,7 +313,7 @@ test('a valid withdrawal is held from the balance and listed as pending', async 
   await expect(bitcoin).toContainText('0.10010000 on hold');
 
   // The held amount cannot be withdrawn again: 0.5 - 0.1 - 0.0001 is available.
-  await expectFunds(3, '0.3999', '1');
+  await expectFunds(3, '0.39990000', '1.000000');
 
   await page.goto('/dashboard/history');
   const withdrawal = page.getByRole('article', { name: /^Withdrawal, / });
@@ -335,7 +335,7 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   // 1 ETH available, 0.002 ETH network fee.
   await page.getByRole('button', { name: /^Max/ }).click();
   await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('0.998');
-  await expect(page.getByText(/^Total\s*1 ETH$/)).toBeVisible();
+  await expect(page.getByText(/^Total\s*1\.000000 ETH$/)).toBeVisible();
   await expect(submit).toBeDisabled();
   await page.getByLabel('Destination address').fill('0x1234');
   await expect(fieldMessage('Invalid Ethereum address format')).toBeVisible();
@@ -347,8 +347,8 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await page.getByLabel('Destination address').fill(ETH_ADDRESS);
   await expect(submit).toBeEnabled();
   await submit.click();
-  await expect(review().getByText(/^Amount\s*0\.998 ETH$/)).toBeVisible();
-  await expect(review().getByText(/^Total from your balance\s*1 ETH$/)).toBeVisible();
+  await expect(review().getByText(/^Amount\s*0\.998000 ETH$/)).toBeVisible();
+  await expect(review().getByText(/^Total from your balance\s*1\.000000 ETH$/)).toBeVisible();
   await expect(review().getByText('To (Ethereum Network)', { exact: true })).toBeVisible();
   await expect(review().getByText(ETH_ADDRESS, { exact: true })).toBeVisible();
   await confirmReview();

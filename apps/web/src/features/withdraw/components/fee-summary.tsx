@@ -1,10 +1,11 @@
-import { formatAmount, type TAsset } from '@coffer/shared';
+import { formatAssetAmount, type TAsset } from '@coffer/shared';
 
-/** An amount as the form and its review show it: grouped, all its digits, with the symbol. */
+/**
+ * An amount as the form and its review show it: the asset's display decimals, and every
+ * further digit it has (what is held is exactly what was typed, never rounded).
+ */
 export function amountText(minor: bigint | null, asset: TAsset): string {
-  return minor === null
-    ? '—'
-    : `${formatAmount(minor, asset.decimals, { grouping: true })} ${asset.symbol}`;
+  return minor === null ? '—' : formatAssetAmount(asset, minor, { exact: true });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { CUSTOMER_ASSETS, formatAmount, type TAsset } from '@coffer/shared';
+import { CUSTOMER_ASSETS, formatAssetAmount, type TAsset } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { FormField } from '@web/components/ui/form';
@@ -97,8 +97,7 @@ export function AmountField({ state, fixedAsset }: { state: TWithdrawForm; fixed
           <span id="withdraw-asset-available" className="text-xs text-muted">
             Available:{' '}
             <span className="tabular-nums">
-              {formatAmount(funds.available, fixedAsset.decimals, { grouping: true })}{' '}
-              {fixedAsset.symbol}
+              {formatAssetAmount(fixedAsset, funds.available, { exact: true })}
             </span>
           </span>
         ) : null
@@ -183,18 +182,13 @@ function Available({ asset, funds }: { asset: TAsset; funds: TWithdrawalFunds })
     <p id="withdraw-asset-available" className="text-sm text-muted">
       Available:{' '}
       <span className="tabular-nums text-fg">
-        {formatAmount(funds.available, asset.decimals, { grouping: true })} {asset.symbol}
+        {formatAssetAmount(asset, funds.available, { exact: true })}
       </span>
       {asset.id === 'ETH' ? (
         <>
           {' '}
           · Staking (accruing, not yet withdrawable):{' '}
-          <span className="tabular-nums">
-            {formatAmount(funds.pendingStaking, asset.decimals, {
-              maxFractionDigits: 8,
-            })}{' '}
-            ETH
-          </span>
+          <span className="tabular-nums">{formatAssetAmount(asset, funds.pendingStaking)}</span>
         </>
       ) : null}
     </p>
