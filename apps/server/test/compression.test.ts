@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { buildApp } from '@server/app';
 import { COMPRESS_THRESHOLD, registerCompression } from '@server/plugins/compression';
-import Fastify, { type LightMyRequestResponse } from 'fastify';
+import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   call,
@@ -179,5 +182,64 @@ describe('the list of uncompressed routes', () => {
     const app = await smallApp([{ method: 'GET', url: '/renamed', why: 'a test secret' }]);
     await expect(app.ready()).rejects.toThrow('GET /renamed');
     await app.close();
+  });
+});
+
+describe('the built web app', () => {
+  // The production build (npm test builds before the unit tests), served as `npm start` does.
+  const dist = path.resolve(import.meta.dirname, '../../web/dist');
+  let web: FastifyInstance;
+  let entry: string;
+  beforeAll(async () => {
+    const manifestFile = path.join(dist, '.vite/manifest.json');
+    if (!fs.existsSync(manifestFile))
+      throw new Error('No web build: run `npm run build` first (npm test does).');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<
+      string,
+      { file: string }
+    >;
+    entry = `/${manifest['index.html']?.file}`;
+    web = await buildApp(
+      { ...t.services, config: { ...t.services.config, webDistDir: dist } },
+      { logger: false },
+    );
+  });
+  afterAll(async () => {
+    await web?.close();
+  });
+
+  it('sends the brotli or gzip copy made at build time, which decodes to the file itself', async () => {
+    for (const [url, file] of [
+      [() => entry, () => entry.slice(1)],
+      [() => '/', () => 'index.html'],
+      // A page path gets the page, compressed the same way.
+      [() => '/dashboard/history', () => 'index.html'],
+    ] as const) {
+      const original = fs.readFileSync(path.join(dist, file()));
+      for (const encoding of ['br', 'gzip'] as const) {
+        const res = await web.inject({ url: url(), headers: asking(encoding) });
+        expect(res.statusCode, url()).toBe(200);
+        expect(res.headers['content-encoding'], url()).toBe(encoding);
+        expect(String(res.headers.vary), url()).toMatch(/accept-encoding/i);
+        expect(res.rawPayload.length, url()).toBeLessThan(original.length);
+        expect(decoded(res).equals(original), url()).toBe(true);
+      }
+    }
+  });
+
+  it('sends the file itself to a client that accepts no encoding, and keeps the cache headers', async () => {
+    const original = fs.readFileSync(path.join(dist, entry.slice(1)));
+    const res = await web.inject({ url: entry });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    expect(res.rawPayload.equals(original)).toBe(true);
+    // Hashed assets never change under their name; the page is checked each time.
+    const br = await web.inject({ url: entry, headers: asking('br') });
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers['content-type']).toBe('application/javascript; charset=utf-8');
+    const page = await web.inject({ url: '/', headers: asking('br') });
+    expect(page.headers['cache-control']).toMatch(/max-age=0|no-cache/);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 });
