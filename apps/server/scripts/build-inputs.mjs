@@ -27,6 +27,7 @@ const INPUTS = {
   web: [
     'apps/web/src',
     'apps/web/public',
+    'apps/web/scripts',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
     'import-graph.ts',

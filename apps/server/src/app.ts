@@ -22,6 +22,7 @@ import { moneyControlsRoutes } from './modules/money-controls/money-controls.rou
 import { passkeysRoutes } from './modules/passkeys';
 import { pricesRoutes } from './modules/prices/prices.routes';
 import { publicRoutes } from './modules/public/public.routes';
+import { siteFilesRoutes } from './modules/public/site-files';
 import { registerRealtime } from './modules/realtime/realtime.routes';
 import { recoveryPhraseRoutes } from './modules/recovery-phrase/recovery-phrase.routes';
 import { securityHoldRoutes } from './modules/security-hold';
@@ -31,6 +32,7 @@ import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { walletsRoutes } from './modules/wallets/wallets.routes';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes';
 import './plugins/access';
+import { registerCompression } from './plugins/compression';
 import { registerCsrfGuard } from './plugins/csrf';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerGate } from './plugins/gate';
@@ -84,6 +86,8 @@ export async function buildApp(
   registerRequestMetrics(app, services.metrics);
 
   registerErrorHandler(app);
+  // Before every route: each route's answers are compressed unless it is listed as not.
+  await registerCompression(app);
   await app.register(fastifyCookie);
   registerSecurityHeaders(app, config.publicUrl);
   registerCsrfGuard(app, config.publicUrl);
@@ -121,6 +125,7 @@ export async function buildApp(
   await app.register(
     publicRoutes({ settings: services.settings, users: services.users, dataDir: config.dataDir }),
   );
+  await app.register(siteFilesRoutes({ settings: services.settings, publicUrl: config.publicUrl }));
   await app.register(healthRoutes(services.health, services.metrics, config.metricsToken));
   await app.register(pricesRoutes(services.prices));
   await app.register(stakingRoutes(services.staking));

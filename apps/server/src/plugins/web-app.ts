@@ -48,7 +48,15 @@ function isPagePath(urlPath: string): boolean {
  */
 export async function registerWebApp(app: FastifyInstance, distDir: string | null): Promise<void> {
   const hasBuild = distDir !== null && fs.existsSync(path.join(distDir, 'index.html'));
-  if (hasBuild) await app.register(fastifyStatic, { root: distDir, serve: false, wildcard: false });
+  // The build holds a brotli (`.br`) and a gzip (`.gz`) copy of each file worth compressing:
+  // the one the browser's Accept-Encoding asks for is sent, with `Vary: Accept-Encoding`.
+  if (hasBuild)
+    await app.register(fastifyStatic, {
+      root: distDir,
+      serve: false,
+      wildcard: false,
+      preCompressed: true,
+    });
 
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     const notFound = () => reply.status(404).send({ error: 'NOT_FOUND', message: 'Not found.' });

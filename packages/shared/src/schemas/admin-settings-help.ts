@@ -12,6 +12,8 @@ export const SETTING_HELP: Readonly<Record<string, string>> = {
     'Which price service the operator uses. Recorded only: prices come from the price feed the server is configured with.',
   support_chat_url:
     'A link to an outside chat service, offered to customers beside Support. Empty hides it.',
+  security_contact:
+    'Where security researchers report a problem: an e-mail address or an https:// page. Empty publishes none.',
   max_daily_withdrawal:
     'The most one customer can withdraw in any 24 hours, valued in US dollars. 0 allows none.',
   security_hold_hours:

@@ -135,6 +135,7 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   show_public_stats: { label: 'Show public statistics', section: 'Feature Controls' },
   api_provider: { label: 'Price data provider', section: 'API Configuration' },
   support_chat_url: { label: 'Support chat link', section: 'API Configuration' },
+  security_contact: { label: 'Security contact', section: 'Limits & Security' },
   max_daily_withdrawal: { label: 'Maximum daily withdrawal (USD)', section: 'Limits & Security' },
   security_hold_hours: { label: 'Security hold (hours)', section: 'Limits & Security' },
   admins_require_passkey: { label: 'Admins require a passkey', section: 'Limits & Security' },

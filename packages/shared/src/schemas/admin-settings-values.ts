@@ -37,6 +37,9 @@ function compareDecimal(a: string, b: string): number {
 const HTTP_URL =
   /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?([/?#][^\s]*)?$/i;
 
+/** An e-mail address as security.txt's `Contact: mailto:` gives it: no spaces, one @. */
+const CONTACT_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
 /** An http(s) address's scheme, host with port, and host name (shared code has no URL class). */
 const ORIGIN = /^(https?):\/\/(([^/?#:]+)(?::\d+)?)/i;
 
@@ -140,6 +143,12 @@ export function settingValueError(key: string, type: TSettingType, value: string
       if (value === '') return null;
       if (value.length > URL_MAX) return `${label} must be at most ${URL_MAX} characters.`;
       return httpUrl(value) ? null : `${label} must be a web address starting with https://.`;
+    case 'security_contact':
+      if (value === '') return null;
+      if (value.length > URL_MAX) return `${label} must be at most ${URL_MAX} characters.`;
+      return CONTACT_EMAIL.test(value) || (/^https:\/\//i.test(value) && httpUrl(value))
+        ? null
+        : `${label} must be an e-mail address or a web address starting with https://, or empty for none.`;
   }
   switch (type) {
     case 'boolean':

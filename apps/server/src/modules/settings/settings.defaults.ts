@@ -74,6 +74,13 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     description: 'External support messaging link (empty hides it)',
   },
   {
+    key: 'security_contact',
+    value: '',
+    type: 'text',
+    description:
+      'Where security researchers report a problem, published in /.well-known/security.txt: an e-mail address or an https:// page (empty: no security.txt)',
+  },
+  {
     key: 'show_public_stats',
     value: 'true',
     type: 'boolean',
