@@ -208,7 +208,8 @@ function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => 
       <StepUpDialog
         open
         title={`Rename "${passkey.name}"?`}
-        description={`It will be named "${confirming}". Confirm it is you with a code from your authenticator app, a backup code or a passkey.`}
+        // How it is confirmed the dialog tells (a code, or a passkey alone for some admins).
+        description={`It will be named "${confirming}". Confirm it is you.`}
         confirmLabel="Rename passkey"
         pendingLabel="Saving..."
         onCancel={() => setConfirming(null)}
