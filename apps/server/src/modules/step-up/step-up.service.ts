@@ -12,7 +12,6 @@ import type { Secrets } from '@server/lib/crypto';
 import { matchTotpStep } from '@server/lib/totp';
 import type pg from 'pg';
 import { LIMITS, type RateLimiter } from '../rate-limit';
-import type { SecurityLog } from '../security-log';
 import type { SessionContext } from '../sessions';
 import { stepUpRepository as repo } from './step-up.repository';
 
@@ -36,7 +35,19 @@ type Deps = {
   ) => Promise<unknown>;
   /** Why an authenticator code may not confirm for this session (admins held to passkeys). */
   totpRefusal: (s: StepUpSubject, client: pg.PoolClient) => Promise<string | null>;
-  securityLog: Pick<SecurityLog, 'recordBesideTransaction'>;
+  /**
+   * The security log's writer for an entry that must outlast the caller's rollback (named
+   * by shape: the security log's module reads the account-security one, which asks for
+   * step-ups).
+   */
+  securityLog: {
+    recordBesideTransaction(entry: {
+      userId: string;
+      kind: 'step-up-failed';
+      client: Client;
+      detail: string;
+    }): Promise<void>;
+  };
 };
 
 /** The factor a proof was given with, as the security log names it. */
