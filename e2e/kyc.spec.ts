@@ -98,6 +98,15 @@ test('a customer submits KYC: checks in order, then the success card and the das
     mimeType: 'image/jpeg',
     buffer: jpegWithGps(),
   });
+  // A phone number that is not one is refused, and the form says what one looks like.
+  await customer.getByLabel('Phone Number').fill('call me: 0400');
+  await submitButton(customer).click();
+  await expectToast(
+    customer,
+    'Validation Error',
+    'Please enter a phone number of 6 to 20 digits; only spaces, +, - and brackets may go between them.',
+  );
+  await customer.getByLabel('Phone Number').fill('+61 400 123 456');
   await customer.getByLabel(BACK_LABEL, { exact: true }).setInputFiles({
     name: 'licence-back.pdf',
     mimeType: 'application/pdf',

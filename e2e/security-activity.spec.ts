@@ -35,6 +35,8 @@ test('a customer sees their sign-ins and refused attempts in Settings; staff see
   await expect(signIn).toHaveCount(1);
   await expect(entries(page).last()).toContainText('Signed in');
   await expect(signIn).toContainText('Chrome on Linux');
+  // The factor it was made with: this account had no second factor yet.
+  await expect(signIn).toContainText('Password');
   // The address the proxy in front reported for this browser (see ownAddress).
   await expect(signIn).toContainText(`Address${account.address}`);
   // The time is shown in the browser's own format, to the minute.
@@ -57,6 +59,7 @@ test('a customer sees their sign-ins and refused attempts in Settings; staff see
   await expect(dialog).toBeVisible();
   await expect(entries(admin).first()).toContainText('Sign-in refused: wrong password');
   await expect(entries(admin).filter({ hasText: 'Signed in' })).toHaveCount(1);
+  await expect(entries(admin).filter({ hasText: 'Signed in' })).toContainText('Password');
   await expect(dialog).toContainText('recorded in the audit log');
   await expectAccessible(admin);
   await snap(admin, 'admin-user-security-activity');

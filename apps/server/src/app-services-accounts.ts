@@ -63,6 +63,7 @@ export function createAccountServices(
     acceptAssertion: (client, session, assertion) =>
       passkeys.acceptAssertion(client, session, assertion),
     totpRefusal: (session, client) => passkeys.totpRefusal(session, client),
+    securityLog,
   });
   const twoFactor = createTwoFactorService({
     pool,

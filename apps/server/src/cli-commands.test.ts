@@ -99,6 +99,46 @@ describe('npm run cli -- create-admin', () => {
     },
   );
 
+  it('reads an e-mail that starts with a dash as the value of --email, spaced or with =', async () => {
+    const command = COMMANDS['create-admin'];
+    if (!command) throw new Error('no create-admin command');
+    const spaced = await command.run(t.services, [
+      '--email',
+      '-2+3abc@example.com',
+      '--password',
+      ADMIN_PASSWORD,
+    ]);
+    expect(spaced).toContain('Admin -2+3abc@example.com created.');
+    const joined = await command.run(t.services, [
+      '--email=-dash@example.com',
+      '--password',
+      '-Operator-Pass-7',
+    ]);
+    expect(joined).toContain('Admin -dash@example.com created.');
+    expect((await signIn(t, '-2+3abc@example.com', ADMIN_PASSWORD)).statusCode).toBe(200);
+    expect((await signIn(t, '-dash@example.com', '-Operator-Pass-7')).statusCode).toBe(200);
+
+    // The next word naming one of the command's own options is no e-mail: the e-mail is missing.
+    const missing = await withoutChange(t, () =>
+      rejection(command.run(t.services, ['--email', '--password', ADMIN_PASSWORD])),
+    );
+    expect(missing).toBeInstanceOf(CliError);
+    expect(missing).toHaveProperty('message', expect.stringContaining("'--email'"));
+    // A stray word beside the options is refused, as before.
+    const stray = await withoutChange(t, () =>
+      rejection(
+        command.run(t.services, [
+          '--email',
+          'x@example.com',
+          'extra',
+          '--password',
+          ADMIN_PASSWORD,
+        ]),
+      ),
+    );
+    expect(stray).toBeInstanceOf(CliError);
+  });
+
   it('runs as a command against a database, and prints its usage when called without one', async () => {
     const run = promisify(execFile);
     const root = path.resolve(import.meta.dirname, '../../..');

@@ -1,16 +1,16 @@
-import { parseArgs } from 'node:util';
 import { passwordUserInputs, passwordWeakness, ZEmail, ZNewPassword } from '@coffer/shared';
 import { withTransaction } from '../db/tx';
 import { hashPassword } from '../lib/password';
-import { type CliCommand, CliError } from './cli-support';
+import { type CliCommand, CliError, optionsOf } from './cli-support';
 
 export const createAdmin: CliCommand = {
   usage: 'create-admin --email E --password P',
   async run(s, args) {
-    const { values } = parseArgs({
+    const { values } = optionsOf(
       args,
-      options: { email: { type: 'string' }, password: { type: 'string' } },
-    });
+      { email: { type: 'string' }, password: { type: 'string' } },
+      { positionals: false },
+    );
     const email = ZEmail.safeParse(values.email ?? '');
     if (!email.success) throw new CliError(email.error.issues[0]?.message ?? 'Invalid e-mail.');
     const password = ZNewPassword.safeParse(values.password ?? '');
@@ -37,15 +37,11 @@ export const resetAdmin2fa: CliCommand = {
    * the operator at the server's console), all in the same transaction.
    */
   async run(s, args) {
-    let values: { email?: string; reason?: string };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { email: { type: 'string' }, reason: { type: 'string' } },
-      }));
-    } catch (err) {
-      throw new CliError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = optionsOf(
+      args,
+      { email: { type: 'string' }, reason: { type: 'string' } },
+      { positionals: false },
+    );
     const email = ZEmail.safeParse(values.email ?? '');
     if (!email.success) throw new CliError(email.error.issues[0]?.message ?? 'Invalid e-mail.');
     const reason = (values.reason ?? '').trim();

@@ -1,16 +1,11 @@
-import { parseArgs } from 'node:util';
 import { chainsOverview, formatChainsOverview } from '../modules/chains/chain-status';
 import { seedLoad } from '../seed-load';
-import { type CliCommand, CliError } from './cli-support';
+import { type CliCommand, CliError, optionsOf } from './cli-support';
 
 export const auditVerify: CliCommand = {
   usage: 'audit-verify',
   async run(s, args) {
-    try {
-      parseArgs({ args, options: {} });
-    } catch (err) {
-      throw new CliError(err instanceof Error ? err.message : String(err));
-    }
+    optionsOf(args, {}, { positionals: false });
     const result = await s.audit.verify(s.pool);
     if (!result.ok) {
       throw new CliError(`Audit log broken at row ${result.firstBrokenId}: ${result.reason}.`);
@@ -23,11 +18,7 @@ export const chainStatus: CliCommand = {
   usage: 'chain-status',
   /** Each configured chain's watcher: how far it is, whether its node answers, what waits. */
   async run(s, args) {
-    try {
-      parseArgs({ args, options: {} });
-    } catch (err) {
-      throw new CliError(err instanceof Error ? err.message : String(err));
-    }
+    optionsOf(args, {}, { positionals: false });
     return formatChainsOverview(await chainsOverview(s.pool, s.chainAdapters, s.config.chains));
   },
 };
@@ -35,18 +26,19 @@ export const chainStatus: CliCommand = {
 export const seedLoadCommand: CliCommand = {
   usage: 'seed-load [--customers 10000] [--transactions 1000000] [--heavy 100000]',
   async run(s, args) {
-    const { values } = parseArgs({
+    const { values } = optionsOf(
       args,
-      options: {
-        customers: { type: 'string', default: '10000' },
-        transactions: { type: 'string', default: '1000000' },
-        heavy: { type: 'string', default: '100000' },
+      {
+        customers: { type: 'string' },
+        transactions: { type: 'string' },
+        heavy: { type: 'string' },
       },
-    });
+      { positionals: false },
+    );
     const opts = {
-      customers: Number(values.customers),
-      transactions: Number(values.transactions),
-      heavy: Number(values.heavy),
+      customers: Number(values.customers ?? '10000'),
+      transactions: Number(values.transactions ?? '1000000'),
+      heavy: Number(values.heavy ?? '100000'),
     };
     for (const [name, n] of Object.entries(opts)) {
       if (!Number.isInteger(n) || n < 2)

@@ -22,13 +22,53 @@ export type BareCliCommand = {
  */
 export type OfflineCliCommand = { usage: string; run(args: string[]): Promise<string> };
 
-/** Parsed options; a bad one is a refusal with Node's own explanation. */
-export function optionsOf<T extends Record<string, { type: 'string' } | { type: 'boolean' }>>(
+type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
+
+/**
+ * `--email -2+3abc@example.com` glued into `--email=-2+3abc@example.com`: Node's parser reads
+ * a value that starts with a dash as the next option, yet an e-mail, an amount or a hash
+ * may begin with one. The word after a string option is its value unless it names one of
+ * the command's own options (`--email --password P` still asks for the missing e-mail).
+ */
+function joinDashedValues(args: string[], options: OptionSpec): string[] {
+  const isOwnOption = (word: string) =>
+    word === '--' ||
+    (word.startsWith('--') && Object.hasOwn(options, word.slice(2).split('=')[0] ?? ''));
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i] ?? '';
+    const next = args[i + 1];
+    // After `--` every word is a positional, as Node reads it.
+    if (word === '--') return [...joined, ...args.slice(i)];
+    const name = word.startsWith('--') && !word.includes('=') ? word.slice(2) : null;
+    if (
+      name !== null &&
+      options[name]?.type === 'string' &&
+      next?.startsWith('-') &&
+      !isOwnOption(next)
+    ) {
+      joined.push(`${word}=${next}`);
+      i++;
+    } else joined.push(word);
+  }
+  return joined;
+}
+
+/**
+ * Parsed options; a bad one is a refusal with Node's own explanation. `positionals`: whether
+ * bare words are allowed beside the options (a file name); otherwise one is refused.
+ */
+export function optionsOf<T extends OptionSpec>(
   args: string[],
   options: T,
+  { positionals = true }: { positionals?: boolean } = {},
 ) {
   try {
-    return parseArgs({ args, options, allowPositionals: true });
+    return parseArgs({
+      args: joinDashedValues(args, options),
+      options,
+      allowPositionals: positionals,
+    });
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message : String(err));
   }

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import {
   AmountError,
   ASSETS,
@@ -8,26 +7,21 @@ import {
   ZAssetId,
   ZEmail,
 } from '@coffer/shared';
-import { type CliCommand, CliError } from './cli-support';
+import { type CliCommand, CliError, optionsOf } from './cli-support';
 
 export const creditDeposit: CliCommand = {
   usage: 'credit-deposit --email E --asset BTC|ETH|USDT-ERC20|USDT-TRC20 --amount A --tx-hash H',
   async run(s, args) {
-    let values: { email?: string; asset?: string; amount?: string; 'tx-hash'?: string };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: {
-          email: { type: 'string' },
-          asset: { type: 'string' },
-          amount: { type: 'string' },
-          'tx-hash': { type: 'string' },
-        },
-      }));
-    } catch (err) {
-      // Node's own explanation (an unknown option, '--amount -1' for '--amount=-1').
-      throw new CliError(err instanceof Error ? err.message : String(err));
-    }
+    const { values } = optionsOf(
+      args,
+      {
+        email: { type: 'string' },
+        asset: { type: 'string' },
+        amount: { type: 'string' },
+        'tx-hash': { type: 'string' },
+      },
+      { positionals: false },
+    );
     const email = ZEmail.safeParse(values.email ?? '');
     if (!email.success) throw new CliError(email.error.issues[0]?.message ?? 'Invalid e-mail.');
     const asset = ZAssetId.safeParse((values.asset ?? '').trim().toUpperCase());

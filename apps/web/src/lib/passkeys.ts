@@ -52,15 +52,39 @@ export async function signWithPasskey(): Promise<TPasskeyAssertion> {
   };
 }
 
-/** What to tell the person when the browser's passkey prompt did not give an answer. */
-export function passkeyErrorMessage(err: unknown, fallback: string): string {
-  if (err instanceof WebAuthnError) {
-    if (err.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
-      return 'This passkey is already registered.';
+/**
+ * Whether the browser's prompt ended without an answer: no passkey of this account on the
+ * device (the browser says no more than this, on purpose), or the prompt closed or timed out.
+ */
+export function isNoPasskeyAnswer(err: unknown): boolean {
+  if (err instanceof WebAuthnError) return err.code !== 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED';
+  // A prompt the person dismissed reaches here as a DOMException, not a WebAuthnError.
+  return err instanceof DOMException && err.name === 'NotAllowedError';
+}
+
+export const NO_PASSKEY_MSG = {
+  /** Where an authenticator code may be given instead, and the field for it is right there. */
+  codeInstead:
+    'No passkey for this account was found on this device, or the prompt was closed. Enter the 6-digit code from your authenticator app instead.',
+  /** For someone who may only confirm with a passkey (admins held to passkeys). */
+  passkeyOnly:
+    'No passkey for this account was found on this device, or the prompt was closed. Use the device or security key that holds your passkey.',
+} as const;
+
+/**
+ * What to tell the person when the browser's passkey prompt did not give an answer.
+ * `codeInstead`: whether the screen offers an authenticator code beside the passkey.
+ */
+export function passkeyErrorMessage(
+  err: unknown,
+  fallback: string,
+  { codeInstead = false }: { codeInstead?: boolean } = {},
+): string {
+  if (err instanceof WebAuthnError && err.code === 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED')
+    return 'This passkey is already registered.';
+  if (isNoPasskeyAnswer(err)) {
+    if (codeInstead) return NO_PASSKEY_MSG.codeInstead;
     return 'The passkey prompt was closed or timed out. Please try again.';
   }
-  // A prompt the person dismissed reaches here as a DOMException, not a WebAuthnError.
-  if (err instanceof DOMException && err.name === 'NotAllowedError')
-    return 'The passkey prompt was closed or timed out. Please try again.';
   return errorMessage(err, fallback);
 }

@@ -46,6 +46,8 @@ export const KYC_MSG = {
   alreadySubmitted: 'KYC Already Submitted',
   // Coffer's own texts where the spec gives none.
   tooLong: (field: string, max: number) => `Your ${field} must be at most ${max} characters.`,
+  phoneInvalid:
+    'Please enter a phone number of 6 to 20 digits; only spaces, +, - and brackets may go between them.',
   emptyFile: 'The file is empty. Please choose your document again.',
   activePdf:
     'This PDF contains scripts or automatic actions. Please upload a plain PDF or a photo.',
@@ -64,6 +66,26 @@ export const KYC_MSG = {
   emptyList: 'No KYC Submissions',
 } as const;
 
+/** How many digits a phone number has, in any country's format (E.164 allows 15; extensions more). */
+export const KYC_PHONE_DIGITS = { min: 6, max: 20 } as const;
+
+/**
+ * The phone number of a KYC submission: digits with the spaces, `+`, `-` and brackets people
+ * write between them, and 6 to 20 digits in all. Letters, dots or slashes are refused, so
+ * staff never read a note or a link where a number belongs. The form and the server check
+ * the same.
+ */
+export const ZKycPhoneNumber = z
+  .string()
+  .trim()
+  .min(1, KYC_MSG.phoneRequired)
+  .max(KYC_LIMITS.phoneNumber, KYC_MSG.tooLong('phone number', KYC_LIMITS.phoneNumber))
+  .refine((phone) => {
+    if (!/^[0-9+\-() ]+$/.test(phone)) return false;
+    const digits = phone.replace(/\D/g, '').length;
+    return digits >= KYC_PHONE_DIGITS.min && digits <= KYC_PHONE_DIGITS.max;
+  }, KYC_MSG.phoneInvalid);
+
 /**
  * The toast title for a refused submission: the form's own checks keep their titles;
  * anything else is a 'Submission Error'.
@@ -76,6 +98,7 @@ export function kycErrorTitle(message: string): string {
   const validation: string[] = [
     KYC_MSG.fullNameRequired,
     KYC_MSG.phoneRequired,
+    KYC_MSG.phoneInvalid,
     KYC_MSG.addressRequired,
     KYC_MSG.frontRequired,
   ];

@@ -87,7 +87,14 @@ export const ZPasskey = z.object({
 export type TPasskey = z.infer<typeof ZPasskey>;
 
 export const ZPasskeyResponse = z.object({ passkey: ZPasskey });
-export const ZPasskeyListResponse = z.object({ passkeys: z.array(ZPasskey) });
+export const ZPasskeyListResponse = z.object({
+  passkeys: z.array(ZPasskey),
+  /**
+   * Whether only a passkey confirms for this account (an admin on an installation that
+   * holds admins to passkeys): the step-up dialog then offers no code field.
+   */
+  passkeyOnly: z.boolean(),
+});
 export type TPasskeyListResponse = z.infer<typeof ZPasskeyListResponse>;
 
 /** Whether the sign-in screen may offer "Use a passkey" to this password-only session. */

@@ -8,9 +8,14 @@ import { z } from 'zod';
  */
 export const SECURITY_EVENT_KINDS = {
   'sign-in': { label: 'Signed in', failure: false },
+  'sign-in-password-accepted': {
+    label: 'Right password entered; the second factor was asked for',
+    failure: false,
+  },
   'sign-in-failed': { label: 'Sign-in refused: wrong password', failure: true },
   'sign-in-refused-frozen': { label: 'Sign-in refused: the account is frozen', failure: true },
   'two-factor-failed': { label: 'Sign-in refused: wrong code or passkey', failure: true },
+  'step-up-failed': { label: 'Confirmation refused: wrong code or passkey', failure: true },
   'two-factor-enabled': { label: 'Two-factor authentication turned on', failure: false },
   'two-factor-disabled': { label: 'Two-factor authentication turned off', failure: false },
   'two-factor-reset': {
@@ -31,6 +36,7 @@ export const SECURITY_EVENT_KINDS = {
   },
   'passkey-added': { label: 'Passkey added', failure: false },
   'passkey-removed': { label: 'Passkey removed', failure: false },
+  'passkey-renamed': { label: 'Passkey renamed', failure: false },
   'password-changed': { label: 'Password changed', failure: false },
   'password-reset': { label: 'Password reset with the recovery phrase', failure: false },
   'phrase-created': { label: 'Recovery phrase created', failure: false },
@@ -49,6 +55,24 @@ export const SECURITY_EVENT_KINDS = {
 } as const satisfies Record<string, { label: string; failure: boolean }>;
 
 export type TSecurityEventKind = keyof typeof SECURITY_EVENT_KINDS;
+
+/**
+ * What a sign-in entry names as its detail: the factors that signed in, so the owner (and
+ * staff) can tell a sign-in with a backup code, say, from their usual one.
+ */
+export const SIGN_IN_FACTORS = {
+  password: 'Password',
+  code: 'Password and authenticator code',
+  backupCode: 'Password and backup code',
+  passkey: 'Password and passkey',
+} as const;
+
+/** The factor a refused second-factor attempt (at sign-in or confirming) was made with. */
+export const SECOND_FACTOR_NAMES = {
+  code: 'Authenticator code',
+  backupCode: 'Backup code',
+  passkey: 'Passkey',
+} as const;
 
 function isKind(kind: string): kind is TSecurityEventKind {
   return Object.hasOwn(SECURITY_EVENT_KINDS, kind);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZPasskeyAssertion } from './passkeys';
+import { ZPasskeyAssertion, ZPasskeyRenameRequest } from './passkeys';
 
 export const STEP_UP_MSG = {
   required:
@@ -29,3 +29,10 @@ export function withoutStepUp<T extends { stepUp?: unknown }>(body: T): Omit<T, 
   const { stepUp: _proof, ...rest } = body;
   return rest;
 }
+
+/**
+ * A passkey's new name, confirmed like its removal: the names are how the owner tells their
+ * passkeys apart in mails and the security log.
+ */
+export const ZPasskeyRenameWithStepUp = ZPasskeyRenameRequest.extend({ stepUp: ZStepUp });
+export type TPasskeyRenameWithStepUp = z.infer<typeof ZPasskeyRenameWithStepUp>;

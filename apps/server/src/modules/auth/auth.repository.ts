@@ -46,6 +46,15 @@ export const usersRepository = {
     return { id: user.id };
   },
 
+  /** Whether signing in takes a second factor after the password. */
+  async twoFactorEnabled(db: Queryable, userId: string): Promise<boolean> {
+    const { rows } = await db.query<{ on: boolean }>(
+      'SELECT two_factor_enabled AS on FROM user_profiles WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.on ?? false;
+  },
+
   async isAdmin(db: Queryable, userId: string): Promise<boolean> {
     const { rows } = await db.query('SELECT 1 FROM admin_users WHERE user_id = $1', [userId]);
     return rows.length > 0;

@@ -1,4 +1,4 @@
-import { MSG } from '@coffer/shared';
+import { MSG, SIGN_IN_FACTORS } from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import { DUMMY_PASSWORD_HASH, needsRehash, withHashing } from '@server/lib/password';
@@ -67,7 +67,13 @@ export async function signIn(
       userAgent: client.userAgent,
     });
     // The session stands without its log entry: a sign-in is never refused for want of one.
-    await ctx.securityLog.recordQuietly({ userId: user.id, kind: 'sign-in', client });
+    // With 2FA on, the sign-in is logged once the second factor passed, naming it; until
+    // then the log says the password was right (someone may hold it).
+    await ctx.securityLog.recordQuietly(
+      (await users.twoFactorEnabled(ctx.pool, user.id))
+        ? { userId: user.id, kind: 'sign-in-password-accepted', client }
+        : { userId: user.id, kind: 'sign-in', client, detail: SIGN_IN_FACTORS.password },
+    );
     return token;
   });
 }

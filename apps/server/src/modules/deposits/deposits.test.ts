@@ -266,7 +266,7 @@ describe('npm run cli -- credit-deposit', () => {
     [
       'a hash that reads as an option',
       [null, 'BTC', '1', '--fee'],
-      "Option '--tx-hash' argument is ambiguous.\nDid you forget to specify the option argument for '--tx-hash'?\nTo specify an option argument starting with a dash use '--tx-hash=-XYZ'.",
+      'Enter the transaction hash: 64 hexadecimal characters. Nothing changed.',
     ],
   ] as const)(
     'refuses %s with a clear message and changes nothing',

@@ -207,6 +207,49 @@ describe('submitting KYC', () => {
     expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([]);
   });
 
+  it('refuses a phone number that is not one, with a clear message, storing nothing', async () => {
+    const user = await verifiedCustomer(t);
+    const files = [front(jpegWithGps())];
+    for (const phoneNumber of [
+      'call me',
+      '12345',
+      '+1 (555)',
+      '123456789012345678901',
+      '0400.000.000',
+      '0400 000 000 ext 12',
+      '+61/400/000/000',
+      '<b>0400000000</b>',
+      '٠٤٠٠٠٠٠٠٠٠',
+    ]) {
+      const res = await withoutChange(t, () =>
+        submit(user.cookie, { ...FIELDS, phoneNumber }, files),
+      );
+      expect(res.statusCode, phoneNumber).toBe(400);
+      expect(errorOf(res)).toEqual({ error: 'VALIDATION_FAILED', message: KYC_MSG.phoneInvalid });
+    }
+    expect((await storedKeys()).filter((k) => k.includes(user.userId))).toEqual([]);
+  });
+
+  it.each([
+    ['+61 400 000 000'],
+    ['(02) 9876-5432'],
+    ['+1-202-555-0143'],
+    ['123456'],
+    ['  +44 (0) 20 7946 0958  '],
+    ['12345678901234567890'],
+  ])('accepts the phone number %j and stores it trimmed', async (phoneNumber) => {
+    const user = await verifiedCustomer(t);
+    const res = await submit(user.cookie, { ...FIELDS, phoneNumber }, [front(jpegWithGps())]);
+    expect(res.statusCode, res.body).toBe(200);
+    const mine = await call(t, { url: '/api/kyc', cookie: user.cookie });
+    expect(mine.body).toContain(JSON.stringify(phoneNumber.trim()));
+    const { rows } = await t.services.pool.query(
+      'SELECT phone_number FROM kyc_submissions WHERE user_id = $1',
+      [user.userId],
+    );
+    expect(rows).toEqual([{ phone_number: phoneNumber.trim() }]);
+  });
+
   it('refuses disguised, scripted, empty and oversized files and stores nothing for them', async () => {
     const user = await verifiedCustomer(t);
     const tenMb = 10 * 1024 * 1024;

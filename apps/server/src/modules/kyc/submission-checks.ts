@@ -1,4 +1,4 @@
-import { KYC_LIMITS, KYC_MSG, type TKycSide } from '@coffer/shared';
+import { KYC_LIMITS, KYC_MSG, type TKycSide, ZKycPhoneNumber } from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import { type SniffedType, type SniffReason, sniff } from '@server/lib/file-sniff';
 import { withoutInvisibleCharacters } from '@server/lib/private-file-reply';
@@ -51,9 +51,8 @@ export function checkFields(fields: Record<string, string>, files: UploadedFile[
   if (fullName.length > KYC_LIMITS.fullName) {
     throw invalid(KYC_MSG.tooLong('full name', KYC_LIMITS.fullName));
   }
-  if (phoneNumber.length > KYC_LIMITS.phoneNumber) {
-    throw invalid(KYC_MSG.tooLong('phone number', KYC_LIMITS.phoneNumber));
-  }
+  const phone = ZKycPhoneNumber.safeParse(phoneNumber);
+  if (!phone.success) throw invalid(phone.error.issues[0]?.message ?? KYC_MSG.phoneInvalid);
   if (address.length > KYC_LIMITS.address) {
     throw invalid(KYC_MSG.tooLong('address', KYC_LIMITS.address));
   }

@@ -1,4 +1,4 @@
-import type { TPasskeyAssertion } from '@coffer/shared';
+import { SECOND_FACTOR_NAMES, SIGN_IN_FACTORS, type TPasskeyAssertion } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
@@ -58,12 +58,19 @@ export async function verifySignIn(
         userId: s.userId,
         kind: 'two-factor-failed',
         client,
-        detail: 'Passkey',
+        detail: SECOND_FACTOR_NAMES.passkey,
       });
     }
     throw err;
   });
   // A right answer ends the account's count, so earlier typos don't lock the next device.
   await ctx.limiter.clear(limits.slice(0, 1).map((l) => l.key));
-  return ctx.sessions.rotateAfterTwoFactor(s.sessionId);
+  const token = await ctx.sessions.rotateAfterTwoFactor(s.sessionId);
+  await ctx.securityLog.recordQuietly({
+    userId: s.userId,
+    kind: 'sign-in',
+    client,
+    detail: SIGN_IN_FACTORS.passkey,
+  });
+  return token;
 }

@@ -4,7 +4,7 @@ import {
   ZPasskeyListResponse,
   ZPasskeyOptionsResponse,
   ZPasskeyRegisterRequest,
-  ZPasskeyRenameRequest,
+  ZPasskeyRenameWithStepUp,
   ZPasskeyResponse,
   ZPasskeySignInRequest,
   ZPasskeySignInStatusResponse,
@@ -32,7 +32,7 @@ export function passkeysRoutes(
     app.get(
       '/api/passkeys',
       { schema: { response: { 200: ZPasskeyListResponse } } },
-      async (request) => ({ passkeys: await service.list(signedIn(request)) }),
+      async (request) => service.list(signedIn(request)),
     );
 
     app.post(
@@ -54,12 +54,16 @@ export function passkeysRoutes(
       {
         schema: {
           params: ZPasskeyIdParams,
-          body: ZPasskeyRenameRequest,
+          body: ZPasskeyRenameWithStepUp,
           response: { 200: ZPasskeyResponse },
         },
       },
       async (request) => ({
-        passkey: await service.rename(signedIn(request), request.params.id, request.body.name),
+        passkey: await service.rename(
+          signedIn(request),
+          { id: request.params.id, name: request.body.name, stepUp: request.body.stepUp },
+          clientOf(request),
+        ),
       }),
     );
 

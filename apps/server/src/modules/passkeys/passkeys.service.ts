@@ -1,5 +1,10 @@
-import type { TPasskey, TPasskeyAssertion, TPasskeyRegisterRequest, TStepUp } from '@coffer/shared';
-import { AppError } from '@server/lib/app-error';
+import type {
+  TPasskey,
+  TPasskeyAssertion,
+  TPasskeyListResponse,
+  TPasskeyRegisterRequest,
+  TStepUp,
+} from '@coffer/shared';
 import type pg from 'pg';
 import type { Client } from '../auth';
 import type { SessionContext } from '../sessions';
@@ -15,6 +20,7 @@ import {
 } from './passkeys-context';
 import { registerPasskey, registrationOptions } from './register-passkey';
 import { removePasskey } from './remove-passkey';
+import { renamePasskey } from './rename-passkey';
 
 /**
  * Passkeys composed: registering, signing in (and the assertion a step-up checks) and
@@ -43,8 +49,11 @@ export function createPasskeysService(deps: PasskeysDeps) {
       return (await adminsMustUsePasskey(ctx, s, client)) ? PASSKEY_MSG.adminsUsePasskey : null;
     },
 
-    async list(s: SessionContext): Promise<TPasskey[]> {
-      return (await repo.listForUser(ctx.pool, s.userId)).map(present);
+    async list(s: SessionContext): Promise<TPasskeyListResponse> {
+      return {
+        passkeys: (await repo.listForUser(ctx.pool, s.userId)).map(present),
+        passkeyOnly: await adminsMustUsePasskey(ctx, s),
+      };
     },
 
     async signInStatus(s: SessionContext) {
@@ -61,11 +70,11 @@ export function createPasskeysService(deps: PasskeysDeps) {
       client: Client,
     ): Promise<TPasskey> => registerPasskey(ctx, s, input, client),
 
-    async rename(s: SessionContext, id: string, name: string): Promise<TPasskey> {
-      const row = await repo.rename(ctx.pool, s.userId, id, name);
-      if (!row) throw new AppError('NOT_FOUND', PASSKEY_MSG.unknown);
-      return present(row);
-    },
+    rename: (
+      s: SessionContext,
+      input: { id: string; name: string; stepUp: TStepUp },
+      client: Client,
+    ): Promise<TPasskey> => renamePasskey(ctx, s, input, client),
 
     assertionOptions: (s: SessionContext) => assertionOptions(ctx, s),
 

@@ -1,3 +1,4 @@
+import { STEP_UP_MSG } from '@coffer/shared';
 import {
   call,
   codeFor,
@@ -46,6 +47,14 @@ const list = async (cookie: string) => {
   expect(res.statusCode).toBe(200);
   return res.json().passkeys as { id: string; name: string; lastUsedAt: string | null }[];
 };
+/** The user's security log entries, oldest first, as stored. */
+const securityEvents = async (userId: string) =>
+  (
+    await t.services.pool.query<{ kind: string; detail: string | null }>(
+      'SELECT kind, detail FROM security_events WHERE user_id = $1 ORDER BY id',
+      [userId],
+    )
+  ).rows;
 /** A code that is certainly not one the server would accept now (nor a step either side). */
 function wrongCode(user: SignedInUser): string {
   const near = [-1, 0, 1, 2].map((step) => codeFor(user, step));
@@ -138,6 +147,11 @@ describe('signing in with a passkey', () => {
     expect(await gateRefusal(t, fresh)).toBe('UNAUTHENTICATED');
     const [passkey] = await list(rotated);
     expect(passkey?.lastUsedAt).not.toBeNull();
+    // The log names the factors: the password first, then the passkey.
+    expect((await securityEvents(user.userId)).slice(-2)).toEqual([
+      { kind: 'sign-in-password-accepted', detail: null },
+      { kind: 'sign-in', detail: 'Password and passkey' },
+    ]);
   });
 
   it('tells the sign-in screen when the account has no passkey', async () => {
@@ -221,25 +235,93 @@ describe('signing in with a passkey', () => {
 });
 
 describe('renaming and removing', () => {
-  it('renames, only its owner', async () => {
-    const { user, passkeyId } = await withPasskey('Old');
+  const rename = (cookie: string, id: string, body: unknown) =>
+    call(t, { method: 'PATCH', url: `/api/passkeys/${id}`, cookie, body });
+
+  it('renames with a fresh second factor, logs the old and new name and mails the owner', async () => {
+    const { user, passkeyId } = await withPasskey('Old laptop');
+    const res = await rename(user.cookie, passkeyId, {
+      name: '  Work laptop ',
+      stepUp: { code: codeFor(user, 1) },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().passkey.name).toBe('Work laptop');
+    expect((await list(user.cookie)).map((p) => p.name)).toEqual(['Work laptop']);
+    expect((await securityEvents(user.userId)).at(-1)).toEqual({
+      kind: 'passkey-renamed',
+      detail: '"Old laptop" → "Work laptop"',
+    });
+    const activity = await call(t, { url: '/api/security/activity', cookie: user.cookie });
+    expect(activity.json().events[0]).toMatchObject({
+      label: 'Passkey renamed',
+      detail: '"Old laptop" → "Work laptop"',
+      ip: '127.0.0.1',
+    });
+    const mail = mailsTo(t, user.email).find((m) =>
+      m.includes('A passkey was renamed on your Coffer account'),
+    );
+    expect(mail).toContain('Old laptop');
+    expect(mail).toContain('Work laptop');
+    expect(mail).toContain('Address: 127.0.0.1');
+  });
+
+  it('accepts a passkey answer as the fresh factor', async () => {
+    const { user, key, passkeyId } = await withPasskey('Phone');
+    const assertion = key.get(await assertOptions(user.cookie));
+    const res = await rename(user.cookie, passkeyId, { name: 'Old phone', stepUp: { assertion } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await list(user.cookie)).map((p) => p.name)).toEqual(['Old phone']);
+  });
+
+  it('refuses a rename without a fresh second factor or with a wrong one, changing nothing', async () => {
+    const { user, passkeyId } = await withPasskey('Laptop');
+    const none = await withoutChange(t, () => rename(user.cookie, passkeyId, { name: 'Mine now' }));
+    expect(none.statusCode).toBe(400);
+    const wrong = await withoutChange(t, () =>
+      rename(user.cookie, passkeyId, { name: 'Mine now', stepUp: { code: wrongCode(user) } }),
+    );
+    expect(wrong.statusCode).toBe(400);
+    expect(errorOf(wrong).message).toBe(STEP_UP_MSG.invalid);
+    expect((await list(user.cookie)).map((p) => p.name)).toEqual(['Laptop']);
+    expect(mailsTo(t, user.email).some((m) => m.includes('renamed'))).toBe(false);
+  });
+
+  it("answers 404 for another user's passkey or an unknown one, without using the code", async () => {
+    const { passkeyId } = await withPasskey('Laptop');
     const other = await verifiedCustomer(t);
+    const code = codeFor(other, 1);
     const theirs = await withoutChange(t, () =>
-      call(t, {
-        method: 'PATCH',
-        url: `/api/passkeys/${passkeyId}`,
-        cookie: other.cookie,
-        body: { name: 'Stolen' },
-      }),
+      rename(other.cookie, passkeyId, { name: 'Stolen', stepUp: { code } }),
     );
     expect(theirs.statusCode).toBe(404);
-    const res = await call(t, {
-      method: 'PATCH',
-      url: `/api/passkeys/${passkeyId}`,
-      cookie: user.cookie,
-      body: { name: 'New' },
-    });
-    expect(res.json().passkey.name).toBe('New');
+    expect(errorOf(theirs).message).toBe(PASSKEY_MSG.unknown);
+    const unknown = await withoutChange(t, () =>
+      rename(other.cookie, crypto.randomUUID(), { name: 'Stolen', stepUp: { code } }),
+    );
+    expect(unknown.statusCode).toBe(404);
+  });
+
+  it('answers 400 to a malformed body or id, changing nothing', async () => {
+    const { user, passkeyId } = await withPasskey('Laptop');
+    const stepUp = { code: codeFor(user, 1) };
+    for (const body of [
+      { name: '', stepUp },
+      { name: '   ', stepUp },
+      { name: 'x'.repeat(61), stepUp },
+      { name: 42, stepUp },
+      { stepUp },
+      { name: 'New', stepUp: { code: 12 } },
+      { name: 'New', stepUp: 'code' },
+      'name=New',
+    ]) {
+      const res = await withoutChange(t, () => rename(user.cookie, passkeyId, body));
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+    }
+    const badId = await withoutChange(t, () =>
+      rename(user.cookie, 'not-a-uuid', { name: 'New', stepUp }),
+    );
+    expect(badId.statusCode).toBe(400);
+    expect((await list(user.cookie)).map((p) => p.name)).toEqual(['Laptop']);
   });
 
   it('needs a fresh second factor, and mails the owner', async () => {
@@ -265,10 +347,34 @@ describe('renaming and removing', () => {
       remove(user.cookie, passkeyId, { code: codeFor(user) }),
     );
     expect(used.statusCode).toBe(400);
+    expect((await securityEvents(user.userId)).at(-1)).toEqual({
+      kind: 'step-up-failed',
+      detail: 'Authenticator code',
+    });
     const assertion = key.get(await assertOptions(user.cookie));
     const res = await remove(user.cookie, passkeyId, { assertion });
     expect(res.statusCode, res.body).toBe(200);
     expect(await list(user.cookie)).toEqual([]);
+  });
+
+  it('logs a refused passkey answer to a step-up like a refused sign-in, changing nothing', async () => {
+    const { user, key, passkeyId } = await withPasskey('Phone');
+    // Signed for a challenge the server did not give: the step-up refuses it.
+    const forged = key.get({ challenge: 'bm90LXRoZS1jaGFsbGVuZ2U', rpId: 'localhost' });
+    await assertOptions(user.cookie);
+    const res = await withoutChange(t, () => remove(user.cookie, passkeyId, { assertion: forged }));
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe(PASSKEY_MSG.notVerified);
+    expect((await securityEvents(user.userId)).at(-1)).toEqual({
+      kind: 'step-up-failed',
+      detail: 'Passkey',
+    });
+    const activity = await call(t, { url: '/api/security/activity', cookie: user.cookie });
+    expect(activity.json().events[0]).toMatchObject({
+      label: 'Confirmation refused: wrong code or passkey',
+      detail: 'Passkey',
+    });
+    expect((await list(user.cookie)).map((p) => p.name)).toEqual(['Phone']);
   });
 
   it("cannot remove another user's passkey", async () => {

@@ -42,6 +42,14 @@ export const securityLogRepository = {
     return rows;
   },
 
+  /**
+   * Bounds how long this transaction waits for a lock: an entry's user reference waits on
+   * a lock another open transaction may hold on the user's row.
+   */
+  async limitLockWait(client: pg.PoolClient, milliseconds: number): Promise<void> {
+    await client.query(`SELECT set_config('lock_timeout', $1, true)`, [`${milliseconds}ms`]);
+  },
+
   async userExists(q: Queryable, userId: string): Promise<boolean> {
     const { rowCount } = await q.query('SELECT 1 FROM users WHERE id = $1', [userId]);
     return (rowCount ?? 0) > 0;

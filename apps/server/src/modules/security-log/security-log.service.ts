@@ -29,6 +29,8 @@ export type SecurityEventInput = {
 
 const DETAIL_MAX = 200;
 const USER_AGENT_MAX = 300;
+/** How long an entry written beside an open transaction waits for a lock before it gives up. */
+const BESIDE_LOCK_WAIT_MS = 2000;
 
 function present(row: SecurityEventRow): TSecurityEvent {
   return {
@@ -72,6 +74,24 @@ export function createSecurityLog(deps: { pool: pg.Pool; audit: AuditLog; log: L
     async recordQuietly(input: SecurityEventInput): Promise<void> {
       try {
         await record(deps.pool, input);
+      } catch (err) {
+        deps.log.error({ err, kind: input.kind }, 'security event not recorded');
+      }
+    },
+
+    /**
+     * For a refusal inside a caller's transaction that is about to roll back (a wrong answer
+     * to a step-up): written on a connection of its own, so it outlasts the rollback. The
+     * entry's user reference may wait on a lock that very transaction holds on the user's
+     * row, so it gives up after a short wait (logged for the operator) rather than wait for
+     * a transaction that waits for it.
+     */
+    async recordBesideTransaction(input: SecurityEventInput): Promise<void> {
+      try {
+        await withTransaction(deps.pool, async (client) => {
+          await repo.limitLockWait(client, BESIDE_LOCK_WAIT_MS);
+          await record(client, input);
+        });
       } catch (err) {
         deps.log.error({ err, kind: input.kind }, 'security event not recorded');
       }

@@ -1,6 +1,7 @@
-import { SECURITY_ACTIVITY_LIMIT, type TSecurityEvent } from '@coffer/shared';
+import { SECURITY_ACTIVITY_LIMIT, SIGN_IN_FACTORS, type TSecurityEvent } from '@coffer/shared';
 import {
   call,
+  codeFor,
   createTestApp,
   errorOf,
   linkFromMail,
@@ -8,6 +9,7 @@ import {
   newSession,
   type SignedInUser,
   signIn,
+  signUpAndSignIn,
   type TestApp,
   tableText,
   verifiedAdmin,
@@ -38,8 +40,17 @@ async function activity(cookie: string): Promise<TSecurityEvent[]> {
 const kinds = (events: TSecurityEvent[]) => events.map((e) => e.kind);
 
 describe('what is recorded', () => {
-  it('a sign-in, with the address and device it came from', async () => {
-    const user = await verifiedCustomer(t);
+  /** The user's entries, oldest first, as stored. */
+  const stored = async (userId: string) =>
+    (
+      await t.services.pool.query<{ kind: string; detail: string | null }>(
+        'SELECT kind, detail FROM security_events WHERE user_id = $1 ORDER BY id',
+        [userId],
+      )
+    ).rows;
+
+  it('a sign-in with the password alone names it, with the address and device it came from', async () => {
+    const user = await signUpAndSignIn(t);
     const res = await call(t, {
       method: 'POST',
       url: '/api/auth/sign-in',
@@ -48,15 +59,82 @@ describe('what is recorded', () => {
       headers: { 'user-agent': FIREFOX_LINUX },
     });
     expect(res.statusCode).toBe(200);
-    const [newest] = await activity(user.cookie);
+    const staff = await call(t, {
+      url: `/api/admin/users/${user.userId}/security-activity`,
+      cookie: admin.cookie,
+    });
+    const [newest] = staff.json().events as TSecurityEvent[];
     expect(newest).toMatchObject({
       kind: 'sign-in',
       label: 'Signed in',
       ip: '203.0.113.7',
       device: 'Firefox on Linux',
-      detail: null,
+      detail: SIGN_IN_FACTORS.password,
     });
     expect(Math.abs(Date.parse(newest?.at ?? '') - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('with 2FA on: the right password, then the sign-in naming the second factor', async () => {
+    const user = await verifiedCustomer(t);
+    const verify = async (body: { code: string } | { backupCode: string }) => {
+      const fresh = await newSession(t, user);
+      expect((await stored(user.userId)).at(-1)).toEqual({
+        kind: 'sign-in-password-accepted',
+        detail: null,
+      });
+      const res = await call(t, { method: 'POST', url: '/api/2fa/verify', cookie: fresh, body });
+      expect(res.statusCode, res.body).toBe(200);
+    };
+
+    await verify({ code: codeFor(user, 1) });
+    const [byCode] = await activity(user.cookie);
+    expect(byCode).toMatchObject({
+      kind: 'sign-in',
+      label: 'Signed in',
+      detail: 'Password and authenticator code',
+      ip: '127.0.0.1',
+    });
+    await verify({ backupCode: user.backupCodes[0] ?? '' });
+    expect((await activity(user.cookie))[0]).toMatchObject({
+      kind: 'sign-in',
+      detail: 'Password and backup code',
+    });
+    expect((await activity(user.cookie))[1]).toMatchObject({
+      kind: 'sign-in-password-accepted',
+      label: 'Right password entered; the second factor was asked for',
+    });
+
+    // Staff read the same factors in their view of the customer.
+    const staff = await call(t, {
+      url: `/api/admin/users/${user.userId}/security-activity`,
+      cookie: admin.cookie,
+    });
+    expect(
+      (staff.json().events as TSecurityEvent[])
+        .filter((e) => e.kind === 'sign-in')
+        .map((e) => e.detail)
+        .slice(0, 2),
+    ).toEqual(['Password and backup code', 'Password and authenticator code']);
+  });
+
+  it('a refused step-up, like a refused sign-in, naming the factor tried', async () => {
+    const user = await verifiedCustomer(t);
+    const res = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: '/api/2fa/disable',
+        cookie: user.cookie,
+        body: { code: 'ZZZZ-ZZZZ' },
+        ip: '198.51.100.9',
+      }),
+    );
+    expect(res.statusCode).toBe(400);
+    expect((await activity(user.cookie))[0]).toMatchObject({
+      kind: 'step-up-failed',
+      label: 'Confirmation refused: wrong code or passkey',
+      detail: 'Backup code',
+      ip: '198.51.100.9',
+    });
   });
 
   it('a wrong password for an existing account, and nothing else about that refusal', async () => {

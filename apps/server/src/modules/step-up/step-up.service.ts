@@ -1,6 +1,7 @@
 import {
   BACKUP_CODE_LENGTH,
   cleanBackupCodeInput,
+  SECOND_FACTOR_NAMES,
   STEP_UP_MSG,
   type TPasskeyAssertion,
   type TStepUp,
@@ -34,7 +35,28 @@ type Deps = {
   ) => Promise<unknown>;
   /** Why an authenticator code may not confirm for this session (admins held to passkeys). */
   totpRefusal: (s: StepUpSubject, client: pg.PoolClient) => Promise<string | null>;
+  /**
+   * The security log's writer for an entry that must outlast the caller's rollback (named
+   * by shape: the security log's module reads the account-security one, which asks for
+   * step-ups).
+   */
+  securityLog: {
+    recordBesideTransaction(entry: {
+      userId: string;
+      kind: 'step-up-failed';
+      client: Client;
+      detail: string;
+    }): Promise<void>;
+  };
 };
+
+/** The factor a proof was given with, as the security log names it. */
+function factorName(proof: TStepUp): string {
+  if ('assertion' in proof) return SECOND_FACTOR_NAMES.passkey;
+  return /^\d{6}$/.test(proof.code.trim())
+    ? SECOND_FACTOR_NAMES.code
+    : SECOND_FACTOR_NAMES.backupCode;
+}
 
 /**
  * Step-up: a withdrawal, a bank payout, saving bank details, changing the
@@ -63,6 +85,19 @@ export function createStepUp(d: Deps) {
     return repo.useBackupCode(client, s.userId, backupHash(s.userId, backup));
   }
 
+  /**
+   * A wrong answer after the session was made: like a refused sign-in, the owner's log
+   * shows it (someone may be using their session), though the request changed nothing.
+   */
+  async function refused(s: StepUpSubject, proof: TStepUp, who: Client) {
+    await d.securityLog.recordBesideTransaction({
+      userId: s.userId,
+      kind: 'step-up-failed',
+      client: who,
+      detail: factorName(proof),
+    });
+  }
+
   return {
     /**
      * Uses up the proof on the caller's transaction, after the caller's own checks (so a
@@ -84,7 +119,13 @@ export function createStepUp(d: Deps) {
       }
       const limits = LIMITS.twoFactor(s.userId, who.ip);
       const attempt = await d.limiter.consume(limits);
-      if (!(await accepts(client, s, proof))) {
+      const accepted = await accepts(client, s, proof).catch(async (err: unknown) => {
+        // A passkey's answer that did not verify is refused with its own message.
+        if (err instanceof AppError && err.code === 'INVALID_CODE') await refused(s, proof, who);
+        throw err;
+      });
+      if (!accepted) {
+        await refused(s, proof, who);
         throw new AppError('INVALID_CODE', STEP_UP_MSG.invalid);
       }
       await attempt.release();

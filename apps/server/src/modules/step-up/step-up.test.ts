@@ -535,6 +535,23 @@ describe('who cannot or may not confirm with a code', () => {
         const byBackup = await withoutChange(t, () => remove({ code: admin.backupCodes[0] }));
         expectRefused(byBackup, 403, 'FORBIDDEN', PASSKEY_MSG.adminsUsePasskey);
 
+        // Renaming asks the same: a code is refused before it is counted or used.
+        const rename = await withoutChange(t, () =>
+          call(t, {
+            method: 'PATCH',
+            url: `/api/passkeys/${first.passkeyId}`,
+            cookie: admin.cookie,
+            body: { name: 'Renamed', stepUp: { code: codeFor(admin, 1) } },
+          }),
+        );
+        expectRefused(rename, 403, 'FORBIDDEN', PASSKEY_MSG.adminsUsePasskey);
+        // The step-up dialog is told to offer the passkey alone.
+        const held = await call(t, { url: '/api/passkeys', cookie: admin.cookie });
+        expect(held.json().passkeyOnly).toBe(true);
+        const customer = await verifiedCustomer(t);
+        const free = await call(t, { url: '/api/passkeys', cookie: customer.cookie });
+        expect(free.json()).toEqual({ passkeys: [], passkeyOnly: false });
+
         const ok = await remove(await passkeyProof(second.key, admin.cookie));
         expect(ok.statusCode, ok.body).toBe(200);
         const list = await call(t, { url: '/api/passkeys', cookie: admin.cookie });

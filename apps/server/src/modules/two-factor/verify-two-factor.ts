@@ -1,4 +1,9 @@
-import { MSG, type TTwoFactorVerifyRequest } from '@coffer/shared';
+import {
+  MSG,
+  SECOND_FACTOR_NAMES,
+  SIGN_IN_FACTORS,
+  type TTwoFactorVerifyRequest,
+} from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import { matchTotpStep } from '@server/lib/totp';
 import type { Client } from '../auth';
@@ -51,7 +56,7 @@ export async function verifyTwoFactor(
   ).catch(async (err: unknown) => {
     // A wrong code after the right password: someone may hold the password.
     if (err instanceof AppError && err.code === 'INVALID_CODE') {
-      const detail = 'code' in input ? 'Authenticator code' : 'Backup code';
+      const detail = 'code' in input ? SECOND_FACTOR_NAMES.code : SECOND_FACTOR_NAMES.backupCode;
       await ctx.securityLog.recordQuietly({
         userId: s.userId,
         kind: 'two-factor-failed',
@@ -61,5 +66,12 @@ export async function verifyTwoFactor(
     }
     throw err;
   });
-  return ctx.sessions.rotateAfterTwoFactor(s.sessionId);
+  const token = await ctx.sessions.rotateAfterTwoFactor(s.sessionId);
+  await ctx.securityLog.recordQuietly({
+    userId: s.userId,
+    kind: 'sign-in',
+    client,
+    detail: 'code' in input ? SIGN_IN_FACTORS.code : SIGN_IN_FACTORS.backupCode,
+  });
+  return token;
 }

@@ -60,11 +60,11 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
     return (
       <Suspense fallback={<PageSpinner />}>
         <TwoFactorGateVerify
-          passkey={
+          passkey={(offerCode) => (
             <Suspense fallback={null}>
-              <UsePasskeyButton />
+              <UsePasskeyButton onNoPasskey={offerCode} />
             </Suspense>
-          }
+          )}
         />
       </Suspense>
     );

@@ -6,12 +6,19 @@ import {
 } from '@coffer/shared';
 import { WebAuthnError } from '@simplewebauthn/browser';
 import { ApiError } from '@web/lib/api-client';
-import { passkeyErrorMessage, signWithPasskey, usePasskeys } from '@web/lib/passkeys';
+import {
+  isNoPasskeyAnswer,
+  NO_PASSKEY_MSG,
+  passkeyErrorMessage,
+  signWithPasskey,
+  usePasskeys,
+} from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
+import { useFormContext } from 'react-hook-form';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent } from '../ui/dialog';
-import { Form, FormField, showServerError, useZodForm } from '../ui/form';
+import { FORM_ERROR, Form, FormError, FormField, showServerError, useZodForm } from '../ui/form';
 import { Input } from '../ui/input';
 
 /**
@@ -71,6 +78,8 @@ export function StepUpDialog(props: StepUpDialogProps) {
   const [pending, setPending] = useState(false);
   const inputId = useId();
   const hasPasskey = (passkeys.data?.passkeys.length ?? 0) > 0;
+  // An admin held to passkeys: the server refuses their codes, so none is asked for.
+  const passkeyOnly = passkeys.data?.passkeyOnly ?? false;
 
   // Every opening starts clean: a code is used once.
   useEffect(() => {
@@ -89,10 +98,15 @@ export function StepUpDialog(props: StepUpDialogProps) {
         showServerError(
           form,
           err,
-          (e) => passkeyErrorMessage(e, STEP_UP_MSG.invalid),
-          () => 'code',
+          (e) =>
+            passkeyOnly && isNoPasskeyAnswer(e)
+              ? NO_PASSKEY_MSG.passkeyOnly
+              : passkeyErrorMessage(e, STEP_UP_MSG.invalid, { codeInstead: true }),
+          // Without a code field the message stands above the buttons.
+          () => (passkeyOnly ? FORM_ERROR : 'code'),
         );
-        // Ready for the next code without another click.
+        // Ready for the next code without another click (or for the code instead of a
+        // passkey this device does not hold).
         document.getElementById(inputId)?.focus();
       } else props.onFailure(err);
     } finally {
@@ -115,41 +129,24 @@ export function StepUpDialog(props: StepUpDialogProps) {
         description={<span className="break-words">{props.description}</span>}
       >
         <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
-          <FormField
-            name="code"
-            id={inputId}
-            label="Authentication code"
-            className="flex flex-col gap-3"
-            after={
-              <p className="text-xs text-muted">
-                The 6-digit code from your authenticator app, or one of your backup codes.
+          {passkeyOnly ? (
+            <>
+              <p className="text-sm text-muted">
+                Admins confirm with a passkey on this installation: authenticator codes and backup
+                codes are not accepted.
               </p>
-            }
-          >
-            {(control) => (
-              <Input
-                {...control}
-                autoComplete="one-time-code"
-                autoCapitalize="characters"
-                spellCheck={false}
-                maxLength={12}
-                placeholder="123456"
-                onChange={(e) => {
-                  control.onChange(e);
-                  // A new code clears the refusal of the last one.
-                  form.clearErrors('code');
-                }}
-                className="text-center font-mono text-lg tracking-[0.3em]"
-              />
-            )}
-          </FormField>
+              <FormError />
+            </>
+          ) : (
+            <CodeField inputId={inputId} />
+          )}
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={props.onCancel} disabled={pending}>
               Cancel
             </Button>
             {hasPasskey ? (
               <Button
-                variant="outline"
+                variant={passkeyOnly ? (props.danger ? 'danger' : 'primary') : 'outline'}
                 onClick={() => void run(async () => ({ assertion: await signWithPasskey() }))}
                 disabled={pending}
               >
@@ -157,12 +154,53 @@ export function StepUpDialog(props: StepUpDialogProps) {
                 Use a passkey
               </Button>
             ) : null}
-            <Button type="submit" variant={props.danger ? 'danger' : 'primary'} disabled={pending}>
-              {pending ? props.pendingLabel : props.confirmLabel}
-            </Button>
+            {passkeyOnly ? null : (
+              <Button
+                type="submit"
+                variant={props.danger ? 'danger' : 'primary'}
+                disabled={pending}
+              >
+                {pending ? props.pendingLabel : props.confirmLabel}
+              </Button>
+            )}
           </div>
         </Form>
       </DialogContent>
     </Dialog>
+  );
+}
+
+/** The code field: an authenticator code or a backup code, in one input. */
+function CodeField({ inputId }: { inputId: string }) {
+  const form = useFormContext<TCodeFields>();
+  return (
+    <FormField
+      name="code"
+      id={inputId}
+      label="Authentication code"
+      className="flex flex-col gap-3"
+      after={
+        <p className="text-xs text-muted">
+          The 6-digit code from your authenticator app, or one of your backup codes.
+        </p>
+      }
+    >
+      {(control) => (
+        <Input
+          {...control}
+          autoComplete="one-time-code"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={12}
+          placeholder="123456"
+          onChange={(e) => {
+            control.onChange(e);
+            // A new code clears the refusal of the last one.
+            form.clearErrors('code');
+          }}
+          className="text-center font-mono text-lg tracking-[0.3em]"
+        />
+      )}
+    </FormField>
   );
 }

@@ -6,6 +6,7 @@ import {
   KYC_REDIRECT_MS,
   kycErrorTitle,
   type TKycSubmission,
+  ZKycPhoneNumber,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Badge } from '@web/components/ui/badge';
@@ -50,6 +51,10 @@ function firstProblem(values: TKycFields, signedIn: boolean): TFormErrors<TKycFi
   if (!values.phoneNumber.trim()) return { phoneNumber: KYC_MSG.phoneRequired };
   if (!values.address.trim()) return { address: KYC_MSG.addressRequired };
   if (!values.front) return { front: KYC_MSG.frontRequired };
+  // The same check as the server's, after the required fields as there.
+  const phone = ZKycPhoneNumber.safeParse(values.phoneNumber);
+  if (!phone.success)
+    return { phoneNumber: phone.error.issues[0]?.message ?? KYC_MSG.phoneInvalid };
   for (const side of ['front', 'back'] as const) {
     const file = values[side];
     if (!file) continue;

@@ -187,28 +187,47 @@ function AddPasskeyForm() {
   );
 }
 
+/**
+ * The new name first, then a fresh second factor (step-up), as a removal asks: the names
+ * are how the owner tells their passkeys apart in mails and the security log. A refusal of
+ * the name brings the name back with its message.
+ */
 function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => void }) {
   const rename = useRenamePasskey();
   const form = useZodForm<TNameFields>(ZPasskeyRenameRequest, { name: passkey.name });
+  const [confirming, setConfirming] = useState<string | null>(null);
 
   function submit(values: TNameFields) {
     const parsed = ZPasskeyRenameRequest.safeParse(values);
     if (!parsed.success) return;
-    rename.mutate(
-      { id: passkey.id, name: parsed.data.name },
-      {
-        onSuccess: () => {
-          toast.success('Passkey renamed');
+    setConfirming(parsed.data.name);
+  }
+
+  if (confirming !== null) {
+    return (
+      <StepUpDialog
+        open
+        title={`Rename "${passkey.name}"?`}
+        // How it is confirmed the dialog tells (a code, or a passkey alone for some admins).
+        description={`It will be named "${confirming}". Confirm it is you.`}
+        confirmLabel="Rename passkey"
+        pendingLabel="Saving..."
+        onCancel={() => setConfirming(null)}
+        onConfirm={async (stepUp) => {
+          await rename.mutateAsync({ id: passkey.id, name: confirming, stepUp });
+          toast.success('Passkey renamed', { description: `It is now named "${confirming}".` });
           onClose();
-        },
-        onError: (err) =>
+        }}
+        onFailure={(err) => {
+          setConfirming(null);
           showServerError(
             form,
             err,
             (e) => errorMessage(e, 'Failed to rename the passkey.'),
             () => 'name',
-          ),
-      },
+          );
+        }}
+      />
     );
   }
 
@@ -218,12 +237,10 @@ function RenameDialog({ passkey, onClose }: { passkey: TPasskey; onClose: () => 
         <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
           <NameField form={form} className="flex flex-col gap-3" />
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <Button variant="outline" onClick={onClose} disabled={rename.isPending}>
+            <Button variant="outline" onClick={onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={rename.isPending}>
-              {rename.isPending ? 'Saving...' : 'Save'}
-            </Button>
+            <Button type="submit">Continue</Button>
           </div>
         </Form>
       </DialogContent>

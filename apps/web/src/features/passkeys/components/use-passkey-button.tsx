@@ -1,5 +1,5 @@
 import { Button } from '@web/components/ui/button';
-import { passkeyErrorMessage } from '@web/lib/passkeys';
+import { isNoPasskeyAnswer, NO_PASSKEY_MSG, passkeyErrorMessage } from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
 import { toast } from 'sonner';
 import { usePasskeySignInStatus, useSignInWithPasskey } from '../api/passkey-sign-in';
@@ -7,8 +7,10 @@ import { usePasskeySignInStatus, useSignInWithPasskey } from '../api/passkey-sig
 /**
  * "Use a passkey" on the sign-in verification screen, shown only when the account has one.
  * On success the session in the cache says 2FA passed and the gate shows the page asked for.
+ * When the device gave no answer (it holds no passkey of this account, or the prompt was
+ * closed), `onNoPasskey` offers the authenticator code right there, with the message.
  */
-export function UsePasskeyButton() {
+export function UsePasskeyButton({ onNoPasskey }: { onNoPasskey?: (message: string) => void }) {
   const status = usePasskeySignInStatus();
   const signIn = useSignInWithPasskey();
   if (!status.data?.available) return null;
@@ -24,6 +26,10 @@ export function UsePasskeyButton() {
             toast.success('Welcome back!', { description: 'You have signed in with a passkey.' });
           },
           onError: (err) => {
+            if (onNoPasskey && isNoPasskeyAnswer(err)) {
+              onNoPasskey(NO_PASSKEY_MSG.codeInstead);
+              return;
+            }
             toast.error('Verification Failed', {
               description: passkeyErrorMessage(err, 'Passkey verification failed.'),
             });

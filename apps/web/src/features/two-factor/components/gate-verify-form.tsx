@@ -50,15 +50,20 @@ function requestOf(
   return backupCode !== '' && parsed.success ? { backupCode: parsed.data } : null;
 }
 
-/** The code (or a backup code) that passes this session's second step. */
+/**
+ * The sign-in screen's passkey button, given a way to offer the code instead: when the
+ * device holds no passkey of the account, the code field is shown with `message` under it.
+ */
+export type TPasskeySlot = (offerCode: (message: string) => void) => ReactNode;
 
+/** The code (or a backup code) that passes this session's second step. */
 export function VerifyForm({
   passkey,
   onReset,
   onCancel,
   cancelling,
 }: {
-  passkey?: ReactNode;
+  passkey?: TPasskeySlot;
   onReset: () => void;
   onCancel: () => void;
   cancelling: boolean;
@@ -90,6 +95,15 @@ export function VerifyForm({
   useEffect(() => {
     document.getElementById(inputId)?.focus();
   }, [mode]);
+
+  /** The authenticator code field, told why, with the cursor in it. */
+  function offerCode(message: string) {
+    setMode('code');
+    form.reset();
+    form.setError('code', { type: 'server', message });
+    // The field is there after the mode's render; the mode's effect may not run (same mode).
+    requestAnimationFrame(() => document.getElementById(inputId)?.focus());
+  }
 
   function switchMode() {
     setMode((m) => (m === 'code' ? 'backup' : 'code'));
@@ -146,7 +160,7 @@ export function VerifyForm({
           <Button type="submit" className="w-full" disabled={verify.isPending}>
             {verify.isPending ? 'Verifying...' : 'Verify'}
           </Button>
-          {passkey}
+          {passkey?.(offerCode)}
 
           <Button variant="link" className="self-center" onClick={switchMode}>
             {mode === 'code' ? 'Use a backup code instead' : 'Use your authenticator app instead'}

@@ -1,8 +1,8 @@
 import { Logo } from '@web/components/ui/logo';
 import { useSignOut } from '@web/lib/sign-out';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { ResetForm } from './gate-reset-form';
-import { VerifyForm } from './gate-verify-form';
+import { type TPasskeySlot, VerifyForm } from './gate-verify-form';
 
 type Screen = 'verify' | 'reset';
 
@@ -11,7 +11,7 @@ type Screen = 'verify' | 'reset';
  * success the session in the cache says so and the gate shows the page that was asked for.
  * `passkey` is the app's "Use a passkey" button (another feature's, so the app passes it in).
  */
-export function TwoFactorGateVerify({ passkey }: { passkey?: ReactNode } = {}) {
+export function TwoFactorGateVerify({ passkey }: { passkey?: TPasskeySlot } = {}) {
   const [screen, setScreen] = useState<Screen>('verify');
   const signOut = useSignOut('/auth');
   const cancel = () => signOut.mutate();
