@@ -43,13 +43,13 @@ export function FileLink({ base, message }: { base: ChatBase; message: TChatMess
   const [failed, setFailed] = useState(false);
   const file = message.file;
   if (!file) return null;
+  // Shown and saved under the name the file is saved as: named by the type found in its
+  // bytes, never by the customer's extension (a PDF called invoice.html is invoice.pdf).
+  const name = safeDownloadName(file.name, file.type);
   async function download() {
     setBusy(true);
     setFailed(false);
     try {
-      // Named by the type found in its bytes, never by the customer's extension: a PDF
-      // called invoice.html is saved as invoice.pdf.
-      const name = safeDownloadName(file?.name ?? 'file', file?.type ?? '');
       saveBlob(await fetchFile(fileUrl(base, message.id)), name);
     } catch {
       setFailed(true);
@@ -68,8 +68,8 @@ export function FileLink({ base, message }: { base: ChatBase; message: TChatMess
       ) : (
         <FileText className="h-4 w-4 shrink-0" aria-hidden />
       )}
-      <span className="min-w-0 truncate" title={safeDownloadName(file.name, file.type)}>
-        Download <CustomerText text={file.name} className="inline" />{' '}
+      <span className="min-w-0 truncate">
+        Download <CustomerText text={name} />{' '}
         <span className="opacity-75">({formatSize(file.size)})</span>
       </span>
       {failed ? <span className="text-xs">(failed, try again)</span> : null}

@@ -74,6 +74,9 @@ function DocumentCard({
   const preview = useKycDocument(submission.id, side, submission.submittedAt, isImage);
   const url = useBlobUrl(preview.data);
   const [downloading, setDownloading] = useState(false);
+  // Shown and saved under the name of what the file is (the type found in its bytes), never
+  // the customer's extension: a PDF sent as invoice.html is invoice.pdf.
+  const fileName = safeDownloadName(doc.name, doc.type);
 
   useEffect(() => {
     if (preview.isError) {
@@ -89,8 +92,7 @@ function DocumentCard({
         (await queryClient.fetchQuery(
           kycDocumentQueryOptions(submission.id, side, submission.submittedAt),
         ));
-      // Named by the type found in its bytes, never by the customer's extension.
-      saveBlob(blob, safeDownloadName(doc.name, doc.type));
+      saveBlob(blob, fileName);
     } catch {
       toast.error(KYC_MSG.downloadErrorTitle, { description: KYC_MSG.downloadFailed });
     } finally {
@@ -104,7 +106,7 @@ function DocumentCard({
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-fg">{title}</p>
           <p className="text-xs text-muted">
-            <CustomerText text={doc.name} />
+            <CustomerText text={fileName} />
           </p>
         </div>
         <Button
