@@ -68,6 +68,8 @@ async function downloadName(page: Page, button: Locator): Promise<string> {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Two accounts, four payouts and uploads: slow on a busy machine.
+  test.setTimeout(240_000);
   customer = await newPage(browser, { acceptDownloads: true });
   account = await createCustomer(customer, 'ctext');
   creditDeposit(account.email, 'ETH', '3', uniqueTxHash());
