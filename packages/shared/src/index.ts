@@ -36,6 +36,8 @@ export * from './schemas/step-up';
 export * from './schemas/two-factor';
 export * from './session-headers';
 export * from './staking';
+export * from './text/customer-text';
+export * from './text/file-names';
 export * from './validation/addresses';
 export * from './validation/codes';
 export * from './validation/email';

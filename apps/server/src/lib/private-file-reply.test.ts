@@ -1,6 +1,7 @@
+import { safeDownloadName } from '@coffer/shared';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { safeDownloadName, sendPrivateFile } from './private-file-reply';
+import { sendPrivateFile } from './private-file-reply';
 
 async function serve(file: { bytes: Buffer; mime: string; name: string }) {
   const app = Fastify();

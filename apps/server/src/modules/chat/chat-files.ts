@@ -1,7 +1,6 @@
-import { CHAT_MAX_TEXT, CHAT_MSG } from '@coffer/shared';
+import { CHAT_MAX_TEXT, CHAT_MSG, withoutInvisibleCharacters } from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import { IMAGE_TYPES, type SniffedType, sniff } from '@server/lib/file-sniff';
-import { withoutInvisibleCharacters } from '@server/lib/private-file-reply';
 import { InvalidImageError, stripImageMetadata } from '@server/lib/strip-image-metadata';
 import type { UploadedFile } from '@server/plugins/uploads';
 

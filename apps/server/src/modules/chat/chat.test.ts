@@ -427,6 +427,32 @@ describe('attachments that could be turned against staff or the server', () => {
     for (const r of served) expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
+  it('serves a PDF sent as invoice.html as invoice.pdf, to staff and to its sender', async () => {
+    const { user, roomId } = await customerWithRoom();
+    // A valid PDF whose comment holds a page with a script: harmless as a PDF, not as .html.
+    const polyglot = Buffer.from(
+      '%PDF-1.4\n%<html><script>alert(1)</script></html>\n' +
+        '1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+        '2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+      'latin1',
+    );
+    const res = await upload(user.cookie, `/api/chat/rooms/${roomId}/attachments`, '', [
+      file('invoice.html', polyglot),
+    ]);
+    expect(res.statusCode).toBe(200);
+    const [sent] = res.json().messages as TChatMessage[];
+    // The name is kept as sent; the type is what the bytes are, which names the download.
+    expect(sent?.file).toMatchObject({ name: 'invoice.html', type: 'application/pdf' });
+    for (const [url, cookie] of [
+      [`/api/admin/chat/files/${sent?.id}`, admin.cookie],
+      [`/api/chat/files/${sent?.id}`, user.cookie],
+    ] as const) {
+      const served = await call(t, { url, cookie });
+      expect(served.headers['content-type']).toBe('application/pdf');
+      expect(served.headers['content-disposition']).toBe('attachment; filename=invoice.pdf');
+    }
+  });
+
   it('keeps answering while ten hostile PDFs are checked at once', async () => {
     const { user, roomId } = await customerWithRoom();
     const base = server.url.replace(/^ws/, 'http');

@@ -1,7 +1,12 @@
-import { KYC_LIMITS, KYC_MSG, type TKycSide, ZKycPhoneNumber } from '@coffer/shared';
+import {
+  KYC_LIMITS,
+  KYC_MSG,
+  type TKycSide,
+  withoutInvisibleCharacters,
+  ZKycPhoneNumber,
+} from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
 import { type SniffedType, type SniffReason, sniff } from '@server/lib/file-sniff';
-import { withoutInvisibleCharacters } from '@server/lib/private-file-reply';
 import { InvalidImageError, stripImageMetadata } from '@server/lib/strip-image-metadata';
 import type { UploadedFile } from '@server/plugins/uploads';
 import type { KycFields } from './kyc.repository';

@@ -1,4 +1,5 @@
 import { cn } from '@web/lib/cn';
+import { CustomerText } from '../ui/customer-text';
 import { CopyValueButton } from './copy-value-button';
 
 /**
@@ -16,9 +17,8 @@ export function CopyableAddress({
 }) {
   return (
     <span className="flex min-w-0 items-center gap-1">
-      <span translate="no" className={cn('truncate font-mono text-xs', className)} title={address}>
-        {address}
-      </span>
+      {/* A customer's destination may hold bidi overrides: isolated, hidden characters shown. */}
+      <CustomerText text={address} truncate className={cn('font-mono text-xs', className)} />
       <CopyValueButton value={address} label={`Copy ${symbol} address`} />
     </span>
   );

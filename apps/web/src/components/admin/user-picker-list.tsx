@@ -1,6 +1,7 @@
 import { cn } from '@web/lib/cn';
 import { Check } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { CustomerText } from '../ui/customer-text';
 import { type PickedUser, userDisplayName, userEmailBesideName } from './user-directory';
 
 /** The id of a user's option in the list, for the combobox's aria-activedescendant. */
@@ -69,13 +70,9 @@ export function UserPickerList({
             aria-hidden
           />
           <span className="min-w-0">
-            <span className="block truncate font-medium" title={name}>
-              {name}
-            </span>
+            <CustomerText text={name} truncate className="font-medium" />
             {userEmailBesideName(u) ? (
-              <span className="block truncate text-xs text-muted" title={u.email}>
-                {u.email}
-              </span>
+              <CustomerText text={u.email} truncate className="text-xs text-muted" />
             ) : null}
           </span>
         </div>

@@ -1,5 +1,6 @@
 import { ArrowLeft, Trash2 } from 'lucide-react';
 import { Button } from '../ui/button';
+import { CustomerText } from '../ui/customer-text';
 import { Spinner } from '../ui/spinner';
 import { RoomStatus } from './room-status';
 
@@ -31,12 +32,12 @@ export function ConversationHeader({
         <ArrowLeft className="h-5 w-5" aria-hidden />
       </Button>
       <div className="min-w-0 flex-1">
-        <h2 className="truncate font-semibold text-fg" title={title}>
-          {title}
+        <h2 className="font-semibold text-fg">
+          <CustomerText text={title} truncate />
         </h2>
         {subtitle ? (
-          <p className="truncate text-xs text-muted" title={subtitle}>
-            {subtitle}
+          <p className="text-xs text-muted">
+            <CustomerText text={subtitle} truncate />
           </p>
         ) : null}
       </div>

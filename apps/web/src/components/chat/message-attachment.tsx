@@ -1,8 +1,9 @@
-import type { TChatMessage } from '@coffer/shared';
+import { safeDownloadName, type TChatMessage } from '@coffer/shared';
 import { useQuery } from '@tanstack/react-query';
 import { fetchFile, saveBlob } from '@web/lib/upload-client';
 import { Download, FileText } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { CustomerText } from '../ui/customer-text';
 import { Spinner } from '../ui/spinner';
 import { type ChatBase, chatKeys, fileUrl } from './chat-api';
 
@@ -42,11 +43,14 @@ export function FileLink({ base, message }: { base: ChatBase; message: TChatMess
   const [failed, setFailed] = useState(false);
   const file = message.file;
   if (!file) return null;
+  // Shown and saved under the name the file is saved as: named by the type found in its
+  // bytes, never by the customer's extension (a PDF called invoice.html is invoice.pdf).
+  const name = safeDownloadName(file.name, file.type);
   async function download() {
     setBusy(true);
     setFailed(false);
     try {
-      saveBlob(await fetchFile(fileUrl(base, message.id)), file?.name ?? 'file');
+      saveBlob(await fetchFile(fileUrl(base, message.id)), name);
     } catch {
       setFailed(true);
     } finally {
@@ -65,7 +69,8 @@ export function FileLink({ base, message }: { base: ChatBase; message: TChatMess
         <FileText className="h-4 w-4 shrink-0" aria-hidden />
       )}
       <span className="min-w-0 truncate">
-        Download {file.name} <span className="opacity-75">({formatSize(file.size)})</span>
+        Download <CustomerText text={name} />{' '}
+        <span className="opacity-75">({formatSize(file.size)})</span>
       </span>
       {failed ? <span className="text-xs">(failed, try again)</span> : null}
       {!busy ? <Download className="h-4 w-4 shrink-0" aria-hidden /> : null}

@@ -2,6 +2,7 @@ import type { TChatMessage } from '@coffer/shared';
 import { cn } from '@web/lib/cn';
 import { Paperclip } from 'lucide-react';
 import type { ReactNode, RefObject } from 'react';
+import { CustomerText } from '../ui/customer-text';
 import type { ChatBase } from './chat-api';
 import { FileLink, ImagePreview } from './message-attachment';
 import { RelativeTime } from './relative-time';
@@ -57,7 +58,9 @@ export function MessageList({
       {list.map((m) => (
         <Bubble key={m.id} mine={m.senderType === side} time={<RelativeTime iso={m.createdAt} />}>
           {m.messageText ? (
-            <p className="whitespace-pre-wrap break-words">{m.messageText}</p>
+            <p>
+              <CustomerText text={m.messageText} multiline />
+            </p>
           ) : null}
           {m.file ? (
             m.file.type.startsWith('image/') ? (

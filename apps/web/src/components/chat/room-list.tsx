@@ -3,6 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
 import type { ReactNode } from 'react';
+import { CustomerText } from '../ui/customer-text';
 import { Spinner } from '../ui/spinner';
 import { RelativeTime } from './relative-time';
 import { RoomStatus } from './room-status';
@@ -37,9 +38,7 @@ function RoomItem({
       )}
     >
       <span className="flex w-full items-center gap-2">
-        <span className="min-w-0 flex-1 truncate font-medium text-fg" title={title}>
-          {title}
-        </span>
+        <CustomerText text={title} truncate className="flex-1 font-medium text-fg" />
         {unreadCount > 0 ? (
           <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-semibold text-primary-fg">
             {unreadCount}
@@ -47,11 +46,7 @@ function RoomItem({
           </span>
         ) : null}
       </span>
-      {subtitle ? (
-        <span className="truncate text-xs text-muted" title={subtitle}>
-          {subtitle}
-        </span>
-      ) : null}
+      {subtitle ? <CustomerText text={subtitle} truncate className="text-xs text-muted" /> : null}
       <span className="flex items-center justify-between gap-2 text-xs text-muted">
         <RelativeTime iso={lastMessageAt} />
         <RoomStatus status={status} />

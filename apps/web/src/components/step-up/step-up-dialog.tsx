@@ -14,7 +14,7 @@ import {
   usePasskeys,
 } from '@web/lib/passkeys';
 import { KeyRound } from 'lucide-react';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import { useFormContext } from 'react-hook-form';
 import { Button } from '../ui/button';
 import { Dialog, DialogContent } from '../ui/dialog';
@@ -49,8 +49,11 @@ type TCodeFields = { code: string };
 export type StepUpDialogProps = {
   open: boolean;
   title: string;
-  /** What is being confirmed, in the customer's words ("0.5 BTC to bc1q…"). */
-  description: string;
+  /**
+   * What is being confirmed, in the customer's words ("0.5 BTC to bc1q…"); text a customer
+   * wrote in it is isolated by the caller (CustomerText).
+   */
+  description: ReactNode;
   confirmLabel: string;
   pendingLabel: string;
   danger?: boolean;
@@ -126,7 +129,7 @@ export function StepUpDialog(props: StepUpDialogProps) {
         title={props.title}
         // What is confirmed often holds a 40-odd-character address with no space in it: on a
         // phone it has to break inside the word, or it runs out of the dialog.
-        description={<span className="break-words">{props.description}</span>}
+        description={<span className="wrap-anywhere">{props.description}</span>}
       >
         <Form form={form} onSubmit={submit} className="flex flex-col gap-3">
           {passkeyOnly ? (

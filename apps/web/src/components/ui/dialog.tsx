@@ -14,7 +14,11 @@ export function DialogContent({
   children,
   className,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { title: ReactNode; description?: ReactNode }) {
+}: Omit<ComponentProps<typeof DialogPrimitive.Content>, 'title'> & {
+  /** May name a customer, isolated with CustomerText, so it is more than a string. */
+  title: ReactNode;
+  description?: ReactNode;
+}) {
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50" />

@@ -5,6 +5,7 @@ import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/st
 import { userDisplayName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { formatDistanceToNow } from 'date-fns';
 import { MapPinPlus } from 'lucide-react';
 import { useAddressRequests } from '../api/get-address-requests';
@@ -63,9 +64,9 @@ function RequestRow({
     <tr className={STACKED.row}>
       <StackedCell label="Customer">
         <span className="min-w-0 text-right md:text-left">
-          <span className="block truncate font-medium text-fg">{name}</span>
+          <CustomerText text={name} truncate className="font-medium text-fg" />
           {name !== request.user.email ? (
-            <span className="block truncate text-xs text-muted">{request.user.email}</span>
+            <CustomerText text={request.user.email} truncate className="text-xs text-muted" />
           ) : null}
         </span>
       </StackedCell>

@@ -6,6 +6,7 @@ import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
 import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { Trash2 } from 'lucide-react';
 
 /** Every address found, with Edit and Delete; says when the list holds only the newest. */
@@ -30,13 +31,9 @@ export function DepositAddressesTable({
             <tr key={a.id} className={STACKED.row}>
               <StackedCell label="Customer">
                 <span className="min-w-0 text-right md:text-left">
-                  <span className="block truncate font-medium text-fg" title={name}>
-                    {name}
-                  </span>
+                  <CustomerText text={name} truncate className="font-medium text-fg" />
                   {userEmailBesideName(a.user) ? (
-                    <span className="block truncate text-xs text-muted" title={a.user.email}>
-                      {a.user.email}
-                    </span>
+                    <CustomerText text={a.user.email} truncate className="text-xs text-muted" />
                   ) : null}
                 </span>
               </StackedCell>

@@ -1,3 +1,4 @@
+import { CustomerText } from '@web/components/ui/customer-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 
 /** A value from the log as text: strings as they are, everything else as compact JSON. */
@@ -11,7 +12,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * Before and after, readably: for two objects (or one and nothing) a row per field, the
+ * Before and after, readably (values a customer wrote, such as a name or an address, are
+ * isolated with their hidden characters shown): for two objects (or one and nothing) a row per field, the
  * changed fields marked; anything else side by side as text.
  */
 export function AuditChanges({ before, after }: { before: unknown; after: unknown }) {
@@ -48,10 +50,22 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
                     {key}
                   </th>
                   <td className="break-all py-1 pr-3 font-mono text-muted">
-                    {differs ? <del className="decoration-danger/60">{from}</del> : from}
+                    {differs ? (
+                      <del className="decoration-danger/60">
+                        <CustomerText text={from} />
+                      </del>
+                    ) : (
+                      <CustomerText text={from} />
+                    )}
                   </td>
                   <td className="break-all py-1 font-mono text-fg">
-                    {differs ? <ins className="font-semibold no-underline">{to}</ins> : to}
+                    {differs ? (
+                      <ins className="font-semibold no-underline">
+                        <CustomerText text={to} />
+                      </ins>
+                    ) : (
+                      <CustomerText text={to} />
+                    )}
                   </td>
                 </tr>
               );
@@ -65,11 +79,15 @@ export function AuditChanges({ before, after }: { before: unknown; after: unknow
     <dl className="grid gap-1 text-xs sm:grid-cols-2">
       <div>
         <dt className="text-muted">Before</dt>
-        <dd className="break-all font-mono text-fg">{show(before)}</dd>
+        <dd className="font-mono text-fg">
+          <CustomerText text={show(before)} />
+        </dd>
       </div>
       <div>
         <dt className="text-muted">After</dt>
-        <dd className="break-all font-mono text-fg">{show(after)}</dd>
+        <dd className="font-mono text-fg">
+          <CustomerText text={show(after)} />
+        </dd>
       </div>
     </dl>
   );

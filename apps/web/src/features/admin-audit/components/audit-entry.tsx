@@ -1,5 +1,7 @@
 import { formatDateTime, type TAuditEntry } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
+import { CustomerText } from '@web/components/ui/customer-text';
+import { EmailText } from '@web/components/ui/email-text';
 import { AuditChanges } from './audit-changes';
 
 /** One admin action: what, when, by whom and from where, its target, reason and changes. */
@@ -27,19 +29,23 @@ export function AuditEntry({ entry }: { entry: TAuditEntry }) {
       <div className="min-w-0 space-y-2">
         <p className="break-words text-sm text-muted">
           Target <span className="text-fg">{entry.targetType}</span>{' '}
-          <span className="font-mono text-fg">{entry.targetId}</span>
+          <CustomerText text={entry.targetId} className="font-mono text-fg" />
           {entry.targetUserId ? (
             <>
               {' '}
               · customer{' '}
-              <span className="text-fg">{entry.targetUserEmail ?? entry.targetUserId}</span>
+              {entry.targetUserEmail ? (
+                <EmailText email={entry.targetUserEmail} className="text-fg" />
+              ) : (
+                <span className="text-fg">{entry.targetUserId}</span>
+              )}
             </>
           ) : null}
         </p>
         {entry.reason ? (
           <p className="break-words text-sm">
             <span className="text-muted">Reason: </span>
-            <span className="text-fg">{entry.reason}</span>
+            <CustomerText text={entry.reason} className="text-fg" multiline />
           </p>
         ) : null}
         <AuditChanges before={entry.before} after={entry.after} />

@@ -2,6 +2,8 @@ import { formatDateTime, type TAdminKycListItem, type TQueueOrder } from '@coffe
 import { Age } from '@web/components/admin/age';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
+import { CustomerText } from '@web/components/ui/customer-text';
+import { EmailText } from '@web/components/ui/email-text';
 import { cn } from '@web/lib/cn';
 import { Eye } from 'lucide-react';
 import { KycBadge } from './kyc-badge';
@@ -33,15 +35,13 @@ export function KycTable({
         {submissions.map((s) => (
           <tr key={s.id} className={STACKED.row}>
             <td data-label="User" className={STACKED.cell}>
-              <span className="min-w-0 truncate" title={s.email}>
-                {s.email}
-              </span>
+              <EmailText email={s.email} className="min-w-0" />
             </td>
             <td data-label="Full Name" className={cn(STACKED.cell, 'font-medium')}>
-              <span className="min-w-0 break-words">{s.fullName}</span>
+              <CustomerText text={s.fullName} className="min-w-0" />
             </td>
-            <td data-label="Phone" className={cn(STACKED.cell, 'whitespace-nowrap')}>
-              {s.phoneNumber}
+            <td data-label="Phone" className={STACKED.cell}>
+              <CustomerText text={s.phoneNumber} className="min-w-0" />
             </td>
             <td data-label="Status" className={STACKED.cell}>
               <KycBadge status={s.status} />

@@ -1,12 +1,14 @@
 import {
   formatDateTime,
   KYC_MSG,
+  safeDownloadName,
   type TAdminKycDetail,
   type TKycDocument,
   type TKycSide,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { DialogContent } from '@web/components/ui/dialog';
 import { EmailText } from '@web/components/ui/email-text';
 import { submitOf, useZodForm } from '@web/components/ui/form';
@@ -72,6 +74,9 @@ function DocumentCard({
   const preview = useKycDocument(submission.id, side, submission.submittedAt, isImage);
   const url = useBlobUrl(preview.data);
   const [downloading, setDownloading] = useState(false);
+  // Shown and saved under the name of what the file is (the type found in its bytes), never
+  // the customer's extension: a PDF sent as invoice.html is invoice.pdf.
+  const fileName = safeDownloadName(doc.name, doc.type);
 
   useEffect(() => {
     if (preview.isError) {
@@ -87,7 +92,7 @@ function DocumentCard({
         (await queryClient.fetchQuery(
           kycDocumentQueryOptions(submission.id, side, submission.submittedAt),
         ));
-      saveBlob(blob, doc.name);
+      saveBlob(blob, fileName);
     } catch {
       toast.error(KYC_MSG.downloadErrorTitle, { description: KYC_MSG.downloadFailed });
     } finally {
@@ -100,8 +105,8 @@ function DocumentCard({
       <div className="flex items-center justify-between gap-2">
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium text-fg">{title}</p>
-          <p className="truncate text-xs text-muted" title={doc.name}>
-            {doc.name}
+          <p className="text-xs text-muted">
+            <CustomerText text={fileName} />
           </p>
         </div>
         <Button
@@ -216,8 +221,12 @@ export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void })
     body = (
       <div className="space-y-5">
         <dl className="grid gap-4 sm:grid-cols-2">
-          <Fact label="Full Name">{s.fullName}</Fact>
-          <Fact label="Phone">{s.phoneNumber}</Fact>
+          <Fact label="Full Name">
+            <CustomerText text={s.fullName} />
+          </Fact>
+          <Fact label="Phone">
+            <CustomerText text={s.phoneNumber} />
+          </Fact>
           <Fact label="E-mail">
             <EmailText email={s.email} />
           </Fact>
@@ -225,7 +234,7 @@ export function ReviewDialog({ id, onDone }: { id: string; onDone: () => void })
             <KycBadge status={s.status} />
           </Fact>
           <Fact label="Address" wide>
-            <span className="whitespace-pre-wrap">{s.address}</span>
+            <CustomerText text={s.address} multiline />
           </Fact>
           <Fact label="Submitted">
             <time dateTime={s.submittedAt}>{formatDateTime(s.submittedAt)}</time>{' '}

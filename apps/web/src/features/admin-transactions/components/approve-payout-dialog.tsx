@@ -1,10 +1,11 @@
 import type { TAdminTransaction, TStepUp } from '@coffer/shared';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { errorMessage } from '@web/lib/api-client';
 import { toast } from 'sonner';
 import { useApprovePayout } from '../api/approve-payout';
 import { amountOf } from './pending-payout-present';
-import { customerText } from './present';
+import { CustomerName } from './present';
 
 /**
  * Approves a crypto withdrawal for payment on chain with the admin's step-up. A refusal
@@ -43,9 +44,25 @@ export function ApproveDialog({
       open={transaction !== null}
       title="Approve withdrawal"
       description={
-        transaction
-          ? `Approve ${amountOf(transaction)} for ${customerText(transaction)} to ${transaction.withdrawalAddress ?? 'its address'}: it can then be paid on chain.`
-          : ''
+        transaction ? (
+          <>
+            Approve {amountOf(transaction)} for <CustomerName tx={transaction} /> to{' '}
+            {transaction.withdrawalAddress ? (
+              <CustomerText text={transaction.withdrawalAddress} className="font-mono" />
+            ) : (
+              'its address'
+            )}
+            {transaction.memo ? (
+              <>
+                {' '}
+                with memo <CustomerText text={transaction.memo} className="font-mono" />
+              </>
+            ) : null}
+            : it can then be paid on chain.
+          </>
+        ) : (
+          ''
+        )
       }
       confirmLabel="Confirm and approve"
       pendingLabel="Approving..."

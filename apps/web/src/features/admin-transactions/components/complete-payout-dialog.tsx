@@ -15,7 +15,7 @@ import {
   DestinationFacts,
   isBank,
 } from './pending-payout-present';
-import { customerText } from './present';
+import { CustomerName } from './present';
 
 type TFields = { reference: string };
 
@@ -92,9 +92,13 @@ export function CompleteDialog({
         open={transaction !== null && asking !== null}
         title={bank ? 'Confirm the bank transfer' : 'Confirm the withdrawal'}
         description={
-          transaction
-            ? `Mark ${amountOf(transaction)} for ${customerText(transaction)} as paid out.`
-            : ''
+          transaction ? (
+            <>
+              Mark {amountOf(transaction)} for <CustomerName tx={transaction} /> as paid out.
+            </>
+          ) : (
+            ''
+          )
         }
         confirmLabel="Confirm and complete"
         pendingLabel="Completing..."
@@ -109,9 +113,12 @@ export function CompleteDialog({
         <DialogContent
           title={bank ? 'Complete bank transfer' : 'Complete withdrawal'}
           description={
-            transaction
-              ? `${amountOf(transaction)} for ${customerText(transaction)}. The held amount is debited and the customer is e-mailed.`
-              : undefined
+            transaction ? (
+              <>
+                {amountOf(transaction)} for <CustomerName tx={transaction} />. The held amount is
+                debited and the customer is e-mailed.
+              </>
+            ) : undefined
           }
         >
           {transaction ? <DestinationFacts tx={transaction} /> : null}

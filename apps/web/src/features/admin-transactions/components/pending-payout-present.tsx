@@ -6,6 +6,7 @@ import {
   type TAdminTransaction,
   type TReferenceResult,
 } from '@coffer/shared';
+import { CustomerText } from '@web/components/ui/customer-text';
 import {
   audRateText,
   audText,
@@ -57,17 +58,29 @@ export function checkReference(tx: TAdminTransaction, reference: string): TRefer
   return isBank(tx) ? normalizeBankReference(reference) : normalizeTxHash(tx.assetId, reference);
 }
 
+/** Where a pending payout goes: the bank account, or the address and, when it has one, the memo. */
 export function Destination({ tx }: { tx: TAdminTransaction }) {
   if (tx.bankTransfer) {
     return (
-      <span className="text-xs">
-        {tx.bankTransfer.accountName}
-        <br />
-        BSB {tx.bankTransfer.bsbNumber} · {tx.bankTransfer.accountNumber}
+      <span className="min-w-0 text-xs">
+        <CustomerText text={tx.bankTransfer.accountName} className="block" />
+        <span className="block">
+          BSB <CustomerText text={tx.bankTransfer.bsbNumber} /> ·{' '}
+          <CustomerText text={tx.bankTransfer.accountNumber} />
+        </span>
       </span>
     );
   }
-  return <span className="break-all font-mono text-xs">{tx.withdrawalAddress ?? '—'}</span>;
+  return (
+    <span className="min-w-0 text-xs">
+      <CustomerText text={tx.withdrawalAddress ?? '—'} className="block font-mono" />
+      {tx.memo ? (
+        <span className="block text-muted">
+          Memo <CustomerText text={tx.memo} className="font-mono text-fg" />
+        </span>
+      ) : null}
+    </span>
+  );
 }
 
 /** The toast after a crypto withdrawal's hash is taken: what the chain check made of it. */
@@ -120,8 +133,8 @@ export function DestinationFacts({ tx }: { tx: TAdminTransaction }) {
         {facts.map(([label, value, mono]) => (
           <div key={label} className="contents">
             <dt className="text-muted">{label}</dt>
-            <dd className={mono ? 'break-all font-mono text-xs leading-5' : 'break-words'}>
-              {value}
+            <dd className={mono ? 'font-mono text-xs leading-5' : undefined}>
+              <CustomerText text={value} />
             </dd>
           </div>
         ))}

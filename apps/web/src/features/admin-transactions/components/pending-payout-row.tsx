@@ -6,7 +6,7 @@ import { userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { EmailText } from '@web/components/ui/email-text';
 import { Amount, Destination, isBank } from './pending-payout-present';
-import { assetText, customerText, dateText, isFundedBankPayout, typeText } from './present';
+import { assetText, CustomerName, dateText, isFundedBankPayout, typeText } from './present';
 
 /**
  * What staff may do with a pending payout now. A bank transfer is completed with the bank's
@@ -83,7 +83,7 @@ export function PendingPayoutRow({
         <span className="min-w-0 break-words">
           {userEmailBesideName(tx.customer) ? (
             <>
-              {customerText(tx)}
+              <CustomerName tx={tx} className="block" />
               <EmailText email={tx.customer.email} className="block text-xs text-muted" />
             </>
           ) : (

@@ -10,6 +10,8 @@ import {
 } from '@coffer/shared';
 import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
+import { CustomerText } from '@web/components/ui/customer-text';
+import { EmailText } from '@web/components/ui/email-text';
 
 /** The crypto amount as every screen shows it (the asset's display decimals). */
 export function cryptoText(tx: TAdminTransactionSummary): string {
@@ -53,13 +55,29 @@ export function customerText(tx: TAdminTransactionSummary): string {
   return userDisplayName(tx.customer);
 }
 
+/** The customer's name as they wrote it, isolated (CustomerText). */
+export function CustomerName({
+  tx,
+  className,
+}: {
+  tx: TAdminTransactionSummary;
+  className?: string;
+}) {
+  return <CustomerText text={customerText(tx)} className={className} />;
+}
+
 /** The customer's name, then their e-mail in brackets unless the name already is it. */
 export function CustomerWithEmail({ tx }: { tx: TAdminTransactionSummary }) {
   const email = userEmailBesideName(tx.customer);
   return (
     <>
-      <span className="font-medium">{customerText(tx)}</span>
-      {email ? <span className="text-muted"> ({email})</span> : null}
+      <CustomerName tx={tx} className="font-medium" />
+      {email ? (
+        <span className="text-muted">
+          {' '}
+          (<EmailText email={email} />)
+        </span>
+      ) : null}
     </>
   );
 }

@@ -10,7 +10,7 @@ import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useRejectPayout } from '../api/reject-payout';
 import { amountOf } from './pending-payout-present';
-import { customerText } from './present';
+import { CustomerName } from './present';
 
 export function RejectDialog({
   transaction,
@@ -62,9 +62,14 @@ export function RejectDialog({
         open={transaction !== null && asking}
         title="Confirm the rejection"
         description={
-          transaction
-            ? `Reject ${amountOf(transaction)} for ${customerText(transaction)}: the hold is released and the customer is e-mailed.`
-            : ''
+          transaction ? (
+            <>
+              Reject {amountOf(transaction)} for <CustomerName tx={transaction} />: the hold is
+              released and the customer is e-mailed.
+            </>
+          ) : (
+            ''
+          )
         }
         confirmLabel="Confirm and reject"
         pendingLabel="Rejecting..."

@@ -1,5 +1,6 @@
 import type { TAdminTransaction } from '@coffer/shared';
 import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import type { ReactNode } from 'react';
 import {
@@ -82,7 +83,12 @@ function Details({ tx }: { tx: TAdminTransaction }) {
       {tx.completedAt ? <Row label="Completed">{dateText(tx.completedAt)}</Row> : null}
       {tx.withdrawalAddress ? (
         <Row label="Withdrawal address">
-          <span className="font-mono text-xs">{tx.withdrawalAddress}</span>
+          <CustomerText text={tx.withdrawalAddress} className="font-mono text-xs" />
+        </Row>
+      ) : null}
+      {tx.memo ? (
+        <Row label="Memo">
+          <CustomerText text={tx.memo} className="font-mono text-xs" />
         </Row>
       ) : null}
       {tx.transactionHash ? (
@@ -99,9 +105,15 @@ function Details({ tx }: { tx: TAdminTransaction }) {
       ) : null}
       {tx.bankTransfer ? (
         <>
-          <Row label="Account name">{tx.bankTransfer.accountName}</Row>
-          <Row label="Account number">{tx.bankTransfer.accountNumber}</Row>
-          <Row label="BSB number">{tx.bankTransfer.bsbNumber}</Row>
+          <Row label="Account name">
+            <CustomerText text={tx.bankTransfer.accountName} />
+          </Row>
+          <Row label="Account number">
+            <CustomerText text={tx.bankTransfer.accountNumber} />
+          </Row>
+          <Row label="BSB number">
+            <CustomerText text={tx.bankTransfer.bsbNumber} />
+          </Row>
           <Row label="Bank amount">
             {tx.bankTransfer.amountFiat} {tx.bankTransfer.currency}
           </Row>

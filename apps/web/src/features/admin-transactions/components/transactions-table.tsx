@@ -6,8 +6,8 @@ import { Eye, Pencil, Trash2 } from 'lucide-react';
 import {
   assetText,
   audText,
+  CustomerName,
   cryptoText,
-  customerText,
   dateText,
   StatusBadge,
   typeText,
@@ -38,7 +38,7 @@ function TransactionRow({
       </td>
       <td data-label="User" className={STACKED.cell}>
         <span className="min-w-0">
-          <span className="block font-medium">{customerText(tx)}</span>
+          <CustomerName tx={tx} className="block font-medium" />
           <span className="block font-mono text-xs text-muted">{short}</span>
         </span>
       </td>

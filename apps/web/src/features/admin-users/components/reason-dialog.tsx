@@ -7,13 +7,14 @@ import { Form, formErrorOf, showServerError, useZodForm } from '@web/components/
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 
 type Props = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
-  description: string;
+  /** What happens, naming the person (their name isolated with CustomerText). */
+  description: ReactNode;
   confirmLabel: string;
   pendingLabel: string;
   /** What the server says when the reason is empty; the form says it first. */

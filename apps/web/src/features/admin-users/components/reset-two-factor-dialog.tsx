@@ -2,6 +2,7 @@ import { ADMIN_RESET_PHRASE_MISSING, type TStepUp } from '@coffer/shared';
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { Form, formErrorOf, showServerError, useZodForm } from '@web/components/ui/form';
 import { Textarea } from '@web/components/ui/input';
@@ -50,7 +51,11 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
     if (!user) return;
     await reset.mutateAsync({ userId: user.id, recoveryPhrase: phrase.trim(), stepUp });
     toast.success('2FA Reset Successful', {
-      description: `${user.name} was signed out everywhere and notified by e-mail.`,
+      description: (
+        <>
+          <CustomerText text={user.name} /> was signed out everywhere and notified by e-mail.
+        </>
+      ),
     });
     close(false);
   }
@@ -71,7 +76,15 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
       <StepUpDialog
         open={user !== null && asking}
         title="Confirm with your own second factor"
-        description={user ? `Reset two-factor authentication for ${user.name}.` : ''}
+        description={
+          user ? (
+            <>
+              Reset two-factor authentication for <CustomerText text={user.name} />.
+            </>
+          ) : (
+            ''
+          )
+        }
         confirmLabel="Reset 2FA"
         pendingLabel="Resetting..."
         danger
@@ -83,9 +96,13 @@ export function ResetTwoFactorDialog({ user, onOpenChange }: Props) {
         <DialogContent
           title="Reset 2FA"
           description={
-            user
-              ? `Enter ${user.name}'s 12-word recovery phrase. Their authenticator is removed, every device is signed out and they are told by e-mail.`
-              : undefined
+            user ? (
+              <>
+                Enter <CustomerText text={user.name} />
+                's 12-word recovery phrase. Their authenticator is removed, every device is signed
+                out and they are told by e-mail.
+              </>
+            ) : undefined
           }
         >
           <Form form={form} onSubmit={submit} className="space-y-4">

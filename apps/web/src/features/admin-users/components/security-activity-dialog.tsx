@@ -1,5 +1,6 @@
 import { SECURITY_ACTIVITY_LIMIT } from '@coffer/shared';
 import { SecurityActivityList } from '@web/components/security-activity/security-activity-list';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { LoadFailedAlert } from '@web/components/ui/load-failed-alert';
 import { Spinner } from '@web/components/ui/spinner';
@@ -17,7 +18,13 @@ export function SecurityActivityDialog({ user, onOpenChange }: Props) {
     <Dialog open={user !== null} onOpenChange={onOpenChange}>
       <DialogContent
         title="Security activity"
-        description={`${user?.name ?? 'This customer'}: the last ${SECURITY_ACTIVITY_LIMIT} sign-ins, refused attempts and security changes, newest first. This look is recorded in the audit log.`}
+        description={
+          <>
+            {user ? <CustomerText text={user.name} /> : 'This customer'}: the last{' '}
+            {SECURITY_ACTIVITY_LIMIT} sign-ins, refused attempts and security changes, newest first.
+            This look is recorded in the audit log.
+          </>
+        }
         className="max-w-2xl"
       >
         {activity.isPending ? (

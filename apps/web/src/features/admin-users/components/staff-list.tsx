@@ -3,6 +3,7 @@ import { userDisplayName, userEmailBesideName } from '@web/components/admin/user
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { EmailText } from '@web/components/ui/email-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Spinner } from '@web/components/ui/spinner';
@@ -115,7 +116,14 @@ export function StaffList() {
         open={resetting !== null}
         onOpenChange={(open) => !open && setResetting(null)}
         title="Reset this admin's 2FA?"
-        description={`${resetting?.name ?? 'This admin'} will be signed out everywhere and set up a new second factor at their next sign-in, with their own password. Their account is put on a security hold, and they are told by e-mail. Say why: the reason goes to the audit log.`}
+        description={
+          <>
+            {resetting ? <CustomerText text={resetting.name} /> : 'This admin'} will be signed out
+            everywhere and set up a new second factor at their next sign-in, with their own
+            password. Their account is put on a security hold, and they are told by e-mail. Say why:
+            the reason goes to the audit log.
+          </>
+        }
         confirmLabel="Reset 2FA"
         pendingLabel="Resetting..."
         missingReason={STAFF_RESET_REASON_MISSING}
@@ -125,7 +133,12 @@ export function StaffList() {
           if (!resetting || !stepUp) return;
           await reset.mutateAsync({ userId: resetting.id, reason, stepUp });
           toast.success('2FA Reset', {
-            description: `${resetting.name} was signed out and sets up a new second factor at their next sign-in.`,
+            description: (
+              <>
+                <CustomerText text={resetting.name} /> was signed out and sets up a new second
+                factor at their next sign-in.
+              </>
+            ),
           });
         }}
       />

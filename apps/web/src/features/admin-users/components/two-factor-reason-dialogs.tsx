@@ -1,4 +1,5 @@
 import { DISABLE_REASON_MISSING, WAIVE_TWO_FACTOR_REASON_MISSING } from '@coffer/shared';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { toast } from 'sonner';
 import type { useDisableTwoFactor, useSetTwoFactorRequired } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
@@ -22,7 +23,13 @@ export function WaiveTwoFactorDialog({
       open={waiving !== null}
       onOpenChange={(open) => !open && onClose()}
       title="Stop requiring 2FA?"
-      description={`${waiving?.name ?? 'This customer'} will be able to sign in with a password alone. Say why: the reason goes to the audit log, and the customer is told by e-mail.`}
+      description={
+        <>
+          {waiving ? <CustomerText text={waiving.name} /> : 'This customer'} will be able to sign in
+          with a password alone. Say why: the reason goes to the audit log, and the customer is told
+          by e-mail.
+        </>
+      }
       confirmLabel="Stop requiring 2FA"
       pendingLabel="Saving..."
       missingReason={WAIVE_TWO_FACTOR_REASON_MISSING}
@@ -31,7 +38,12 @@ export function WaiveTwoFactorDialog({
         if (!waiving) return;
         await setRequired.mutateAsync({ userId: waiving.id, required: false, reason });
         toast.success('2FA Not Required', {
-          description: `${waiving.name}: two-factor authentication is no longer required. They were told by e-mail.`,
+          description: (
+            <>
+              <CustomerText text={waiving.name} />: two-factor authentication is no longer required.
+              They were told by e-mail.
+            </>
+          ),
         });
       }}
     />
@@ -56,7 +68,13 @@ export function DisableTwoFactorDialog({
       open={disabling !== null}
       onOpenChange={(open) => !open && onClose()}
       title="Turn off two-factor authentication?"
-      description={`${disabling?.name ?? 'This customer'} loses their authenticator and passkeys, is signed out everywhere and is put on a security hold. Say why: the reason goes to the audit log and to the customer by e-mail.`}
+      description={
+        <>
+          {disabling ? <CustomerText text={disabling.name} /> : 'This customer'} loses their
+          authenticator and passkeys, is signed out everywhere and is put on a security hold. Say
+          why: the reason goes to the audit log and to the customer by e-mail.
+        </>
+      }
       confirmLabel="Disable 2FA"
       pendingLabel="Disabling..."
       missingReason={DISABLE_REASON_MISSING}
@@ -66,7 +84,12 @@ export function DisableTwoFactorDialog({
         if (!disabling || !stepUp) return;
         await disable.mutateAsync({ userId: disabling.id, reason, stepUp });
         toast.success('2FA Disabled', {
-          description: `${disabling.name} no longer has two-factor authentication. They were told by e-mail.`,
+          description: (
+            <>
+              <CustomerText text={disabling.name} /> no longer has two-factor authentication. They
+              were told by e-mail.
+            </>
+          ),
         });
       }}
     />

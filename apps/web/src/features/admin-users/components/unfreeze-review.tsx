@@ -1,6 +1,7 @@
 import { Alert } from '@web/components/ui/alert';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
@@ -63,7 +64,17 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
 
       <Dialog open={open} onOpenChange={openReview}>
         <DialogContent
-          title={awaiting ? `Send ${user.name} a new link?` : `Unfreeze ${user.name}?`}
+          title={
+            awaiting ? (
+              <>
+                Send <CustomerText text={user.name} /> a new link?
+              </>
+            ) : (
+              <>
+                Unfreeze <CustomerText text={user.name} />?
+              </>
+            )
+          }
           description={
             awaiting
               ? 'The freeze was lifted, but the customer has not set a new password: nobody can sign in until they do. If the link expired or did not arrive, two admins send a new one, as for the unfreeze; the earlier link stops working.'

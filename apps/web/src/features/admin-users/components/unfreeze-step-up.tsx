@@ -1,4 +1,5 @@
 import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { errorMessage } from '@web/lib/api-client';
 import { toast } from 'sonner';
 import { type UnfreezeStep, useUnfreezeStep } from '../api/unfreeze-actions';
@@ -44,7 +45,12 @@ export function UnfreezeStepUp({
     <StepUpDialog
       open={step !== null}
       title={text?.title ?? ''}
-      description={`${user.name}: confirm with a fresh code from your authenticator app, a backup code or a passkey.`}
+      description={
+        <>
+          <CustomerText text={user.name} />: confirm with a fresh code from your authenticator app,
+          a backup code or a passkey.
+        </>
+      }
       confirmLabel={text?.label ?? ''}
       pendingLabel={text?.pending ?? ''}
       danger

@@ -1,6 +1,7 @@
 import { formatDate, formatDateTime, type TAdminUserRow } from '@coffer/shared';
 import { userDisplayName, userEmailBesideName } from '@web/components/admin/user-picker';
 import { Badge } from '@web/components/ui/badge';
+import { CustomerText } from '@web/components/ui/customer-text';
 import { EmailText } from '@web/components/ui/email-text';
 import { RowMenu } from '@web/components/ui/row-menu';
 import { Switch } from '@web/components/ui/switch';
@@ -39,7 +40,7 @@ export function UserIdentity({ user: u }: { user: TAdminUserRow }) {
       </span>
       <div className="min-w-0">
         <p className="break-words font-medium text-fg">
-          {email ? name : <EmailText email={name} />}
+          {email ? <CustomerText text={name} /> : <EmailText email={name} />}
         </p>
         <p className="text-xs text-muted">
           <span className="font-mono">{u.id.slice(0, 8)}</span>

@@ -6,6 +6,8 @@ import {
   userEmailBesideName,
 } from '@web/components/admin/user-picker';
 import { Card, CardContent } from '@web/components/ui/card';
+import { CustomerText } from '@web/components/ui/customer-text';
+import { EmailText } from '@web/components/ui/email-text';
 import { Wallet } from 'lucide-react';
 import { useState } from 'react';
 import { UserDepositAddressesTable } from './user-deposit-addresses-table';
@@ -30,8 +32,15 @@ export default function WalletManagementPage() {
           <UserPicker value={user} onChange={setUser} label="Select User" />
           {user ? (
             <p className="mt-2 text-sm text-muted">
-              Managing <span className="font-medium text-fg">{userDisplayName(user)}</span>
-              {userEmailBesideName(user) ? ` (${user.email})` : ''}
+              Managing <CustomerText text={userDisplayName(user)} className="font-medium text-fg" />
+              {userEmailBesideName(user) ? (
+                <>
+                  {' '}
+                  (<EmailText email={user.email} />)
+                </>
+              ) : (
+                ''
+              )}
             </p>
           ) : null}
         </CardContent>
