@@ -1,0 +1,2 @@
+export { publicRoutes } from './public.routes';
+export { createPublicInfo, type PublicInfo } from './public-info';
