@@ -27,7 +27,7 @@ export const ZDashboardResponse = z.object({
   portfolioHistory: ZPortfolioHistoryResponse,
   /** The support link the portal menu shows, among the operator's public figures. */
   publicInfo: ZPublicInfo,
-  /** The first-run checklist; null for staff, who have none. */
-  firstRun: ZFirstRunResponse.nullable(),
+  /** The first-run checklist (the page shows it to customers only). */
+  firstRun: ZFirstRunResponse,
 });
 export type TDashboardResponse = z.infer<typeof ZDashboardResponse>;

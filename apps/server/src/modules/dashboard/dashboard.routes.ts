@@ -10,7 +10,7 @@ export function dashboardRoutes(dashboard: Dashboard): FastifyPluginAsyncZod {
     app.get(
       '/api/dashboard',
       { schema: { response: { 200: ZDashboardResponse, ...ERROR_RESPONSES } } },
-      async (request) => dashboard.read(signedIn(request)),
+      async (request) => dashboard.read(signedIn(request).userId),
     );
   };
 }

@@ -31,8 +31,7 @@ export type DashboardSources = {
 /** GET /api/dashboard: every part of the dashboard at once, read side by side. */
 export function createDashboard(sources: DashboardSources) {
   return {
-    async read(user: { userId: string; isAdmin: boolean }): Promise<TDashboardResponse> {
-      const { userId } = user;
+    async read(userId: string): Promise<TDashboardResponse> {
       const [wallets, portfolioHistory, staking, moneyStatus, publicInfo, firstRun] =
         await Promise.all([
           sources.wallets(userId),
@@ -40,8 +39,7 @@ export function createDashboard(sources: DashboardSources) {
           sources.staking(userId),
           sources.moneyStatus(userId),
           sources.publicInfo(),
-          // Staff have no first steps of a customer to take; the page does not ask for them.
-          user.isAdmin ? null : sources.firstRun(userId),
+          sources.firstRun(userId),
         ]);
       return {
         wallets,
