@@ -6,8 +6,12 @@ import { publicInfoQueryOptions } from '@web/features/marketing/api/get-public-i
 export const portalLayoutChunk = () => import('./layouts/portal-layout');
 export const dashboardPageChunk = () => import('../features/dashboard/components/dashboard-page');
 
-/** Set by the read app start made for this page load, until the dashboard route takes it. */
-let readAtStart = false;
+/**
+ * Whether this showing of the dashboard has had its read: from the route's first render
+ * (or app start) until the route unmounts. React may render a route several times before
+ * it mounts (and drop those renders), so a render alone does not count as a new showing.
+ */
+let readThisShowing = false;
 
 /**
  * The dashboard's one read, with the parts that other features show filed too: the portal
@@ -31,7 +35,7 @@ function startDashboardRead(queryClient: QueryClient): void {
  */
 export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   if (pathname !== '/dashboard') return;
-  readAtStart = true;
+  readThisShowing = true;
   startDashboardRead(queryClient);
   void portalLayoutChunk();
   void dashboardPageChunk();
@@ -42,9 +46,12 @@ export function preloadRoute(pathname: string, queryClient: QueryClient): void {
  * while the page's code loads. The first showing after app start uses the read started then.
  */
 export function openDashboard(queryClient: QueryClient): void {
-  if (readAtStart) {
-    readAtStart = false;
-    return;
-  }
+  if (readThisShowing) return;
+  readThisShowing = true;
   startDashboardRead(queryClient);
+}
+
+/** The dashboard route unmounted: its next showing reads afresh. */
+export function closeDashboard(): void {
+  readThisShowing = false;
 }

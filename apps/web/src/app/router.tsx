@@ -105,7 +105,7 @@ const routes: RouteObject[] = [
       </ProtectedRoute>,
     ),
     children: [
-      { path: '/dashboard', element: page(<DashboardRoute />) },
+      { path: '/dashboard', element: <DashboardRoute /> },
       { path: '/dashboard/deposit', element: page(<DepositPage />) },
       { path: '/dashboard/withdraw', element: page(<WithdrawPage />) },
       { path: '/dashboard/history', element: page(<HistoryPage />) },

@@ -14,8 +14,8 @@ import { useSession } from './session';
  * What a subscriber hears: an event, or `resync` after the socket (re)connected, when
  * whatever happened while it was away may have been missed and should be refetched.
  * `currentSince` is set on the tab's first connection: what was read (or was being read)
- * from that moment on came with the page and is not read again; null after a reconnect,
- * when everything shown may be out of date.
+ * from that moment on came with the page and is not read again (PAGE_READS_MS); null after
+ * a reconnect, when everything shown may be out of date.
  */
 export type TRealtimeNotice = TRealtimeEvent | { type: 'resync'; currentSince: number | null };
 
@@ -31,6 +31,14 @@ let firstConnectAt: number | null = null;
 let everReady = false;
 
 const MAX_DELAY_MS = 30_000;
+
+/**
+ * On the tab's first connection, what was read this long before the socket began to connect
+ * came with the page (the dashboard reads at app start, beside its code, before the socket
+ * can open): it is taken as current rather than asked for twice. A change in that moment,
+ * before the socket listened, shows with the next event or the next opening of the page.
+ */
+const PAGE_READS_MS = 5_000;
 
 /**
  * Whether the socket is up and subscribed (the server said `ready`): while it is, every
@@ -89,7 +97,9 @@ function connect() {
     if (parsed.data.type === 'ready') {
       attempt = 0;
       setLive(true);
-      notify({ type: 'resync', currentSince: everReady ? null : firstConnectAt });
+      const currentSince =
+        everReady || firstConnectAt === null ? null : firstConnectAt - PAGE_READS_MS;
+      notify({ type: 'resync', currentSince });
       everReady = true;
     } else notify(parsed.data.event);
   };
@@ -204,8 +214,7 @@ export function usePollWhileOffline(ms: number | false): number | false {
 /**
  * Which queries a notice makes out of date, as an `invalidateQueries` predicate: all of
  * them for an event or a reconnect. On the tab's first connection, only what was read
- * before the socket began to connect: the page's own reads, on their way or arrived since,
- * are what it came with and are not asked for twice.
+ * before the page's own reads: those, on their way or arrived, are not asked for twice.
  */
 export function outdatedBy(notice: TRealtimeNotice): (query: Query) => boolean {
   if (notice.type !== 'resync' || notice.currentSince === null) return () => true;
