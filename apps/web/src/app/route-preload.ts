@@ -1,10 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { fileUnder, readDashboard } from '@web/features/dashboard/api/get-dashboard';
-import { publicInfoQueryOptions } from '@web/features/marketing/api/get-public-info';
-
-/** The portal's code and the dashboard page's, each its own chunk (see router.tsx). */
-export const portalLayoutChunk = () => import('./layouts/portal-layout');
-export const dashboardPageChunk = () => import('../features/dashboard/components/dashboard-page');
+import { dashboardReadQueryOptions } from '@web/features/dashboard/api/get-dashboard';
 
 /**
  * Whether this showing of the dashboard has had its read: from the route's first render
@@ -13,20 +8,42 @@ export const dashboardPageChunk = () => import('../features/dashboard/components
  */
 let readThisShowing = false;
 
+type ReadModule = typeof import('./dashboard-read');
+/** The read's code, once loaded: from then on a read starts at once, as the route renders. */
+let readModule: ReadModule | null = null;
+/** Resolves once the current showing's read has its parts filed under their queries. */
+let readStarted: Promise<void> = Promise.resolve();
+
 /**
- * The dashboard's one read, with the parts that other features show filed too: the portal
- * menu's support link is in the operator's public figures.
+ * Sends the read at once (its query is light enough for the app's first chunk), then files
+ * its parts with the code that knows them: at once if it is here, else when it arrives.
  */
-function startDashboardRead(queryClient: QueryClient): void {
-  const answer = readDashboard(queryClient);
-  fileUnder(
-    queryClient,
-    publicInfoQueryOptions().queryKey,
-    answer.then((a) => a.publicInfo),
-  );
+function startRead(queryClient: QueryClient): void {
+  const answer = queryClient.fetchQuery(dashboardReadQueryOptions());
   // A failed read is the parts' failure, each shown (and retried) where it is read.
   answer.catch(() => undefined);
+  if (readModule) {
+    readModule.fileDashboardRead(queryClient, answer);
+    return;
+  }
+  readStarted = import('./dashboard-read').then((m) => {
+    readModule = m;
+    m.fileDashboardRead(queryClient, answer);
+  });
 }
+
+/**
+ * A chunk that shows the dashboard's data, loaded only once the read is under way: its
+ * components then find their queries on their way and send no request of their own.
+ */
+function afterRead<T>(chunk: Promise<T>): Promise<T> {
+  return Promise.all([chunk, readStarted]).then(([m]) => m);
+}
+
+/** The portal's code and the dashboard page's, each its own chunk (see router.tsx). */
+export const portalLayoutChunk = () => afterRead(import('./layouts/portal-layout'));
+export const dashboardPageChunk = () =>
+  afterRead(import('../features/dashboard/components/dashboard-page'));
 
 /**
  * At app start, before anything renders: for the dashboard, its data and its code are asked
@@ -36,7 +53,7 @@ function startDashboardRead(queryClient: QueryClient): void {
 export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   if (pathname !== '/dashboard') return;
   readThisShowing = true;
-  startDashboardRead(queryClient);
+  startRead(queryClient);
   void portalLayoutChunk();
   void dashboardPageChunk();
 }
@@ -48,7 +65,7 @@ export function preloadRoute(pathname: string, queryClient: QueryClient): void {
 export function openDashboard(queryClient: QueryClient): void {
   if (readThisShowing) return;
   readThisShowing = true;
-  startDashboardRead(queryClient);
+  startRead(queryClient);
 }
 
 /** The dashboard route unmounted: its next showing reads afresh. */

@@ -1,8 +1,6 @@
-import { DASHBOARD_CHART_RANGE, type TDashboardResponse } from '@coffer/shared';
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { TDashboardResponse } from '@coffer/shared';
+import { queryOptions } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { moneyStatusArrived } from '@web/lib/money/get-money-status';
-import { moneyKeys } from '@web/lib/money/keys';
 import { dashboardKeys } from './keys';
 
 export function getDashboard(signal?: AbortSignal): Promise<TDashboardResponse> {
@@ -10,58 +8,14 @@ export function getDashboard(signal?: AbortSignal): Promise<TDashboardResponse> 
 }
 
 /**
- * Files one part of the dashboard's answer under its own query while the answer is on its
- * way: the query is fetching from the moment the read starts, so a screen that asks for it
- * meanwhile waits for this answer instead of sending a request of its own. Should the read
- * fail, the query fails with it, and a screen that then shows it asks its own endpoint.
+ * The dashboard's one read as a query: asked for afresh each time (`staleTime` 0), and a
+ * second ask while one is on its way joins it. Light enough for the app's first chunk, so
+ * the read can leave before the code that files its parts (`read-dashboard.ts`) arrives.
  */
-export function fileUnder<T>(queryClient: QueryClient, queryKey: QueryKey, part: Promise<T>): void {
-  void queryClient.prefetchQuery({ queryKey, queryFn: () => part, staleTime: 0, retry: false });
-}
-
-/**
- * GET /api/dashboard, with each part filed under the query the dashboard's components read
- * (`wallets`, `staking`, the chart's default range, …), so they keep their own hooks and
- * make no request of their own. Answers the whole for the app layer, which files the parts
- * other features show (the portal menu's public figures).
- */
-export function readDashboard(queryClient: QueryClient): Promise<TDashboardResponse> {
-  const answer = queryClient.fetchQuery({
+export const dashboardReadQueryOptions = () =>
+  queryOptions({
     queryKey: dashboardKeys.read(),
     queryFn: ({ signal }) => getDashboard(signal),
     staleTime: 0,
     retry: false,
   });
-  const part = <T>(pick: (a: TDashboardResponse) => T) => answer.then(pick);
-  fileUnder(
-    queryClient,
-    moneyKeys.wallets(),
-    part((a) => a.wallets),
-  );
-  fileUnder(
-    queryClient,
-    moneyKeys.prices(),
-    part((a) => a.prices),
-  );
-  fileUnder(
-    queryClient,
-    moneyKeys.staking(),
-    part((a) => a.staking),
-  );
-  fileUnder(
-    queryClient,
-    moneyKeys.status(),
-    part((a) => moneyStatusArrived(a.moneyStatus)),
-  );
-  fileUnder(
-    queryClient,
-    dashboardKeys.portfolioHistory(DASHBOARD_CHART_RANGE),
-    part((a) => a.portfolioHistory),
-  );
-  fileUnder(
-    queryClient,
-    dashboardKeys.firstRun(),
-    part((a) => a.firstRun),
-  );
-  return answer;
-}
