@@ -1,6 +1,7 @@
 import { expect, type Page, type Request, test, type WebSocketRoute } from '@playwright/test';
 import { creditDeposit, uniqueTxHash } from './support/app';
 import { createCustomer, expectDashboard } from './support/flows';
+import { snap } from './support/shots';
 
 /** One request of the page, in milliseconds from the navigation's start. */
 type Timed = { path: string; start: number; end: number | null };
@@ -83,6 +84,7 @@ test('the dashboard loads with two API calls, its code and its data asked for to
   expect(read).toBeDefined();
   expect(pageCode?.end).not.toBeNull();
   expect(read?.start ?? Number.POSITIVE_INFINITY).toBeLessThan(pageCode?.end ?? 0);
+  await snap(page, 'dashboard-one-read');
   await context.close();
 });
 
