@@ -1,6 +1,12 @@
 import { expect, type Page, type Request, test, type WebSocketRoute } from '@playwright/test';
 import { creditDeposit, uniqueTxHash } from './support/app';
-import { createCustomer, expectDashboard } from './support/flows';
+import {
+  createCustomer,
+  expectDashboard,
+  signOutFromTopBar,
+  submitSignIn,
+  verifyWithCode,
+} from './support/flows';
 import { snap } from './support/shots';
 
 /** One request of the page, in milliseconds from the navigation's start. */
@@ -123,4 +129,32 @@ test('nothing polls while the socket is live; polling resumes while it is down',
   await page.waitForRequest((r) => new URL(r.url()).pathname === '/api/staking');
   await page.waitForRequest((r) => new URL(r.url()).pathname === '/api/staking');
   expect(requests.api().filter((r) => r.path === '/api/staking').length).toBeGreaterThanOrEqual(2);
+});
+
+test('signed out, the dashboard sends to sign-in, and after it shows with its one read', async ({
+  page,
+}) => {
+  const account = await createCustomer(page, 'load-back');
+  creditDeposit(account.email, 'ETH', '0.25', uniqueTxHash());
+  await signOutFromTopBar(page);
+
+  // Straight to /dashboard without a session: the read made at start is refused, the
+  // session's answer sends to sign-in.
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/auth\?next=%2Fdashboard$/);
+  const requests = recordRequests(page);
+  await submitSignIn(page, account.email);
+  await verifyWithCode(page, account.secret, account.lastCode);
+  await expectDashboard(page);
+  const main = page.getByRole('main');
+  await expect(main.getByRole('link', { name: /^Ethereum ETH/ })).toContainText('0.250000 ETH');
+  await expect(main.getByText('Wallet ETH balance')).toBeVisible();
+  await page.waitForLoadState('networkidle');
+
+  // The dashboard's data came in its one read, not from the screens' own endpoints.
+  const reads = requests.api().map((r) => r.path);
+  expect(reads).toContain('/api/dashboard');
+  expect(reads.filter((p) => p === '/api/dashboard')).toHaveLength(1);
+  for (const own of ['/api/wallets', '/api/staking', '/api/first-run', '/api/public/info'])
+    expect(reads).not.toContain(own);
 });

@@ -63,7 +63,10 @@ export function preloadRoute(pathname: string, queryClient: QueryClient): void {
  * while the page's code loads. The first showing after app start uses the read started then.
  */
 export function openDashboard(queryClient: QueryClient): void {
-  if (readThisShowing) return;
+  // A read refused at app start (signed out then, signed in since), or dropped with the
+  // cache at sign-in or sign-out, does not count.
+  const read = queryClient.getQueryState(dashboardReadQueryOptions().queryKey);
+  if (readThisShowing && read !== undefined && read.status !== 'error') return;
   readThisShowing = true;
   startRead(queryClient);
 }

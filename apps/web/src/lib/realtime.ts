@@ -26,7 +26,7 @@ let socket: WebSocket | null = null;
 let holders = 0;
 let attempt = 0;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
-/** When the tab's first connection began; null once it has been ready. */
+/** When the tab's first connection began; null until then, and again once released. */
 let firstConnectAt: number | null = null;
 let everReady = false;
 
