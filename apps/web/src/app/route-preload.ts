@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { dashboardReadQueryOptions } from '@web/features/dashboard/api/get-dashboard';
+import { sessionQueryOptions } from '@web/lib/session';
 
 /**
  * Whether this showing of the dashboard has had its read: from the route's first render
@@ -52,6 +53,9 @@ export const dashboardPageChunk = () =>
  */
 export function preloadRoute(pathname: string, queryClient: QueryClient): void {
   if (pathname !== '/dashboard') return;
+  // The session and the read first: on a connection that takes a few requests at a time,
+  // they would otherwise wait behind the dozens of chunks asked for below.
+  void queryClient.prefetchQuery(sessionQueryOptions());
   readThisShowing = true;
   startRead(queryClient);
   void portalLayoutChunk();
