@@ -50,6 +50,8 @@ export function createMoneyServices(
     priceFeedUrl: config.priceFeedUrl,
     fxFeedUrl: config.fxFeedUrl,
     log: infra.log,
+    // Every instance's customers hear it (the hub's NOTIFY), and value their balances anew.
+    onChange: () => realtime.publish(pool, { type: 'prices.changed' }),
   });
   const moneyControls = createMoneyControls({ pool, settings });
   const wallets = createWalletsService({ pool, prices });

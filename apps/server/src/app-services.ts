@@ -2,6 +2,7 @@ import { setBitcoinAddressNetwork } from '@coffer/shared';
 import { createAccountServices } from './app-services-accounts';
 import { createAdminServices, createSupportServices } from './app-services-admin';
 import { createChainServices } from './app-services-chains';
+import { createDashboardServices } from './app-services-dashboard';
 import { createMoneyServices } from './app-services-money';
 import { createPlatform, type Infra } from './app-services-platform';
 import { createMetrics } from './lib/metrics';
@@ -11,8 +12,8 @@ export type { Infra } from './app-services-platform';
 
 /**
  * Wires repositories and services once; routes receive what they need from here. Each area
- * is built by its own function beside this file (platform, accounts, money, chains, support
- * and admin), in the order they need each other.
+ * is built by its own function beside this file (platform, accounts, money, chains, support,
+ * admin and the dashboard's read), in the order they need each other.
  */
 export function createServices(infra: Infra) {
   const { pool, config } = infra;
@@ -33,6 +34,7 @@ export function createServices(infra: Infra) {
   const chains = createChainServices(infra, platform, accounts, money);
   const support = createSupportServices(infra, platform);
   const admin = createAdminServices(infra, platform, accounts, money, chains);
+  const dashboard = createDashboardServices(infra, platform, accounts, money);
   // Every service by its name, one flat set: routes and jobs take theirs from here.
   return {
     ...infra,
@@ -42,6 +44,7 @@ export function createServices(infra: Infra) {
     ...chains,
     ...support,
     ...admin,
+    ...dashboard,
     metrics,
     health,
   };

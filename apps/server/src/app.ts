@@ -13,6 +13,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { bankRoutes } from './modules/bank/bank.routes';
 import { chatRoutes } from './modules/chat/chat.routes';
+import { dashboardRoutes } from './modules/dashboard';
 import { depositsRoutes } from './modules/deposits/deposits.routes';
 import { firstRunRoutes } from './modules/first-run';
 import { healthRoutes, registerRequestMetrics } from './modules/health';
@@ -21,8 +22,7 @@ import { kycRoutes } from './modules/kyc/kyc.routes';
 import { moneyControlsRoutes } from './modules/money-controls/money-controls.routes';
 import { passkeysRoutes } from './modules/passkeys';
 import { pricesRoutes } from './modules/prices/prices.routes';
-import { publicRoutes } from './modules/public/public.routes';
-import { siteFilesRoutes } from './modules/public/site-files';
+import { publicRoutes, siteFilesRoutes } from './modules/public';
 import { registerRealtime } from './modules/realtime/realtime.routes';
 import { recoveryPhraseRoutes } from './modules/recovery-phrase/recovery-phrase.routes';
 import { securityHoldRoutes } from './modules/security-hold';
@@ -122,14 +122,13 @@ export async function buildApp(
       sessions: services.sessions,
     }),
   );
-  await app.register(
-    publicRoutes({ settings: services.settings, users: services.users, dataDir: config.dataDir }),
-  );
+  await app.register(publicRoutes(services.publicInfo));
   await app.register(siteFilesRoutes({ settings: services.settings, publicUrl: config.publicUrl }));
   await app.register(healthRoutes(services.health, services.metrics, config.metricsToken));
   await app.register(pricesRoutes(services.prices));
   await app.register(stakingRoutes(services.staking));
   await app.register(walletsRoutes(services.wallets));
+  await app.register(dashboardRoutes(services.dashboard));
   await app.register(moneyControlsRoutes(services.moneyControls));
   await app.register(depositsRoutes(services.deposits));
   await app.register(firstRunRoutes(services.firstRun));

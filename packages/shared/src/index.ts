@@ -19,6 +19,7 @@ export * from './schemas/admin-wallets';
 export * from './schemas/auth';
 export * from './schemas/chat';
 export * from './schemas/common';
+export * from './schemas/dashboard';
 export * from './schemas/days';
 export * from './schemas/deposit-requests';
 export * from './schemas/first-run';

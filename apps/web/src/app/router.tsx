@@ -1,7 +1,9 @@
 import { lazy, type ReactNode, Suspense } from 'react';
 import { BrowserRouter, Navigate, type RouteObject, useRoutes } from 'react-router';
 import { PageSpinner } from '../components/ui/spinner';
+import { portalLayoutChunk } from './route-preload';
 import { AdminRoute } from './routes/admin-route';
+import { DashboardRoute } from './routes/dashboard-route';
 import { ProtectedRoute } from './routes/protected-route';
 import { PublicOnlyRoute } from './routes/public-only-route';
 
@@ -18,8 +20,7 @@ const FreezePage = lazy(() => import('../features/security-hold/components/freez
 const SetPasswordPage = lazy(
   () => import('../features/security-hold/components/set-password-page'),
 );
-const PortalLayout = lazy(() => import('./layouts/portal-layout'));
-const DashboardPage = lazy(() => import('../features/dashboard/components/dashboard-page'));
+const PortalLayout = lazy(portalLayoutChunk);
 const AssetDetailPage = lazy(() => import('../features/wallet/components/asset-detail-page'));
 const AssetSelectionPage = lazy(() => import('../features/wallet/components/asset-selection-page'));
 const DepositPage = lazy(() => import('../features/deposit/components/deposit-page'));
@@ -104,7 +105,7 @@ const routes: RouteObject[] = [
       </ProtectedRoute>,
     ),
     children: [
-      { path: '/dashboard', element: page(<DashboardPage />) },
+      { path: '/dashboard', element: <DashboardRoute /> },
       { path: '/dashboard/deposit', element: page(<DepositPage />) },
       { path: '/dashboard/withdraw', element: page(<WithdrawPage />) },
       { path: '/dashboard/history', element: page(<HistoryPage />) },

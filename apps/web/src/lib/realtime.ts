@@ -4,7 +4,8 @@ import {
   type TRealtimeEventType,
   ZRealtimeServerMessage,
 } from '@coffer/shared';
-import { useEffect, useRef } from 'react';
+import type { Query } from '@tanstack/react-query';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { queryClient } from './query-client';
 import { appKeys } from './query-keys';
 import { useSession } from './session';
@@ -12,8 +13,11 @@ import { useSession } from './session';
 /**
  * What a subscriber hears: an event, or `resync` after the socket (re)connected, when
  * whatever happened while it was away may have been missed and should be refetched.
+ * `currentSince` is set on the tab's first connection: what was read (or was being read)
+ * from that moment on came with the page and is not read again (PAGE_READS_MS); null after
+ * a reconnect, when everything shown may be out of date.
  */
-export type TRealtimeNotice = TRealtimeEvent | { type: 'resync' };
+export type TRealtimeNotice = TRealtimeEvent | { type: 'resync'; currentSince: number | null };
 
 type Subscriber = { types: readonly TRealtimeEventType[]; handler: (n: TRealtimeNotice) => void };
 
@@ -22,8 +26,32 @@ let socket: WebSocket | null = null;
 let holders = 0;
 let attempt = 0;
 let retryTimer: ReturnType<typeof setTimeout> | null = null;
+/** When the tab's first connection began; null until then, and again once released. */
+let firstConnectAt: number | null = null;
+let everReady = false;
 
 const MAX_DELAY_MS = 30_000;
+
+/**
+ * On the tab's first connection, what was read this long before the socket began to connect
+ * came with the page (the dashboard reads at app start, beside its code, before the socket
+ * can open): it is taken as current rather than asked for twice. A change in that moment,
+ * before the socket listened, shows with the next event or the next opening of the page.
+ */
+const PAGE_READS_MS = 5_000;
+
+/**
+ * Whether the socket is up and subscribed (the server said `ready`): while it is, every
+ * change is announced, and nothing needs to be polled.
+ */
+let live = false;
+const liveListeners = new Set<() => void>();
+
+function setLive(next: boolean) {
+  if (live === next) return;
+  live = next;
+  for (const listener of liveListeners) listener();
+}
 
 function notify(notice: TRealtimeNotice) {
   for (const s of subscribers) {
@@ -52,6 +80,7 @@ function scheduleReconnect(afterRestart = false) {
 
 function connect() {
   if (socket || holders === 0) return;
+  if (!everReady && firstConnectAt === null) firstConnectAt = Date.now();
   const url = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/api/realtime`;
   const ws = new WebSocket(url);
   socket = ws;
@@ -67,12 +96,17 @@ function connect() {
     if (!parsed.success) return;
     if (parsed.data.type === 'ready') {
       attempt = 0;
-      notify({ type: 'resync' });
+      setLive(true);
+      const currentSince =
+        everReady || firstConnectAt === null ? null : firstConnectAt - PAGE_READS_MS;
+      notify({ type: 'resync', currentSince });
+      everReady = true;
     } else notify(parsed.data.event);
   };
   ws.onclose = (event) => {
     if (socket !== ws) return;
     socket = null;
+    setLive(false);
     // The session ended or lost its second factor: let the app's gate see it.
     if (event.code === REALTIME_CLOSE.unauthorized) {
       void queryClient.invalidateQueries({ queryKey: appKeys.session() });
@@ -105,8 +139,11 @@ function hold(): () => void {
     if (retryTimer) clearTimeout(retryTimer);
     retryTimer = null;
     attempt = 0;
+    firstConnectAt = null;
+    everReady = false;
     const ws = socket;
     socket = null;
+    setLive(false);
     ws?.close(1000);
   };
 }
@@ -146,4 +183,41 @@ export function useRealtime(
       subscribers.delete(subscriber);
     };
   }, [key]);
+}
+
+function subscribeLive(listener: () => void): () => void {
+  liveListeners.add(listener);
+  return () => {
+    liveListeners.delete(listener);
+  };
+}
+
+/** True while the realtime socket is connected and subscribed. */
+export function useRealtimeLive(): boolean {
+  return useSyncExternalStore(
+    subscribeLive,
+    () => live,
+    () => false,
+  );
+}
+
+/**
+ * A query's `refetchInterval` that polls only while the socket is down: `ms` then, false
+ * while it is live, when the server announces every change and the screens refetch on
+ * its events (and on `resync` once it is back). Every polled customer query takes its
+ * interval from here.
+ */
+export function usePollWhileOffline(ms: number | false): number | false {
+  return useRealtimeLive() ? false : ms;
+}
+
+/**
+ * Which queries a notice makes out of date, as an `invalidateQueries` predicate: all of
+ * them for an event or a reconnect. On the tab's first connection, only what was read
+ * before the page's own reads: those, on their way or arrived, are not asked for twice.
+ */
+export function outdatedBy(notice: TRealtimeNotice): (query: Query) => boolean {
+  if (notice.type !== 'resync' || notice.currentSince === null) return () => true;
+  const since = notice.currentSince;
+  return (query) => query.state.fetchStatus !== 'fetching' && query.state.dataUpdatedAt < since;
 }

@@ -6,7 +6,8 @@ import { z } from 'zod';
  * limits a NOTIFY payload to 8000 bytes, so message text or file data never travels here.
  *
  * `userId` is the customer the event concerns: a customer's socket receives only events
- * with its own `userId`; an admin's socket receives all of them.
+ * with its own `userId`; an admin's socket receives all of them. An event without one
+ * (`prices.changed`) concerns everyone and goes to every socket.
  */
 export const ZRealtimeEvent = z.discriminatedUnion('type', [
   /** A chat message was written (or its read flag changed) in a customer's room. */
@@ -24,6 +25,8 @@ export const ZRealtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('kyc.changed'), userId: z.uuid(), submissionId: z.uuid() }),
   /** A customer's balances or transactions changed. */
   z.object({ type: z.literal('ledger.changed'), userId: z.uuid() }),
+  /** The prices changed (the feed moved): every customer's USD values are worth reading again. */
+  z.object({ type: z.literal('prices.changed') }),
 ]);
 export type TRealtimeEvent = z.infer<typeof ZRealtimeEvent>;
 export type TRealtimeEventType = TRealtimeEvent['type'];

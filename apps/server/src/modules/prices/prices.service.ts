@@ -18,7 +18,17 @@ type Options = {
   fxFeedUrl: string;
   log: Logger;
   timeoutMs?: number;
+  /**
+   * Called after a refresh that changed what customers are shown (a price, a 24 h change,
+   * the source or the AUD rate): the customers' screens are told to read them again.
+   */
+  onChange?: () => Promise<void>;
 };
+
+/** What a customer sees of a book; a refresh that leaves it equal is no change. */
+function shownOf(book: PriceBook): string {
+  return JSON.stringify([book.source, book.quotes, book.audUsd]);
+}
 
 function fallbackQuotes(): Record<TAnyAssetId, PriceQuote> {
   const quotes = {} as Record<TAnyAssetId, PriceQuote>;
@@ -89,6 +99,7 @@ export function createPriceService(
         }),
         refreshAudUsd(),
       ]);
+      const before = shownOf(book);
       if (prices) {
         book = { source: 'live', updatedAt: new Date(), quotes: prices, audUsd };
         const snapshots: Snapshot[] = Object.keys(TICKERS).map((id) => {
@@ -105,6 +116,7 @@ export function createPriceService(
       } else {
         book = { ...book, source: book.updatedAt ? 'cached' : 'fallback', audUsd };
       }
+      if (opts.onChange && shownOf(book) !== before) await opts.onChange();
       return book;
     },
 

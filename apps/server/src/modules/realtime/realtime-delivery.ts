@@ -55,9 +55,16 @@ export function deliver(ctx: RealtimeContext, payload: string): void {
   for (const event of events) deliverOne(ctx, event);
 }
 
-/** An event to the customer's subscribed sockets and every subscribed admin's. */
+/**
+ * An event to the customer's subscribed sockets and every subscribed admin's; one that
+ * names no customer to every subscribed socket.
+ */
 function deliverOne(ctx: RealtimeContext, event: TRealtimeEvent) {
   const message = JSON.stringify({ type: 'event', event } satisfies TRealtimeServerMessage);
+  if (!('userId' in event)) {
+    for (const conn of ctx.all) if (conn.subscribed) send(conn, message);
+    return;
+  }
   for (const conn of ctx.byUser.get(event.userId) ?? []) if (conn.subscribed) send(conn, message);
   for (const conn of ctx.admins) if (conn.subscribed) send(conn, message);
 }

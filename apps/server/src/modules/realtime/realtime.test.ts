@@ -41,7 +41,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const ledgerOf = (userId: string): TRealtimeEvent => ({ type: 'ledger.changed', userId });
+const ledgerOf = (userId: string) => ({ type: 'ledger.changed', userId }) satisfies TRealtimeEvent;
 
 describe('two server instances on one database', () => {
   it('deliver an event published on one to the sockets of the other', async () => {

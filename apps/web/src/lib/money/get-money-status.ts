@@ -12,7 +12,11 @@ import { moneyKeys } from './keys';
  * and it answers anyone who passed 2FA, staff included.
  */
 export async function getMoneyStatus(signal?: AbortSignal): Promise<TMoneyStatus> {
-  const status = await api.get<TMoneyStatus>('/api/money/status', signal);
+  return moneyStatusArrived(await api.get<TMoneyStatus>('/api/money/status', signal));
+}
+
+/** Takes in a status however it came (its own request or the dashboard's read). */
+export function moneyStatusArrived(status: TMoneyStatus): TMoneyStatus {
   setBitcoinAddressNetwork(status.bitcoinNetwork);
   return status;
 }

@@ -1,6 +1,7 @@
 import type { TPricesResponse } from '@coffer/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../api-client';
+import { usePollWhileOffline } from '../realtime';
 import { PRICE_REFRESH_MS } from './get-wallets';
 import { moneyKeys } from './keys';
 
@@ -16,10 +17,10 @@ export const pricesQueryOptions = () =>
     queryKey: moneyKeys.prices(),
     queryFn: ({ signal }) => getPrices(signal),
     staleTime: PRICE_REFRESH_MS,
-    refetchInterval: PRICE_REFRESH_MS,
   });
 
 /** USD prices of the catalogue's assets with their 24 h change, and the AUD to USD rate. */
 export function usePrices() {
-  return useQuery(pricesQueryOptions());
+  const refetchInterval = usePollWhileOffline(PRICE_REFRESH_MS);
+  return useQuery({ ...pricesQueryOptions(), refetchInterval });
 }

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useRealtime } from '../realtime';
+import { outdatedBy, useRealtime } from '../realtime';
 import { useSession } from '../session';
 import { moneyKeys } from './keys';
 
@@ -12,17 +12,32 @@ const MONEY_QUERIES = [
   moneyKeys.status(),
 ] as const;
 
+/** What new prices alter: the prices, the balances' USD values and the chart's last point. */
+const PRICED_QUERIES = [
+  moneyKeys.prices(),
+  moneyKeys.wallets(),
+  moneyKeys.portfolioHistory(),
+] as const;
+
 /**
  * Refetches the customer's balances and history when the server announces a change to
- * their ledger (a deposit credited, a withdrawal completed, an adjustment), and after the
- * socket reconnects, when an announcement may have been missed. Admins hear every
- * customer's changes; only their own refresh these screens.
+ * their ledger (a deposit credited, a withdrawal completed, an adjustment), their values
+ * when the prices move, and after the socket reconnects, when an announcement may have
+ * been missed. Admins hear every customer's changes; only their own refresh these screens.
+ * While the socket is live nothing is polled (usePollWhileOffline): these are the updates.
  */
 export function useLiveMoney(): void {
   const queryClient = useQueryClient();
   const userId = useSession().data?.user.id;
-  useRealtime(['ledger.changed'], (notice) => {
+  useRealtime(['ledger.changed', 'prices.changed'], (notice) => {
     if (notice.type === 'ledger.changed' && notice.userId !== userId) return;
-    for (const queryKey of MONEY_QUERIES) void queryClient.invalidateQueries({ queryKey });
+    const keys =
+      notice.type === 'prices.changed'
+        ? PRICED_QUERIES
+        : notice.type === 'resync'
+          ? [...MONEY_QUERIES, moneyKeys.prices()]
+          : MONEY_QUERIES;
+    const predicate = outdatedBy(notice);
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey, predicate });
   });
 }

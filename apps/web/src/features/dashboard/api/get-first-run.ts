@@ -3,6 +3,9 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
 import { dashboardKeys } from './keys';
 
+/** How long an open checklist's state is taken as current. */
+const OPEN_FRESH_MS = 60_000;
+
 export function getFirstRun(signal?: AbortSignal): Promise<TFirstRunResponse> {
   return api.get<TFirstRunResponse>('/api/first-run', signal);
 }
@@ -17,10 +20,12 @@ export const firstRunQueryOptions = () =>
     queryKey: dashboardKeys.firstRun(),
     queryFn: ({ signal }) => getFirstRun(signal),
     // Open, it is read again whenever the dashboard opens (a step may have been done on
-    // another screen); closed, it stays closed, so one read per visit to the app is enough.
+    // another screen): the dashboard's one read brings it, and what it brought stays good
+    // for the minute the page takes to show. Closed, it stays closed, so one read per visit
+    // to the app is enough.
     staleTime: (query) => {
       const state = query.state.data;
-      return state && firstRunClosed(state) ? Number.POSITIVE_INFINITY : 0;
+      return state && firstRunClosed(state) ? Number.POSITIVE_INFINITY : OPEN_FRESH_MS;
     },
   });
 

@@ -4,7 +4,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { useRealtime } from '@web/lib/realtime';
+import { outdatedBy, useRealtime } from '@web/lib/realtime';
 import { useSession } from '@web/lib/session';
 import { Circle, CircleCheck, X } from 'lucide-react';
 import { Link } from 'react-router';
@@ -155,7 +155,10 @@ function useLiveFirstRun(open: boolean): void {
   const queryClient = useQueryClient();
   const userId = useSession().data?.user.id;
   useRealtime(['ledger.changed', 'kyc.changed'], (notice) => {
-    if (!open || (notice.type !== 'resync' && notice.userId !== userId)) return;
-    void queryClient.invalidateQueries({ queryKey: firstRunQueryOptions().queryKey });
+    if (!open || ('userId' in notice && notice.userId !== userId)) return;
+    void queryClient.invalidateQueries({
+      queryKey: firstRunQueryOptions().queryKey,
+      predicate: outdatedBy(notice),
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { DASHBOARD_CHART_RANGE } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
@@ -30,7 +31,7 @@ function ChartPlaceholder({ children }: { children?: ReactNode }) {
 
 /** The portfolio's value over 24 h, 7 or 30 days. */
 export function PortfolioChartCard() {
-  const [range, setRange] = useState<TPortfolioRange>('7d');
+  const [range, setRange] = useState<TPortfolioRange>(DASHBOARD_CHART_RANGE);
   const history = usePortfolioHistory(range);
   const points = history.data?.points ?? [];
 

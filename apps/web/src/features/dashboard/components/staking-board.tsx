@@ -77,8 +77,9 @@ function Figure({
 
 /**
  * The figures, ticking. Everything comes from the server (product.md M1, M2); between two
- * polls the pending accrual advances by `accruingPerSecond`, measured on this device's clock
- * from when the answer arrived, so a skewed clock cannot inflate it.
+ * answers (a ledger event on the socket, or a poll while it is down) the pending accrual
+ * advances by `accruingPerSecond`, measured on this device's clock from when the answer
+ * arrived, so a skewed clock cannot inflate it.
  */
 function Board({
   staking,
@@ -97,7 +98,7 @@ function Board({
   const nextCreditMs = staking.nextCreditAt ? Date.parse(staking.nextCreditAt) : null;
   const cycleStartMs = staking.cycleStartAt ? Date.parse(staking.cycleStartAt) : null;
 
-  // Accrual stops at the credit; the next poll brings the credited figures.
+  // Accrual stops at the credit; the credit's ledger event brings the credited figures.
   const accrueUntil = nextCreditMs ?? Number.POSITIVE_INFINITY;
   const elapsedMs = Math.max(0, Math.min(serverNow, accrueUntil) - Date.parse(staking.asOf));
   const pending =
@@ -199,9 +200,31 @@ function Board({
   );
 }
 
+/** The credit job runs every minute: by this long after a cycle's end, it has been credited. */
+const CREDIT_GRACE_MS = 65_000;
+
+/**
+ * Reads the figures once more after the running cycle's end. A credit is announced on the
+ * socket (it moves the ETH balance), but a cycle that earned nothing moves on silently, and
+ * the board would otherwise stay at 'Crediting now...'.
+ */
+function useReadAfterCredit(staking: TStakingResponse | undefined, refetch: () => unknown) {
+  const nextCreditAt = staking?.nextCreditAt ?? null;
+  const asOf = staking?.asOf ?? null;
+  useEffect(() => {
+    if (nextCreditAt === null || asOf === null) return;
+    // Server time to server time: how far the cycle's end was from the answer.
+    const wait = Date.parse(nextCreditAt) - Date.parse(asOf);
+    if (!(wait > 0)) return;
+    const id = setTimeout(() => void refetch(), wait + CREDIT_GRACE_MS);
+    return () => clearTimeout(id);
+  }, [nextCreditAt, asOf, refetch]);
+}
+
 /** The ETH staking board under the asset list. */
 export function StakingBoard({ ethPriceUsd }: { ethPriceUsd: string | null }) {
   const staking = useStaking({ poll: true });
+  useReadAfterCredit(staking.data, staking.refetch);
 
   return (
     <Card>
