@@ -147,9 +147,9 @@ test('a pending withdrawal is cancelled from History: the row reads cancelled an
   // Changing one's mind keeps it.
   await withdrawal.getByRole('button', { name: 'Cancel withdrawal' }).click();
   let dialog = page.getByRole('dialog', { name: 'Cancel this withdrawal?' });
-  await expect(dialog.getByText('Your 0.1 BTC withdrawal will not be sent.')).toBeVisible();
-  await expect(dialog).toContainText(`Amount0.1 BTCAssetBTCTo${BTC_ADDRESS}`);
-  await expect(dialog).toContainText('The 0.1 BTC and its 0.0001 BTC network fee held for it');
+  await expect(dialog.getByText('Your 0.10000000 BTC withdrawal will not be sent.')).toBeVisible();
+  await expect(dialog).toContainText(`Amount0.10000000 BTCAssetBTCTo${BTC_ADDRESS}`);
+  await expect(dialog).toContainText('The 0.10000000 BTC and its 0.00010000 BTC network fee held for it');
   await expectAccessible(page);
   await snap(page, 'history-cancel-dialog');
   await dialog.getByRole('button', { name: 'Keep it' }).click();
@@ -199,9 +199,9 @@ test('a pending bank payout names its account when cancelled, and its ETH is ava
   await expect(transfer).toContainText('To:Jane Citizen, BSB 062-000, account ending 5678');
   await transfer.getByRole('button', { name: 'Cancel bank transfer' }).click();
   const dialog = page.getByRole('dialog', { name: 'Cancel this bank transfer?' });
-  await expect(dialog.getByText('Your 100.00 AUD bank transfer will not be paid.')).toBeVisible();
+  await expect(dialog.getByText('Your A$100.00 bank transfer will not be paid.')).toBeVisible();
   await expect(dialog).toContainText(
-    'Amount100.00 AUDPaid from0.02181 ETHToJane Citizen, BSB 062-000, account ending 5678',
+    'AmountA$100.00Paid from0.021810 ETHToJane Citizen, BSB 062-000, account ending 5678',
   );
   await expectAccessible(page);
   await snap(page, 'history-cancel-bank-dialog');
@@ -209,7 +209,7 @@ test('a pending bank payout names its account when cancelled, and its ETH is ava
   await expect(toasts(page).getByText('Bank transfer cancelled')).toBeVisible();
   await expect(transfer.getByText('cancelled', { exact: true })).toBeVisible();
   await expect(transfer).toContainText(
-    'Cancelled by you: the 0.02181 ETH held for it was returned',
+    'Cancelled by you: the 0.021810 ETH held for it was returned',
   );
 
   await page.goto('/dashboard');

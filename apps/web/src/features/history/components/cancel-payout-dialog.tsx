@@ -1,4 +1,4 @@
-import type { TTransaction } from '@coffer/shared';
+import { formatAud, type TTransaction } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { errorMessage } from '@web/lib/api-client';
@@ -6,18 +6,21 @@ import { cn } from '@web/lib/cn';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useCancelPayout } from '../api/cancel-payout';
+import { cryptoText } from './crypto-text';
 import { destinationOf } from './payout-destination';
 
 /** What the request is for and what is held for it, in the words the dialog and toast use. */
 function factsOf(tx: TTransaction) {
   const bank = tx.type === 'bank_transfer';
-  const crypto = `${tx.amount} ${tx.symbol}`;
+  const crypto = cryptoText(tx.amount, tx.assetId, tx.symbol);
   const hasFee = /[1-9]/.test(tx.fee);
   return {
     to: destinationOf(tx) ?? (bank ? 'your bank account' : 'your address'),
     what: bank ? 'bank transfer' : 'withdrawal',
-    amount: bank && tx.audAmount !== null ? `${tx.audAmount} AUD` : crypto,
-    held: hasFee ? `${crypto} and its ${tx.fee} ${tx.symbol} network fee` : crypto,
+    amount: bank && tx.audAmount !== null ? formatAud(tx.audAmount) : crypto,
+    held: hasFee
+      ? `${crypto} and its ${cryptoText(tx.fee, tx.assetId, tx.symbol, true)} network fee`
+      : crypto,
     bank,
   };
 }

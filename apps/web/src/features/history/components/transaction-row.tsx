@@ -1,6 +1,5 @@
 import {
   assetById,
-  formatAssetAmount,
   formatAud,
   formatDateTime,
   formatRounded,
@@ -20,6 +19,7 @@ import {
   Shuffle,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { cryptoText } from './crypto-text';
 import { destinationOf } from './payout-destination';
 
 export const TYPE_LABELS: Record<TTransaction['type'], string> = {
@@ -63,15 +63,6 @@ function isRejectedPayout(tx: TTransaction): boolean {
 /** A bank payout funded from one of the customer's assets (product.md M11), not an older AUD-only row. */
 function isFundedPayout(tx: TTransaction): boolean {
   return tx.type === 'bank_transfer' && tx.direction === 'debit' && assetById(tx.assetId) != null;
-}
-
-/**
- * A crypto amount as every screen shows it (the asset's display decimals); `exact` for a fee,
- * which may be finer than those. The wire text if the asset is unexpected.
- */
-function cryptoText(amount: string, assetId: string, symbol: string, exact = false): string {
-  const asset = assetById(assetId);
-  return asset ? formatAssetAmount(asset, amount, { exact }) : `${amount} ${symbol}`;
 }
 
 function Detail({ label, children }: { label: string; children: ReactNode }) {
