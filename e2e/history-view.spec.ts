@@ -149,7 +149,9 @@ test('a pending withdrawal is cancelled from History: the row reads cancelled an
   let dialog = page.getByRole('dialog', { name: 'Cancel this withdrawal?' });
   await expect(dialog.getByText('Your 0.10000000 BTC withdrawal will not be sent.')).toBeVisible();
   await expect(dialog).toContainText(`Amount0.10000000 BTCAssetBTCTo${BTC_ADDRESS}`);
-  await expect(dialog).toContainText('The 0.10000000 BTC and its 0.00010000 BTC network fee held for it');
+  await expect(dialog).toContainText(
+    'The 0.10000000 BTC and its 0.00010000 BTC network fee held for it',
+  );
   await expectAccessible(page);
   await snap(page, 'history-cancel-dialog');
   await dialog.getByRole('button', { name: 'Keep it' }).click();
