@@ -181,11 +181,16 @@ function sizeTable(list: Scenario[], results: Map<string, { f: Figures }>) {
   for (const c of SIZE_COLUMNS) {
     const rps = sizes.flatMap((size) => cell(size, c)?.rps ?? []);
     if (rps.length < 2) continue;
-    const ratio = Math.max(...rps) / Math.min(...rps);
+    // A size that served nothing in time is as far from the others as it gets.
+    const ratio =
+      Math.min(...rps) > 0 ? Math.max(...rps) / Math.min(...rps) : Number.POSITIVE_INFINITY;
     if (ratio > worst.ratio) worst = { ratio, column: c };
   }
+  const shown = Number.isFinite(worst.ratio)
+    ? `${worst.ratio.toFixed(2)}x`
+    : 'unbounded (a size served nothing in time)';
   console.log(
-    `Worst ratio across sizes: ${worst.ratio.toFixed(2)}x${worst.column ? ` (${worst.column})` : ''} (target <= 1.5x)`,
+    `Worst ratio across sizes: ${shown}${worst.column ? ` (${worst.column})` : ''} (target <= 1.5x)`,
   );
 }
 

@@ -44,10 +44,13 @@ export function statementRecorder(pool: pg.Pool) {
     };
   };
   wrap(pool as unknown as Queryable, null);
-  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
-  (pool as unknown as { connect: () => Promise<pg.PoolClient> }).connect = async () => {
-    const client = await connect();
-    if (log) {
+  const connect = pool.connect.bind(pool) as (cb?: unknown) => Promise<pg.PoolClient>;
+  (pool as unknown as { connect: (cb?: unknown) => unknown }).connect = (cb?: unknown) => {
+    // pg's own pool.query checks a client out with a callback: that path stays as it is (its
+    // statement is recorded by the query wrapper above); only a caller's own client is.
+    if (typeof cb === 'function') return connect(cb);
+    return connect().then((client) => {
+      if (!log) return client;
       // A checked-out client: its statements are replayed on one client, in their order.
       const id = ++clients;
       const plain = client.query.bind(client) as unknown as QueryFn;
@@ -59,8 +62,8 @@ export function statementRecorder(pool: pg.Pool) {
         (client as unknown as Queryable).query = plain;
         release(err);
       };
-    }
-    return client;
+      return client;
+    });
   };
 
   return {
