@@ -46,15 +46,19 @@ WITH hours AS (
     FROM generate_series(0, $4::int - 1) AS g(k)
    CROSS JOIN LATERAL (SELECT $2::timestamptz + g.k * $3::numeric * interval '1 second' AS at) p
 ), inside AS (
-  SELECT p.k, t.asset_id, CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END AS delta
-    FROM points p JOIN transactions t
-      ON t.user_id = $1 AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
-     AND LEAST(t.completed_at, t.transaction_date) > p.at AND LEAST(t.completed_at, t.transaction_date) < p.hour_end
-  UNION ALL
-  SELECT p.k, t.asset_id, -(CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END)
-    FROM points p JOIN transactions t
-      ON t.user_id = $1 AND t.deleted_at IS NOT NULL AND t.deleted_at > p.at AND t.deleted_at < p.hour_end
-     AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
+  -- LATERAL: each window is an index range of its own, whatever plan the statement gets.
+  SELECT p.k, w.asset_id, w.delta
+    FROM points p CROSS JOIN LATERAL (
+      SELECT t.asset_id, CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END AS delta
+        FROM transactions t
+       WHERE t.user_id = $1 AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
+         AND LEAST(t.completed_at, t.transaction_date) > p.at AND LEAST(t.completed_at, t.transaction_date) < p.hour_end
+      UNION ALL
+      SELECT t.asset_id, -(CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END)
+        FROM transactions t
+       WHERE t.user_id = $1 AND t.deleted_at > p.at AND t.deleted_at < p.hour_end
+         AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
+    ) w
 )
 SELECT 'hour' AS kind, asset_id, bucket, SUM(delta)::text AS delta FROM hours GROUP BY 2, 3
 UNION ALL
