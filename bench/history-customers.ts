@@ -1,9 +1,10 @@
 /**
  * The customers whose history grows: one per size in BENCH_ROWS (default 1,000, 100,000
  * and 1,000,000 ledger rows), with rows every 37 seconds back from now (deposits in the
- * four wallets, one in ten a rejected withdrawal, staking rewards in ETH), so every one of
- * them has the same recent days and only the length of the history differs. Made by
- * PostgreSQL (generate_series) once per database; later runs find them.
+ * four wallets, one in ten a rejected withdrawal, staking rewards in ETH): the 100,000 and
+ * 1,000,000-row customers have the same recent days and only the length of their history
+ * differs (43 days against 428); the 1,000-row one's history is its last ten hours. Made
+ * by PostgreSQL (generate_series) once per database; later runs find them.
  */
 import type pg from 'pg';
 
