@@ -1,10 +1,12 @@
 /**
  * The benchmark's server process: Coffer on an embedded database loaded with the
  * benchmark data set (10,000 customers, 1,000,000 ledger rows, 100,000 of them for one
- * customer), plus a bare Fastify app on the same pool as the yardstick. Prints one JSON
- * line when ready; the load generator runs in another process so the two don't share an
- * event loop. The database lives in the system's temp directory and is reused by later
- * runs, so only the first run pays for the load.
+ * customer, and the history-size customers of BENCH_ROWS), plus a bare Fastify app on the
+ * same pool with the yardsticks: one single indexed SELECT, and for every scenario path the
+ * statements Coffer ran for it, replayed (bench/same-work.ts). Prints one JSON line when
+ * ready; the load generator runs in another process so the two don't share an event loop.
+ * The database lives in the system's temp directory and is reused by later runs, so only
+ * the first run pays for the load.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,6 +19,9 @@ import { createLogger, openServices } from '../apps/server/src/infra';
 import { sha256Hex } from '../apps/server/src/lib/crypto';
 import { SESSION_LOOKUP } from '../apps/server/src/modules/sessions/sessions.repository';
 import { HEAVY_EMAIL, LOAD_EMAIL_DOMAIN, seedLoad } from '../apps/server/src/seed-load';
+import { deepCursor, HISTORY_SIZES, historyEmail, seedHistoryCustomer } from './history-customers';
+import { sameWorkRoute, statementRecorder } from './same-work';
+import { scenarios, type Who } from './scenarios';
 
 const dataDir = process.env.BENCH_DATA_DIR ?? path.join(os.tmpdir(), 'coffer-bench-data');
 fs.mkdirSync(dataDir, { recursive: true });
@@ -38,6 +43,15 @@ const loaded = await seedLoad(services.pool, {
   heavy: 100_000,
 });
 process.stderr.write(`${loaded} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
+const historyCustomers: Array<{ rows: number; userId: string }> = [];
+for (const rows of HISTORY_SIZES) {
+  const began = Date.now();
+  historyCustomers.push({ rows, userId: await seedHistoryCustomer(services.pool, rows) });
+  process.stderr.write(
+    `History customer with ${rows} rows ready (${((Date.now() - began) / 1000).toFixed(0)} s)\n`,
+  );
+}
+await services.pool.query('ANALYZE transactions');
 
 /** A 2FA-verified session for a load customer: the benchmark measures signed-in work. */
 async function sessionFor(email: string): Promise<{ cookie: string; token: string }> {
@@ -101,6 +115,56 @@ bare.get('/bare', async () => {
   return rows[0];
 });
 
+// Every scenario's paths, each with the statements Coffer ran for it as its yardstick.
+const cookies: Record<string, string> = {
+  customer: typical.cookie,
+  heavy: heavy.cookie,
+  admin: admin.cookie,
+};
+for (const { rows } of historyCustomers) {
+  cookies[`history-${rows}`] = (await sessionFor(historyEmail(rows))).cookie;
+}
+const cookieOf = (who: Who) => cookies[who] ?? '';
+const deepPages = [];
+for (const { rows, userId } of historyCustomers) {
+  const cursor = await deepCursor(services.pool, userId, rows);
+  deepPages.push({ rows, url: `/api/transactions?limit=25&cursor=${cursor}` });
+}
+const recorder = statementRecorder(services.pool);
+const yardsticks = new Map<string, string>();
+const list = [];
+for (const spec of scenarios({ heavyHistoryUrls: historyUrls, searchName, deepPages })) {
+  const same: string[] = [];
+  for (const path of spec.paths) {
+    const key = `${spec.who} ${path}`;
+    let url = yardsticks.get(key);
+    if (!url) {
+      // Once to warm what the app caches, then recorded as a warm request runs.
+      await app.inject({ url: path, headers: { cookie: cookieOf(spec.who) } });
+      const steps = await recorder.record(async () => {
+        const res = await app.inject({ url: path, headers: { cookie: cookieOf(spec.who) } });
+        if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+      });
+      url = `/same/${yardsticks.size}`;
+      sameWorkRoute(bare, services.pool, url, steps);
+      yardsticks.set(key, url);
+      if (process.env.BENCH_SHOW_STATEMENTS) {
+        const count = steps.reduce((n, s) => n + s.statements.length, 0);
+        process.stderr.write(`${key}: ${count} statements\n`);
+        for (const step of steps) {
+          for (const st of step.statements) {
+            process.stderr.write(
+              `  [${step.kind}] ${st.text.replace(/\s+/g, ' ').slice(0, 140)}\n`,
+            );
+          }
+        }
+      }
+    }
+    same.push(url);
+  }
+  list.push({ ...spec, cookie: cookieOf(spec.who), same });
+}
+
 await app.listen({ port: 0, host: '127.0.0.1' });
 await bare.listen({ port: 0, host: '127.0.0.1' });
 const portOf = (a: { server: { address(): unknown } }) =>
@@ -122,10 +186,6 @@ console.log(
     ready: true,
     appPort: portOf(app),
     barePort: portOf(bare),
-    cookie: typical.cookie,
-    heavyCookie: heavy.cookie,
-    adminCookie: admin.cookie,
-    searchName,
-    historyUrls,
+    scenarios: list,
   }),
 );

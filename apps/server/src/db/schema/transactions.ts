@@ -125,6 +125,16 @@ export const transactions = pgTable(
     index('transactions_admin_status_idx')
       .on(t.status, t.transactionDate.desc(), t.id.desc())
       .where(sql`${t.deletedAt} IS NULL`),
+    // The portfolio chart reads the effects of a few sub-hour windows (the rest comes from
+    // wallet_hourly_effects): completed rows by the time they count from, and deletions.
+    index('transactions_user_applied_idx')
+      .on(t.userId, sql`LEAST(${t.completedAt}, ${t.transactionDate})`)
+      .where(
+        sql`${t.status} = 'completed' AND ${t.direction} <> 'none' AND ${t.walletId} IS NOT NULL`,
+      ),
+    index('transactions_user_deleted_idx')
+      .on(t.userId, t.deletedAt)
+      .where(sql`${t.deletedAt} IS NOT NULL`),
     check('transactions_amount_nonnegative', sql`${t.cryptoAmount} >= 0 AND ${t.fee} >= 0`),
   ],
 );

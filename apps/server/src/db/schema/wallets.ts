@@ -6,6 +6,7 @@ import {
   integer,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -50,6 +51,29 @@ export const userWallets = pgTable(
     check('user_wallets_held_nonnegative', sql`${t.held} >= 0`),
     check('user_wallets_available_nonnegative', sql`${t.balanceCrypto} >= ${t.held}`),
   ],
+);
+
+/**
+ * What a wallet's completed ledger effects add up to in each UTC hour, dated as the
+ * portfolio chart dates them: an effect counts from its row's date (or its completion, if
+ * earlier), and a deleted row's effect is taken back in the hour it was deleted. Kept by
+ * triggers on `transactions` (migration 0018) in the same transaction as every row change,
+ * so the chart reads at most one row per wallet and hour of its range, however long the
+ * customer's history. Summed over all hours it is the wallet's balance (the ledger check
+ * compares).
+ */
+export const walletHourlyEffects = pgTable(
+  'wallet_hourly_effects',
+  {
+    walletId: uuid('wallet_id')
+      .notNull()
+      .references(() => userWallets.id, { onDelete: 'cascade' }),
+    /** The UTC hour the effects fall in (its start). */
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    /** Signed: credits minus debits (amount + fee) in the hour. */
+    delta: numeric('delta', { precision: 38, scale: 18 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.walletId, t.hour] })],
 );
 
 /** deposit_addresses: symbol + network, as staff enter them. */

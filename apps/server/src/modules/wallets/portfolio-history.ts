@@ -1,5 +1,5 @@
 import { mulPrice, sumUsd, type TAsset, type TPortfolioHistoryResponse } from '@coffer/shared';
-import { walletsRepository as repo } from './wallets.repository';
+import { type BucketEffect, walletsRepository as repo } from './wallets.repository';
 import {
   CUSTOMER_WALLETS,
   holdings,
@@ -14,8 +14,9 @@ const INTERVALS = 48;
 
 /**
  * The portfolio's USD value over a range, at INTERVALS + 1 points. The balance at a
- * point is today's balance minus the ledger effects after it (summed per interval by
- * PostgreSQL), valued at the newest price snapshot at that point, else today's price.
+ * point is today's balance minus the ledger effects after it (from the hourly sums the
+ * ledger keeps, plus the point's own sub-hour window), valued at the newest price snapshot
+ * at that point, else today's price.
  * The last point is now, valued exactly as the dashboard values it.
  */
 export async function portfolioHistory(
@@ -40,17 +41,24 @@ export async function portfolioHistory(
     ),
   ]);
 
-  // Effects after point k, per asset: a running sum from the newest interval back.
+  // Effects after point k, per asset: the hourly sums as a running sum from the newest
+  // interval back, then each point's own sub-hour window.
   const after = new Map<string, bigint[]>();
   for (const { asset } of wallets) after.set(asset.id, new Array<bigint>(INTERVALS + 1).fill(0n));
+  const units = (e: BucketEffect) => {
+    const asset = wallets.find((w) => w.asset.id === e.asset_id)?.asset;
+    return asset ? signedUnits(e.delta, asset.decimals) : 0n;
+  };
   for (const e of effects) {
     const sums = after.get(e.asset_id);
-    const asset = wallets.find((w) => w.asset.id === e.asset_id)?.asset;
-    if (!sums || !asset) continue;
-    sums[e.bucket] = (sums[e.bucket] ?? 0n) + signedUnits(e.delta, asset.decimals);
+    if (sums && e.kind === 'hour') sums[e.bucket] = (sums[e.bucket] ?? 0n) + units(e);
   }
   for (const sums of after.values()) {
     for (let k = INTERVALS - 1; k >= 0; k--) sums[k] = (sums[k] ?? 0n) + (sums[k + 1] ?? 0n);
+  }
+  for (const e of effects) {
+    const sums = after.get(e.asset_id);
+    if (sums && e.kind === 'point') sums[e.bucket] = (sums[e.bucket] ?? 0n) + units(e);
   }
 
   const priceAt = (asset: TAsset, k: number): string => {

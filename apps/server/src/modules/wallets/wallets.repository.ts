@@ -14,8 +14,16 @@ export type WalletBalanceRow = Omit<WalletRecord, 'balance_crypto' | 'held'> & {
   held: bigint;
 };
 
-/** A sum of ledger effects in one bucket of time, for one asset. */
-export type BucketEffect = { asset_id: string; bucket: number; delta: string };
+/**
+ * A sum of ledger effects for one asset: `hour` — in one bucket of time, counting for every
+ * point before it; `point` — after point `bucket` within its hour, counting for it alone.
+ */
+export type BucketEffect = {
+  kind: 'hour' | 'point';
+  asset_id: string;
+  bucket: number;
+  delta: string;
+};
 
 /** A snapshot price at a point of the chart (null when none was stored before it). */
 export type BucketPrice = { bucket: number; price_id: string; price: string | null };
@@ -23,6 +31,38 @@ export type BucketPrice = { bucket: number; price_id: string; price: string | nu
 // The dashboard's hot path: a named statement, planned once per connection.
 const WALLETS_OF_USER = `SELECT id, asset_id, network, balance_crypto, held, balance_fiat
   FROM user_wallets WHERE user_id = $1`;
+
+// The chart's points are $2 + k·$3 seconds, k < $4. The signed effect of a completed row and
+// the time it counts from are the ones the hourly sums' triggers use (migration 0018).
+const EFFECTS_BY_BUCKET = `
+WITH hours AS (
+  SELECT w.asset_id,
+         LEAST(ceil(extract(epoch FROM e.hour - $2::timestamptz) / $3::numeric)::int - 1, $4::int - 1) AS bucket,
+         e.delta
+    FROM user_wallets w JOIN wallet_hourly_effects e ON e.wallet_id = w.id
+   WHERE w.user_id = $1 AND e.hour > $2::timestamptz
+), points AS (
+  SELECT g.k, p.at, date_bin('1 hour', p.at, timestamptz '2000-01-01 00:00:00+00') + interval '1 hour' AS hour_end
+    FROM generate_series(0, $4::int - 1) AS g(k)
+   CROSS JOIN LATERAL (SELECT $2::timestamptz + g.k * $3::numeric * interval '1 second' AS at) p
+), inside AS (
+  -- LATERAL: each window is an index range of its own, whatever plan the statement gets.
+  SELECT p.k, w.asset_id, w.delta
+    FROM points p CROSS JOIN LATERAL (
+      SELECT t.asset_id, CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END AS delta
+        FROM transactions t
+       WHERE t.user_id = $1 AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
+         AND LEAST(t.completed_at, t.transaction_date) > p.at AND LEAST(t.completed_at, t.transaction_date) < p.hour_end
+      UNION ALL
+      SELECT t.asset_id, -(CASE WHEN t.direction = 'credit' THEN t.crypto_amount ELSE -(t.crypto_amount + t.fee) END)
+        FROM transactions t
+       WHERE t.user_id = $1 AND t.deleted_at > p.at AND t.deleted_at < p.hour_end
+         AND t.status = 'completed' AND t.direction <> 'none' AND t.wallet_id IS NOT NULL
+    ) w
+)
+SELECT 'hour' AS kind, asset_id, bucket, SUM(delta)::text AS delta FROM hours GROUP BY 2, 3
+UNION ALL
+SELECT 'point', asset_id, k, SUM(delta)::text FROM inside GROUP BY 2, 3`;
 
 export const walletsRepository = {
   /** The customer's wallets of catalogue assets, amounts in minor units. */
@@ -56,13 +96,16 @@ export const walletsRepository = {
   },
 
   /**
-   * The customer's completed ledger effects after `from`, summed per asset and per chart
-   * interval: bucket j holds the effects in (from + j·step, from + (j+1)·step], the last
-   * bucket everything later. An effect counts from the row's date as the history shows it
-   * (a withdrawal from its request, when its amount left the customer's hands; a deposit
-   * staff dated back from that date), or from its completion if that was earlier; a
-   * deleted row also stops counting when it was deleted.
-   * PostgreSQL does the summing, so 100,000 rows come back as at most buckets × assets.
+   * The customer's completed ledger effects after the chart's points, per asset, in two
+   * kinds of rows. `hour` rows: the hourly sums (wallet_hourly_effects) of the hours that
+   * start after `from`, each in the bucket of the last point before its hour starts; they
+   * count, as the running sum goes back, for every point before that hour. `point` rows:
+   * for point k alone, the effects inside its own hour after it, read from the ledger rows
+   * of that sub-hour window (an index range each). So the statement reads at most one row
+   * per wallet and hour of the range plus a few minutes of rows per point, however long
+   * the history. An effect counts from the row's date as the history shows it (a
+   * withdrawal from its request; a deposit staff dated back from that date), or from its
+   * completion if that was earlier; a deleted row stops counting when it was deleted.
    */
   async effectsByBucket(
     pool: pg.Pool,
@@ -71,26 +114,11 @@ export const walletsRepository = {
     stepSeconds: number,
     buckets: number,
   ): Promise<BucketEffect[]> {
-    const { rows } = await pool.query<BucketEffect>(
-      `WITH applied AS (
-         SELECT asset_id,
-                CASE WHEN direction = 'credit' THEN crypto_amount ELSE -(crypto_amount + fee) END AS delta,
-                LEAST(completed_at, transaction_date) AS applied_at,
-                deleted_at
-           FROM transactions
-          WHERE user_id = $1 AND status = 'completed' AND direction <> 'none' AND wallet_id IS NOT NULL
-            AND (LEAST(completed_at, transaction_date) > $2 OR deleted_at > $2)
-       ), events AS (
-         SELECT asset_id, delta, applied_at AS at FROM applied WHERE applied_at > $2
-         UNION ALL
-         SELECT asset_id, -delta, deleted_at FROM applied WHERE deleted_at > $2
-       )
-       SELECT asset_id,
-              LEAST(ceil(extract(epoch FROM at - $2::timestamptz) / $3::numeric)::int - 1, $4::int - 1) AS bucket,
-              SUM(delta)::text AS delta
-         FROM events GROUP BY 1, 2`,
-      [userId, from, stepSeconds, buckets],
-    );
+    const { rows } = await pool.query<BucketEffect>({
+      name: 'portfolio_effects',
+      text: EFFECTS_BY_BUCKET,
+      values: [userId, from, stepSeconds, buckets],
+    });
     return rows;
   },
 
