@@ -328,7 +328,7 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
   await page.goto('/withdraw/eth');
   await expect(page.getByRole('heading', { level: 1, name: 'Withdraw ETH' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to Withdraw' })).toBeVisible();
-  await expect(page.getByText(/^Available:\s*1 ETH$/)).toBeVisible();
+  await expect(page.getByText(/^Available:\s*1\.000000 ETH$/)).toBeVisible();
   const submit = page.getByRole('button', { name: 'Withdraw ETH' });
   await expect(submit).toBeDisabled();
 
@@ -367,7 +367,7 @@ test('the ETH page: Max is the available balance minus the fee, and the request 
 
   // Nothing is left to withdraw: Max fills 0, and the message says the balance is short.
   await page.goto('/withdraw/eth');
-  await expect(page.getByText(/^Available:\s*0 ETH$/)).toBeVisible();
+  await expect(page.getByText(/^Available:\s*0\.000000 ETH$/)).toBeVisible();
   await page.getByRole('button', { name: /^Max/ }).click();
   await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('0');
   // (Staking accrues meanwhile and is quoted, but it is not withdrawable.)
