@@ -29,6 +29,7 @@ const INPUTS = {
     'apps/web/public',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/scripts',
     'import-graph.ts',
     'apps/web/package.json',
     ...SHARED,

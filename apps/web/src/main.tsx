@@ -1,5 +1,5 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppProvider } from './app/provider';
 import { AppRouter } from './app/router';
 import './index.css';
@@ -7,10 +7,15 @@ import './index.css';
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <AppProvider>
       <AppRouter />
     </AppProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+
+// A public page arrives prerendered (its content already painted): React takes over that
+// markup. Every other page arrives as the empty shell and is rendered here.
+if (root.firstElementChild) hydrateRoot(root, app);
+else createRoot(root).render(app);

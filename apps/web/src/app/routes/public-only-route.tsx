@@ -9,6 +9,8 @@ import { Navigate, useSearchParams } from 'react-router';
 /**
  * `/auth` and `/welcome`: a signed-in visitor goes on to the page the gate sent them from
  * (`?next=`) or to the dashboard. While a sign-out is finishing, the page is shown as is.
+ * While the session is still being asked for, the page is shown too: it is the page the
+ * build prerendered, so a visitor reads it at once, and a signed-in one moves on once known.
  */
 export function PublicOnlyRoute({
   children,
@@ -20,7 +22,6 @@ export function PublicOnlyRoute({
   const session = useSession();
   const [params] = useSearchParams();
   const signingOut = useIsMutating({ mutationKey: SIGN_OUT_KEY }) > 0;
-  if (session.isPending) return <PageSpinner />;
   if (session.data && !signingOut) {
     return (
       <>

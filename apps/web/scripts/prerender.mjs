@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'vite';
+
+/**
+ * The second half of the web build: the public pages rendered to HTML with their content
+ * (src/prerender.tsx, built for Node into a scratch folder), each written into the built
+ * index.html's root as `dist/prerendered/<page>.html`, with `pages.json` telling the server
+ * which file answers which path. index.html itself stays the empty shell the portal and
+ * back office start from.
+ */
+
+const WEB = path.resolve(import.meta.dirname, '..');
+const DIST = path.join(WEB, 'dist');
+const SCRATCH = path.join(WEB, 'dist-prerender');
+const OUT = path.join(DIST, 'prerendered');
+
+await build({
+  root: WEB,
+  mode: 'production',
+  logLevel: 'warn',
+  build: {
+    ssr: 'src/prerender.tsx',
+    outDir: SCRATCH,
+    emptyOutDir: true,
+    manifest: false,
+    // Bundled whole, so the scratch folder runs without the app's own import aliases.
+  },
+  ssr: { noExternal: true },
+});
+
+try {
+  const entry = await import(pathToFileURL(path.join(SCRATCH, 'prerender.js')).href);
+  const shell = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  const ROOT_DIV = '<div id="root"></div>';
+  if (!shell.includes(ROOT_DIV)) throw new Error(`index.html has no ${ROOT_DIV}`);
+
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.mkdirSync(OUT, { recursive: true });
+  const pages = {};
+  for (const { path: pagePath, file } of entry.PAGES) {
+    const html = await entry.renderPage(pagePath);
+    // React puts what belongs in <head> first (the page's <title>, preloads): it goes there.
+    const head = html.match(/^(?:<link[^>]*\/>|<meta[^>]*\/>|<title>[^<]*<\/title>)*/)?.[0] ?? '';
+    // A page without a <title> of its own keeps the shell's.
+    const title =
+      head.match(/<title>[^<]*<\/title>/)?.[0] ?? shell.match(/<title>[^<]*<\/title>/)?.[0];
+    const body = html.slice(head.length);
+    const page = shell
+      .replace(/<title>[^<]*<\/title>/, () => `${head.replace(title ?? '', '')}${title ?? ''}`)
+      .replace(ROOT_DIV, () => `<div id="root">${body}</div>`);
+    fs.writeFileSync(path.join(OUT, file), page);
+    pages[pagePath] = file;
+  }
+  const manifest = {
+    pages,
+    notFoundPath: entry.NOT_FOUND_PATH,
+    appSegments: entry.appSegments(),
+  };
+  fs.writeFileSync(path.join(OUT, 'pages.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  console.log(`Prerendered ${Object.keys(pages).length} public pages.`);
+} finally {
+  if (!process.env.KEEP) fs.rmSync(SCRATCH, { recursive: true, force: true });
+}
