@@ -62,7 +62,9 @@ export function loadPrerenderedPages(distDir: string): PrerenderedPages | null {
       const key = urlPath.replace(/\/+$/, '').toLowerCase() || '/';
       const file = files.get(key);
       if (file) {
-        return reply.header('cache-control', 'no-cache').sendFile(`${DIR}/${file}`, { maxAge: 0 });
+        return reply
+          .header('cache-control', 'no-cache')
+          .sendFile(`${DIR}/${file}`, { cacheControl: false });
       }
       const first = key.split('/')[1] ?? '';
       if (notFoundHtml === null || segments.has(first)) return null;
