@@ -15,7 +15,7 @@ function subscribe(listener: () => void) {
 export function useTheme() {
   // A prerendered page was built in the light theme; hydration starts from that, and a stored
   // dark theme then switches the icons right after (the colours are dark from the start).
-  const theme = useSyncExternalStore(
+  const theme = useSyncExternalStore<Theme>(
     subscribe,
     () => current,
     () => 'light',

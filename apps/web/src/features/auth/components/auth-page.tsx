@@ -8,6 +8,7 @@ import { Form, FormField } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { NEW_PASSWORD_HINT } from '@web/lib/new-password';
+import { useHydrated } from '@web/lib/use-hydrated';
 import { MailCheck } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -62,6 +63,7 @@ export default function AuthPage() {
 /** E-mail and password, one message for both, and the submit of the mode. */
 function AuthForm({ auth }: { auth: TAuthForm }) {
   const errorId = useId();
+  const hydrated = useHydrated();
   const signingUp = auth.mode === 'signup';
   return (
     <Form
@@ -113,7 +115,7 @@ function AuthForm({ auth }: { auth: TAuthForm }) {
 
       <AuthFormError auth={auth} errorId={errorId} />
 
-      <Button type="submit" className="w-full" disabled={auth.busy}>
+      <Button type="submit" className="w-full" disabled={auth.busy || !hydrated}>
         {signingUp
           ? auth.signingUp
             ? 'Creating account...'

@@ -14,6 +14,7 @@ import { Textarea } from '@web/components/ui/input';
 import { NewPasswordFields } from '@web/components/ui/new-password-fields';
 import { ApiError } from '@web/lib/api-client';
 import { newPasswordProblem } from '@web/lib/new-password';
+import { useHydrated } from '@web/lib/use-hydrated';
 import { CheckCircle2, ShieldAlert } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -133,6 +134,7 @@ function ResetPasswordForm({ reset }: { reset: ReturnType<typeof useResetPasswor
   }
 
   const words = countWords(form.watch('recoveryPhrase'));
+  const hydrated = useHydrated();
 
   return (
     <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
@@ -172,7 +174,7 @@ function ResetPasswordForm({ reset }: { reset: ReturnType<typeof useResetPasswor
       <Button
         type="submit"
         className="w-full"
-        disabled={form.formState.isSubmitting || reset.isPending}
+        disabled={form.formState.isSubmitting || reset.isPending || !hydrated}
         aria-describedby={noticeId}
       >
         {reset.isPending ? 'Resetting Password...' : 'Reset Password'}

@@ -1,0 +1,16 @@
+import { useSyncExternalStore } from 'react';
+
+const never = () => () => {};
+
+/**
+ * False while React takes over a prerendered page (and in the prerendering itself), true
+ * from then on and in every page rendered in the browser. A prerendered form's submit
+ * waits for it: before, the browser would send the form itself, fields in the address.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    never,
+    () => true,
+    () => false,
+  );
+}
