@@ -4,8 +4,9 @@ const never = () => () => {};
 
 /**
  * False while React takes over a prerendered page (and in the prerendering itself), true
- * from then on and in every page rendered in the browser. A prerendered form's submit
- * waits for it: before, the browser would send the form itself, fields in the address.
+ * from then on and in every page rendered in the browser. A prerendered form takes input
+ * only from then on: React would drop what was typed before, and the browser would send
+ * the form itself, fields in the address.
  */
 export function useHydrated(): boolean {
   return useSyncExternalStore(

@@ -75,55 +75,59 @@ function AuthForm({ auth }: { auth: TAuthForm }) {
       onSubmitCapture={auth.clear}
       className="flex flex-col gap-4"
     >
-      <FormField name="email" label="Email">
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            onChange={(e) => {
-              control.onChange(e);
-              auth.setUnverified(false);
-            }}
-          />
-        )}
-      </FormField>
+      {/* Prerendered: the fields take input once React has the page, so nothing typed is
+          lost and the browser never sends the form itself (the password in the address). */}
+      <fieldset disabled={!hydrated} className="contents">
+        <FormField name="email" label="Email">
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              onChange={(e) => {
+                control.onChange(e);
+                auth.setUnverified(false);
+              }}
+            />
+          )}
+        </FormField>
 
-      <FormField
-        name="password"
-        label="Password"
-        labelAside={
-          signingUp ? null : (
-            <Link to="/reset-password" className="text-sm text-primary hover:underline">
-              Forgot password?
-            </Link>
-          )
-        }
-        hint={signingUp ? NEW_PASSWORD_HINT : null}
-      >
-        {(control) => (
-          <PasswordInput
-            {...control}
-            autoComplete={signingUp ? 'new-password' : 'current-password'}
-            // Only a new password has a minimum: older ones keep working.
-            minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
-            onFocus={signingUp ? preloadPasswordCheck : undefined}
-          />
-        )}
-      </FormField>
+        <FormField
+          name="password"
+          label="Password"
+          labelAside={
+            signingUp ? null : (
+              <Link to="/reset-password" className="text-sm text-primary hover:underline">
+                Forgot password?
+              </Link>
+            )
+          }
+          hint={signingUp ? NEW_PASSWORD_HINT : null}
+        >
+          {(control) => (
+            <PasswordInput
+              {...control}
+              autoComplete={signingUp ? 'new-password' : 'current-password'}
+              // Only a new password has a minimum: older ones keep working.
+              minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
+              onFocus={signingUp ? preloadPasswordCheck : undefined}
+            />
+          )}
+        </FormField>
 
-      <AuthFormError auth={auth} errorId={errorId} />
+        <AuthFormError auth={auth} errorId={errorId} />
 
-      <Button type="submit" className="w-full" disabled={auth.busy || !hydrated}>
-        {signingUp
-          ? auth.signingUp
-            ? 'Creating account...'
-            : 'Create Account'
-          : auth.signingIn
-            ? 'Signing in...'
-            : 'Sign In'}
-      </Button>
+        <Button type="submit" className="w-full" disabled={auth.busy}>
+          {signingUp
+            ? auth.signingUp
+              ? 'Creating account...'
+              : 'Create Account'
+            : auth.signingIn
+              ? 'Signing in...'
+              : 'Sign In'}
+        </Button>
+      </fieldset>
     </Form>
   );
 }
