@@ -103,6 +103,20 @@ test.describe('prerendered public pages', () => {
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
   });
 
+  test('the window title follows the visitor from a prerendered page on', async ({ page }) => {
+    await page.goto('/');
+    await hydrated(page);
+    await expect(page).toHaveTitle('Coffer: next-generation crypto management');
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'About Us' })
+      .click();
+    await expect(page).toHaveTitle('About Us · Coffer');
+    await page.getByRole('link', { name: 'Get Started Now' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign In');
+    await expect(page).toHaveTitle('Coffer');
+  });
+
   test('in the dark theme the prerendered page is dark from the first paint', async ({ page }) => {
     await page.addInitScript(() => localStorage.setItem('coffer-theme', 'dark'));
     await page.goto('/about', { waitUntil: 'domcontentloaded' });

@@ -41,14 +41,13 @@ try {
   const pages = {};
   for (const { path: pagePath, file } of entry.PAGES) {
     const html = await entry.renderPage(pagePath);
-    // React puts what belongs in <head> first (the page's <title>, preloads): it goes there.
+    // React puts what belongs in <head> first (the page's <title>, preloads): it goes there,
+    // before the shell's <title>, which stays for the pages that set none once React takes
+    // the page's own away (as it does in the browser when the visitor moves on).
     const head = html.match(/^(?:<link[^>]*\/>|<meta[^>]*\/>|<title>[^<]*<\/title>)*/)?.[0] ?? '';
-    // A page without a <title> of its own keeps the shell's.
-    const title =
-      head.match(/<title>[^<]*<\/title>/)?.[0] ?? shell.match(/<title>[^<]*<\/title>/)?.[0];
     const body = html.slice(head.length);
     const page = shell
-      .replace(/<title>[^<]*<\/title>/, () => `${head.replace(title ?? '', '')}${title ?? ''}`)
+      .replace(/<title>[^<]*<\/title>/, (title) => `${head}${title}`)
       .replace(ROOT_DIV, () => `<div id="root">${body}</div>`);
     fs.writeFileSync(path.join(OUT, file), page);
     pages[pagePath] = file;
