@@ -2,7 +2,7 @@ import { useIsMutating } from '@tanstack/react-query';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { safeNextPath } from '@web/lib/safe-next';
 import { useSession } from '@web/lib/session';
-import { SIGN_OUT_KEY } from '@web/lib/sign-out';
+import { SIGN_OUT_KEY } from '@web/lib/sign-out-key';
 import type { ReactNode } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 
