@@ -36,6 +36,15 @@ try {
   const ROOT_DIV = '<div id="root"></div>';
   if (!shell.includes(ROOT_DIV)) throw new Error(`index.html has no ${ROOT_DIV}`);
 
+  // The prerendered pages start the app's script after their first paint (public/start-app.js),
+  // and preload none of its chunks: they would compete with the stylesheet for the network.
+  const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+  const entryFile = shell.match(ENTRY)?.[1];
+  if (!entryFile) throw new Error('index.html has no entry script');
+  const pageShell = shell
+    .replace(ENTRY, `<script src="/start-app.js" data-entry="${entryFile}" defer></script>`)
+    .replace(/\s*<link rel="modulepreload"[^>]*>/g, '');
+
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.mkdirSync(OUT, { recursive: true });
   const pages = {};
@@ -46,7 +55,7 @@ try {
     // the page's own away (as it does in the browser when the visitor moves on).
     const head = html.match(/^(?:<link[^>]*\/>|<meta[^>]*\/>|<title>[^<]*<\/title>)*/)?.[0] ?? '';
     const body = html.slice(head.length);
-    const page = shell
+    const page = pageShell
       .replace(/<title>[^<]*<\/title>/, (title) => `${head}${title}`)
       .replace(ROOT_DIV, () => `<div id="root">${body}</div>`);
     fs.writeFileSync(path.join(OUT, file), page);
