@@ -73,7 +73,7 @@ test.describe('prerendered public pages', () => {
       await page.goto(path);
       await hydrated(page);
       await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
-      await snap(page, `prerendered${path.replaceAll('/', '-')}`);
+      await snap(page, `prerendered-${path === '/' ? 'home' : path.slice(1)}`);
       // The marketing pages carry the switch in their header; sign-in and reset in the corner.
       const toggle = page.getByRole('button', { name: /Switch to (dark|light) theme/ });
       if ((await toggle.count()) > 0) {
