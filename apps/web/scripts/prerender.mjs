@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'vite';
@@ -13,7 +14,8 @@ import { build } from 'vite';
 
 const WEB = path.resolve(import.meta.dirname, '..');
 const DIST = path.join(WEB, 'dist');
-const SCRATCH = path.join(WEB, 'dist-prerender');
+// In the system's temp directory: a failed build leaves nothing in the source tree.
+const SCRATCH = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-prerender-'));
 const OUT = path.join(DIST, 'prerendered');
 
 await build({
@@ -25,8 +27,8 @@ await build({
     outDir: SCRATCH,
     emptyOutDir: true,
     manifest: false,
-    // Bundled whole, so the scratch folder runs without the app's own import aliases.
   },
+  // Bundled whole, packages included: the scratch folder has no node_modules beside it.
   ssr: { noExternal: true },
 });
 
@@ -69,5 +71,5 @@ try {
   fs.writeFileSync(path.join(OUT, 'pages.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(`Prerendered ${Object.keys(pages).length} public pages.`);
 } finally {
-  if (!process.env.KEEP) fs.rmSync(SCRATCH, { recursive: true, force: true });
+  fs.rmSync(SCRATCH, { recursive: true, force: true });
 }
