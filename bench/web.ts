@@ -89,6 +89,20 @@ async function measure(url: string, cookie: string | null): Promise<Figures> {
   }
 }
 
+/** Lighthouse now and then fails to record a load (NO_NAVSTART): that run is made again. */
+async function measureAgainOnFailure(url: string, cookie: string | null): Promise<Figures> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await measure(url, cookie);
+    } catch (err) {
+      if (attempt === 3) throw err;
+      process.stderr.write(
+        `${url}: ${err instanceof Error ? err.message : String(err)} (run again)\n`,
+      );
+    }
+  }
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
@@ -142,7 +156,12 @@ try {
   for (const page of PAGES) {
     const runs: Figures[] = [];
     for (let i = 0; i < RUNS; i++) {
-      runs.push(await measure(`${base}${page.path}`, page.signedIn ? server.ready.cookie : null));
+      runs.push(
+        await measureAgainOnFailure(
+          `${base}${page.path}`,
+          page.signedIn ? server.ready.cookie : null,
+        ),
+      );
     }
     const m = medians(runs);
     process.stderr.write(`${page.path}: ${JSON.stringify(m)}\n`);
