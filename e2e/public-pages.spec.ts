@@ -65,7 +65,10 @@ for (const { name, viewport } of VIEWPORTS) {
         'href',
         '/auth',
       );
-      await expect(page.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/');
+      await expect(page.getByRole('link', { name: "Explore Coffer's Features" })).toHaveAttribute(
+        'href',
+        '/',
+      );
       await expectAccessible(page);
       if (name === 'desktop') await snap(page, 'about');
 

@@ -30,6 +30,7 @@ const INPUTS = {
     'apps/web/scripts',
     'apps/web/index.html',
     'apps/web/vite.config.ts',
+    'apps/web/scripts',
     'import-graph.ts',
     'apps/web/package.json',
     ...SHARED,

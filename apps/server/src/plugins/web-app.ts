@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { loadPrerenderedPages } from './prerendered-pages';
 
 /**
  * First path segments that monitoring tools, scanners and orchestrators ask for. None is a
@@ -42,7 +43,8 @@ function isPagePath(urlPath: string): boolean {
 }
 
 /**
- * Serves the built single-page app: real files from the build, index.html for every
+ * Serves the built single-page app: real files from the build, the prerendered public
+ * pages (and the not-found page, 404, under no page of the app), index.html for every
  * other page path so the browser's router can take it. Unknown /api paths, operational paths
  * (/metrics…, /healthz…) and missing files stay JSON 404s.
  */
@@ -57,6 +59,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       wildcard: false,
       preCompressed: true,
     });
+  const prerendered = hasBuild ? loadPrerenderedPages(distDir) : null;
 
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     const notFound = () => reply.status(404).send({ error: 'NOT_FOUND', message: 'Not found.' });
@@ -84,6 +87,13 @@ export async function registerWebApp(app: FastifyInstance, distDir: string | nul
       return reply.sendFile(relative, { maxAge: immutable ? '365d' : 0, immutable });
     }
     if (!isPagePath(urlPath)) return notFound();
+    // With a query the page may differ from the prerendered one (`/auth?mode=signup`): the
+    // shell renders it in the browser instead.
+    const rawPath = request.url.split('?')[0] ?? '/';
+    if (prerendered && !request.url.includes('?')) {
+      const page = prerendered.reply(reply, urlPath, rawPath);
+      if (page) return page;
+    }
     return reply.header('cache-control', 'no-cache').sendFile('index.html', { maxAge: 0 });
   });
 }

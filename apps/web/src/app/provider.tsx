@@ -1,6 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { Toaster } from 'sonner';
+import { lazy, type ReactNode, Suspense } from 'react';
 import { queryClient } from '../lib/query-client';
 import { useTheme } from '../lib/use-theme';
 
@@ -11,16 +10,22 @@ import { useTheme } from '../lib/use-theme';
 const BELOW_TOP_BAR = { top: 80, right: 24 };
 const BELOW_TOP_BAR_MOBILE = { top: 72, right: 16, left: 16 };
 
+// Not needed for a page's first paint: loaded beside it. A toast raised before it is there
+// still shows, once it is.
+const Toaster = lazy(() => import('sonner').then((m) => ({ default: m.Toaster })));
+
 function ThemedToaster() {
   const { theme } = useTheme();
   return (
-    <Toaster
-      theme={theme}
-      position="top-right"
-      offset={BELOW_TOP_BAR}
-      mobileOffset={BELOW_TOP_BAR_MOBILE}
-      closeButton
-    />
+    <Suspense fallback={null}>
+      <Toaster
+        theme={theme}
+        position="top-right"
+        offset={BELOW_TOP_BAR}
+        mobileOffset={BELOW_TOP_BAR_MOBILE}
+        closeButton
+      />
+    </Suspense>
   );
 }
 

@@ -66,7 +66,7 @@ function page(node: ReactNode) {
   return <Suspense fallback={<PageSpinner />}>{node}</Suspense>;
 }
 
-const routes: RouteObject[] = [
+export const routes: RouteObject[] = [
   { path: '/', element: page(<LandingPage />) },
   { path: '/about', element: page(<AboutPage />) },
   {
@@ -151,7 +151,8 @@ const routes: RouteObject[] = [
   { path: '*', element: page(<NotFoundPage />) },
 ];
 
-function AppRoutes() {
+/** The app's pages for whichever router is around them: the browser's, or the build's. */
+export function AppRoutes() {
   return useRoutes(routes);
 }
 

@@ -4,9 +4,7 @@ import { useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { api } from './api-client';
 import { sessionQueryOptions } from './session';
-
-/** Lets the public-only pages tell a sign-out in progress from a signed-in visit. */
-export const SIGN_OUT_KEY = ['sign-out'];
+import { SIGN_OUT_KEY } from './sign-out-key';
 
 export function signOut() {
   return api.post<{ ok: true }>('/api/auth/sign-out');

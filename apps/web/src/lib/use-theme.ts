@@ -4,7 +4,8 @@ import { applyTheme, readTheme, type Theme } from './theme';
 // The theme is a class on <html> (set before first paint by /theme.js); this hook reads
 // and changes it, and re-renders every user of it on change.
 const listeners = new Set<() => void>();
-let current: Theme = readTheme();
+// At build time (prerendering the public pages) there is no stored setting: light.
+let current: Theme = typeof document === 'undefined' ? 'light' : readTheme();
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
@@ -12,7 +13,13 @@ function subscribe(listener: () => void) {
 }
 
 export function useTheme() {
-  const theme = useSyncExternalStore(subscribe, () => current);
+  // A prerendered page was built in the light theme; hydration starts from that, and a stored
+  // dark theme then switches the icons right after (the colours are dark from the start).
+  const theme = useSyncExternalStore<Theme>(
+    subscribe,
+    () => current,
+    () => 'light',
+  );
   const setTheme = useCallback((next: Theme) => {
     current = next;
     applyTheme(next);

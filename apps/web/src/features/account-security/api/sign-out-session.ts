@@ -2,7 +2,7 @@ import type { TOk } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
 import { sessionQueryOptions } from '@web/lib/session';
-import { SIGN_OUT_KEY } from '@web/lib/sign-out';
+import { SIGN_OUT_KEY } from '@web/lib/sign-out-key';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { toast } from 'sonner';

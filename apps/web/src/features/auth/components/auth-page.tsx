@@ -8,6 +8,7 @@ import { Form, FormField } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { PasswordInput } from '@web/components/ui/password-input';
 import { NEW_PASSWORD_HINT } from '@web/lib/new-password';
+import { useHydrated } from '@web/lib/use-hydrated';
 import { MailCheck } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'react-router';
@@ -62,6 +63,7 @@ export default function AuthPage() {
 /** E-mail and password, one message for both, and the submit of the mode. */
 function AuthForm({ auth }: { auth: TAuthForm }) {
   const errorId = useId();
+  const hydrated = useHydrated();
   const signingUp = auth.mode === 'signup';
   return (
     <Form
@@ -73,61 +75,65 @@ function AuthForm({ auth }: { auth: TAuthForm }) {
       onSubmitCapture={auth.clear}
       className="flex flex-col gap-4"
     >
-      <FormField name="email" label="Email">
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            onChange={(e) => {
-              control.onChange(e);
-              auth.setUnverified(false);
-            }}
-          />
-        )}
-      </FormField>
+      {/* Prerendered: the fields take input once React has the page, so nothing typed is
+          lost and the browser never sends the form itself (the password in the address). */}
+      <fieldset disabled={!hydrated} className="contents">
+        <FormField name="email" label="Email">
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              onChange={(e) => {
+                control.onChange(e);
+                auth.setUnverified(false);
+              }}
+            />
+          )}
+        </FormField>
 
-      <FormField
-        name="password"
-        label="Password"
-        className="relative flex flex-col gap-2"
-        // Shown on the label's line but after the field in the page, so Tab goes from the
-        // e-mail to the password before reaching the link.
-        after={
-          signingUp ? null : (
-            <Link
-              to="/reset-password"
-              className="absolute top-0 right-0 text-sm text-primary hover:underline"
-            >
-              Forgot password?
-            </Link>
-          )
-        }
-        hint={signingUp ? NEW_PASSWORD_HINT : null}
-      >
-        {(control) => (
-          <PasswordInput
-            {...control}
-            autoComplete={signingUp ? 'new-password' : 'current-password'}
-            // Only a new password has a minimum: older ones keep working.
-            minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
-            onFocus={signingUp ? preloadPasswordCheck : undefined}
-          />
-        )}
-      </FormField>
+        <FormField
+          name="password"
+          label="Password"
+          className="relative flex flex-col gap-2"
+          // Shown on the label's line but after the field in the page, so Tab goes from the
+          // e-mail to the password before reaching the link.
+          after={
+            signingUp ? null : (
+              <Link
+                to="/reset-password"
+                className="absolute top-0 right-0 text-sm text-primary hover:underline"
+              >
+                Forgot password?
+              </Link>
+            )
+          }
+          hint={signingUp ? NEW_PASSWORD_HINT : null}
+        >
+          {(control) => (
+            <PasswordInput
+              {...control}
+              autoComplete={signingUp ? 'new-password' : 'current-password'}
+              // Only a new password has a minimum: older ones keep working.
+              minLength={signingUp ? PASSWORD_MIN_LENGTH : undefined}
+              onFocus={signingUp ? preloadPasswordCheck : undefined}
+            />
+          )}
+        </FormField>
 
-      <AuthFormError auth={auth} errorId={errorId} />
+        <AuthFormError auth={auth} errorId={errorId} />
 
-      <Button type="submit" className="w-full" disabled={auth.busy}>
-        {signingUp
-          ? auth.signingUp
-            ? 'Creating account...'
-            : 'Create Account'
-          : auth.signingIn
-            ? 'Signing in...'
-            : 'Sign In'}
-      </Button>
+        <Button type="submit" className="w-full" disabled={auth.busy}>
+          {signingUp
+            ? auth.signingUp
+              ? 'Creating account...'
+              : 'Create Account'
+            : auth.signingIn
+              ? 'Signing in...'
+              : 'Sign In'}
+        </Button>
+      </fieldset>
     </Form>
   );
 }

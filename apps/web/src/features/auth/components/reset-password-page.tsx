@@ -14,6 +14,7 @@ import { Textarea } from '@web/components/ui/input';
 import { NewPasswordFields } from '@web/components/ui/new-password-fields';
 import { ApiError } from '@web/lib/api-client';
 import { newPasswordProblem } from '@web/lib/new-password';
+import { useHydrated } from '@web/lib/use-hydrated';
 import { CheckCircle2, ShieldAlert } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -133,50 +134,55 @@ function ResetPasswordForm({ reset }: { reset: ReturnType<typeof useResetPasswor
   }
 
   const words = countWords(form.watch('recoveryPhrase'));
+  const hydrated = useHydrated();
 
   return (
     <Form form={form} onSubmit={submit} summary className="flex flex-col gap-5">
-      <FormField
-        name="recoveryPhrase"
-        label="Recovery phrase"
-        describedBy={[phraseHintId]}
-        after={
-          <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
-            <span>Your 12 words, in order, separated by spaces.</span>
-            <span aria-live="polite">
-              {words} / {RECOVERY_PHRASE_WORDS} words
-            </span>
-          </p>
-        }
-      >
-        {(control) => (
-          <Textarea
-            {...control}
-            rows={3}
-            autoComplete="off"
-            autoCapitalize="none"
-            autoCorrect="off"
-            spellCheck={false}
-            placeholder="word1 word2 word3 ... word12"
-            className="font-mono"
-          />
-        )}
-      </FormField>
+      {/* Prerendered: the fields take input once React has the page, so nothing typed is
+          lost and the browser never sends the form itself (the phrase in the address). */}
+      <fieldset disabled={!hydrated} className="contents">
+        <FormField
+          name="recoveryPhrase"
+          label="Recovery phrase"
+          describedBy={[phraseHintId]}
+          after={
+            <p id={phraseHintId} className="flex justify-between gap-2 text-xs text-muted">
+              <span>Your 12 words, in order, separated by spaces.</span>
+              <span aria-live="polite">
+                {words} / {RECOVERY_PHRASE_WORDS} words
+              </span>
+            </p>
+          }
+        >
+          {(control) => (
+            <Textarea
+              {...control}
+              rows={3}
+              autoComplete="off"
+              autoCapitalize="none"
+              autoCorrect="off"
+              spellCheck={false}
+              placeholder="word1 word2 word3 ... word12"
+              className="font-mono"
+            />
+          )}
+        </FormField>
 
-      <NewPasswordFields />
+        <NewPasswordFields />
 
-      <FormError />
+        <FormError />
 
-      <PhraseNotice id={noticeId} />
+        <PhraseNotice id={noticeId} />
 
-      <Button
-        type="submit"
-        className="w-full"
-        disabled={form.formState.isSubmitting || reset.isPending}
-        aria-describedby={noticeId}
-      >
-        {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
-      </Button>
+        <Button
+          type="submit"
+          className="w-full"
+          disabled={form.formState.isSubmitting || reset.isPending}
+          aria-describedby={noticeId}
+        >
+          {reset.isPending ? 'Resetting Password...' : 'Reset Password'}
+        </Button>
+      </fieldset>
     </Form>
   );
 }

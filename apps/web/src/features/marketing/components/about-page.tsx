@@ -160,7 +160,7 @@ export default function AboutPage() {
         <CallToAction
           title="Ready to start?"
           primary={{ to: '/auth', label: 'Get Started Now' }}
-          secondary={{ to: '/', label: 'Learn More' }}
+          secondary={{ to: '/', label: "Explore Coffer's Features" }}
         >
           Create an account, set up two-factor authentication and make your first deposit.
         </CallToAction>

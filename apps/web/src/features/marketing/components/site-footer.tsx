@@ -70,7 +70,10 @@ export function SiteFooter() {
         </nav>
       </div>
       <div className="border-t border-border">
-        <p className={cn(CONTAINER, 'py-4 text-sm text-muted')}>© {year} Coffer</p>
+        {/* The page is prerendered with the build's year; a later year is simply filled in. */}
+        <p className={cn(CONTAINER, 'py-4 text-sm text-muted')} suppressHydrationWarning>
+          © {year} Coffer
+        </p>
       </div>
     </footer>
   );

@@ -24,11 +24,9 @@ export function ThemeToggle() {
       aria-label={`Switch to ${next} theme`}
       title={`Switch to ${next} theme`}
     >
-      {theme === 'dark' ? (
-        <Sun className="h-4 w-4" aria-hidden />
-      ) : (
-        <Moon className="h-4 w-4" aria-hidden />
-      )}
+      {/* Chosen by the theme class, not by state: right in a prerendered page's first paint. */}
+      <Sun className="hidden h-4 w-4 dark:block" aria-hidden />
+      <Moon className="h-4 w-4 dark:hidden" aria-hidden />
     </Button>
   );
 }
