@@ -241,11 +241,12 @@ test('an admin held to passkeys confirms with the passkey alone: no code field',
   page,
   context,
 }) => {
-  await virtualAuthenticator(context, page);
-  await signInNewAdminAccount(page, 'passkey-only-admin');
+  const { cdp, authenticatorId } = await virtualAuthenticator(context, page);
+  const admin = await signInNewAdminAccount(page, 'passkey-only-admin');
   await addPasskey(page, 'Office key');
+  // Asked where the sign-in screen asks, which answers before the second factor too.
   const passkeyOnly = async () =>
-    (await (await page.request.get('/api/passkeys')).json()).passkeyOnly as boolean;
+    (await (await page.request.get('/api/passkeys/sign-in')).json()).passkeyOnly as boolean;
   await query(
     `WITH changed AS (
        UPDATE app_settings SET setting_value = $1 WHERE setting_key = 'admins_require_passkey'
@@ -272,6 +273,21 @@ test('an admin held to passkeys confirms with the passkey alone: no code field',
     await expect(dialog).toBeHidden();
     await expect(toasts(page).getByText('Passkey renamed', { exact: true })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Passkeys' })).toContainText('Desk key');
+
+    // Signing in on a device without the passkey: no code to fall back on, so the admin is
+    // sent to the device that holds it, never to a code field that would be refused.
+    await cdp.send('WebAuthn.clearCredentials', { authenticatorId });
+    await context.clearCookies();
+    await signIn(page, admin.email);
+    await expectTwoFactorPrompt(page);
+    await page.getByRole('button', { name: 'Use a backup code instead' }).click();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(
+      toasts(page).getByText(
+        'No passkey for this account was found on this device, or the prompt was closed. Use the device or security key that holds your passkey.',
+      ),
+    ).toBeVisible();
+    await expect(page.getByText(NO_PASSKEY_CODE_INSTEAD)).toHaveCount(0);
   } finally {
     await query(
       `WITH changed AS (

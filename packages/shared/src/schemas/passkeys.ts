@@ -98,5 +98,9 @@ export const ZPasskeyListResponse = z.object({
 export type TPasskeyListResponse = z.infer<typeof ZPasskeyListResponse>;
 
 /** Whether the sign-in screen may offer "Use a passkey" to this password-only session. */
-export const ZPasskeySignInStatusResponse = z.object({ available: z.boolean() });
+export const ZPasskeySignInStatusResponse = z.object({
+  available: z.boolean(),
+  /** Codes are refused for this account (an admin held to passkeys): only a passkey signs in. */
+  passkeyOnly: z.boolean(),
+});
 export type TPasskeySignInStatusResponse = z.infer<typeof ZPasskeySignInStatusResponse>;

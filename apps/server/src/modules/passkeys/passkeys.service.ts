@@ -59,6 +59,7 @@ export function createPasskeysService(deps: PasskeysDeps) {
     async signInStatus(s: SessionContext) {
       return {
         available: s.twoFactorEnabled && (await repo.countForUser(ctx.pool, s.userId)) > 0,
+        passkeyOnly: await adminsMustUsePasskey(ctx, s),
       };
     },
 

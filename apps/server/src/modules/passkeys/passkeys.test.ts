@@ -137,7 +137,7 @@ describe('signing in with a passkey', () => {
     const fresh = await newSession(t, user);
     expect(await gateRefusal(t, fresh)).toBe('TWO_FACTOR_REQUIRED');
     const status = await call(t, { url: '/api/passkeys/sign-in', cookie: fresh });
-    expect(status.json()).toEqual({ available: true });
+    expect(status.json()).toEqual({ available: true, passkeyOnly: false });
     const res = await signInWith(fresh, key.get(await assertOptions(fresh)));
     expect(res.statusCode, res.body).toBe(200);
     const rotated = sessionCookie(res);
@@ -158,7 +158,7 @@ describe('signing in with a passkey', () => {
     const user = await verifiedCustomer(t);
     const fresh = await newSession(t, user);
     const status = await call(t, { url: '/api/passkeys/sign-in', cookie: fresh });
-    expect(status.json()).toEqual({ available: false });
+    expect(status.json()).toEqual({ available: false, passkeyOnly: false });
   });
 
   it('refuses a replayed answer, in the same session and in another', async () => {
@@ -451,6 +451,10 @@ describe('admins_require_passkey', () => {
     expect(saved.statusCode, saved.body).toBe(200);
 
     const fresh = await newSession(t, admin);
+    // The sign-in screen learns that a code would be refused, so a device without the
+    // passkey sends the admin to theirs instead of to a code field.
+    const status = await call(t, { url: '/api/passkeys/sign-in', cookie: fresh });
+    expect(status.json()).toEqual({ available: true, passkeyOnly: true });
     const byCode = await withoutChange(t, () =>
       call(t, {
         method: 'POST',
