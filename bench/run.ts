@@ -3,10 +3,9 @@
  * route measured in the same run on the same machine, so a ratio means the same on any
  * hardware. Prints figures; asserts nothing (targets are printed beside them).
  */
-import { spawn } from 'node:child_process';
 import os from 'node:os';
-import readline from 'node:readline';
 import autocannon from 'autocannon';
+import { startChildServer } from './child-server';
 import { type ScenarioSpec, SIZE_COLUMNS } from './scenarios';
 import { startupBenchmark } from './startup';
 
@@ -32,27 +31,6 @@ type Figures = {
   errors: number;
   non2xx: number;
 };
-
-function startServer(): Promise<{ ready: Ready; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/server.ts'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`bench server exited (${code})`)));
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      resolve({
-        ready: JSON.parse(line) as Ready,
-        stop: () =>
-          new Promise((done) => {
-            child.removeAllListeners('exit');
-            child.on('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 /** The q-th quantile of sorted latencies (nearest rank), in whole milliseconds. */
 function quantile(sorted: number[], q: number): number {
@@ -111,7 +89,7 @@ function row(name: string, f: Figures, same: Figures, bare: Figures): string {
 
 /** The HTTP scenarios (bench/scenarios.ts), on the benchmark's loaded server (bench/server.ts). */
 async function httpBenchmarks() {
-  const server = await startServer();
+  const server = await startChildServer<Ready>('bench/server.ts');
   try {
     const { appPort, barePort } = server.ready;
     const app = `http://127.0.0.1:${appPort}`;

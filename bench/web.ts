@@ -4,10 +4,9 @@
  * a page, the medians printed beside the targets. Needs `npm run build` first. Prints
  * figures; asserts nothing.
  */
-import { spawn } from 'node:child_process';
-import readline from 'node:readline';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { startChildServer } from './child-server';
 
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const CHROME = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -31,27 +30,6 @@ const PAGES: Page[] = [
   { path: '/welcome', signedIn: false },
   { path: '/dashboard', signedIn: true },
 ];
-
-function startServer(): Promise<{ ready: Ready; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/web-server.ts'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    child.on('exit', (code) => reject(new Error(`bench web server exited (${code})`)));
-    readline.createInterface({ input: child.stdout }).on('line', (line) => {
-      if (!line.startsWith('{')) return;
-      resolve({
-        ready: JSON.parse(line) as Ready,
-        stop: () =>
-          new Promise((done) => {
-            child.removeAllListeners('exit');
-            child.on('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 function score(value: number | null | undefined): number {
   return Math.round((value ?? 0) * 100);
@@ -149,7 +127,7 @@ function printTable(rows: string[][]): void {
   for (const r of all) console.log(r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  '));
 }
 
-const server = await startServer();
+const server = await startChildServer<Ready>('bench/web-server.ts');
 try {
   const base = `http://127.0.0.1:${server.ready.port}`;
   const rows: string[][] = [];
