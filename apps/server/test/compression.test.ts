@@ -211,9 +211,8 @@ describe('the built web app', () => {
   it('sends the brotli or gzip copy made at build time, which decodes to the file itself', async () => {
     for (const [url, file] of [
       [() => entry, () => entry.slice(1)],
-      [() => '/', () => 'index.html'],
-      // A page path gets the page, compressed the same way.
-      [() => '/dashboard/history', () => 'index.html'],
+      // The landing page is prerendered at build time: its own file, compressed the same way.
+      [() => '/', () => 'prerendered/home.html'],
     ] as const) {
       const original = fs.readFileSync(path.join(dist, file()));
       for (const encoding of ['br', 'gzip'] as const) {
@@ -224,6 +223,20 @@ describe('the built web app', () => {
         expect(res.rawPayload.length, url()).toBeLessThan(original.length);
         expect(decoded(res).equals(original), url()).toBe(true);
       }
+    }
+  });
+
+  it('sends a page of the app its shell: the compressed copy when the build made one', async () => {
+    const original = fs.readFileSync(path.join(dist, 'index.html'));
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await web.inject({ url: '/dashboard/history', headers: asking(encoding) });
+      expect(res.statusCode).toBe(200);
+      // The shell is under the 1 KB worth compressing when the public pages are prerendered.
+      const copied = fs.existsSync(
+        path.join(dist, `index.html.${encoding === 'br' ? 'br' : 'gz'}`),
+      );
+      expect(res.headers['content-encoding']).toBe(copied ? encoding : undefined);
+      expect(decoded(res).equals(original)).toBe(true);
     }
   });
 

@@ -28,6 +28,8 @@ import { SoftAuthenticator } from './soft-authenticator';
  */
 const PUBLIC = [
   'GET /*',
+  // What crawlers and security researchers read first: nothing behind a session.
+  'GET /.well-known/security.txt',
   'GET /api/health',
   // Probes for load balancers and orchestrators: they carry no session.
   'GET /api/health/live',
@@ -37,6 +39,8 @@ const PUBLIC = [
   'GET /media/promo.mp4',
   // No session either: its own rule (loopback or METRICS_TOKEN) decides, see health.routes.ts.
   'GET /metrics',
+  'GET /robots.txt',
+  'GET /sitemap.xml',
   'POST /api/auth/resend-verification',
   'POST /api/auth/reset-password',
   'POST /api/auth/sign-in',
