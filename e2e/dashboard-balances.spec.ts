@@ -151,16 +151,27 @@ test('an asset Coffer does not hold is not found', async () => {
 /**
  * Answers the wallets and prices as the server does when its price feed is down: the last
  * live prices (`cached`, 12 minutes old) or, before the feed ever answered, the catalogue's.
+ * The dashboard's one read carries both, as the separate answers other screens read do.
  */
 async function pricesFrom(source: 'cached' | 'fallback'): Promise<void> {
   const updatedAt = source === 'cached' ? new Date(Date.now() - 12 * 60_000).toISOString() : null;
+  const wallets = (json: object) => ({ ...json, priceSource: source });
+  const prices = (json: object) => ({ ...json, source, updatedAt });
   await page.route('**/api/wallets', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), priceSource: source } });
+    await route.fulfill({ response, json: wallets(await response.json()) });
   });
   await page.route('**/api/prices', async (route) => {
     const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), source, updatedAt } });
+    await route.fulfill({ response, json: prices(await response.json()) });
+  });
+  await page.route('**/api/dashboard', async (route) => {
+    const response = await route.fetch();
+    const read = await response.json();
+    await route.fulfill({
+      response,
+      json: { ...read, wallets: wallets(read.wallets), prices: prices(read.prices) },
+    });
   });
 }
 
