@@ -18,6 +18,7 @@ function factsOf(tx: TTransaction) {
     to: destinationOf(tx) ?? (bank ? 'your bank account' : 'your address'),
     what: bank ? 'bank transfer' : 'withdrawal',
     amount: bank && tx.audAmount !== null ? formatAud(tx.audAmount) : crypto,
+    crypto,
     held: hasFee
       ? `${crypto} and its ${cryptoText(tx.fee, tx.assetId, tx.symbol, true)} network fee`
       : crypto,
@@ -80,9 +81,7 @@ export function CancelPayoutDialog({
               <dt className="text-muted">Amount</dt>
               <dd className="wrap-anywhere tabular-nums text-fg">{facts.amount}</dd>
               <dt className="text-muted">{facts.bank ? 'Paid from' : 'Asset'}</dt>
-              <dd className="text-fg">
-                {facts.bank ? `${transaction.amount} ${transaction.symbol}` : transaction.symbol}
-              </dd>
+              <dd className="text-fg">{facts.bank ? facts.crypto : transaction.symbol}</dd>
               <dt className="text-muted">To</dt>
               <dd
                 translate="no"
