@@ -8,7 +8,11 @@ import readline from 'node:readline';
 export function startChildServer<Ready>(
   script: string,
 ): Promise<{ ready: Ready; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CPU_PROFILE=<folder>: the server writes a V8 CPU profile there when it stops, to
+  // see where a route's time goes (open it in a browser's developer tools).
+  const profile = process.env.BENCH_CPU_PROFILE;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', script], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

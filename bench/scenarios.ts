@@ -36,7 +36,14 @@ export type ScenarioInputs = {
   deepPages: Array<{ rows: number; url: string }>;
 };
 
-export const SIZE_COLUMNS = ['chart 24h', 'chart 7d', 'chart 30d', 'history p.1', 'history deep'];
+export const SIZE_COLUMNS = [
+  'chart 24h',
+  'chart 7d',
+  'chart 30d',
+  'chart 1y',
+  'history p.1',
+  'history deep',
+];
 
 export function scenarios(inputs: ScenarioInputs): ScenarioSpec[] {
   const list: ScenarioSpec[] = [
@@ -99,7 +106,7 @@ export function scenarios(inputs: ScenarioInputs): ScenarioSpec[] {
   ];
   for (const { rows, url } of inputs.deepPages) {
     const who: Who = `history-${rows}`;
-    const [c24, c7, c30, first, deep] = SIZE_COLUMNS;
+    const [c24, c7, c30, c1y, first, deep] = SIZE_COLUMNS;
     const size = (column: string | undefined, path: string): ScenarioSpec => ({
       name: `${rows.toLocaleString('en')} rows: ${column}`,
       paths: [path],
@@ -111,6 +118,7 @@ export function scenarios(inputs: ScenarioInputs): ScenarioSpec[] {
       size(c24, '/api/portfolio/history?range=24h'),
       size(c7, '/api/portfolio/history?range=7d'),
       size(c30, '/api/portfolio/history?range=30d'),
+      size(c1y, '/api/portfolio/history?range=1y'),
       size(first, '/api/transactions?limit=25'),
       size(deep, url),
     );

@@ -45,6 +45,9 @@ if (!userId) throw new Error(`no load user ${email}`);
 await services.pool.query('UPDATE user_profiles SET two_factor_enabled = true WHERE id = $1', [
   userId,
 ]);
+// A customer past onboarding: without a recovery phrase the portal would send them to make one,
+// and the figures would be that page's.
+await services.phrases.ensure(userId);
 const token = await services.sessions.create({
   userId,
   twoFactorVerified: true,

@@ -63,7 +63,7 @@ export const ZWalletsResponse = z.object({
 });
 export type TWalletsResponse = z.infer<typeof ZWalletsResponse>;
 
-export const ZPortfolioRange = z.enum(['24h', '7d', '30d']);
+export const ZPortfolioRange = z.enum(['24h', '7d', '30d', '1y']);
 export const ZPortfolioHistoryQuery = z.object({ range: ZPortfolioRange.default('24h') });
 export const ZPortfolioHistoryResponse = z.object({
   range: ZPortfolioRange,

@@ -151,14 +151,14 @@ async function hourly(userId: string, assetId: TAssetId): Promise<Map<number, st
 
 const hourOf = (at: Date) => Math.floor(at.getTime() / HOUR) * HOUR;
 
-async function chart(cookie: string, range: '24h' | '7d' | '30d'): Promise<Point[]> {
+async function chart(cookie: string, range: '24h' | '7d' | '30d' | '1y'): Promise<Point[]> {
   const res = await call(t, { url: `/api/portfolio/history?range=${range}`, cookie });
   expect(res.statusCode).toBe(200);
   return res.json<{ points: Point[] }>().points;
 }
 
 describe('the portfolio chart from hourly sums', () => {
-  it('draws what summing every row drew, for a varied history over forty days', {
+  it('draws what summing every row drew, for a varied history over a year', {
     timeout: 120_000,
   }, async () => {
     await t.services.pool.query('DELETE FROM price_snapshots');
@@ -166,6 +166,11 @@ describe('the portfolio chart from hourly sums', () => {
     const now = Date.now();
     // Written in one transaction (the hourly sums follow each statement all the same).
     await withTransaction(t.services.pool, async (client) => {
+      // A sparse year before it: a USDT deposit every 23 days and 5 hours.
+      for (let i = 0; i < 14; i++) {
+        const at = new Date(now - 360 * 24 * HOUR + i * (23 * 24 * HOUR + 5 * HOUR));
+        await credit(user.userId, 'USDT-ERC20', BigInt(3 + i) * 1_000_000n, at, { client });
+      }
       // A sparse month: a deposit every 31 hours and 7 minutes, BTC and USDT in turn.
       for (let i = 0; i < 30; i++) {
         const at = new Date(now - 40 * 24 * HOUR + i * (31 * HOUR + 7 * 60_000));
@@ -194,7 +199,7 @@ describe('the portfolio chart from hourly sums', () => {
     const paid = await withdrawal(user.userId, 'BTC', 2_000_000n, 1_000n, new Date(now - 3 * HOUR));
     await settle(paid.id, 'completed');
 
-    for (const range of ['24h', '7d', '30d'] as const) {
+    for (const range of ['24h', '7d', '30d', '1y'] as const) {
       const points = await chart(user.cookie, range);
       expect(points).toHaveLength(49);
       const expected = await oracle(user.userId, points);
@@ -203,6 +208,8 @@ describe('the portfolio chart from hourly sums', () => {
     // The history is not flat: the chart is not comparing zeros.
     const month = await chart(user.cookie, '30d');
     expect(new Set(month.map((p) => p.usd)).size).toBeGreaterThan(20);
+    const year = await chart(user.cookie, '1y');
+    expect(new Set(year.slice(0, 40).map((p) => p.usd)).size).toBeGreaterThan(10);
   });
 
   it('follows a withdrawal paid, one rejected and a deposit deleted, in the hour each counts in', async () => {

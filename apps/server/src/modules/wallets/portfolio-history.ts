@@ -8,7 +8,8 @@ import {
   type WalletsContext,
 } from './wallets-context';
 
-const RANGE_SECONDS = { '24h': 24 * 3600, '7d': 7 * 24 * 3600, '30d': 30 * 24 * 3600 } as const;
+const DAY = 24 * 3600;
+const RANGE_SECONDS = { '24h': DAY, '7d': 7 * DAY, '30d': 30 * DAY, '1y': 365 * DAY } as const;
 /** Intervals of the chart; it has one point more, the last one being now. */
 const INTERVALS = 48;
 

@@ -5,7 +5,7 @@ import { dashboardKeys, type TPortfolioRange } from './keys';
 
 export type { TPortfolioRange } from './keys';
 
-export const PORTFOLIO_RANGES: readonly TPortfolioRange[] = ['24h', '7d', '30d'];
+export const PORTFOLIO_RANGES: readonly TPortfolioRange[] = ['24h', '7d', '30d', '1y'];
 
 export function getPortfolioHistory(
   range: TPortfolioRange,

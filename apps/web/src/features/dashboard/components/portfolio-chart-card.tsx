@@ -19,6 +19,7 @@ const RANGE_NAMES: Record<TPortfolioRange, string> = {
   '24h': 'last 24 hours',
   '7d': 'last 7 days',
   '30d': 'last 30 days',
+  '1y': 'last year',
 };
 
 function ChartPlaceholder({ children }: { children?: ReactNode }) {
@@ -29,7 +30,7 @@ function ChartPlaceholder({ children }: { children?: ReactNode }) {
   );
 }
 
-/** The portfolio's value over 24 h, 7 or 30 days. */
+/** The portfolio's value over 24 h, 7 or 30 days, or a year. */
 export function PortfolioChartCard() {
   const [range, setRange] = useState<TPortfolioRange>(DASHBOARD_CHART_RANGE);
   const history = usePortfolioHistory(range);
