@@ -1,10 +1,17 @@
 /**
- * The customers whose history grows: one per size in BENCH_ROWS (default 1,000, 100,000
- * and 1,000,000 ledger rows), with rows every 37 seconds back from now (deposits in the
- * four wallets, one in ten a rejected withdrawal, staking rewards in ETH): the 100,000 and
- * 1,000,000-row customers have the same recent days and only the length of their history
- * differs (43 days against 428); the 1,000-row one's history is its last ten hours. Made
- * by PostgreSQL (generate_series) once per database; later runs find them.
+ * The customers whose history grows, one per size in BENCH_ROWS (default 1,000, 100,000 and
+ * 1,000,000 ledger rows): deposits in the four wallets, one in ten a rejected withdrawal,
+ * staking rewards in ETH.
+ *
+ * - **Grown** (one per size): the same last year for all of them, a row every 8 h 45 min
+ *   (1,000 rows), and the rest of their history before it, a row every 37 seconds. They are
+ *   one customer at three ages: what differs is only how long the history behind them is,
+ *   which is what "cost flat as the history grows" compares.
+ * - **Busy** (the largest size): a row every 37 seconds back from now (428 days for a
+ *   million), so every hour of the charts' ranges holds rows: what the busiest customer
+ *   costs, printed beside the others.
+ *
+ * Made by PostgreSQL (generate_series) once per database; later runs find them.
  */
 import type pg from 'pg';
 
@@ -13,10 +20,27 @@ export const HISTORY_SIZES = (process.env.BENCH_ROWS ?? '1000,100000,1000000')
   .map((n) => Number(n.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
 
-export const historyEmail = (rows: number) => `history-${rows}@load.coffer.test`;
+export type HistoryShape = 'grown' | 'busy';
 
-export async function seedHistoryCustomer(pool: pg.Pool, rows: number): Promise<string> {
-  const email = historyEmail(rows);
+/** Rows in the grown customers' last year, whatever their size. */
+const LAST_YEAR_ROWS = 1000;
+
+export const historyEmail = (rows: number, shape: HistoryShape) =>
+  `${shape}-${rows}@load.coffer.test`;
+
+/** When row g (1 = newest) is dated, as SQL over g. */
+const DATED: Record<HistoryShape, string> = {
+  grown: `CASE WHEN g <= ${LAST_YEAR_ROWS} THEN now() - g * interval '8 hours 45 minutes'
+               ELSE now() - interval '366 days' - (g - ${LAST_YEAR_ROWS}) * interval '37 seconds' END`,
+  busy: `now() - g * interval '37 seconds'`,
+};
+
+export async function seedHistoryCustomer(
+  pool: pg.Pool,
+  rows: number,
+  shape: HistoryShape,
+): Promise<string> {
+  const email = historyEmail(rows, shape);
   const found = await pool.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [email]);
   if (found.rows[0]) return found.rows[0].id;
   const client = await pool.connect();
@@ -48,8 +72,8 @@ export async function seedHistoryCustomer(pool: pg.Pool, rows: number): Promise<
               round((random() * 2)::numeric, 6), CASE WHEN g % 10 = 0 THEN 0.0001 ELSE 0 END,
               round((random() * 5000)::numeric, 2), 'USD',
               CASE WHEN g % 10 = 0 THEN 'failed' ELSE 'completed' END,
-              now() - (g * interval '37 seconds'), now() - (g * interval '37 seconds'),
-              md5($2::text || ':' || g)
+              ${DATED[shape]}, ${DATED[shape]},
+              md5('${shape}:' || $2::text || ':' || g)
          FROM generate_series(1, $2::int) AS g
          JOIN user_wallets w ON w.user_id = $1
           AND w.asset_id = (ARRAY['BTC', 'ETH', 'USDT-ERC20', 'USDT-TRC20'])[1 + g % 4]`,

@@ -96,7 +96,12 @@ export function statementRecorder(pool: pg.Pool) {
   };
 }
 
-/** Registers GET `url` on the bare app: runs the recorded steps, answers the last rows. */
+/**
+ * Registers GET `url` on the bare app: runs the recorded steps and answers every row they
+ * read, as Fastify serializes a plain value. A handler has to send what it read; answering
+ * only the last statement's rows (a history page's "is there a page before?" check) would
+ * leave the page's own rows unsent and make the yardstick lighter than the work.
+ */
 export function sameWorkRoute(bare: FastifyInstance, pool: pg.Pool, url: string, steps: Step[]) {
   const run = (db: Queryable, s: Statement) =>
     db.query(
@@ -105,18 +110,18 @@ export function sameWorkRoute(bare: FastifyInstance, pool: pg.Pool, url: string,
         : { text: s.text, values: s.values },
     );
   bare.get(url, async () => {
-    let rows: unknown[] = [];
+    const rows: unknown[][] = [];
     for (const step of steps) {
       if (step.kind === 'pool') {
         const results = await Promise.all(
           step.statements.map((s) => run(pool as unknown as Queryable, s)),
         );
-        rows = results.at(-1)?.rows ?? rows;
+        for (const result of results) rows.push(result.rows ?? []);
       } else {
         const client = await pool.connect();
         try {
           for (const s of step.statements) {
-            rows = (await run(client as unknown as Queryable, s)).rows ?? rows;
+            rows.push((await run(client as unknown as Queryable, s)).rows ?? []);
           }
         } finally {
           client.release();

@@ -4,6 +4,8 @@
  * server records the statements of every path listed, so each gets its same-work yardstick.
  */
 
+import type { HistoryShape } from './history-customers';
+
 /**
  * The customer dashboard's calls on opening, as the web app makes them: the session and the
  * dashboard's one read (wallets, prices, staking, money status, the chart's default range,
@@ -11,7 +13,7 @@
  */
 export const DASHBOARD_PAGE_CALLS = ['/api/session', '/api/dashboard'];
 
-export type Who = 'customer' | 'heavy' | 'admin' | `history-${number}`;
+export type Who = 'customer' | 'heavy' | 'admin' | `${HistoryShape}-${number}`;
 
 export type ScenarioSpec = {
   name: string;
@@ -22,8 +24,9 @@ export type ScenarioSpec = {
   admin?: boolean;
   /** Targets checked against the same-work yardstick (printed beside the figures). */
   sameWorkTarget?: boolean;
-  /** For the history-size table: the customer's ledger rows and the table's column. */
+  /** For the history-size table: the customer's ledger rows, their shape and the column. */
   size?: number;
+  shape?: HistoryShape;
   column?: string;
 };
 
@@ -33,8 +36,12 @@ export type ScenarioInputs = {
   /** One load customer's full name, for the admin search. */
   searchName: string;
   /** Per history size: a page half-way down that customer's list. */
-  deepPages: Array<{ rows: number; url: string }>;
+  deepPages: Array<{ rows: number; shape: HistoryShape; url: string }>;
 };
+
+/** '100,000 rows', or '1,000,000 rows, busy' for the busy customer. */
+export const sizeLabel = (rows: number, shape: HistoryShape) =>
+  `${rows.toLocaleString('en')} rows${shape === 'busy' ? ', busy' : ''}`;
 
 export const SIZE_COLUMNS = [
   'chart 24h',
@@ -104,14 +111,15 @@ export function scenarios(inputs: ScenarioInputs): ScenarioSpec[] {
       sameWorkTarget: true,
     },
   ];
-  for (const { rows, url } of inputs.deepPages) {
-    const who: Who = `history-${rows}`;
+  for (const { rows, shape, url } of inputs.deepPages) {
+    const who: Who = `${shape}-${rows}`;
     const [c24, c7, c30, c1y, first, deep] = SIZE_COLUMNS;
     const size = (column: string | undefined, path: string): ScenarioSpec => ({
-      name: `${rows.toLocaleString('en')} rows: ${column}`,
+      name: `${sizeLabel(rows, shape)}: ${column}`,
       paths: [path],
       who,
       size: rows,
+      shape,
       column,
     });
     list.push(

@@ -19,7 +19,13 @@ import { createLogger, openServices } from '../apps/server/src/infra';
 import { sha256Hex } from '../apps/server/src/lib/crypto';
 import { SESSION_LOOKUP } from '../apps/server/src/modules/sessions/sessions.repository';
 import { HEAVY_EMAIL, LOAD_EMAIL_DOMAIN, seedLoad } from '../apps/server/src/seed-load';
-import { deepCursor, HISTORY_SIZES, historyEmail, seedHistoryCustomer } from './history-customers';
+import {
+  deepCursor,
+  HISTORY_SIZES,
+  type HistoryShape,
+  historyEmail,
+  seedHistoryCustomer,
+} from './history-customers';
 import { sameWorkRoute, statementRecorder } from './same-work';
 import { scenarios, type Who } from './scenarios';
 
@@ -43,12 +49,17 @@ const loaded = await seedLoad(services.pool, {
   heavy: 100_000,
 });
 process.stderr.write(`${loaded} (${((Date.now() - started) / 1000).toFixed(0)} s)\n`);
-const historyCustomers: Array<{ rows: number; userId: string }> = [];
-for (const rows of HISTORY_SIZES) {
+const historyCustomers: Array<{ rows: number; shape: HistoryShape; userId: string }> = [];
+const shapes: Array<[number, HistoryShape]> = [
+  ...HISTORY_SIZES.map((rows): [number, HistoryShape] => [rows, 'grown']),
+  [Math.max(...HISTORY_SIZES), 'busy'],
+];
+for (const [rows, shape] of shapes) {
   const began = Date.now();
-  historyCustomers.push({ rows, userId: await seedHistoryCustomer(services.pool, rows) });
+  const userId = await seedHistoryCustomer(services.pool, rows, shape);
+  historyCustomers.push({ rows, shape, userId });
   process.stderr.write(
-    `History customer with ${rows} rows ready (${((Date.now() - began) / 1000).toFixed(0)} s)\n`,
+    `History customer (${shape}) with ${rows} rows ready (${((Date.now() - began) / 1000).toFixed(0)} s)\n`,
   );
 }
 await services.pool.query('ANALYZE transactions');
@@ -121,14 +132,14 @@ const cookies: Record<string, string> = {
   heavy: heavy.cookie,
   admin: admin.cookie,
 };
-for (const { rows } of historyCustomers) {
-  cookies[`history-${rows}`] = (await sessionFor(historyEmail(rows))).cookie;
+for (const { rows, shape } of historyCustomers) {
+  cookies[`${shape}-${rows}`] = (await sessionFor(historyEmail(rows, shape))).cookie;
 }
 const cookieOf = (who: Who) => cookies[who] ?? '';
 const deepPages = [];
-for (const { rows, userId } of historyCustomers) {
+for (const { rows, shape, userId } of historyCustomers) {
   const cursor = await deepCursor(services.pool, userId, rows);
-  deepPages.push({ rows, url: `/api/transactions?limit=25&cursor=${cursor}` });
+  deepPages.push({ rows, shape, url: `/api/transactions?limit=25&cursor=${cursor}` });
 }
 const recorder = statementRecorder(services.pool);
 const yardsticks = new Map<string, string>();

@@ -17,6 +17,24 @@ const SETTING_OF_NETWORK: Record<TAssetNetwork, TExplorerSettingKey> = {
 };
 
 /**
+ * Whether each template the settings have held passes the settings screen's check: a history
+ * page links up to 25 rows with the same few templates, and the check parses the address.
+ * Kept for the last few templates only (an operator edits them rarely).
+ */
+const templateChecks = new Map<string, boolean>();
+
+function usable(key: TExplorerSettingKey, template: string): boolean {
+  const id = `${key} ${template}`;
+  let ok = templateChecks.get(id);
+  if (ok === undefined) {
+    ok = settingValueError(key, 'text', template) === null;
+    if (templateChecks.size >= 16) templateChecks.clear();
+    templateChecks.set(id, ok);
+  }
+  return ok;
+}
+
+/**
  * The block explorer page of a transaction hash, from the operator's template, or null for
  * no link. The hash is URL-encoded, so whatever characters a hash holds it stays one value
  * in the path or query and cannot point the link elsewhere. A template that would not pass
@@ -28,7 +46,7 @@ export function explorerTxUrl(
   template: string,
   hash: string,
 ): string | null {
-  if (template === '' || hash === '' || settingValueError(key, 'text', template) !== null) {
+  if (template === '' || hash === '' || !usable(key, template)) {
     return null;
   }
   return template.replace(EXPLORER_HASH_PLACEHOLDER, encodeURIComponent(hash));

@@ -256,7 +256,12 @@ describe('GET /api/portfolio/history', () => {
 
   it('refuses an unknown range', async () => {
     const user = await verifiedCustomer(t);
-    const res = await call(t, { url: '/api/portfolio/history?range=1y', cookie: user.cookie });
-    expect(res.statusCode).toBe(400);
+    for (const range of ['2y', '1Y', '', '30d ', '%00']) {
+      const res = await call(t, {
+        url: `/api/portfolio/history?range=${encodeURIComponent(range)}`,
+        cookie: user.cookie,
+      });
+      expect(res.statusCode).toBe(400);
+    }
   });
 });
