@@ -5,6 +5,7 @@
  * figures; asserts nothing.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
@@ -186,7 +187,13 @@ try {
     process.stderr.write(`${page.path}: ${JSON.stringify(m)}\n`);
     rows.push(row(page, m));
   }
-  console.log(`\nLighthouse ${RUNS} runs a page, mobile, simulated throttling; medians:\n`);
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+  console.log(
+    `\nLighthouse ${RUNS} runs a page, mobile, simulated throttling; medians (load average ${load}):\n`,
+  );
   printTable(rows);
 } finally {
   await server.stop();
