@@ -32,19 +32,22 @@ export type BucketPrice = { bucket: number; price_id: string; price: string | nu
 const WALLETS_OF_USER = `SELECT id, asset_id, network, balance_crypto, held, balance_fiat
   FROM user_wallets WHERE user_id = $1`;
 
-// The chart's points are $2 + k·$3 seconds, k < $4; $5 holds each point plus a microsecond
-// (PostgreSQL's resolution), so that width_bucket, which counts a bound into the bucket it
-// starts, puts an hour starting exactly at a point before it, in the bucket ending there.
+// The chart's points are $2 + k·$3 seconds, k < $4. The bounds are each point plus a
+// microsecond (PostgreSQL's resolution), so that width_bucket, which counts a bound into the
+// bucket it starts, puts an hour starting exactly at a point in the bucket ending there.
 // The signed effect of a completed row and the time it counts from are the ones the hourly
 // sums' triggers use (migration 0018).
 const EFFECTS_BY_BUCKET = `
-WITH hours AS (
+WITH bounds AS (
+  SELECT array_agg($2::timestamptz + k * $3::numeric * interval '1 second' + interval '1 microsecond' ORDER BY k) AS at
+    FROM generate_series(0, $4::int) AS k
+), hours AS (
   -- A binary search in the bounds per hour, rather than arithmetic on its epoch as numeric:
   -- a year of hours is 8,760 rows a wallet.
   SELECT w.asset_id,
-         LEAST(width_bucket(e.hour, $5::timestamptz[]) - 1, $4::int - 1) AS bucket,
+         LEAST(width_bucket(e.hour, b.at) - 1, $4::int - 1) AS bucket,
          e.delta
-    FROM user_wallets w JOIN wallet_hourly_effects e ON e.wallet_id = w.id
+    FROM bounds b CROSS JOIN user_wallets w JOIN wallet_hourly_effects e ON e.wallet_id = w.id
    WHERE w.user_id = $1 AND e.hour > $2::timestamptz
 ), points AS (
   SELECT g.k, p.at, date_bin('1 hour', p.at, timestamptz '2000-01-01 00:00:00+00') + interval '1 hour' AS hour_end
@@ -68,18 +71,6 @@ WITH hours AS (
 SELECT 'hour' AS kind, asset_id, bucket, SUM(delta)::text AS delta FROM hours GROUP BY 2, 3
 UNION ALL
 SELECT 'point', asset_id, k, SUM(delta)::text FROM inside GROUP BY 2, 3`;
-
-/** The chart's points from `from`, `stepSeconds` apart, each a microsecond later, as text. */
-function bucketBounds(from: Date, stepSeconds: number, buckets: number): string[] {
-  const bounds: string[] = [];
-  for (let k = 0; k <= buckets; k++) {
-    const micros = BigInt(from.getTime()) * 1000n + BigInt(Math.round(k * stepSeconds * 1e6)) + 1n;
-    const seconds = micros / 1_000_000n;
-    const fraction = (micros % 1_000_000n).toString().padStart(6, '0');
-    bounds.push(`${new Date(Number(seconds) * 1000).toISOString().slice(0, 19)}.${fraction}Z`);
-  }
-  return bounds;
-}
 
 export const walletsRepository = {
   /** The customer's wallets of catalogue assets, amounts in minor units. */
@@ -134,7 +125,7 @@ export const walletsRepository = {
     const { rows } = await pool.query<BucketEffect>({
       name: 'portfolio_effects',
       text: EFFECTS_BY_BUCKET,
-      values: [userId, from, stepSeconds, buckets, bucketBounds(from, stepSeconds, buckets)],
+      values: [userId, from, stepSeconds, buckets],
     });
     return rows;
   },
