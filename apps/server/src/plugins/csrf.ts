@@ -12,11 +12,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export function registerCsrfGuard(app: FastifyInstance, publicUrl: string): void {
   const publicOrigin = new URL(publicUrl).origin;
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method)) return done();
     if (!isOwnOrigin(request.headers.origin, request.headers.host, publicOrigin)) {
-      throw new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin);
+      return done(new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin));
     }
+    done();
   });
 }
 

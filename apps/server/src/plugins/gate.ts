@@ -1,12 +1,12 @@
 import { MSG } from '@coffer/shared';
-import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../lib/app-error';
 import type { SessionContext } from '../modules/sessions/sessions.repository';
 import type { Access } from './access';
 
 /**
- * Whether the user must have 2FA on. An admin can waive it for a customer (
- * '2FA Required'); staff can never go without it.
+ * Whether the user must have 2FA on. An admin can waive it for a customer (the users
+ * screen's '2FA Required' switch); staff can never go without it.
  */
 export function requiresTwoFactor(s: SessionContext): boolean {
   return s.isAdmin || s.twoFactorRequired;
@@ -62,17 +62,30 @@ export function registerGate(
     ),
   );
 
-  app.addHook('onRequest', async (request) => {
-    if (request.is404) return;
-    const access = accessOf(request.routeOptions.config);
-    if (access === 'public') return;
-    const session = request.session;
-    if (!session) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
-    if (access === 'signed-in') return;
-    if (needsTwoFactor(session)) throw new AppError('TWO_FACTOR_REQUIRED', MSG.twoFactorRequired);
-    if (access !== 'admin') return;
-    if (!isVerifiedAdmin(session)) throw new AppError('FORBIDDEN', MSG.forbidden);
-    // A held admin still reads (to see what happened), but changes nothing.
-    if (!READS.has(request.method)) await holds.assertStaffClear(session.userId);
+  // Waits only for a staff write's hold check; every other request passes or is refused
+  // without a promise (a thrown refusal becomes the request's error, as Fastify does for
+  // any hook).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const staffWriter = admit(request);
+    if (staffWriter === null) return done();
+    holds.assertStaffClear(staffWriter).then(() => done(), done);
   });
+}
+
+/**
+ * The gate's rule for one request: refuses what the route's access does not allow; returns
+ * the admin's id when a state-changing admin request still has to pass the hold check.
+ */
+function admit(request: FastifyRequest): string | null {
+  if (request.is404) return null;
+  const access = accessOf(request.routeOptions.config);
+  if (access === 'public') return null;
+  const session = request.session;
+  if (!session) throw new AppError('UNAUTHENTICATED', MSG.unauthenticated);
+  if (access === 'signed-in') return null;
+  if (needsTwoFactor(session)) throw new AppError('TWO_FACTOR_REQUIRED', MSG.twoFactorRequired);
+  if (access !== 'admin') return null;
+  if (!isVerifiedAdmin(session)) throw new AppError('FORBIDDEN', MSG.forbidden);
+  // A held admin still reads (to see what happened), but changes nothing.
+  return READS.has(request.method) ? null : session.userId;
 }

@@ -160,8 +160,11 @@ export function registerInputGuard(app: FastifyInstance): void {
       })),
     ),
   );
-  app.addHook('preValidation', async (request) => {
+  // A hook that never waits takes `done`: no promise per request. Fastify turns a throw
+  // inside it into the request's error, as it does for an async hook's rejection.
+  app.addHook('preValidation', (request, _reply, done) => {
     checkRequest(request);
+    done();
   });
 }
 

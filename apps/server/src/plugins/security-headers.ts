@@ -54,8 +54,9 @@ function setHeaders(request: FastifyRequest, reply: FastifyReply, headers: Recor
 
 export function registerSecurityHeaders(app: FastifyInstance, publicUrl: string): void {
   const headers = securityHeaders(publicUrl.startsWith('https://'));
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     setHeaders(request, reply, headers);
+    done();
   });
 }
 

@@ -112,12 +112,13 @@ export function healthRoutes(
  * instance (not inside a plugin) so that it sees every route, 404s included.
  */
 export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest(
       request.method,
       request.routeOptions.url ?? 'unmatched',
       reply.statusCode,
       reply.elapsedTime / 1000,
     );
+    done();
   });
 }

@@ -38,12 +38,14 @@ export async function registerRealtime(
   });
   // An upgrade answered with a plain HTTP response (401, 403, 404) leaves a raw connection
   // that no HTTP parser owns any more: end it once the answer is written.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     // Node marks a request that arrived through the server's 'upgrade' event.
-    if (!(request.raw as { upgrade?: boolean }).upgrade) return;
-    const socket = request.raw.socket;
-    socket.end();
-    setTimeout(() => socket.destroy(), 1_000).unref();
+    if ((request.raw as { upgrade?: boolean }).upgrade) {
+      const socket = request.raw.socket;
+      socket.end();
+      setTimeout(() => socket.destroy(), 1_000).unref();
+    }
+    done();
   });
 
   app.get(
