@@ -7,8 +7,11 @@ const SCALE = 18;
  * (half away from zero), computed exactly; null when `before` is zero.
  */
 export function percentChange(before: string, after: string): string | null {
-  const a = parseAmount(before, SCALE);
-  const b = parseAmount(after, SCALE);
+  return percentChangeOf(parseAmount(before, SCALE), parseAmount(after, SCALE));
+}
+
+/** The same for two amounts already in one unit (both bigint at any one scale). */
+export function percentChangeOf(a: bigint, b: bigint): string | null {
   if (a === 0n) return null;
   // In hundredths of a percent: (b − a) / a × 10 000.
   const num = (b - a) * 10_000n;

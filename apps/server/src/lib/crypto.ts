@@ -1,8 +1,8 @@
 import {
   createCipheriv,
   createDecipheriv,
-  createHash,
   createHmac,
+  hash,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -71,8 +71,9 @@ export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
+/** One-shot: no Hash object per call (every signed-in request hashes its session token). */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function safeEqual(a: string, b: string): boolean {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@server/lib/crypto';
 import type pg from 'pg';
 import type { TransactionRow } from '../ledger';
 
@@ -128,7 +128,7 @@ function clauses(
  * follows the text, as each combination of filters is a statement of its own.
  */
 function named(text: string, values: unknown[]): pg.QueryConfig {
-  const name = `history_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+  const name = `history_${sha256Hex(text).slice(0, 24)}`;
   return { name, text, values };
 }
 

@@ -1,11 +1,11 @@
 import {
-  formatAmount,
   fromMinor,
   mulPrice,
   parseAmount,
-  percentChange,
+  percentChangeOf,
   sumUsd,
   type TAsset,
+  type TAssetId,
   type TWalletsResponse,
 } from '@coffer/shared';
 import type { PriceBook, PriceQuote } from '../prices';
@@ -29,71 +29,88 @@ function exactValue(minor: bigint, asset: TAsset, price: bigint): bigint {
   return (minor * price) / 10n ** BigInt(asset.decimals);
 }
 
+/** A wallet with its asset's price now and 24 hours ago, 10^-18 USD (null: unknown). */
+type Priced = { wallet: Held; now: bigint; dayAgo: bigint | null };
+
 /**
- * The price of 24 hours ago (product.md M3): from the feed's own 24 h change when the
- * book has one, else from the snapshots; null when neither knows. A catalogue fallback
- * price is no price at all, so nothing is compared with it.
+ * The price of 24 hours ago (product.md M3) as far as the book alone says it: from the
+ * feed's own 24 h change, or the fixed price of a stablecoin; null when nothing knows (a
+ * catalogue fallback price is no price at all, so nothing is compared with it); undefined
+ * when only the stored snapshots can tell.
  */
-async function priceDayAgo(
-  ctx: WalletsContext,
-  asset: TAsset,
-  quote: PriceQuote,
-  book: PriceBook,
-  now: Date,
-): Promise<bigint | null> {
-  const priceNow = parseAmount(quote.priceUsd, PRICE_SCALE);
-  if (isFixedPrice(asset)) return priceNow;
-  if (book.source === 'fallback') return null;
-  if (quote.change24hPct !== null) {
-    // now = then × (100 + change) / 100
-    const denominator = HUNDRED + signedUnits(quote.change24hPct, PRICE_SCALE);
-    return denominator > 0n ? (priceNow * HUNDRED) / denominator : null;
-  }
-  const then = await ctx.prices.priceAt(asset.priceId, new Date(now.getTime() - DAY_MS));
-  return then === null ? null : parseAmount(then, PRICE_SCALE);
+function fromBook(asset: TAsset, quote: PriceQuote, book: PriceBook) {
+  const now = parseAmount(quote.priceUsd, PRICE_SCALE);
+  if (isFixedPrice(asset)) return { now, dayAgo: now };
+  if (book.source === 'fallback') return { now, dayAgo: null };
+  if (quote.change24hPct === null) return { now, dayAgo: undefined };
+  // now = then × (100 + change) / 100
+  const denominator = HUNDRED + signedUnits(quote.change24hPct, PRICE_SCALE);
+  return { now, dayAgo: denominator > 0n ? (now * HUNDRED) / denominator : null };
 }
 
-/** Each wallet's asset price now and 24 hours ago (null when unknown), 10^-18 USD. */
-async function pricesNowAndThen(ctx: WalletsContext, wallets: Held[], book: PriceBook) {
-  const now = new Date();
-  return Promise.all(
-    wallets.map(async ({ id, asset }) => {
-      const quote = book.quotes[id];
-      return {
-        now: parseAmount(quote.priceUsd, PRICE_SCALE),
-        dayAgo: await priceDayAgo(ctx, asset, quote, book, now),
-      };
-    }),
-  );
+// A book is replaced, never changed, by each refresh: its quotes are parsed once per book
+// rather than on every dashboard read.
+const parsedBooks = new WeakMap<PriceBook, Map<TAssetId, ReturnType<typeof fromBook>>>();
+
+function parsedQuote(book: PriceBook, id: TAssetId, asset: TAsset) {
+  let parsed = parsedBooks.get(book);
+  if (!parsed) {
+    parsed = new Map();
+    parsedBooks.set(book, parsed);
+  }
+  let quote = parsed.get(id);
+  if (!quote) {
+    quote = fromBook(asset, book.quotes[id], book);
+    parsed.set(id, quote);
+  }
+  return quote;
+}
+
+/**
+ * Each wallet with its asset's prices. The snapshots are read only for an asset the book is
+ * silent on (a cached book without the feed's 24 h figures), one after the other: the usual
+ * read waits for nothing here.
+ */
+async function withPrices(
+  ctx: WalletsContext,
+  wallets: Held[],
+  book: PriceBook,
+): Promise<Priced[]> {
+  const priced: Priced[] = [];
+  const dayAgoAt = new Date(Date.now() - DAY_MS);
+  for (const wallet of wallets) {
+    const { now, dayAgo } = parsedQuote(book, wallet.id, wallet.asset);
+    if (dayAgo !== undefined) {
+      priced.push({ wallet, now, dayAgo });
+      continue;
+    }
+    const then = await ctx.prices.priceAt(wallet.asset.priceId, dayAgoAt);
+    priced.push({ wallet, now, dayAgo: then === null ? null : parseAmount(then, PRICE_SCALE) });
+  }
+  return priced;
 }
 
 /** Value now against the same balances at the prices of 24 hours ago, in percent. */
-function portfolioChange(
-  wallets: Held[],
-  prices: Array<{ now: bigint; dayAgo: bigint | null }>,
-): string | null {
+function portfolioChange(wallets: Priced[]): string | null {
   let valueNow = 0n;
   let valueThen = 0n;
-  for (const [i, { asset, balance }] of wallets.entries()) {
-    const price = prices[i];
-    if (balance === 0n) continue;
-    if (!price || price.dayAgo === null) return null;
-    valueNow += exactValue(balance, asset, price.now);
-    valueThen += exactValue(balance, asset, price.dayAgo);
+  for (const { wallet, now, dayAgo } of wallets) {
+    if (wallet.balance === 0n) continue;
+    if (dayAgo === null) return null;
+    valueNow += exactValue(wallet.balance, wallet.asset, now);
+    valueThen += exactValue(wallet.balance, wallet.asset, dayAgo);
   }
   if (valueThen === 0n) return null;
-  return percentChange(formatAmount(valueThen, PRICE_SCALE), formatAmount(valueNow, PRICE_SCALE));
+  return percentChangeOf(valueThen, valueNow);
 }
 
 /** GET /api/wallets: one query for the wallets, prices from memory. */
 export async function listWallets(ctx: WalletsContext, userId: string): Promise<TWalletsResponse> {
   const book = ctx.prices.current();
-  const wallets = await holdings(ctx, userId);
-  // Only a book without the feed's 24 h figures (cached, fallback) reads snapshots here.
-  const prices = await pricesNowAndThen(ctx, wallets, book);
-  const presented = wallets.map(({ id, asset, row, balance, held }, i) => {
+  const wallets = await withPrices(ctx, await holdings(ctx, userId), book);
+  const presented = wallets.map(({ wallet, now, dayAgo }) => {
+    const { id, asset, row, balance, held } = wallet;
     const quote = book.quotes[id];
-    const then = prices[i]?.dayAgo ?? null;
     return {
       id: row.id,
       assetId: id,
@@ -107,15 +124,13 @@ export async function listWallets(ctx: WalletsContext, userId: string): Promise<
       usdValue: mulPrice(balance, asset.decimals, quote.priceUsd),
       balanceFiat: row.balance_fiat,
       priceUsd: quote.priceUsd,
-      change24hPct:
-        quote.change24hPct ??
-        (then === null ? null : percentChange(formatAmount(then, PRICE_SCALE), quote.priceUsd)),
+      change24hPct: quote.change24hPct ?? (dayAgo === null ? null : percentChangeOf(dayAgo, now)),
     };
   });
   return {
     wallets: presented,
     totalUsd: sumUsd(presented.map((w) => w.usdValue ?? w.balanceFiat)),
-    change24hPct: portfolioChange(wallets, prices),
+    change24hPct: portfolioChange(wallets),
     priceSource: book.source,
     priceMessage: book.source === 'live' ? null : STALE_PRICES_MESSAGE,
   };

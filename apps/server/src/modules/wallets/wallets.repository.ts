@@ -80,11 +80,19 @@ export const walletsRepository = {
       text: WALLETS_OF_USER,
       values: [userId],
     });
-    return rows.flatMap(({ balance_crypto, held, ...row }) => {
+    // Field by field: a rest-and-spread copy of each row cost more than the rest of the read.
+    return rows.flatMap((row) => {
       const asset = assetById(row.asset_id);
       if (!asset) return [];
       return [
-        { ...row, balance: toMinor(asset.id, balance_crypto), held: toMinor(asset.id, held) },
+        {
+          id: row.id,
+          asset_id: row.asset_id,
+          network: row.network,
+          balance_fiat: row.balance_fiat,
+          balance: toMinor(asset.id, row.balance_crypto),
+          held: toMinor(asset.id, row.held),
+        },
       ];
     });
   },
