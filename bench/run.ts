@@ -72,6 +72,10 @@ async function load(
       latencies.push(ms);
     });
   });
+  // Requests still in the server when the stretch ended are finished before the next one
+  // starts, so that one stretch's tail does not weigh on the next route's figures.
+  const sorted = [...latencies].sort((a, b) => a - b);
+  await new Promise((done) => setTimeout(done, Math.min(1_000, 2 * quantile(sorted, 0.99))));
   return {
     latencies,
     requests: result.requests.total,
@@ -105,29 +109,26 @@ async function measure(
   return figuresOf([await load(base, paths, headers, seconds, connections)]);
 }
 
-/** Alternations of a route and its yardstick in one measurement. */
+/** Alternations of the routes compared in one measurement. */
 const ROUNDS = 5;
 
+type Target = { base: string; paths: string[]; headers: Record<string, string> };
+
 /**
- * A route and its same-work yardstick, measured in turns (ROUNDS stretches each, DURATION
- * seconds in all for each side) rather than one after the other: whatever else the machine
- * is doing meanwhile weighs on both sides alike, so their ratio holds still between runs.
+ * Routes compared with each other, measured in turns (ROUNDS stretches each, DURATION seconds
+ * in all for each) rather than one after the other: whatever else the machine is doing
+ * meanwhile weighs on all of them alike, so their ratios hold still between runs.
  */
-async function measurePair(
-  route: { base: string; paths: string[]; headers: Record<string, string> },
-  same: { base: string; paths: string[] },
-  connections: number,
-): Promise<{ f: Figures; same: Figures }> {
+async function measureInTurns(targets: Target[], connections: number): Promise<Figures[]> {
   const stretch = Math.max(1, Math.round(DURATION / ROUNDS));
-  await load(route.base, route.paths, route.headers, 1, connections);
-  await load(same.base, same.paths, {}, 1, connections);
-  const mine: Sample[] = [];
-  const theirs: Sample[] = [];
+  for (const t of targets) await load(t.base, t.paths, t.headers, 1, connections);
+  const samples: Sample[][] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
-    mine.push(await load(route.base, route.paths, route.headers, stretch, connections));
-    theirs.push(await load(same.base, same.paths, {}, stretch, connections));
+    for (const [i, t] of targets.entries()) {
+      samples[i]?.push(await load(t.base, t.paths, t.headers, stretch, connections));
+    }
   }
-  return { f: figuresOf(mine), same: figuresOf(theirs) };
+  return samples.map(figuresOf);
 }
 
 const ms = (v: number) => `${String(v).padStart(6)} ms`;
@@ -160,24 +161,29 @@ async function httpBenchmarks() {
     );
     const results = new Map<string, { f: Figures; same: Figures }>();
     let section = '';
-    for (const s of server.ready.scenarios.filter((x) => chosen(x.name))) {
-      const heading = s.size ? 'History size' : s.admin ? 'Back office' : 'Customer';
+    for (const s of server.ready.scenarios.filter((x) => chosen(x.name) && !x.size)) {
+      const heading = s.admin ? 'Back office' : 'Customer';
       if (heading !== section) {
         section = heading;
         console.log(`${heading}:`);
       }
-      const connections = s.admin ? ADMIN_CONNECTIONS : CONNECTIONS;
-      const headers = { cookie: s.cookie };
-      const { f, same } = await measurePair(
-        { base: app, paths: s.paths, headers },
-        { base: bareBase, paths: s.same },
-        connections,
+      const [f, same] = await measureInTurns(
+        [
+          { base: app, paths: s.paths, headers: { cookie: s.cookie } },
+          { base: bareBase, paths: s.same, headers: {} },
+        ],
+        s.admin ? ADMIN_CONNECTIONS : CONNECTIONS,
       );
+      if (!f || !same) continue;
       results.set(s.name, { f, same });
       console.log(row(s.name, f, same, bare));
     }
+    const sizes = await sizeBenchmarks(
+      app,
+      server.ready.scenarios.filter((x) => chosen(x.name)),
+    );
 
-    console.log('\nTargets:');
+    if (results.size > 0) console.log('\nTargets:');
     for (const s of server.ready.scenarios.filter((x) => x.sameWorkTarget)) {
       const r = results.get(s.name);
       if (r) console.log(`  ${s.name}: >= 0.70 of same work: ${(r.f.rps / r.same.rps).toFixed(2)}`);
@@ -189,10 +195,37 @@ async function httpBenchmarks() {
         `  history page p99 <= 2x its same work's: ${h.f.p99} ms vs ${h.same.p99} ms (${(h.f.p99 / h.same.p99).toFixed(2)}x)`,
       );
     }
-    sizeTable(server.ready.scenarios, results);
+    sizeTable(server.ready.scenarios, sizes);
   } finally {
     await server.stop();
   }
+}
+
+/**
+ * The history-size scenarios, a column at a time: the customers' sizes measured in turns, so
+ * that the table compares sizes, not moments of the run.
+ */
+async function sizeBenchmarks(app: string, list: Scenario[]): Promise<Map<string, { f: Figures }>> {
+  const results = new Map<string, { f: Figures }>();
+  const sized = list.filter((s) => s.size);
+  if (sized.length > 0) console.log('\nHistory size, each column measured in turns:');
+  for (const column of SIZE_COLUMNS) {
+    const own = sized.filter((s) => s.column === column);
+    const figures = await measureInTurns(
+      own.map((s) => ({ base: app, paths: s.paths, headers: { cookie: s.cookie } })),
+      CONNECTIONS,
+    );
+    for (const [i, s] of own.entries()) {
+      const f = figures[i];
+      if (!f) continue;
+      results.set(s.name, { f });
+      const bad = f.errors + f.non2xx > 0 ? `  (!) ${f.errors} errors, ${f.non2xx} non-2xx` : '';
+      console.log(
+        `${s.name.padEnd(48)}  ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(f.p50)}  p99 ${ms(f.p99)}${bad}`,
+      );
+    }
+  }
+  return results;
 }
 
 /**
