@@ -53,10 +53,11 @@ export async function registerRealtime(
     {
       websocket: true,
       config: { access: 'customer' },
-      onRequest: async (request) => {
+      onRequest: (request, _reply, done) => {
         if (!isOwnOrigin(request.headers.origin, request.headers.host, publicOrigin)) {
-          throw new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin);
+          return done(new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin));
         }
+        done();
       },
     },
     (socket, request) => {
