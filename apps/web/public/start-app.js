@@ -14,8 +14,18 @@
     script.src = entry;
     document.head.append(script);
   }
-  // After the next frame is painted; a tab in the background paints no frame, so at the
-  // latest after a second.
-  requestAnimationFrame(() => setTimeout(start, 0));
+  // Once the first paint is on screen: its paint-timing entry is queued when the frame is
+  // shown, later than a frame callback runs (starting from one, the script's request could
+  // still begin before the paint). A tab in the background paints nothing, and a browser
+  // without paint timing has only the timer: at the latest after a second.
+  try {
+    new PerformanceObserver((list, observer) => {
+      if (list.getEntriesByName('first-contentful-paint').length === 0) return;
+      observer.disconnect();
+      start();
+    }).observe({ type: 'paint', buffered: true });
+  } catch (e) {
+    console.warn('No paint timing: the app starts on a timer', e);
+  }
   setTimeout(start, 1000);
 })();
