@@ -133,14 +133,20 @@ async function measureInTurns(targets: Target[], connections: number): Promise<F
 
 const ms = (v: number) => `${String(v).padStart(6)} ms`;
 
+/** A name and its figures: requests per second, p50, p99. */
+const figuresLine = (name: string, f: Figures) =>
+  `${name.padEnd(48)}  ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(f.p50)}  p99 ${ms(f.p99)}`;
+
+/** Said after a measurement that had failed or refused requests. */
+const failures = (f: Figures) =>
+  f.errors + f.non2xx > 0 ? `  (!) ${f.errors} errors, ${f.non2xx} non-2xx` : '';
+
 /** One scenario: its figures, its same-work yardstick's, and the ratios to both yardsticks. */
 function row(name: string, f: Figures, same: Figures, bare: Figures): string {
-  const bad = f.errors + f.non2xx > 0 ? `  (!) ${f.errors} errors, ${f.non2xx} non-2xx` : '';
   return [
-    name.padEnd(48),
-    `${f.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(f.p50)}  p99 ${ms(f.p99)}`,
+    figuresLine(name, f),
     `| same work ${same.rps.toFixed(0).padStart(6)} req/s  p99 ${ms(same.p99)}`,
-    `| ${(f.rps / same.rps).toFixed(2)} of same work, ${(f.rps / bare.rps).toFixed(2)} of one SELECT${bad}`,
+    `| ${(f.rps / same.rps).toFixed(2)} of same work, ${(f.rps / bare.rps).toFixed(2)} of one SELECT${failures(f)}`,
   ].join('  ');
 }
 
@@ -156,9 +162,7 @@ async function httpBenchmarks() {
     );
     await measure(bareBase, ['/bare'], {}, 2);
     const bare = await measure(bareBase, ['/bare'], {});
-    console.log(
-      `${'bare Fastify + one indexed SELECT'.padEnd(48)}  ${bare.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(bare.p50)}  p99 ${ms(bare.p99)}\n`,
-    );
+    console.log(`${figuresLine('bare Fastify + one indexed SELECT', bare)}\n`);
     const results = new Map<string, { f: Figures; same: Figures }>();
     let section = '';
     for (const s of server.ready.scenarios.filter((x) => chosen(x.name) && !x.size)) {
@@ -219,10 +223,7 @@ async function sizeBenchmarks(app: string, list: Scenario[]): Promise<Map<string
       const f = figures[i];
       if (!f) continue;
       results.set(s.name, { f });
-      const bad = f.errors + f.non2xx > 0 ? `  (!) ${f.errors} errors, ${f.non2xx} non-2xx` : '';
-      console.log(
-        `${s.name.padEnd(48)}  ${f.rps.toFixed(0).padStart(6)} req/s  p50 ${ms(f.p50)}  p99 ${ms(f.p99)}${bad}`,
-      );
+      console.log(`${figuresLine(s.name, f)}${failures(f)}`);
     }
   }
   return results;

@@ -52,7 +52,7 @@ export function amountMessages(decimals: number, symbol?: string): TAmountMessag
     INVALID: 'Enter the amount as a number, like 0.5',
     NEGATIVE: 'Amount cannot be negative',
     TOO_MANY_DECIMALS: `Amount can have at most ${places}${symbol ? ` for ${symbol}` : ''}`,
-    // The product's own wording for a zero or negative amount, word for word.
+    // The product's own wording, word for word, for an amount that must be above zero.
     NOT_POSITIVE: 'Amount must be greater than 0',
     TOO_LARGE: 'Amount is too large',
   };

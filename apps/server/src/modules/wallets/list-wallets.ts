@@ -11,6 +11,7 @@ import {
 import type { PriceBook, PriceQuote } from '../prices';
 import { STALE_PRICES_MESSAGE } from '../prices';
 import {
+  CUSTOMER_WALLETS,
   type Held,
   holdings,
   isFixedPrice,
@@ -52,17 +53,16 @@ function fromBook(asset: TAsset, quote: PriceQuote, book: PriceBook) {
 // rather than on every dashboard read.
 const parsedBooks = new WeakMap<PriceBook, Map<TAssetId, ReturnType<typeof fromBook>>>();
 
-function parsedQuote(book: PriceBook, id: TAssetId, asset: TAsset) {
+function parsedQuote(book: PriceBook, id: TAssetId) {
   let parsed = parsedBooks.get(book);
   if (!parsed) {
-    parsed = new Map();
+    parsed = new Map(
+      CUSTOMER_WALLETS.map(({ id, asset }) => [id, fromBook(asset, book.quotes[id], book)]),
+    );
     parsedBooks.set(book, parsed);
   }
-  let quote = parsed.get(id);
-  if (!quote) {
-    quote = fromBook(asset, book.quotes[id], book);
-    parsed.set(id, quote);
-  }
+  const quote = parsed.get(id);
+  if (!quote) throw new Error(`no quote for ${id}`);
   return quote;
 }
 
@@ -79,7 +79,7 @@ async function withPrices(
   const priced: Priced[] = [];
   const dayAgoAt = new Date(Date.now() - DAY_MS);
   for (const wallet of wallets) {
-    const { now, dayAgo } = parsedQuote(book, wallet.id, wallet.asset);
+    const { now, dayAgo } = parsedQuote(book, wallet.id);
     if (dayAgo !== undefined) {
       priced.push({ wallet, now, dayAgo });
       continue;
