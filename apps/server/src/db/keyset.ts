@@ -24,6 +24,20 @@ const CURSOR =
 const FIRST_US = -62_135_596_800_000_000n;
 const LAST_US = 253_402_300_799_999_999n;
 
+/**
+ * The text inside a cursor, or '' when it is not canonical base64url: Buffer reads any text
+ * as base64url, skipping what is not, and only canonical text is one this server made.
+ */
+export function cursorText(cursor: string): string {
+  const bytes = Buffer.from(cursor, 'base64url');
+  return bytes.toString('base64url') === cursor ? bytes.toString('utf8') : '';
+}
+
+/** Whether a cursor's microseconds could be a row's timestamp (see FIRST_US and LAST_US). */
+export function isRowMicroseconds(us: bigint): boolean {
+  return us >= FIRST_US && us <= LAST_US;
+}
+
 function encode(dir: 'a' | 'b', row: KeyedRow): string {
   return Buffer.from(`${dir}:${row.key_us}:${row.id}`).toString('base64url');
 }
@@ -31,13 +45,10 @@ function encode(dir: 'a' | 'b', row: KeyedRow): string {
 /** A cursor this server made, or a 400: never a value PostgreSQL would choke on. */
 export function decodeKeyset(cursor: string | undefined): Keyset | null {
   if (cursor === undefined || cursor === '') return null;
-  // Buffer reads any text as base64url, skipping what is not; only canonical text is ours.
-  const bytes = Buffer.from(cursor, 'base64url');
-  const match = bytes.toString('base64url') === cursor ? CURSOR.exec(bytes.toString('utf8')) : null;
-  const [, dir, us, id] = match ?? [];
+  const [, dir, us, id] = CURSOR.exec(cursorText(cursor)) ?? [];
   if (!dir || !us || !id) throw new AppError('VALIDATION_FAILED', QUEUE_CURSOR_INVALID);
   const at = BigInt(us);
-  if (at < FIRST_US || at > LAST_US) throw new AppError('VALIDATION_FAILED', QUEUE_CURSOR_INVALID);
+  if (!isRowMicroseconds(at)) throw new AppError('VALIDATION_FAILED', QUEUE_CURSOR_INVALID);
   return { dir: dir === 'a' ? 'after' : 'before', us: at.toString(), id };
 }
 

@@ -1,4 +1,5 @@
 import { HISTORY_MSG } from '@coffer/shared';
+import { cursorText, isRowMicroseconds } from '@server/db/keyset';
 import { AppError } from '@server/lib/app-error';
 import type { HistoryScope, Keyset } from './history.repository';
 
@@ -12,13 +13,6 @@ const UUID = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 const BY_DATE = new RegExp(`^(-?\\d{1,18}):${UUID}$`);
 /** What numeric(38, 18) holds: 20 whole digits and 18 decimals, never negative. */
 const BY_AMOUNT = new RegExp(`^a(\\d{1,20}(?:\\.\\d{1,18})?):${UUID}$`);
-/**
- * The microseconds a cursor may carry: 0001-01-01 to the end of 9999. Beyond them no row's
- * date can be (PostgreSQL's bigint and timestamp would refuse the value with an error), so
- * such a cursor is forged or corrupt, and refused before any query.
- */
-const FIRST_US = -62_135_596_800_000_000n;
-const LAST_US = 253_402_300_799_999_999n;
 
 export function encodeCursor(sort: HistoryScope['sort'], row: { sort_key: string; id: string }) {
   const text = sort === 'date' ? `${row.sort_key}:${row.id}` : `a${row.sort_key}:${row.id}`;
@@ -30,14 +24,12 @@ export function encodeCursor(sort: HistoryScope['sort'], row: { sort_key: string
  * on, and never a date read as an amount (a link whose sort was changed by hand).
  */
 export function decodeCursor(sort: HistoryScope['sort'], cursor: string): Keyset {
-  // Buffer reads any text as base64url, skipping what is not; only canonical text is ours.
-  const bytes = Buffer.from(cursor, 'base64url');
-  const text = bytes.toString('base64url') === cursor ? bytes.toString('utf8') : '';
-  const [, key, id] = (sort === 'date' ? BY_DATE : BY_AMOUNT).exec(text) ?? [];
+  const [, key, id] = (sort === 'date' ? BY_DATE : BY_AMOUNT).exec(cursorText(cursor)) ?? [];
   if (!key || !id) throw new AppError('VALIDATION_FAILED', HISTORY_MSG.cursor);
   if (sort === 'date') {
+    // A date beyond any row's is forged or corrupt: refused before PostgreSQL chokes on it.
     const us = BigInt(key);
-    if (us < FIRST_US || us > LAST_US) throw new AppError('VALIDATION_FAILED', HISTORY_MSG.cursor);
+    if (!isRowMicroseconds(us)) throw new AppError('VALIDATION_FAILED', HISTORY_MSG.cursor);
     return { key: us.toString(), id };
   }
   return { key, id };
