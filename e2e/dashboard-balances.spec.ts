@@ -135,9 +135,16 @@ test('the market overview lists the prices with their 24 h change', async () => 
   await expect(page).toHaveURL(/\/dashboard\/asset\/eth$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Ethereum' })).toBeVisible();
   await expect(page.getByRole('main').getByText('2.000000 ETH', { exact: true })).toBeVisible();
-  // No ETH address was given to this customer.
+  // No ETH address was given to this customer, and no chain here gives one: staff add it
+  // on request, from the Deposit page.
   await expect(
     page.getByText('No deposit address available. Please try refreshing or contact support.'),
+  ).toBeVisible();
+  await expect(page.getByText('Our team adds ETH addresses on request')).toBeVisible();
+  await page.getByRole('link', { name: 'request one on the Deposit page' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/deposit$/);
+  await expect(
+    page.getByRole('button', { name: 'Request a ETH deposit address' }),
   ).toBeVisible();
 });
 

@@ -75,6 +75,18 @@ test('a customer asks for an address no chain gives; the page then says it is wa
   await expect(requestItem(customer, 'TRC-20').getByRole('button')).toBeVisible();
   await expectAccessible(customer);
   await snap(customer, 'deposit-request-waiting');
+
+  // The asset's own page says the same: waiting for ERC-20, a way to ask for TRC-20.
+  await customer.goto('/dashboard/asset/usdt-erc20');
+  await expect(customer.getByRole('status').filter({ hasText: 'You requested' })).toHaveText(
+    "You requested a USDT (ERC-20) address less than a minute ago; we'll e-mail you when it is ready.",
+  );
+  await customer.goto('/dashboard/asset/usdt-trc20');
+  await expect(customer.getByText('Our team adds USDT (TRC-20) addresses on request')).toBeVisible();
+  await expectAccessible(customer);
+  await snap(customer, 'asset-detail-request');
+  await customer.getByRole('link', { name: 'request one on the Deposit page' }).click();
+  await expect(requestItem(customer, 'TRC-20').getByRole('button')).toBeVisible();
 });
 
 test('staff assign the address from the request; the customer is mailed and sees it', async () => {

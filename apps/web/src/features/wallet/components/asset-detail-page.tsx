@@ -1,10 +1,12 @@
 import {
+  depositAssetTitle,
   formatAssetAmount,
   formatChange,
   formatUsd,
   networkLabel,
   priceSourceWords,
   type TAsset,
+  type TRequestableAsset,
   toMinorOrNull,
 } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
@@ -23,6 +25,7 @@ import { depositAddressFor, useDepositAddresses } from '@web/lib/money/get-depos
 import { usePrices } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';
 import { resolveAsset } from '@web/lib/resolve-asset';
+import { formatDistanceToNow } from 'date-fns';
 import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 
@@ -111,6 +114,38 @@ function BalanceCard({ asset }: { asset: TAsset }) {
   );
 }
 
+/**
+ * Where no chain gives this asset an address, staff add one on request, from the Deposit
+ * page: say so here too, or that the request is already waiting.
+ */
+function AddressRequestNote({ item }: { item: TRequestableAsset | undefined }) {
+  if (!item) return null;
+  const title = depositAssetTitle(item.assetId);
+  if (item.request) {
+    return (
+      <p role="status" className="text-fg">
+        You requested a {title} address{' '}
+        <time dateTime={item.request.requestedAt}>
+          {formatDistanceToNow(new Date(item.request.requestedAt), { addSuffix: true })}
+        </time>
+        ; we'll e-mail you when it is ready.
+      </p>
+    );
+  }
+  return (
+    <p className="text-fg">
+      Our team adds {title} addresses on request:{' '}
+      <Link
+        to="/dashboard/deposit"
+        className="font-medium text-primary underline underline-offset-2 hover:no-underline"
+      >
+        request one on the Deposit page
+      </Link>
+      .
+    </p>
+  );
+}
+
 function DepositAddressCard({ asset }: { asset: TAsset }) {
   const addresses = useDepositAddresses();
   const { copied, copy } = useCopied(ADDRESS_COPIED_TOAST);
@@ -182,9 +217,14 @@ function DepositAddressCard({ asset }: { asset: TAsset }) {
             </div>
           </>
         ) : (
-          <p className="text-sm text-muted">
-            No deposit address available. Please try refreshing or contact support.
-          </p>
+          <div className="space-y-2 text-sm">
+            <p className="text-muted">
+              No deposit address available. Please try refreshing or contact support.
+            </p>
+            <AddressRequestNote
+              item={addresses.data.requestable.find((r) => r.assetId === asset.id)}
+            />
+          </div>
         )}
 
         <section aria-labelledby="deposit-notes" className="rounded-lg bg-surface-2 p-4">
