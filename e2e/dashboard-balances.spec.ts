@@ -143,9 +143,7 @@ test('the market overview lists the prices with their 24 h change', async () => 
   await expect(page.getByText('Our team adds ETH addresses on request')).toBeVisible();
   await page.getByRole('link', { name: 'request one on the Deposit page' }).click();
   await expect(page).toHaveURL(/\/dashboard\/deposit$/);
-  await expect(
-    page.getByRole('button', { name: 'Request a ETH deposit address' }),
-  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Request a ETH deposit address' })).toBeVisible();
 });
 
 test('an asset Coffer does not hold is not found', async () => {

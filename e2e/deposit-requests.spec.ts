@@ -46,6 +46,9 @@ test.afterAll(async () => {
 });
 
 test('a customer asks for an address no chain gives; the page then says it is waiting', async () => {
+  // Staff have their list open: the request appears on it as it is made.
+  await sidebar(admin).getByRole('link', { name: 'Deposit Addresses' }).click();
+  await expect(admin).toHaveURL(/\/dashboard\/admin\/addresses$/);
   await customer.goto('/dashboard/deposit');
   await expect(customer.getByText('No deposit addresses available', { exact: true })).toBeVisible();
   await expect(
@@ -68,6 +71,12 @@ test('a customer asks for an address no chain gives; the page then says it is wa
   await expect(waiting).toContainText('Requested less than a minute ago.');
   await expect(waiting).toContainText('Waiting for our team to add your USDT (ERC-20) address');
   await expect(waiting.getByRole('button')).toHaveCount(0);
+  await expect(
+    admin
+      .getByRole('region', { name: 'Address requests' })
+      .getByRole('row')
+      .filter({ hasText: account.email }),
+  ).toHaveCount(1);
 
   // Still waiting after a reload: the request is kept by the server, once.
   await customer.reload();
@@ -82,7 +91,9 @@ test('a customer asks for an address no chain gives; the page then says it is wa
     "You requested a USDT (ERC-20) address less than a minute ago; we'll e-mail you when it is ready.",
   );
   await customer.goto('/dashboard/asset/usdt-trc20');
-  await expect(customer.getByText('Our team adds USDT (TRC-20) addresses on request')).toBeVisible();
+  await expect(
+    customer.getByText('Our team adds USDT (TRC-20) addresses on request'),
+  ).toBeVisible();
   await expectAccessible(customer);
   await snap(customer, 'asset-detail-request');
   await customer.getByRole('link', { name: 'request one on the Deposit page' }).click();
@@ -90,8 +101,6 @@ test('a customer asks for an address no chain gives; the page then says it is wa
 });
 
 test('staff assign the address from the request; the customer is mailed and sees it', async () => {
-  await sidebar(admin).getByRole('link', { name: 'Deposit Addresses' }).click();
-  await expect(admin).toHaveURL(/\/dashboard\/admin\/addresses$/);
   const requests = admin.getByRole('region', { name: 'Address requests' });
   const row = requests.getByRole('row').filter({ hasText: account.email });
   await expect(row.getByRole('cell').nth(1)).toHaveText('USDTERC-20');
@@ -119,7 +128,8 @@ test('staff assign the address from the request; the customer is mailed and sees
   expect(mail).toMatch(/https?:\/\/[^\s]+\/dashboard\/deposit\s/);
   expect(mail.toLowerCase()).not.toContain(address);
 
-  await customer.getByRole('button', { name: 'Refresh', exact: true }).click();
+  // The customer's open deposit page shows it without a refresh.
+  await expect(customer).toHaveURL(/\/dashboard\/deposit$/);
   const card = customer.getByRole('group', { name: 'USDT' });
   await expect(card.getByText(address, { exact: true })).toBeVisible();
   await expect(card.getByText('ERC-20', { exact: true })).toBeVisible();

@@ -63,6 +63,7 @@ export function createMoneyServices(
     chains: config.chains,
     outbox,
     audit,
+    realtime,
     publicUrl: config.publicUrl,
   });
   const withdrawals = createWithdrawalsService({

@@ -23,6 +23,8 @@ export const ZRealtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('chat.read'), roomId: z.uuid(), userId: z.uuid() }),
   /** A KYC submission was created or reviewed. */
   z.object({ type: z.literal('kyc.changed'), userId: z.uuid(), submissionId: z.uuid() }),
+  /** A customer's deposit addresses changed, or they asked staff for one. */
+  z.object({ type: z.literal('addresses.changed'), userId: z.uuid() }),
   /** A customer's balances or transactions changed. */
   z.object({ type: z.literal('ledger.changed'), userId: z.uuid() }),
   /** The prices changed (the feed moved): every customer's USD values are worth reading again. */

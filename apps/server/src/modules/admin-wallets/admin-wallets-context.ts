@@ -43,7 +43,10 @@ export type AdminWalletsContext = {
   prices: { current(): PriceBook };
   audit: AuditLog;
   stepUp: StepUp;
-  /** Customers' requests for an address: listed for staff, fulfilled by the address added. */
+  /**
+   * Customers' requests for an address: listed for staff, fulfilled by the address added;
+   * and the announcement that a customer's addresses changed.
+   */
   addressRequests: AddressRequests;
 };
 
@@ -140,14 +143,16 @@ export async function assertAddressFree(
 
 /**
  * An address staff added or changed answers the customer's open request for its asset when it
- * is active (deposits' side: the request, the mail, the audit row), on the same transaction.
+ * is active (deposits' side: the request, the mail, the audit row), on the same transaction,
+ * and the customer's screens and staff's hear of the change.
  */
-export function fulfilRequestWith(
+export async function fulfilRequestWith(
   ctx: AdminWalletsContext,
   client: TxClient,
   row: AdminDepositAddressRow,
   actor: Actor,
 ): Promise<boolean> {
+  await ctx.addressRequests.announce(client, row.user_id);
   return ctx.addressRequests.fulfil(client, {
     userId: row.user_id,
     assetSymbol: row.asset_symbol,

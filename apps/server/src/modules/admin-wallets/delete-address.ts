@@ -28,5 +28,6 @@ export async function deleteAddress(
       before: addressFacts(before),
       ip: actor.ip,
     });
+    await ctx.addressRequests.announce(client, before.user_id);
   });
 }

@@ -16,6 +16,7 @@ import {
   withoutChange,
 } from '@server-test/helpers';
 import { setSetting, spareStepUps, stepUpFor } from '@server-test/money-helpers';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
@@ -369,6 +370,39 @@ describe('fulfilling a request', () => {
       expect.objectContaining({ id: first.id, deposit_address_id: null }),
       expect.objectContaining({ fulfilled_at: null }),
     ]);
+  });
+
+  it("announces the request, and staff's adding and deleting the address, to live screens", async () => {
+    const listener = new pg.Client({ connectionString: t.databaseUrl });
+    await listener.connect();
+    const heard: unknown[] = [];
+    listener.on('notification', (n) => heard.push(JSON.parse(n.payload ?? 'null')));
+    await listener.query('LISTEN coffer_events');
+    const user = await verifiedCustomer(t);
+    const changed = { type: 'addresses.changed', userId: user.userId };
+    const announced = () => heard.filter((e) => JSON.stringify(e) === JSON.stringify(changed));
+
+    expect((await ask(user, 'ETH')).statusCode).toBe(200);
+    await expect.poll(() => announced().length).toBe(1);
+    // Asking again changes nothing, and announces nothing.
+    expect((await ask(user, 'ETH')).statusCode).toBe(200);
+    const added = await addAddress({
+      userId: user.userId,
+      assetSymbol: 'ETH',
+      network: 'ethereum',
+      address: newEthereumAddress(),
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    await expect.poll(() => announced().length).toBe(2);
+    const deleted = await call(t, {
+      method: 'DELETE',
+      url: `/api/admin/deposit-addresses/${added.json().address.id}`,
+      cookie: admin.cookie,
+      body: { stepUp: stepUpFor(admin) },
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    await expect.poll(() => announced().length).toBe(3);
+    await listener.end();
   });
 });
 

@@ -84,10 +84,12 @@ export async function requestAddress(
     if (walletsServed(rows).has(assetId)) {
       throw new AppError('CONFLICT', DEPOSIT_REQUEST_MSG.haveAddress(assetId));
     }
-    const open =
-      (await repo.openOf(client, userId, assetId)) ??
-      (await repo.insert(client, userId, assetId, ASSETS[assetId].network));
+    const already = await repo.openOf(client, userId, assetId);
+    if (already) return present(already);
+    const open = await repo.insert(client, userId, assetId, ASSETS[assetId].network);
     if (!open) throw new Error(`no open ${assetId} address request after storing one`);
+    // Staff's list of requests shows it at once.
+    await announceAddresses(ctx, client, userId);
     return present(open);
   });
 }
@@ -98,6 +100,18 @@ export async function openRequests(pool: pg.Pool): Promise<TAdminAddressRequest[
     ...present(r),
     user: { id: r.userId, ...r.owner },
   }));
+}
+
+/**
+ * Tells the customer's screens and staff's that the customer's addresses or requests
+ * changed, once the transaction commits; each reads them again through the API.
+ */
+export function announceAddresses(
+  ctx: DepositsContext,
+  client: TxClient,
+  userId: string,
+): Promise<void> {
+  return ctx.realtime.publish(client, { type: 'addresses.changed', userId });
 }
 
 /** What staff added: an address of a customer, and who did it from where. */

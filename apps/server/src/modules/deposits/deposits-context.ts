@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger';
 import type { MoneyControls } from '../money-controls';
 import type { Outbox } from '../outbox';
 import type { PriceService } from '../prices';
+import type { RealtimeHub } from '../realtime';
 
 /**
  * What the parts of the deposits service share, built once by `createDepositsService`.
@@ -20,6 +21,8 @@ export type DepositsContext = {
   outbox: Pick<Outbox, 'mail' | 'deliver'>;
   /** The audit row of a request staff fulfilled. */
   audit: Pick<AuditLog, 'record'>;
+  /** Announces a customer's new address request, and staff's changes to their addresses. */
+  realtime: Pick<RealtimeHub, 'publish'>;
   /** Where the mail's link to the deposit page points. */
   publicUrl: string;
 };

@@ -5,7 +5,13 @@ import type {
   TDepositAddressRequest,
 } from '@coffer/shared';
 import type { TxClient } from '@server/db/tx';
-import { type AddedAddress, fulfilRequest, openRequests, requestAddress } from './address-requests';
+import {
+  type AddedAddress,
+  announceAddresses,
+  fulfilRequest,
+  openRequests,
+  requestAddress,
+} from './address-requests';
 import { type CreditResult, creditDeposit } from './credit-deposit';
 import { depositAddresses } from './deposit-addresses';
 import type { DepositsContext } from './deposits-context';
@@ -23,6 +29,8 @@ export type AddressRequests = {
   fulfil(client: TxClient, added: AddedAddress): Promise<boolean>;
   /** Sends the customer's mail; called once the transaction that fulfilled a request commits. */
   sendMail(): Promise<void>;
+  /** On the transaction that changed a customer's addresses: their screens and staff's refresh. */
+  announce(client: TxClient, userId: string): Promise<void>;
 };
 
 export function createDepositsService(deps: DepositsContext) {
@@ -31,6 +39,7 @@ export function createDepositsService(deps: DepositsContext) {
     open: () => openRequests(ctx.pool),
     fulfil: (client, added) => fulfilRequest(ctx, client, added),
     sendMail: () => ctx.outbox.deliver(),
+    announce: (client, userId) => announceAddresses(ctx, client, userId),
   };
   return {
     /** GET /api/deposit-addresses; an address is derived on a configured chain's first request. */

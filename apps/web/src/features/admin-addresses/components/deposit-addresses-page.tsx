@@ -4,6 +4,7 @@ import {
   type TAdminAddressRequest,
   type TAdminDepositAddress,
 } from '@coffer/shared';
+import { useQueryClient } from '@tanstack/react-query';
 import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
@@ -11,6 +12,8 @@ import { Dialog } from '@web/components/ui/dialog';
 import { Input } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { cn } from '@web/lib/cn';
+import { adminKeys } from '@web/lib/query-keys';
+import { useRealtime } from '@web/lib/realtime';
 import { useDebounced } from '@web/lib/use-debounced';
 import { Plus, RefreshCw, Search } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -35,6 +38,12 @@ export default function DepositAddressesPage() {
   const addresses = useDepositAddresses(q);
   const requests = useAddressRequests();
   const [open, setOpen] = useState<Open>(null);
+  const queryClient = useQueryClient();
+
+  // Live: a customer's new request, and any admin's change to an address, here or elsewhere.
+  useRealtime(['addresses.changed'], () => {
+    void queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() });
+  });
 
   useEffect(() => {
     if (addresses.isError) {
