@@ -4,12 +4,26 @@ import { usePublicInfo } from '../api/get-public-info';
 import { FigurePlaceholder, formatProgramStart, usableRate } from './live-stats';
 
 /**
+ * The rate's words before the figures arrive, each figure a placeholder about its width:
+ * the sentence takes its final lines from the first paint, and nothing below it moves when
+ * the figures come in.
+ */
+function PendingRateWords({ className }: { className?: string }) {
+  return (
+    <span className={className}>
+      <FigurePlaceholder className="w-[3em]" /> daily, about{' '}
+      <FigurePlaceholder className="w-[2.4em]" /> a year, variable, not guaranteed
+    </span>
+  );
+}
+
+/**
  * The ETH staking rate as the operator set it, always with its yearly equivalent:
  * "0.01% daily, about 3.7% a year, variable, not guaranteed".
  */
 export function StakingRateText({ className }: { className?: string }) {
   const info = usePublicInfo();
-  if (info.isPending) return <FigurePlaceholder className="w-48" />;
+  if (info.isPending) return <PendingRateWords className={className} />;
   const rate = info.data ? usableRate(info.data.staking.dailyRate) : null;
   if (!rate) {
     return <span className={className}>variable, not guaranteed (current rate unavailable)</span>;
@@ -47,11 +61,15 @@ export function StakingRateHighlight({ className }: { className?: string }) {
             )}
           </p>
           <p className="mt-2 text-sm text-muted">
-            {rate ? describeStakingRate(rate) : <FigurePlaceholder className="w-56" />}
+            {rate ? describeStakingRate(rate) : <PendingRateWords />}
           </p>
         </>
       )}
-      {start ? <p className="mt-4 text-sm text-muted">Running since {start}.</p> : null}
+      {start || info.isPending ? (
+        <p className="mt-4 text-sm text-muted">
+          Running since {start ?? <FigurePlaceholder className="w-[7em]" />}.
+        </p>
+      ) : null}
       <p className="mt-4 text-sm text-muted">
         Set by Coffer and may change. Past rewards don't promise future ones.
       </p>
