@@ -36,9 +36,11 @@ const WALLETS_OF_USER = `SELECT id, asset_id, network, balance_crypto, held, bal
 // microsecond (PostgreSQL's resolution), so that width_bucket, which counts a bound into the
 // bucket it starts, puts an hour starting exactly at a point in the bucket ending there.
 // The signed effect of a completed row and the time it counts from are the ones the hourly
-// sums' triggers use (migration 0018).
+// sums' triggers use (migration 0018). The bounds are MATERIALIZED: inlined, PostgreSQL may
+// build the array again for every hour it buckets (a busy customer's 30 days: 2,856 times,
+// 28 ms of a 29 ms statement).
 const EFFECTS_BY_BUCKET = `
-WITH bounds AS (
+WITH bounds AS MATERIALIZED (
   SELECT array_agg($2::timestamptz + k * $3::numeric * interval '1 second' + interval '1 microsecond' ORDER BY k) AS at
     FROM generate_series(0, $4::int) AS k
 ), hours AS (
