@@ -143,16 +143,14 @@ export async function assertAddressFree(
 
 /**
  * An address staff added or changed answers the customer's open request for its asset when it
- * is active (deposits' side: the request, the mail, the audit row), on the same transaction,
- * and the customer's screens and staff's hear of the change.
+ * is active (deposits' side: the request, the mail, the audit row), on the same transaction.
  */
-export async function fulfilRequestWith(
+export function fulfilRequestWith(
   ctx: AdminWalletsContext,
   client: TxClient,
   row: AdminDepositAddressRow,
   actor: Actor,
 ): Promise<boolean> {
-  await ctx.addressRequests.announce(client, row.user_id);
   return ctx.addressRequests.fulfil(client, {
     userId: row.user_id,
     assetSymbol: row.asset_symbol,

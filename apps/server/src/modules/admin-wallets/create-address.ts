@@ -52,6 +52,7 @@ export async function createAddress(
         ip: actor.ip,
       });
       const fulfilled = await fulfilRequestWith(ctx, client, row, actor);
+      await ctx.addressRequests.announce(client, body.userId);
       return { result: presentAddress(row), fulfilled };
     });
     if (fulfilled) await ctx.addressRequests.sendMail();

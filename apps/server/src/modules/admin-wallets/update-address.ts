@@ -51,6 +51,7 @@ export async function updateAddress(
       });
       // Switched on, or made the asset asked for: the customer's request is answered too.
       const fulfilled = await fulfilRequestWith(ctx, client, after, actor);
+      await ctx.addressRequests.announce(client, after.user_id);
       return { result: presentAddress(after), fulfilled };
     });
     if (fulfilled) await ctx.addressRequests.sendMail();

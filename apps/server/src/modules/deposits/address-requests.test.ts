@@ -61,6 +61,27 @@ async function openRequests() {
   }[];
 }
 
+/** Staff add the customer an Ethereum address nobody has yet. */
+async function addEthereumAddress(userId: string) {
+  const added = await addAddress({
+    userId,
+    assetSymbol: 'ETH',
+    network: 'ethereum',
+    address: newEthereumAddress(),
+  });
+  expect(added.statusCode, added.body).toBe(200);
+  return added.json().address as { id: string };
+}
+
+function deleteAddress(id: string) {
+  return call(t, {
+    method: 'DELETE',
+    url: `/api/admin/deposit-addresses/${id}`,
+    cookie: admin.cookie,
+    body: { stepUp: stepUpFor(admin) },
+  });
+}
+
 function addAddress(body: Record<string, unknown>) {
   return call(t, {
     method: 'POST',
@@ -157,13 +178,7 @@ describe('asking for a deposit address', () => {
 
   it('refuses an asset the customer already has an address for', async () => {
     const user = await verifiedCustomer(t);
-    const added = await addAddress({
-      userId: user.userId,
-      assetSymbol: 'ETH',
-      network: 'ethereum',
-      address: newEthereumAddress(),
-    });
-    expect(added.statusCode, added.body).toBe(200);
+    await addEthereumAddress(user.userId);
     // The Ethereum address takes ETH only: USDT-ERC20 is still asked for separately.
     const page = await depositPage(user);
     expect(page.requestable.map((r: { assetId: string }) => r.assetId)).toEqual([
@@ -355,12 +370,7 @@ describe('fulfilling a request', () => {
       network: 'bitcoin',
       address: newBitcoinAddress(),
     });
-    const deleted = await call(t, {
-      method: 'DELETE',
-      url: `/api/admin/deposit-addresses/${added.json().address.id}`,
-      cookie: admin.cookie,
-      body: { stepUp: stepUpFor(admin) },
-    });
+    const deleted = await deleteAddress(added.json().address.id);
     expect(deleted.statusCode, deleted.body).toBe(200);
     const second = await ask(user, 'BTC');
     expect(second.statusCode).toBe(200);
@@ -386,20 +396,9 @@ describe('fulfilling a request', () => {
     await expect.poll(() => announced().length).toBe(1);
     // Asking again changes nothing, and announces nothing.
     expect((await ask(user, 'ETH')).statusCode).toBe(200);
-    const added = await addAddress({
-      userId: user.userId,
-      assetSymbol: 'ETH',
-      network: 'ethereum',
-      address: newEthereumAddress(),
-    });
-    expect(added.statusCode, added.body).toBe(200);
+    const added = await addEthereumAddress(user.userId);
     await expect.poll(() => announced().length).toBe(2);
-    const deleted = await call(t, {
-      method: 'DELETE',
-      url: `/api/admin/deposit-addresses/${added.json().address.id}`,
-      cookie: admin.cookie,
-      body: { stepUp: stepUpFor(admin) },
-    });
+    const deleted = await deleteAddress(added.id);
     expect(deleted.statusCode, deleted.body).toBe(200);
     await expect.poll(() => announced().length).toBe(3);
     await listener.end();

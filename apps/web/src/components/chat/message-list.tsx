@@ -1,11 +1,11 @@
 import type { TChatMessage } from '@coffer/shared';
+import { RelativeTime } from '@web/components/ui/relative-time';
 import { cn } from '@web/lib/cn';
 import { Paperclip } from 'lucide-react';
 import type { ReactNode, RefObject } from 'react';
 import { CustomerText } from '../ui/customer-text';
 import type { ChatBase } from './chat-api';
 import { FileLink, ImagePreview } from './message-attachment';
-import { RelativeTime } from './relative-time';
 import type { Pending } from './use-send-message';
 
 function Bubble({

@@ -1,11 +1,11 @@
 import type { TChatRoom } from '@coffer/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
+import { RelativeTime } from '@web/components/ui/relative-time';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
 import type { ReactNode } from 'react';
 import { CustomerText } from '../ui/customer-text';
 import { Spinner } from '../ui/spinner';
-import { RelativeTime } from './relative-time';
 import { RoomStatus } from './room-status';
 
 /** One row of the conversation list. */

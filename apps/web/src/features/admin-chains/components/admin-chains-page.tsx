@@ -1,12 +1,12 @@
-import { assetById, formatAssetAmount, formatDateTime } from '@coffer/shared';
+import { assetById, formatAssetAmount } from '@coffer/shared';
 import { Alert } from '@web/components/ui/alert';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { EmailText } from '@web/components/ui/email-text';
+import { RelativeTime } from '@web/components/ui/relative-time';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
-import { formatDistanceToNow } from 'date-fns';
 import { RefreshCw } from 'lucide-react';
 import type { ReactNode } from 'react';
 import {
@@ -42,14 +42,10 @@ function count(n: number | null): string {
   return n === null ? '—' : numberFormat.format(n);
 }
 
-/** "3 minutes ago", with the exact time on hover and for assistive technology. */
+/** "3 minutes ago" with the exact time on hover, or "never". */
 function When({ iso }: { iso: string | null }) {
   if (!iso) return <span>never</span>;
-  return (
-    <time dateTime={iso} title={formatDateTime(iso)}>
-      {formatDistanceToNow(new Date(iso), { addSuffix: true })}
-    </time>
-  );
+  return <RelativeTime iso={iso} />;
 }
 
 function Figure({ term, children }: { term: string; children: ReactNode }) {

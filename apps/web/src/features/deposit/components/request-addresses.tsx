@@ -8,8 +8,8 @@ import {
 import { AssetLogo } from '@web/components/ui/asset-logo';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
+import { RelativeTime } from '@web/components/ui/relative-time';
 import { errorMessage } from '@web/lib/api-client';
-import { formatDistanceToNow } from 'date-fns';
 import { Clock, Send } from 'lucide-react';
 import { toast } from 'sonner';
 import { useRequestDepositAddress } from '../api/request-deposit-address';
@@ -84,11 +84,8 @@ function RequestItem({
           <p role="status" className="mt-auto flex items-start gap-2 text-sm text-fg">
             <Clock className="mt-0.5 h-4 w-4 shrink-0 text-warning" aria-hidden />
             <span>
-              Requested{' '}
-              <time dateTime={item.request.requestedAt}>
-                {formatDistanceToNow(new Date(item.request.requestedAt), { addSuffix: true })}
-              </time>
-              . Waiting for our team to add your {title} address; we'll e-mail you when it is ready.
+              Requested <RelativeTime iso={item.request.requestedAt} />. Waiting for our team to add
+              your {title} address; we'll e-mail you when it is ready.
             </span>
           </p>
         ) : (

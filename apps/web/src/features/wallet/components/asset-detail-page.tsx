@@ -16,6 +16,7 @@ import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/card';
 import { Dialog, DialogContent, DialogTrigger } from '@web/components/ui/dialog';
 import { QrCode } from '@web/components/ui/qr-code';
+import { RelativeTime } from '@web/components/ui/relative-time';
 import { PageSpinner, Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { ADDRESS_COPIED_TOAST, useCopied } from '@web/lib/clipboard';
@@ -25,7 +26,6 @@ import { depositAddressFor, useDepositAddresses } from '@web/lib/money/get-depos
 import { usePrices } from '@web/lib/money/get-prices';
 import { useWallets } from '@web/lib/money/get-wallets';
 import { resolveAsset } from '@web/lib/resolve-asset';
-import { formatDistanceToNow } from 'date-fns';
 import { ArrowUpFromLine, Check, Copy, QrCode as QrIcon, RefreshCw } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 
@@ -124,11 +124,8 @@ function AddressRequestNote({ item }: { item: TRequestableAsset | undefined }) {
   if (item.request) {
     return (
       <p role="status" className="text-fg">
-        You requested a {title} address{' '}
-        <time dateTime={item.request.requestedAt}>
-          {formatDistanceToNow(new Date(item.request.requestedAt), { addSuffix: true })}
-        </time>
-        ; we'll e-mail you when it is ready.
+        You requested a {title} address <RelativeTime iso={item.request.requestedAt} />; we'll
+        e-mail you when it is ready.
       </p>
     );
   }
