@@ -9,6 +9,8 @@ import { createAdminUsersService } from './modules/admin-users';
 import { createAdminWalletsService } from './modules/admin-wallets';
 import { createChatService } from './modules/chat';
 import { createKycService } from './modules/kyc';
+import { staffWithoutPasskey } from './modules/passkeys';
+import type { StaffChanges } from './modules/staff-changes';
 
 /** Support: identity checks and the chat, each shared by the customer's and staff's routes. */
 export function createSupportServices(
@@ -64,6 +66,7 @@ export function createAdminServices(
     deposits,
   }: Pick<MoneyServices, 'ledger' | 'ledgerCheck' | 'prices' | 'withdrawals' | 'deposits'>,
   { chainAdapters, payouts }: Pick<ChainServices, 'chainAdapters' | 'payouts'>,
+  changes: StaffChanges,
 ) {
   const { pool, secrets, config } = infra;
   const adminUsers = createAdminUsersService({
@@ -104,6 +107,8 @@ export function createAdminServices(
     pool,
     audit,
     stepUp,
+    changes,
+    staffWithoutPasskey,
     settings,
     prices,
     log: infra.log,

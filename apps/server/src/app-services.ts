@@ -7,6 +7,7 @@ import { createMoneyServices } from './app-services-money';
 import { createPlatform, type Infra } from './app-services-platform';
 import { createMetrics } from './lib/metrics';
 import { createHealth } from './modules/health';
+import { createStaffChanges } from './modules/staff-changes';
 
 export type { Infra } from './app-services-platform';
 
@@ -21,6 +22,13 @@ export function createServices(infra: Infra) {
   setBitcoinAddressNetwork(config.chains.bitcoinNetwork);
   const platform = createPlatform(infra);
   const accounts = createAccountServices(infra, platform);
+  // Two people for every change of money or where it goes: each owning module registers its
+  // kinds of change with this one service as it is built.
+  const staffChanges = createStaffChanges({
+    pool,
+    audit: platform.audit,
+    stepUp: accounts.stepUp,
+  });
   const money = createMoneyServices(infra, platform, accounts);
   // Prometheus figures (/metrics) and the readiness probe; jobs report their runs to it.
   const metrics = createMetrics();
@@ -33,7 +41,7 @@ export function createServices(infra: Infra) {
   });
   const chains = createChainServices(infra, platform, accounts, money);
   const support = createSupportServices(infra, platform);
-  const admin = createAdminServices(infra, platform, accounts, money, chains);
+  const admin = createAdminServices(infra, platform, accounts, money, chains, staffChanges);
   const dashboard = createDashboardServices(infra, platform, accounts, money);
   // Every service by its name, one flat set: routes and jobs take theirs from here.
   return {
@@ -45,6 +53,7 @@ export function createServices(infra: Infra) {
     ...support,
     ...admin,
     ...dashboard,
+    staffChanges,
     metrics,
     health,
   };

@@ -149,6 +149,7 @@ export async function buildApp(
       kyc: services.kyc,
       chat: services.chat,
       payouts: services.payouts,
+      staffChanges: services.staffChanges,
       stepUp: services.stepUp,
       pool: services.pool,
       chainAdapters: services.chainAdapters,

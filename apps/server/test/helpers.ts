@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SECURITY_EVENT_FAILURES } from '@coffer/shared';
+import { SECURITY_EVENT_FAILURES, STAFF_ROLES, type TStaffRole } from '@coffer/shared';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -255,11 +255,30 @@ export async function verifiedCustomer(t: TestApp, email?: string): Promise<Sign
   return completeTwoFactor(t, await signUpAndSignIn(t, email));
 }
 
-/** A verified admin: a customer promoted by a row in admin_users (as the CLI does). */
-export async function verifiedAdmin(t: TestApp): Promise<SignedInUser> {
+/**
+ * A verified admin: a customer promoted by a row in admin_users (as the CLI does), with
+ * every role unless some are named.
+ */
+export async function verifiedAdmin(
+  t: TestApp,
+  roles: readonly TStaffRole[] = STAFF_ROLES,
+): Promise<SignedInUser> {
   const user = await signUpAndSignIn(t);
-  await t.services.users.makeAdmin(user.userId);
+  await t.services.users.makeAdmin(user.userId, roles);
   return completeTwoFactor(t, user);
+}
+
+/**
+ * A second staff member approves a change another proposed (two people), with a fresh code
+ * of theirs: the response, whatever it says. `step` picks a code not used yet.
+ */
+export function approveChange(t: TestApp, approver: SignedInUser, changeId: string, step = 1) {
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/changes/${changeId}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: { code: codeFor(approver, step) } },
+  });
 }
 
 /**

@@ -33,6 +33,7 @@ export * from './schemas/realtime';
 export * from './schemas/recovery-phrase';
 export * from './schemas/security-hold';
 export * from './schemas/security-log';
+export * from './schemas/staff';
 export * from './schemas/step-up';
 export * from './schemas/two-factor';
 export * from './session-headers';

@@ -1,3 +1,5 @@
+import type { TPermission } from '@coffer/shared';
+
 /**
  * Who may call a route, declared on the route itself (`config: { access }`) and enforced
  * for every request by the gate in plugins/gate.ts:
@@ -12,5 +14,10 @@ export type Access = 'public' | 'signed-in' | 'customer' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * What an `admin` route needs of the staff member's roles (docs/roles.md). Every admin
+     * route declares one where it is registered; the app refuses to start otherwise.
+     */
+    permission?: TPermission;
   }
 }

@@ -1,4 +1,4 @@
-import { MSG } from '@coffer/shared';
+import { MSG, rolesAllow, STAFF_MSG, type TPermission } from '@coffer/shared';
 import type { FastifyContextConfig, FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { AppError } from '../lib/app-error';
 import type { SessionContext } from '../modules/sessions/sessions.repository';
@@ -28,7 +28,12 @@ export function accessOf(config: FastifyContextConfig | undefined): Access {
   return config?.access ?? 'customer';
 }
 
-export type GatedRoute = { method: string; url: string; access: Access };
+export type GatedRoute = {
+  method: string;
+  url: string;
+  access: Access;
+  permission: TPermission | undefined;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,9 +63,21 @@ export function registerGate(
   });
   app.decorate('gatedRoutes', () =>
     routes.flatMap((r) =>
-      [r.method].flat().map((method) => ({ method, url: r.url, access: accessOf(r.config) })),
+      [r.method].flat().map((method) => ({
+        method,
+        url: r.url,
+        access: accessOf(r.config),
+        permission: r.config?.permission,
+      })),
     ),
   );
+  // A staff route that names no permission would be open to every role: refuse to start.
+  app.addHook('onReady', (done) => {
+    const bare = app.gatedRoutes().filter((r) => r.access === 'admin' && !r.permission);
+    if (bare.length === 0) return done();
+    const names = bare.map((r) => `${r.method} ${r.url}`).join(', ');
+    done(new Error(`admin routes without a permission: ${names}`));
+  });
 
   // Waits only for a staff write's hold check; every other request passes or is refused
   // without a promise (a thrown refusal becomes the request's error, as Fastify does for
@@ -74,7 +91,9 @@ export function registerGate(
 
 /**
  * The gate's rule for one request: refuses what the route's access does not allow; returns
- * the admin's id when a state-changing admin request still has to pass the hold check.
+ * the admin's id when a state-changing admin request still has to pass the hold check. An
+ * admin route also needs a role holding the permission it declares (read from this
+ * request's session, so a change of role counts from the next request).
  */
 function admit(request: FastifyRequest): string | null {
   if (request.is404) return null;
@@ -86,6 +105,11 @@ function admit(request: FastifyRequest): string | null {
   if (needsTwoFactor(session)) throw new AppError('TWO_FACTOR_REQUIRED', MSG.twoFactorRequired);
   if (access !== 'admin') return null;
   if (!isVerifiedAdmin(session)) throw new AppError('FORBIDDEN', MSG.forbidden);
+  // No permission declared holds for nobody (the start refuses such a route anyway).
+  const permission = request.routeOptions.config.permission;
+  if (!permission || !rolesAllow(session.staffRoles, permission)) {
+    throw new AppError('FORBIDDEN', STAFF_MSG.forbiddenRole);
+  }
   // A held admin still reads (to see what happened), but changes nothing.
   return READS.has(request.method) ? null : session.userId;
 }

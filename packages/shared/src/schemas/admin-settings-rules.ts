@@ -84,25 +84,6 @@ export const EXPLORER_HASH_PLACEHOLDER = '{hash}';
 export const SECURITY_HOLD_HOURS = { min: 24, max: 720 } as const;
 
 /**
- * Four eyes (docs/decisions/0024-four-eyes-on-risk-settings.md): a change to these only
- * takes effect when a second admin approves it. Each one decides how safe customers' money
- * is: how long a hold lasts, how much leaves a day, when a deposit counts, where a
- * customer is sent to check a transaction.
- */
-export const APPROVAL_SETTINGS = [
-  'security_hold_hours',
-  'max_daily_withdrawal',
-  'confirmations_btc',
-  'confirmations_eth',
-  'confirmations_tron',
-  'explorer_tx_url_btc',
-  'explorer_tx_url_eth',
-  'explorer_tx_url_tron',
-  'max_fee_rate_btc',
-  'max_fee_per_gas_eth',
-] as const;
-
-/**
  * The money switches and the value that stops money: any one admin may pull the stop at
  * once (an emergency must not wait for a second person), but turning money back on is a
  * change a second admin approves.
@@ -113,11 +94,12 @@ export const MONEY_STOPS: Record<string, string> = {
   maintenance_mode: 'true',
 };
 
-/** Whether setting `key` to `value` waits for a second admin's approval. */
+/**
+ * Whether setting `key` to `value` waits for a second staff member's approval: every
+ * change does (decision 0036), but for pulling a money stop, which applies at once.
+ */
 export function needsApproval(key: string, value: string): boolean {
-  if ((APPROVAL_SETTINGS as readonly string[]).includes(key)) return true;
-  const stop = MONEY_STOPS[key];
-  return stop !== undefined && value !== stop;
+  return MONEY_STOPS[key] !== value;
 }
 
 /** A whole number within [min, max] written plainly (no sign, no leading zero), or null. */

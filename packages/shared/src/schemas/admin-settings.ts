@@ -123,6 +123,8 @@ export const SETTINGS_MSG = {
     'Another admin must approve this change: the admin who proposed a change cannot approve it (they may withdraw it).',
   changeDecided: 'This change was already approved, rejected or replaced by a newer proposal.',
   changeNotFound: 'There is no proposed setting change with this id.',
+  staffWithoutPasskey: (emails: readonly string[]) =>
+    `Passkeys cannot be required yet: ${emails.join(', ')} ${emails.length === 1 ? 'has' : 'have'} no passkey and would be locked out. Each must add one first.`,
 } as const;
 
 export const ZSettingChangeIdParams = z.object({

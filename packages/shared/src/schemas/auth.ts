@@ -3,6 +3,7 @@ import { MSG } from '../messages';
 import { ZEmail } from '../validation/email';
 import { ZNewPassword, ZPassword } from '../validation/password';
 import { ZRecoveryPhrase } from '../validation/recovery-phrase';
+import { ZStaffRole } from './staff';
 
 export const ZSignUpRequest = z.object({ email: ZEmail, password: ZNewPassword });
 export type TSignUpRequest = z.infer<typeof ZSignUpRequest>;
@@ -30,6 +31,8 @@ export const ZSession = z.object({
     id: z.string().uuid(),
     email: z.string(),
     isAdmin: z.boolean(),
+    /** A staff member's roles (docs/roles.md); empty for a customer. */
+    staffRoles: z.array(ZStaffRole),
     registeredAt: z.string(),
   }),
   twoFactor: z.object({

@@ -13,6 +13,7 @@ export * from './rate-limits';
 export * from './security-events';
 export * from './seed-phrases';
 export * from './sessions';
+export * from './staff-changes';
 export * from './staking';
 export * from './stored-files';
 export * from './transactions';

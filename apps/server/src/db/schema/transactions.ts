@@ -72,6 +72,11 @@ export const transactions = pgTable(
      */
     editorIds: uuid('editor_ids').array().notNull().default(sql`'{}'::uuid[]`),
     /**
+     * The row an adjustment corrects: completed deposits, buys and sells are final, so a
+     * correction is a new two-person adjustment naming the row it corrects.
+     */
+    correctsTransactionId: uuid('corrects_transaction_id'),
+    /**
      * The asset's USD price a conversion used: for a bank payout, what one unit of the
      * funding asset was worth when it was held (the AUD rate is in `exchange_rate`).
      */

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -52,13 +61,30 @@ export const userProfiles = pgTable(
   (t) => [index('user_profiles_created_at_idx').on(t.createdAt.desc(), t.id.desc())],
 );
 
-/** Existence of a row makes the user an admin; nothing else does. */
-export const adminUsers = pgTable('admin_users', {
-  userId: uuid('user_id')
-    .primaryKey()
-    .references(() => users.id, { onDelete: 'cascade' }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+/**
+ * Existence of a row makes the user staff; nothing else does. `roles` says what they may do
+ * (docs/roles.md), read by every request's session look-up, so a change of role takes
+ * effect on the next request. A row has at least one role and only known ones.
+ */
+export const adminUsers = pgTable(
+  'admin_users',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`'{owner,approver,treasurer,compliance,support,auditor}'::text[]`),
+  },
+  (t) => [
+    check(
+      'admin_users_roles',
+      sql`cardinality(${t.roles}) > 0 AND ${t.roles} <@ '{owner,approver,treasurer,compliance,support,auditor}'::text[]`,
+    ),
+  ],
+);
 
 export const emailVerificationTokens = pgTable('email_verification_tokens', {
   /** SHA-256 of the token in the link; the token itself is never stored. */

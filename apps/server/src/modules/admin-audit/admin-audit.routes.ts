@@ -16,7 +16,10 @@ export function adminAuditRoutes(audit: AdminAuditService): FastifyPluginAsyncZo
   return async (app) => {
     app.get(
       '/api/admin/audit',
-      { schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'audit.read' },
+        schema: { querystring: ZAuditQuery, response: { 200: ZAuditPage, ...ERROR_RESPONSES } },
+      },
       async (request) => {
         const { page, ...filters } = request.query;
         return audit.list(filters, page);
@@ -25,19 +28,28 @@ export function adminAuditRoutes(audit: AdminAuditService): FastifyPluginAsyncZo
 
     app.get(
       '/api/admin/audit/facets',
-      { schema: { response: { 200: ZAuditFacets, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'audit.read' },
+        schema: { response: { 200: ZAuditFacets, ...ERROR_RESPONSES } },
+      },
       async () => audit.facets(),
     );
 
     app.get(
       '/api/admin/audit/verify',
-      { schema: { response: { 200: ZAuditVerifyResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'audit.read' },
+        schema: { response: { 200: ZAuditVerifyResponse, ...ERROR_RESPONSES } },
+      },
       async () => audit.verify(),
     );
 
     app.get(
       '/api/admin/audit/export.csv',
-      { schema: { querystring: ZAuditFilters, response: { 200: ZAuditCsv, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'audit.read' },
+        schema: { querystring: ZAuditFilters, response: { 200: ZAuditCsv, ...ERROR_RESPONSES } },
+      },
       async (request, reply) => {
         const day = new Date().toISOString().slice(0, 10);
         return (

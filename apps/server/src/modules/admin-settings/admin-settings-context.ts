@@ -1,39 +1,40 @@
 import type {
   TAppSetting,
   TAppSettingsResponse,
+  TPendingChange,
   TPendingSettingChange,
-  TStepUp,
   TSyncPrices,
 } from '@coffer/shared';
-import type { Client } from '@server/lib/client-of';
+import type { TxClient } from '@server/db/tx';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { AuditLog } from '../audit';
 import type { PriceBook } from '../prices';
 import { type SettingRow, settingsWrites } from '../settings';
-import type { StepUp, StepUpSubject } from '../step-up';
-import {
-  adminSettingsRepository as repo,
-  type SettingChangeRow,
-} from './admin-settings.repository';
+import type { StaffChanges } from '../staff-changes';
+import type { StepUp } from '../step-up';
+
+/** The kind name of a setting's two-person change. */
+export const SETTING_CHANGE = 'setting';
 
 /** Who is acting, for the audit row. */
 export type Actor = { userId: string; ip: string };
 
-/** An admin changing settings: their session (for the step-up), where from, and the proof. */
-export type SettingsRequest = { session: StepUpSubject; who: Client; stepUp: TStepUp | undefined };
-
 /**
  * What the parts of the admin settings service share, built once by
- * `createAdminSettingsService`: the audit log, the step-up, the settings cache every save
- * drops, and the prices the wallet sync reads.
+ * `createAdminSettingsService`: the audit log, the step-up, the two-person changes every
+ * setting but a money stop goes through, the settings cache every save drops, and the
+ * prices the wallet sync reads.
  */
 export type AdminSettingsContext = {
   pool: pg.Pool;
   audit: AuditLog;
   stepUp: Pick<StepUp, 'confirm'>;
+  changes: StaffChanges;
   settings: { invalidate(): void };
   prices: { current(): PriceBook; refresh(): Promise<PriceBook> };
+  /** Staff without a passkey, by e-mail (passkeys' front door). */
+  staffWithoutPasskey(db: TxClient): Promise<string[]>;
   log: Logger;
 };
 
@@ -45,21 +46,23 @@ export const present = (r: SettingRow): TAppSetting => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-export const presentChange = (c: SettingChangeRow): TPendingSettingChange => ({
-  id: c.id,
-  key: c.setting_key,
-  value: c.value,
-  proposedBy: { id: c.proposed_by, email: c.proposer_email },
-  proposedAt: c.proposed_at.toISOString(),
-});
+/** A setting's pending change as the settings screen shows it: which key, which value. */
+export function presentSettingChange(c: TPendingChange): TPendingSettingChange {
+  const [key = '', value = ''] = Object.entries(c.after ?? {})[0] ?? [];
+  return {
+    id: c.id,
+    key,
+    value: String(value),
+    proposedBy: c.proposedBy,
+    proposedAt: c.proposedAt,
+  };
+}
 
-export const actorOf = (r: SettingsRequest): Actor => ({ userId: r.session.userId, ip: r.who.ip });
-
-/** Every setting, and the changes waiting for a second admin. */
+/** Every setting, and the setting changes waiting for a second staff member. */
 export async function listSettings(ctx: AdminSettingsContext): Promise<TAppSettingsResponse> {
   return {
     settings: (await settingsWrites.list(ctx.pool)).map(present),
-    pending: (await repo.pendingChanges(ctx.pool)).map(presentChange),
+    pending: (await ctx.changes.pending([SETTING_CHANGE])).map(presentSettingChange),
   };
 }
 

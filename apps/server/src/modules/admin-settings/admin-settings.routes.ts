@@ -1,5 +1,4 @@
 import {
-  type TStepUp,
   ZAppSettingsResponse,
   ZPriceSyncResponse,
   ZPriceSyncStatus,
@@ -8,19 +7,11 @@ import {
   ZUpdateSettingsRequest,
   ZUpdateSettingsResponse,
 } from '@coffer/shared';
-import { clientOf } from '@server/lib/client-of';
 import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import { signedIn } from '@server/plugins/require-session';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { AdminSettingsService, SettingsRequest } from './admin-settings.service';
-
-/** The admin, where from, and the fresh second factor the body carries. */
-const settingsRequest = (request: FastifyRequest, body: { stepUp: TStepUp }): SettingsRequest => ({
-  session: signedIn(request),
-  who: clientOf(request),
-  stepUp: body.stepUp,
-});
+import { staffActorOf } from '../staff-changes';
+import type { AdminSettingsService } from './admin-settings.service';
 
 /**
  * App settings and the wallet price sync; registered in the admin tree.
@@ -30,14 +21,17 @@ export function adminSettingsRoutes(service: AdminSettingsService): FastifyPlugi
   return async (app) => {
     app.get(
       '/api/admin/settings',
-      { schema: { response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'settings.read' },
+        schema: { response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES } },
+      },
       async () => service.list(),
     );
     app.put(
       '/api/admin/settings',
       {
         // JSON-typed settings are edited in a text area.
-        config: { multilineFields: ['values.*'] },
+        config: { permission: 'settings.propose', multilineFields: ['values.*'] },
         schema: {
           body: ZUpdateSettingsRequest,
           response: {
@@ -49,7 +43,8 @@ export function adminSettingsRoutes(service: AdminSettingsService): FastifyPlugi
       },
       async (request, reply) => {
         const saved = await service.update(
-          settingsRequest(request, request.body),
+          staffActorOf(request),
+          request.body.stepUp,
           request.body.values,
         );
         return reply.code(saved.pending.length > 0 ? 202 : 200).send(saved);
@@ -58,6 +53,7 @@ export function adminSettingsRoutes(service: AdminSettingsService): FastifyPlugi
     app.post(
       '/api/admin/settings/reset',
       {
+        config: { permission: 'settings.propose' },
         schema: {
           body: ZSettingsStepUpRequest,
           response: {
@@ -68,40 +64,50 @@ export function adminSettingsRoutes(service: AdminSettingsService): FastifyPlugi
         },
       },
       async (request, reply) => {
-        const saved = await service.reset(settingsRequest(request, request.body));
+        const saved = await service.reset(staffActorOf(request), request.body.stepUp);
         return reply.code(saved.pending.length > 0 ? 202 : 200).send(saved);
       },
     );
     app.post(
       '/api/admin/settings/changes/:id/approve',
       {
+        config: { permission: 'changes.decide' },
         schema: {
           params: ZSettingChangeIdParams,
           body: ZSettingsStepUpRequest,
           response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => service.approve(settingsRequest(request, request.body), request.params.id),
+      async (request) =>
+        service.approve(staffActorOf(request), request.body.stepUp, request.params.id),
     );
     app.post(
       '/api/admin/settings/changes/:id/reject',
       {
+        config: { permission: 'back-office.read' },
         schema: {
           params: ZSettingChangeIdParams,
           body: ZSettingsStepUpRequest,
           response: { 200: ZAppSettingsResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => service.reject(settingsRequest(request, request.body), request.params.id),
+      async (request) =>
+        service.reject(staffActorOf(request), request.body.stepUp, request.params.id),
     );
     app.get(
       '/api/admin/prices/sync',
-      { schema: { response: { 200: ZPriceSyncStatus, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'settings.read' },
+        schema: { response: { 200: ZPriceSyncStatus, ...ERROR_RESPONSES } },
+      },
       async () => service.syncStatus(),
     );
     app.post(
       '/api/admin/prices/sync',
-      { schema: { response: { 200: ZPriceSyncResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'prices.sync' },
+        schema: { response: { 200: ZPriceSyncResponse, ...ERROR_RESPONSES } },
+      },
       async (request) => service.syncPrices({ userId: signedIn(request).userId, ip: request.ip }),
     );
   };

@@ -2,30 +2,27 @@ import {
   needsApproval,
   settingValueError,
   type TPendingSettingChange,
+  type TStepUp,
   type TUpdateSettingsResponse,
 } from '@coffer/shared';
-import { type TxClient, withTransaction } from '@server/db/tx';
+import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { SETTING_DEFAULTS, settingsWrites } from '../settings';
+import type { StaffActor } from '../staff-changes';
 import {
-  adminSettingsRepository as repo,
-  type SettingChangeRow,
-} from './admin-settings.repository';
-import {
-  type Actor,
   type AdminSettingsContext,
-  actorOf,
   present,
-  presentChange,
-  type SettingsRequest,
+  presentSettingChange,
+  SETTING_CHANGE,
 } from './admin-settings-context';
 
 /**
- * Applies at once what one admin may change alone and proposes the rest (four eyes:
- * `needsApproval`), in one transaction: the applied values with the announcement that
- * drops every instance's cache and one audit row of their diff; each proposal with its
- * own audit row. Bad input, or a missing or wrong second factor, changes nothing: the
- * step-up is checked after every other check, so a refused save never costs a code.
+ * Applies at once only what one staff member may change alone, pulling a money stop, and
+ * proposes every other change (decision 0036), in one transaction: the applied values with
+ * the announcement that drops every instance's cache and one audit row of their diff; each
+ * proposal with its own audit row. Bad input, or a missing or wrong second factor, changes
+ * nothing: the step-up is checked after every other check, so a refused save never costs a
+ * code.
  *
  * The staking rate: each staker's row keeps the rate accruing since its last checkpoint,
  * and a new rate applies only from the first checkpoint at or after the setting's
@@ -34,11 +31,11 @@ import {
  */
 async function save(
   ctx: AdminSettingsContext,
-  request: SettingsRequest,
+  actor: StaffActor,
+  proof: TStepUp | undefined,
   wanted: Array<{ key: string; value: string }>,
   action: 'settings.update' | 'settings.reset',
 ): Promise<TUpdateSettingsResponse> {
-  const actor = actorOf(request);
   const saved = await withTransaction(ctx.pool, async (client) => {
     if (action === 'settings.reset') await settingsWrites.insertMissing(client, SETTING_DEFAULTS);
     const rows = await settingsWrites.lock(
@@ -60,10 +57,6 @@ async function save(
     const changes = wanted
       .filter((w) => byKey.get(w.key)?.value !== w.value)
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    // The second factor confirms a change: a save that changes nothing spends none.
-    if (changes.length > 0) {
-      await ctx.stepUp.confirm(client, request.session, request.stepUp, request.who);
-    }
     const now = changes.filter((c) => !needsApproval(c.key, c.value));
     if (now.length > 0) {
       await settingsWrites.applyChanges(client, now);
@@ -86,8 +79,11 @@ async function save(
     }
     const proposed: TPendingSettingChange[] = [];
     for (const c of changes.filter((c) => needsApproval(c.key, c.value))) {
-      proposed.push(presentChange(await propose(ctx, client, actor, c, byKey.get(c.key)?.value)));
+      const pending = await ctx.changes.proposeIn(client, actor, SETTING_CHANGE, c);
+      proposed.push(presentSettingChange(pending));
     }
+    // The second factor confirms a change: a save that changes nothing spends none.
+    if (changes.length > 0) await ctx.stepUp.confirm(client, actor.session, proof, actor.client);
     return {
       settings: (await settingsWrites.list(client)).map(present),
       changed: now.map((c) => c.key),
@@ -98,45 +94,16 @@ async function save(
   return saved;
 }
 
-/**
- * One proposal, with its own audit row (each is approved or rejected on its own). A
- * pending proposal for the same setting is replaced: the newest intent is the one a
- * second admin is asked about, and the replaced one's id is in the row.
- */
-async function propose(
-  ctx: AdminSettingsContext,
-  client: TxClient,
-  actor: Actor,
-  change: { key: string; value: string },
-  current: string | undefined,
-): Promise<SettingChangeRow> {
-  const replaced = await repo.replacePending(client, change.key, actor.userId);
-  const row = await repo.propose(client, change.key, change.value, actor.userId);
-  await ctx.audit.record(client, {
-    actorId: actor.userId,
-    action: 'settings.propose',
-    targetType: 'app_settings',
-    targetId: change.key,
-    before: { [change.key]: current ?? '' },
-    after: {
-      [change.key]: change.value,
-      change: row.id,
-      ...(replaced ? { replaces: replaced } : {}),
-    },
-    reason: null,
-    ip: actor.ip,
-  });
-  return row;
-}
-
 export async function updateSettings(
   ctx: AdminSettingsContext,
-  request: SettingsRequest,
+  actor: StaffActor,
+  proof: TStepUp | undefined,
   values: Record<string, string>,
 ): Promise<TUpdateSettingsResponse> {
   return save(
     ctx,
-    request,
+    actor,
+    proof,
     Object.entries(values).map(([key, value]) => ({ key, value })),
     'settings.update',
   );
@@ -144,15 +111,17 @@ export async function updateSettings(
 
 /**
  * Every known setting back to its default; keys without a default are left alone. A
- * reset is a save like any other: the risk settings among the defaults are proposed.
+ * reset is a save like any other: every default but a money stop is proposed.
  */
 export async function resetSettings(
   ctx: AdminSettingsContext,
-  request: SettingsRequest,
+  actor: StaffActor,
+  proof: TStepUp | undefined,
 ): Promise<TUpdateSettingsResponse> {
   return save(
     ctx,
-    request,
+    actor,
+    proof,
     SETTING_DEFAULTS.map((d) => ({ key: d.key, value: d.value })),
     'settings.reset',
   );

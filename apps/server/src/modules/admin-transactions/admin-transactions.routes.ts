@@ -36,6 +36,7 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
   app.get(
     '/api/admin/withdrawals/pending',
     {
+      config: { permission: 'transactions.read' },
       schema: {
         querystring: ZPendingPayoutsQuery,
         response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES },
@@ -47,6 +48,7 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
   app.post(
     '/api/admin/withdrawals/:id/complete',
     {
+      config: { permission: 'money.propose' },
       schema: {
         params: ZAdminTransactionIdParams,
         body: ZCompletePayoutRequest,
@@ -66,6 +68,7 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
   app.post(
     '/api/admin/withdrawals/:id/approve',
     {
+      config: { permission: 'payouts.approve' },
       schema: {
         params: ZAdminTransactionIdParams,
         body: ZApprovePayoutRequest,
@@ -80,7 +83,7 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
   app.post(
     '/api/admin/withdrawals/:id/reject',
     {
-      config: { multilineFields: ['reason'] },
+      config: { permission: 'payouts.approve', multilineFields: ['reason'] },
       schema: {
         params: ZAdminTransactionIdParams,
         body: ZRejectPayoutRequest,
@@ -104,6 +107,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.get(
       '/api/admin/transactions',
       {
+        config: { permission: 'transactions.read' },
         schema: {
           querystring: ZAdminTransactionsQuery,
           response: { 200: ZAdminTransactionsResponse, ...ERROR_RESPONSES },
@@ -115,6 +119,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.get(
       '/api/admin/transactions/export.csv',
       {
+        config: { permission: 'transactions.read' },
         schema: {
           querystring: ZAdminTransactionsFilters,
           response: { 200: ZAdminTransactionsCsv, ...ERROR_RESPONSES },
@@ -136,6 +141,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.get(
       '/api/admin/transactions/:id',
       {
+        config: { permission: 'transactions.read' },
         schema: {
           params: ZAdminTransactionIdParams,
           response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
@@ -147,7 +153,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.post(
       '/api/admin/transactions',
       {
-        config: { multilineFields: ['reason'] },
+        config: { permission: 'money.propose', multilineFields: ['reason'] },
         schema: {
           body: ZCreateAdminTransactionRequest,
           response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
@@ -165,7 +171,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.patch(
       '/api/admin/transactions/:id',
       {
-        config: { multilineFields: ['reason'] },
+        config: { permission: 'money.propose', multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZUpdateAdminTransactionRequest,
@@ -180,7 +186,7 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
     app.delete(
       '/api/admin/transactions/:id',
       {
-        config: { multilineFields: ['reason'] },
+        config: { permission: 'money.propose', multilineFields: ['reason'] },
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZDeleteAdminTransactionRequest,

@@ -36,6 +36,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.get(
       '/api/admin/user-directory',
       {
+        config: { permission: 'customers.read' },
         schema: {
           querystring: ZAdminUserDirectoryQuery,
           response: { 200: ZAdminUserDirectory, ...ERROR_RESPONSES },
@@ -47,6 +48,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.get(
       '/api/admin/users',
       {
+        config: { permission: 'customers.read' },
         schema: {
           querystring: ZAdminUsersQuery,
           response: { 200: ZAdminUsersResponse, ...ERROR_RESPONSES },
@@ -64,6 +66,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.get(
       '/api/admin/users/figures',
       {
+        config: { permission: 'customers.read' },
         schema: {
           querystring: ZAdminUserFiguresQuery,
           response: { 200: ZAdminUserFiguresResponse, ...ERROR_RESPONSES },
@@ -75,7 +78,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.post(
       '/api/admin/users/:id/two-factor/required',
       {
-        config: { multilineFields: ['reason'] },
+        config: { permission: 'customers.protect', multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorRequiredRequest,
@@ -94,7 +97,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.post(
       '/api/admin/users/:id/two-factor/reset',
       {
-        config: { multilineFields: ['recoveryPhrase'] },
+        config: { permission: 'customers.protect', multilineFields: ['recoveryPhrase'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorResetRequest,
@@ -113,7 +116,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
     app.post(
       '/api/admin/users/:id/two-factor/disable',
       {
-        config: { multilineFields: ['reason'] },
+        config: { permission: 'customers.protect', multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorDisableRequest,
@@ -131,13 +134,17 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
 
     app.get(
       '/api/admin/staff',
-      { schema: { response: { 200: ZAdminStaffList, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'staff.read' },
+        schema: { response: { 200: ZAdminStaffList, ...ERROR_RESPONSES } },
+      },
       async () => users.staff(),
     );
 
     app.get(
       '/api/admin/recovery-phrases',
       {
+        config: { permission: 'customers.read' },
         schema: {
           querystring: ZAdminRecoveryPhrasesQuery,
           response: { 200: ZAdminRecoveryPhrases, ...ERROR_RESPONSES },

@@ -36,6 +36,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.get(
       '/api/admin/users/:userId/wallets',
       {
+        config: { permission: 'customers.read' },
         schema: {
           params: ZAdminWalletsUserParams,
           response: { 200: ZAdminUserWalletsResponse, ...ERROR_RESPONSES },
@@ -47,6 +48,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.get(
       '/api/admin/users/:userId/deposit-addresses',
       {
+        config: { permission: 'customers.read' },
         schema: {
           params: ZAdminWalletsUserParams,
           response: { 200: ZAdminUserDepositAddressesResponse, ...ERROR_RESPONSES },
@@ -58,6 +60,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.patch(
       '/api/admin/wallets/:id/address',
       {
+        config: { permission: 'money.propose' },
         schema: {
           params: ZAdminWalletIdParams,
           body: ZUpdateWalletAddressRequest,
@@ -76,6 +79,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.post(
       '/api/admin/wallets/:id/balance',
       {
+        config: { permission: 'money.propose' },
         schema: {
           params: ZAdminWalletIdParams,
           body: ZAdjustWalletBalanceRequest,
@@ -94,6 +98,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.get(
       '/api/admin/deposit-addresses',
       {
+        config: { permission: 'customers.read' },
         schema: {
           querystring: ZAdminDepositAddressesQuery,
           response: { 200: ZAdminDepositAddressesResponse, ...ERROR_RESPONSES },
@@ -104,13 +109,17 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
 
     app.get(
       '/api/admin/deposit-address-requests',
-      { schema: { response: { 200: ZAdminAddressRequestsResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'customers.read' },
+        schema: { response: { 200: ZAdminAddressRequestsResponse, ...ERROR_RESPONSES } },
+      },
       async () => ({ requests: await wallets.addressRequests() }),
     );
 
     app.post(
       '/api/admin/deposit-addresses',
       {
+        config: { permission: 'money.propose' },
         schema: {
           body: ZCreateDepositAddressRequest,
           response: { 200: ZAdminDepositAddressResponse, ...ERROR_RESPONSES },
@@ -124,6 +133,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.patch(
       '/api/admin/deposit-addresses/:id',
       {
+        config: { permission: 'money.propose' },
         schema: {
           params: ZAdminDepositAddressIdParams,
           body: ZUpdateDepositAddressRequest,
@@ -138,6 +148,7 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
     app.delete(
       '/api/admin/deposit-addresses/:id',
       {
+        config: { permission: 'money.propose' },
         schema: {
           params: ZAdminDepositAddressIdParams,
           body: ZDeleteDepositAddressRequest,

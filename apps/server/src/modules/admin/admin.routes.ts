@@ -10,9 +10,13 @@ import { adminChainsRoutes, type ChainAdapter, type ChainConfigs } from '../chai
 import { adminChatRoutes, type ChatService } from '../chat';
 import { adminKycRoutes, type KycService } from '../kyc';
 import { type PayoutsService, payoutsRoutes } from '../payouts';
+import { type StaffChanges, staffChangesRoutes } from '../staff-changes';
 import type { StepUp } from '../step-up';
 
-/** The admin tree: every route here is `access: 'admin'`. */
+/**
+ * The admin tree: every route here is `access: 'admin'` and declares the permission it
+ * needs of the staff member's roles (docs/roles.md); the gate refuses to start otherwise.
+ */
 export function adminRoutes(deps: {
   adminUsers: AdminUsersService;
   adminSettings: AdminSettingsService;
@@ -22,6 +26,7 @@ export function adminRoutes(deps: {
   kyc: KycService;
   chat: ChatService;
   payouts: PayoutsService;
+  staffChanges: StaffChanges;
   stepUp: Pick<StepUp, 'confirm'>;
   pool: pg.Pool;
   chainAdapters: readonly ChainAdapter[];
@@ -41,10 +46,13 @@ export function adminRoutes(deps: {
     await app.register(adminTransactionsRoutes(deps.adminTransactions));
     await app.register(adminChainsRoutes({ pool, chainAdapters, chains }));
     await app.register(payoutsRoutes({ payouts, stepUp }));
+    await app.register(staffChangesRoutes(deps.staffChanges));
 
     // The dashboard's tiles: computed by the users-management service.
-    app.get('/api/admin/overview', { schema: { response: { 200: ZAdminOverview } } }, async () =>
-      deps.adminUsers.overview(),
+    app.get(
+      '/api/admin/overview',
+      { config: { permission: 'back-office.read' }, schema: { response: { 200: ZAdminOverview } } },
+      async () => deps.adminUsers.overview(),
     );
   };
 }

@@ -60,10 +60,12 @@ export const usersRepository = {
     return rows.length > 0;
   },
 
-  async makeAdmin(db: Queryable, userId: string): Promise<void> {
-    await db.query('INSERT INTO admin_users (user_id) VALUES ($1) ON CONFLICT DO NOTHING', [
-      userId,
-    ]);
+  /** Makes the user staff with these roles; an existing staff member's roles are left alone. */
+  async makeAdmin(db: Queryable, userId: string, roles: readonly string[]): Promise<void> {
+    await db.query(
+      'INSERT INTO admin_users (user_id, roles) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+      [userId, roles],
+    );
   },
 
   async setPassword(db: Queryable, userId: string, passwordHash: string): Promise<void> {

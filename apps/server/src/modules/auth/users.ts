@@ -1,3 +1,4 @@
+import { STAFF_ROLES, type TStaffRole } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import type pg from 'pg';
 import { usersRepository as repo, type UserRow } from './auth.repository';
@@ -13,7 +14,9 @@ export function createUsers(pool: pg.Pool) {
   return {
     findByEmail: (email: string): Promise<UserRow | null> => repo.findByEmail(pool, email),
     isAdmin: (userId: string): Promise<boolean> => repo.isAdmin(pool, userId),
-    makeAdmin: (userId: string): Promise<void> => repo.makeAdmin(pool, userId),
+    /** Staff with these roles (every role when none are named, as for a first admin). */
+    makeAdmin: (userId: string, roles: readonly TStaffRole[] = STAFF_ROLES): Promise<void> =>
+      repo.makeAdmin(pool, userId, roles),
     countCustomers: (): Promise<number> => repo.countCustomers(pool),
 
     /** Null when the e-mail is taken. */
@@ -21,10 +24,13 @@ export function createUsers(pool: pg.Pool) {
       withTransaction(pool, (client) => repo.create(client, input)),
 
     /** The operator's `create-admin`: the account and its admin row in one commit. */
-    createAdmin: (input: NewAccount): Promise<{ id: string } | null> =>
+    createAdmin: (
+      input: NewAccount,
+      roles: readonly TStaffRole[] = STAFF_ROLES,
+    ): Promise<{ id: string } | null> =>
       withTransaction(pool, async (client) => {
         const user = await repo.create(client, input);
-        if (user) await repo.makeAdmin(client, user.id);
+        if (user) await repo.makeAdmin(client, user.id, roles);
         return user;
       }),
   };

@@ -79,7 +79,10 @@ export function adminChainsRoutes(deps: {
   return async (app) => {
     app.get(
       '/api/admin/chains',
-      { schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'chains.read' },
+        schema: { response: { 200: ZChainsResponse, ...ERROR_RESPONSES } },
+      },
       async (): Promise<TChainsResponse> => {
         const chains = await chainsOverview(deps.pool, deps.chainAdapters, deps.chains);
         const rows = await chainStatusRepository.reversedDeposits(deps.pool);

@@ -1,4 +1,5 @@
 import {
+  type TPermission,
   ZAdminChatRoomsResponse,
   ZChatFileParams,
   ZChatMessagesResponse,
@@ -39,13 +40,18 @@ function conversationRoutes(
   base: string,
   actorOf: (request: FastifyRequest) => ChatActor,
   chat: ChatService,
+  /** What staff need to read and to write here; the customer's side needs none. */
+  permissions?: { read: TPermission; write: TPermission },
 ): FastifyPluginAsyncZod {
+  const read = { permission: permissions?.read };
+  const write = { permission: permissions?.write };
   return async (app) => {
     await registerUploads(app);
 
     app.get(
       `${base}/rooms/:roomId/messages`,
       {
+        config: read,
         schema: {
           params: ZChatRoomParams,
           response: { 200: ZChatMessagesResponse, ...ERROR_RESPONSES },
@@ -59,7 +65,7 @@ function conversationRoutes(
     app.post(
       `${base}/rooms/:roomId/messages`,
       {
-        config: { multilineFields: ['text'] },
+        config: { ...write, multilineFields: ['text'] },
         schema: {
           params: ZChatRoomParams,
           body: ZSendChatMessageRequest,
@@ -76,7 +82,7 @@ function conversationRoutes(
     app.post(
       `${base}/rooms/:roomId/attachments`,
       {
-        config: { multilineFields: ['text'] },
+        config: { ...write, multilineFields: ['text'] },
         schema: { params: ZChatRoomParams, response: { 200: ZSentResponse, ...ERROR_RESPONSES } },
       },
       async (request) => {
@@ -93,7 +99,10 @@ function conversationRoutes(
 
     app.post(
       `${base}/rooms/:roomId/read`,
-      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } } },
+      {
+        config: write,
+        schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } },
+      },
       async (request) => {
         await chat.markRead(actorOf(request), request.params.roomId);
         return { ok: true as const };
@@ -102,7 +111,7 @@ function conversationRoutes(
 
     app.get(
       `${base}/files/:messageId`,
-      { schema: { params: ZChatFileParams, response: ERROR_RESPONSES } },
+      { config: read, schema: { params: ZChatFileParams, response: ERROR_RESPONSES } },
       async (request, reply) =>
         sendPrivateFile(reply, await chat.file(actorOf(request), request.params.messageId)),
     );
@@ -133,13 +142,17 @@ export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/chat/rooms',
-      { schema: { response: { 200: ZAdminChatRoomsResponse, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'chat.read' },
+        schema: { response: { 200: ZAdminChatRoomsResponse, ...ERROR_RESPONSES } },
+      },
       async () => ({ rooms: await chat.adminRooms() }),
     );
 
     app.post(
       '/api/admin/chat/rooms',
       {
+        config: { permission: 'chat.write' },
         schema: {
           body: ZStartChatRequest,
           response: { 200: ZAdminRoomResponse, ...ERROR_RESPONSES },
@@ -155,7 +168,10 @@ export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
 
     app.delete(
       '/api/admin/chat/rooms/:roomId',
-      { schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } } },
+      {
+        config: { permission: 'chat.write' },
+        schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } },
+      },
       async (request) => {
         await chat.deleteRoom(
           { userId: signedIn(request).userId, ip: request.ip },
@@ -165,6 +181,11 @@ export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
       },
     );
 
-    await app.register(conversationRoutes('/api/admin/chat', admin, chat));
+    await app.register(
+      conversationRoutes('/api/admin/chat', admin, chat, {
+        read: 'chat.read',
+        write: 'chat.write',
+      }),
+    );
   };
 }

@@ -63,6 +63,7 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
     app.get(
       '/api/admin/kyc',
       {
+        config: { permission: 'kyc.read' },
         schema: {
           querystring: ZAdminKycListQuery,
           response: { 200: ZAdminKycListResponse, ...ERROR_RESPONSES },
@@ -74,6 +75,7 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
     app.get(
       '/api/admin/kyc/:id',
       {
+        config: { permission: 'kyc.read' },
         schema: {
           params: ZAdminKycIdParams,
           response: { 200: ZAdminKycDetailResponse, ...ERROR_RESPONSES },
@@ -84,7 +86,10 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
 
     app.get(
       '/api/admin/kyc/:id/documents/:side',
-      { schema: { params: ZAdminKycDocumentParams, response: ERROR_RESPONSES } },
+      {
+        config: { permission: 'kyc.read' },
+        schema: { params: ZAdminKycDocumentParams, response: ERROR_RESPONSES },
+      },
       async (request, reply) => {
         const { id, side } = request.params;
         const file = await kyc.adminDocument(actorOf(request), id, side);
@@ -95,7 +100,7 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/kyc/:id/review',
       {
-        config: { multilineFields: ['notes'] },
+        config: { permission: 'kyc.review', multilineFields: ['notes'] },
         schema: {
           params: ZAdminKycIdParams,
           body: ZAdminKycReviewRequest,

@@ -36,6 +36,19 @@ export const passkeysRepository = {
     return rows;
   },
 
+  /**
+   * The e-mail of every staff member who holds no passkey, in order: who
+   * `admins_require_passkey` would lock out.
+   */
+  async staffWithoutPasskey(db: Queryable): Promise<string[]> {
+    const { rows } = await db.query<{ email: string }>(
+      `SELECT u.email FROM admin_users a JOIN users u ON u.id = a.user_id
+        WHERE NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = a.user_id)
+        ORDER BY u.email`,
+    );
+    return rows.map((r) => r.email);
+  },
+
   async countForUser(db: Queryable, userId: string): Promise<number> {
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM passkeys WHERE user_id = $1',

@@ -42,6 +42,7 @@ export function payoutsRoutes(deps: {
     app.get(
       '/api/admin/payouts',
       {
+        config: { permission: 'payouts.read' },
         schema: {
           querystring: ZPayoutsQuery,
           response: { 200: ZPayoutsOverview, ...ERROR_RESPONSES },
@@ -53,6 +54,7 @@ export function payoutsRoutes(deps: {
     app.post(
       '/api/admin/payouts/batches',
       {
+        config: { permission: 'payouts.build' },
         schema: {
           body: ZBuildBatchRequest,
           response: { 200: ZBatchWithFileResponse, ...ERROR_RESPONSES },
@@ -70,6 +72,7 @@ export function payoutsRoutes(deps: {
     app.post(
       '/api/admin/payouts/batches/:id/file',
       {
+        config: { permission: 'payouts.build' },
         schema: {
           params: ZBatchIdParams,
           body: ZBatchFileRequest,
@@ -83,7 +86,7 @@ export function payoutsRoutes(deps: {
     app.post(
       '/api/admin/payouts/batches/:id/submit',
       {
-        config: { multilineFields: ['signed'] },
+        config: { permission: 'payouts.build', multilineFields: ['signed'] },
         schema: {
           params: ZBatchIdParams,
           body: ZSubmitBatchRequest,
@@ -104,6 +107,7 @@ export function payoutsRoutes(deps: {
     app.post(
       '/api/admin/payouts/batches/:id/bump',
       {
+        config: { permission: 'payouts.build' },
         schema: {
           params: ZBatchIdParams,
           body: ZBumpBatchRequest,

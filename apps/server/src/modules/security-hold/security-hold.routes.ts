@@ -57,7 +57,7 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
     app.get(
       '/api/admin/users/:id/unfreeze',
       {
-        config: { access: 'admin' },
+        config: { permission: 'customers.read', access: 'admin' },
         schema: {
           params: ZAdminUserIdParams,
           response: { 200: ZUnfreezeState, ...ERROR_RESPONSES },
@@ -69,7 +69,7 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/unfreeze',
       {
-        config: { access: 'admin', multilineFields: ['reason'] },
+        config: { permission: 'customers.protect', access: 'admin', multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZUnfreezeRequest,
@@ -90,7 +90,7 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/unfreeze/approve',
       {
-        config: { access: 'admin' },
+        config: { permission: 'customers.protect', access: 'admin' },
         schema: {
           params: ZAdminUserIdParams,
           body: ZUnfreezeApproval,
@@ -108,7 +108,7 @@ export function securityHoldRoutes(hold: SecurityHold): FastifyPluginAsyncZod {
     app.post(
       '/api/admin/users/:id/unfreeze/reject',
       {
-        config: { access: 'admin', multilineFields: ['reason'] },
+        config: { permission: 'customers.protect', access: 'admin', multilineFields: ['reason'] },
         schema: {
           params: ZAdminUserIdParams,
           body: ZUnfreezeRejection,

@@ -16,7 +16,7 @@ export function securityLogRoutes(log: SecurityLog): FastifyPluginAsyncZod {
     app.get(
       '/api/admin/users/:id/security-activity',
       {
-        config: { access: 'admin' },
+        config: { access: 'admin', permission: 'customers.read' },
         schema: {
           params: ZAdminUserIdParams,
           response: { 200: ZSecurityActivityResponse, ...ERROR_RESPONSES },

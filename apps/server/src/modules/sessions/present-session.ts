@@ -8,6 +8,7 @@ export function presentSession(s: SessionContext): TSession {
       id: s.userId,
       email: s.email,
       isAdmin: s.isAdmin,
+      staffRoles: s.staffRoles,
       registeredAt: s.registeredAt.toISOString(),
     },
     twoFactor: {

@@ -1,3 +1,4 @@
+import type { TStaffRole } from '@coffer/shared';
 import type { ColumnsOf } from '@server/db/rows';
 import type { sessions, userProfiles, users } from '@server/db/schema/index';
 import type pg from 'pg';
@@ -9,6 +10,8 @@ export type SessionContext = {
   userId: string;
   email: string;
   isAdmin: boolean;
+  /** The staff member's roles as of this request (docs/roles.md); empty for a customer. */
+  staffRoles: TStaffRole[];
   registeredAt: Date;
   twoFactorRequired: boolean;
   twoFactorEnabled: boolean;
@@ -41,6 +44,7 @@ type LookupRow = ColumnsOf<
   ColumnsOf<typeof userProfiles, 'two_factor_required' | 'two_factor_enabled'> & {
     session_id: string;
     is_admin: boolean;
+    staff_roles: TStaffRole[] | null;
     registered_at: Date;
     has_recovery_phrase: boolean;
     first_sign_in: boolean;
@@ -56,7 +60,7 @@ type Queryable = Pick<pg.PoolClient, 'query'>;
 // per-request cost of authentication at one cheap round trip.
 export const SESSION_LOOKUP = {
   name: 'session_lookup',
-  text: `SELECT s.id AS session_id, s.user_id, u.email, (a.user_id IS NOT NULL) AS is_admin,
+  text: `SELECT s.id AS session_id, s.user_id, u.email, (a.user_id IS NOT NULL) AS is_admin, a.roles AS staff_roles,
        p.registration_date AS registered_at, p.two_factor_required, p.two_factor_enabled,
        s.two_factor_verified_at, s.phrase_unlocked_until,
        EXISTS (SELECT 1 FROM user_seed_phrases sp WHERE sp.user_id = s.user_id) AS has_recovery_phrase,
@@ -122,6 +126,7 @@ export const sessionsRepository = {
         userId: r.user_id,
         email: r.email,
         isAdmin: r.is_admin,
+        staffRoles: r.staff_roles ?? [],
         registeredAt: r.registered_at,
         twoFactorRequired: r.two_factor_required,
         twoFactorEnabled: r.two_factor_enabled,

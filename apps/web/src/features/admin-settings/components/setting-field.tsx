@@ -1,6 +1,5 @@
 import {
   API_PROVIDERS,
-  APPROVAL_SETTINGS,
   describeStakingRate,
   MAX_STAKING_DAILY_RATE,
   MONEY_STOPS,
@@ -56,13 +55,11 @@ function hint(setting: TAppSetting, value: string): string | null {
 
 /** Which changes of this setting wait for a second admin (four eyes), in words. */
 function approvalNote(key: string): string | null {
-  if ((APPROVAL_SETTINGS as readonly string[]).includes(key))
-    return 'A change takes effect when another admin approves it.';
   if (key in MONEY_STOPS)
     return MONEY_STOPS[key] === 'false'
-      ? 'Turning this off applies at once; turning it back on waits for another admin\u2019s approval.'
-      : 'Turning this on applies at once; turning it off waits for another admin\u2019s approval.';
-  return null;
+      ? 'Turning this off applies at once; turning it back on waits for another staff member\u2019s approval.'
+      : 'Turning this on applies at once; turning it off waits for another staff member\u2019s approval.';
+  return 'A change takes effect when another staff member approves it.';
 }
 
 /** One setting, with the input its type calls for. */
