@@ -53,7 +53,26 @@ export const ADMIN_WALLET_MSG = {
   loadAddressesFailed: 'Failed to load deposit addresses. Please try again.',
   saveAddressFailed: 'Failed to save address. Please try again.',
   deleteAddressFailed: 'Failed to delete address. Please try again.',
+  addressUnchanged: 'Nothing to change: the address already has these details.',
+  walletAddressUnchanged: 'Nothing to change: the wallet already shows this address.',
+  addressChangedSinceProposal:
+    'This address was changed since the proposal: reject this change and propose it again.',
+  walletAddressChangedSinceProposal:
+    "This wallet's address was changed since the proposal: reject this change and propose it again.",
 } as const;
+
+/**
+ * The balance moved between the proposal and its approval: the approver approves exactly the
+ * movement they were shown, so a moved balance is refused rather than recomputed.
+ */
+export function balanceMovedText(then: string, now: string, asset: string): string {
+  return `The balance changed since this was proposed (${then} ${asset} then, ${now} ${asset} now): reject this change and propose it again.`;
+}
+
+/** The balance asked for is below what pending withdrawals hold. */
+export function balanceBelowHeldText(held: string, asset: string): string {
+  return `The balance cannot be set below ${held} ${asset}: that much is held for pending withdrawals.`;
+}
 
 /** 'Wallet balance updated to {amount} {asset} (~${fiat})'. */
 export function walletBalanceUpdatedText(amount: string, asset: string, fiat: string): string {
@@ -84,7 +103,11 @@ export const ZAdminDepositAddressIdParams = z.object({
   id: z.uuid({ error: ADMIN_WALLET_MSG.depositAddressNotFound }),
 });
 
-/** Deleting a deposit address stops a customer's deposits landing: a fresh second factor. */
+/**
+ * Deleting a deposit address stops a customer's deposits landing: a fresh second factor. Like
+ * every address and balance change, it is proposed (202 `{ pending }`) and applies when
+ * another staff member approves it (`POST /api/admin/changes/:id/approve`).
+ */
 export const ZDeleteDepositAddressRequest = z.object({ stepUp: ZStepUp });
 export type TDeleteDepositAddressRequest = z.infer<typeof ZDeleteDepositAddressRequest>;
 
@@ -116,14 +139,17 @@ export type TAdminWallet = z.infer<typeof ZAdminWallet>;
 export const ZAdminUserWalletsResponse = z.object({ wallets: z.array(ZAdminWallet) });
 export type TAdminUserWalletsResponse = z.infer<typeof ZAdminUserWalletsResponse>;
 
+/** A wallet's address changes where money goes: proposed with a fresh second factor. */
 export const ZUpdateWalletAddressRequest = z.object({
   address: z
     .string({ error: ADMIN_WALLET_MSG.addressEmpty })
     .trim()
     .min(1, ADMIN_WALLET_MSG.addressEmpty),
+  stepUp: ZStepUp,
 });
 export type TUpdateWalletAddressRequest = z.infer<typeof ZUpdateWalletAddressRequest>;
 
+/** A wallet as it is; no route answers with it since address changes are proposed (202). */
 export const ZAdminWalletResponse = z.object({ wallet: ZAdminWallet });
 export type TAdminWalletResponse = z.infer<typeof ZAdminWalletResponse>;
 
@@ -141,11 +167,18 @@ export const ZAdjustWalletBalanceRequest = z.object({
     .trim()
     .min(1, ADMIN_WALLET_MSG.reasonRequired)
     .max(500, ADMIN_WALLET_MSG.reasonTooLong),
-  /** A balance edit moves money: a fresh second factor (step-up). */
+  /**
+   * A balance edit moves money: a fresh second factor (step-up). It is proposed (202
+   * `{ pending }`) and posted when another staff member approves it.
+   */
   stepUp: ZStepUp,
 });
 export type TAdjustWalletBalanceRequest = z.infer<typeof ZAdjustWalletBalanceRequest>;
 
+/**
+ * What an adjustment posted: since balance edits are proposed (202 `{ pending }`), no route
+ * answers with it; the approval's change keeps `transactionId`, `direction` and `amount`.
+ */
 export const ZAdjustWalletBalanceResponse = z.object({
   wallet: ZAdminWallet,
   /** The `adjustment` posted for the difference. */
@@ -189,6 +222,7 @@ export type TAdminDepositAddressesResponse = z.infer<typeof ZAdminDepositAddress
 /** The most addresses one list answer holds; search narrows the rest down. */
 export const ADMIN_ADDRESS_LIST_LIMIT = 500;
 
+/** An address as it is; no route answers with it since address changes are proposed (202). */
 export const ZAdminDepositAddressResponse = z.object({ address: ZAdminDepositAddress });
 
 /** One customer's addresses, active or not, newest first (wallet management). */
@@ -219,6 +253,8 @@ export const ZCreateDepositAddressRequest = z
     network: ZNetwork,
     address: required(200),
     isActive: z.boolean().default(true),
+    /** Adding an address changes where a customer's money goes: a fresh second factor. */
+    stepUp: ZStepUp,
   })
   .superRefine(refineNetworkAddress);
 export type TCreateDepositAddressRequest = z.input<typeof ZCreateDepositAddressRequest>;
@@ -229,6 +265,8 @@ export const ZUpdateDepositAddressRequest = z.object({
   network: ZNetwork.optional(),
   address: required(200).optional(),
   isActive: z.boolean().optional(),
+  /** Changing, switching off or on an address: a fresh second factor. */
+  stepUp: ZStepUp,
 });
 export type TUpdateDepositAddressRequest = z.infer<typeof ZUpdateDepositAddressRequest>;
 

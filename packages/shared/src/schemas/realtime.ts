@@ -27,6 +27,11 @@ export const ZRealtimeEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('addresses.changed'), userId: z.uuid() }),
   /** A customer's balances or transactions changed. */
   z.object({ type: z.literal('ledger.changed'), userId: z.uuid() }),
+  /**
+   * A two-person change was proposed or decided (staff's queue refetches). `userId` is the
+   * proposer's: staff sockets receive it, a customer's never does (staff are not customers).
+   */
+  z.object({ type: z.literal('changes.changed'), userId: z.uuid(), changeId: z.uuid() }),
   /** The prices changed (the feed moved): every customer's USD values are worth reading again. */
   z.object({ type: z.literal('prices.changed') }),
 ]);

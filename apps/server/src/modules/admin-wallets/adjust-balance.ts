@@ -3,25 +3,33 @@ import {
   ADMIN_WALLET_MSG,
   AmountError,
   amountMessages,
+  balanceBelowHeldText,
+  balanceMovedText,
   formatAmount,
   fromMinor,
   mulPrice,
   parseAmount,
   type TAdjustWalletBalanceRequest,
-  type TAdjustWalletBalanceResponse,
   type TAsset,
+  type TProposedResponse,
   withoutStepUp,
 } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
+import { type TxClient, withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import { presentTransaction, requestHash, runOnce } from '../ledger';
-import { adminWalletsRepository as repo } from './admin-wallets.repository';
+import { requestHash, runOnce } from '../ledger';
+import type { ChangeKind } from '../staff-changes';
+import type { AdminWallet } from './admin-wallets.repository';
 import {
   type Actor,
   type AdminWalletsContext,
+  emailOf,
+  findWallet,
   lockWallet,
-  presentWallet,
 } from './admin-wallets-context';
+import { adjustmentMail, walletTitle } from './change-mails';
+
+/** The two-person change a balance edit is (decision 0036). */
+export const BALANCE_CHANGE = 'wallet.balance.adjust';
 
 const BALANCE_ROUTE = 'POST /api/admin/wallets/:id/balance';
 
@@ -60,76 +68,165 @@ function usdValueOf(ctx: AdminWalletsContext, amount: bigint, asset: TAsset): st
   return usd;
 }
 
+/** A balance edit as the change stores it: the balance it was proposed against, and the target. */
+export type BalancePayload = {
+  walletId: string;
+  /**
+   * The balance when proposed, in the asset's decimal form, filled in by `describe`: the
+   * approval refuses if it moved (or is missing).
+   */
+  expectedBalance?: string;
+  newBalance: string;
+  reason: string;
+};
+
+/** The adjustment a target balance needs against the wallet as it is, checked as at proposal. */
+function adjustmentFor(
+  ctx: AdminWalletsContext,
+  wallet: AdminWallet,
+  newBalance: string,
+  belowHeld: 'VALIDATION_FAILED' | 'CONFLICT',
+) {
+  const { asset, balance, held } = wallet;
+  const wanted = parseNewBalance(newBalance, asset);
+  if (wanted < held) {
+    throw new AppError(
+      belowHeld,
+      balanceBelowHeldText(formatAmount(held, asset.decimals), asset.symbol),
+    );
+  }
+  const difference = wanted - balance;
+  if (difference === 0n) throw new AppError('VALIDATION_FAILED', ADMIN_WALLET_MSG.balanceUnchanged);
+  const amount = difference > 0n ? difference : -difference;
+  const direction: 'credit' | 'debit' = difference > 0n ? 'credit' : 'debit';
+  return { wanted, amount, direction, usdAmount: usdValueOf(ctx, amount, asset) };
+}
+
 /**
- * A balance "edit" (product.md M7): one completed `adjustment`, credit or debit, for the
- * difference between the balance now and the one asked for, posted through the ledger
- * with the wallet locked. A balance below what pending withdrawals hold is refused.
+ * A balance "edit" (product.md M7), two people (decision 0036): proposed by one staff member
+ * (validated then: the amount, the hold, the USD value; nothing moves), posted by the ledger
+ * as one completed `adjustment` for the difference when another approves it. A manual credit
+ * or debit of a customer (`fundsSubject`): its proposer and approver may not decide that
+ * customer's payouts for 30 days.
+ *
+ * At approval the wallet is locked and must still hold the balance it was proposed against:
+ * the approver approves exactly the movement they were shown ("from 0.5 to 3, credit 2.5").
+ * Posting the difference to the target instead would let the amount created differ from the
+ * one approved (a customer who withdrew in between would be credited more than was asked
+ * for), so a moved balance is refused with 409, to be rejected and proposed again. A hold
+ * that grew above the target since is refused with 409 too. The ledger row names the
+ * proposer as its creator; the approver is in the approval's audit row.
  */
-export async function adjustBalance(
+export function balanceChangeKind(ctx: AdminWalletsContext): ChangeKind<BalancePayload> {
+  return {
+    kind: BALANCE_CHANGE,
+    fundsSubject: true,
+    auditAction: 'wallet.balance.adjust',
+    async describe(client, payload) {
+      const wallet = await findWallet(client, payload.walletId);
+      const { asset, balance, held } = wallet;
+      const { wanted, amount, direction } = adjustmentFor(
+        ctx,
+        wallet,
+        payload.newBalance,
+        'VALIDATION_FAILED',
+      );
+      const email = await emailOf(client, wallet.user_id);
+      const from = fromMinor(asset.id, balance);
+      const to = fromMinor(asset.id, wanted);
+      const moved = fromMinor(asset.id, amount);
+      return {
+        summary: `Set ${email}'s ${walletTitle(asset)} balance from ${from} to ${to} (${direction} ${moved} ${asset.symbol})`,
+        before: {
+          walletId: wallet.id,
+          assetId: asset.id,
+          balance: from,
+          held: fromMinor(asset.id, held),
+        },
+        after: {
+          walletId: wallet.id,
+          assetId: asset.id,
+          balance: to,
+          direction,
+          amount: moved,
+          reason: payload.reason,
+        },
+        subjectUserId: wallet.user_id,
+        targetKey: wallet.id,
+        payload: {
+          walletId: wallet.id,
+          expectedBalance: from,
+          newBalance: to,
+          reason: payload.reason,
+        },
+      };
+    },
+    async apply(client, payload, { change }) {
+      const wallet = await lockWallet(client, payload.walletId);
+      const { asset } = wallet;
+      const now = fromMinor(asset.id, wallet.balance);
+      if (now !== payload.expectedBalance) {
+        throw new AppError(
+          'CONFLICT',
+          balanceMovedText(payload.expectedBalance ?? '?', now, asset.symbol),
+        );
+      }
+      const { wanted, amount, direction, usdAmount } = adjustmentFor(
+        ctx,
+        wallet,
+        payload.newBalance,
+        'CONFLICT',
+      );
+      const row = await ctx.ledger.post(client, {
+        userId: wallet.user_id,
+        assetId: asset.id,
+        type: 'adjustment',
+        direction,
+        amount,
+        status: 'completed',
+        usdAmount,
+        reason: payload.reason,
+        // Who asked for it; who approved it is the approval's audit row.
+        createdBy: change.proposed_by,
+      });
+      const shown = fromMinor(asset.id, amount);
+      await ctx.outbox.mail(client, {
+        to: await emailOf(client, wallet.user_id),
+        ...adjustmentMail({ asset, direction, amount: shown }, payload.reason, ctx.publicUrl),
+      });
+      return {
+        transactionId: row.id,
+        direction,
+        amount: shown,
+        balance: fromMinor(asset.id, wanted),
+      };
+    },
+    afterCommit: () => ctx.outbox.deliver(),
+  };
+}
+
+/**
+ * POST /api/admin/wallets/:id/balance: proposes the edit (202 `{ pending }`), with the
+ * proposer's step-up confirmed after every other check. An Idempotency-Key stands for the
+ * request without its step-up: a repeat gets the first answer and proposes nothing more.
+ */
+export async function proposeBalance(
   ctx: AdminWalletsContext,
   actor: Actor,
   walletId: string,
   body: TAdjustWalletBalanceRequest,
   idempotencyKey: string | undefined,
-): Promise<TAdjustWalletBalanceResponse> {
-  // A retry of the same request carries a new code: the key stands for the rest.
+): Promise<TProposedResponse> {
   const hash = requestHash(BALANCE_ROUTE, { walletId, ...withoutStepUp(body) });
-  const answer = await withTransaction(ctx.pool, (client) =>
-    runOnce(client, { userId: actor.adminId, key: idempotencyKey, hash }, async () => {
-      const before = await lockWallet(client, walletId);
-      const { asset, balance, held } = before;
-      const wanted = parseNewBalance(body.newBalance, asset);
-      if (wanted < held) {
-        const shown = formatAmount(held, asset.decimals);
-        throw new AppError(
-          'VALIDATION_FAILED',
-          `The balance cannot be set below ${shown} ${asset.symbol}: that much is held for pending withdrawals.`,
-        );
-      }
-      const difference = wanted - balance;
-      if (difference === 0n) {
-        throw new AppError('VALIDATION_FAILED', ADMIN_WALLET_MSG.balanceUnchanged);
-      }
-      const amount = difference > 0n ? difference : -difference;
-      const row = await ctx.ledger.post(client, {
-        userId: before.user_id,
-        assetId: asset.id,
-        type: 'adjustment',
-        direction: difference > 0n ? 'credit' : 'debit',
-        amount,
-        status: 'completed',
-        usdAmount: usdValueOf(ctx, amount, asset),
+  const answer = await withTransaction(ctx.pool, (client: TxClient) =>
+    runOnce(client, { userId: actor.userId, key: idempotencyKey, hash }, async () => {
+      const pending = await ctx.changes.proposeIn<BalancePayload>(client, actor, BALANCE_CHANGE, {
+        walletId,
+        newBalance: body.newBalance,
         reason: body.reason,
-        createdBy: actor.adminId,
       });
-      const after = await repo.walletById(client, walletId);
-      if (!after) throw new Error(`wallet ${walletId} vanished`);
       await ctx.stepUp.confirm(client, actor.session, body.stepUp, actor.client);
-      await ctx.audit.record(client, {
-        actorId: actor.adminId,
-        action: 'wallet.balance.adjust',
-        targetType: 'wallet',
-        targetId: walletId,
-        targetUserId: before.user_id,
-        before: {
-          assetId: asset.id,
-          balance: fromMinor(asset.id, balance),
-          held: fromMinor(asset.id, held),
-        },
-        after: {
-          assetId: asset.id,
-          balance: fromMinor(asset.id, wanted),
-          transactionId: row.id,
-          direction: row.direction,
-          amount: fromMinor(asset.id, amount),
-        },
-        reason: body.reason,
-        ip: actor.ip,
-      });
-      return {
-        status: 200,
-        body: { wallet: presentWallet(ctx, after), transaction: presentTransaction(row) },
-      };
+      return { status: 202, body: { pending } };
     }),
   );
   return answer.body;

@@ -8,34 +8,29 @@ import {
 } from '@coffer/shared';
 import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { AuditLog } from '../audit';
 import type { AddressRequests } from '../deposits';
 import type { Ledger } from '../ledger';
+import type { Outbox } from '../outbox';
 import type { PriceBook } from '../prices';
-import type { StepUp, StepUpSubject } from '../step-up';
+import type { StaffActor, StaffChanges } from '../staff-changes';
+import type { StepUp } from '../step-up';
 import {
   type AdminDepositAddressRow,
   type AdminWallet,
   adminWalletsRepository as repo,
 } from './admin-wallets.repository';
 
-/**
- * Who acted and from where, for the audit row; the session and client whose fresh second
- * factor confirms a change that moves money or stops deposits (step-up).
- */
-export type Actor = {
-  adminId: string;
-  ip: string | null;
-  session: StepUpSubject;
-  client: Client;
-};
+/** The staff member proposing or approving, with their roles, address and session. */
+export type Actor = StaffActor;
 
 /**
  * What the parts of the admin wallets service share, built once by
  * `createAdminWalletsService`: the ledger every balance edit posts through, the prices a
- * wallet is valued at, the audit log, the step-up and the customers' address requests.
+ * wallet is valued at, the audit log, the step-up, the two-person changes every balance and
+ * address change goes through, the outbox that mails the customer when one applies, and the
+ * customers' address requests.
  */
 export type AdminWalletsContext = {
   pool: pg.Pool;
@@ -43,6 +38,12 @@ export type AdminWalletsContext = {
   prices: { current(): PriceBook };
   audit: AuditLog;
   stepUp: StepUp;
+  /** Balance and address changes are proposed here and applied when another approves them. */
+  changes: StaffChanges;
+  /** The customer's mail naming a change that applied, queued on the approval's transaction. */
+  outbox: Pick<Outbox, 'mail' | 'deliver'>;
+  /** Where the mails' links point. */
+  publicUrl: string;
   /**
    * Customers' requests for an address: listed for staff, fulfilled by the address added;
    * and the announcement that a customer's addresses changed.
@@ -114,9 +115,20 @@ export function isUniqueViolation(err: unknown): boolean {
 }
 
 export async function requireUser(db: pg.Pool | TxClient, userId: string): Promise<void> {
-  if (!(await repo.userExists(db, userId))) {
-    throw new AppError('NOT_FOUND', ADMIN_WALLET_MSG.userNotFound);
-  }
+  await emailOf(db, userId);
+}
+
+/** A user's e-mail: how a change names its customer, and where their mail goes. */
+export async function emailOf(db: pg.Pool | TxClient, userId: string): Promise<string> {
+  const email = await repo.userEmail(db, userId);
+  if (email === null) throw new AppError('NOT_FOUND', ADMIN_WALLET_MSG.userNotFound);
+  return email;
+}
+
+export async function findWallet(db: pg.Pool | TxClient, id: string): Promise<AdminWallet> {
+  const wallet = await repo.walletById(db, id);
+  if (!wallet) throw new AppError('NOT_FOUND', ADMIN_WALLET_MSG.walletNotFound);
+  return wallet;
 }
 
 export async function lockWallet(client: TxClient, id: string): Promise<AdminWallet> {
@@ -125,8 +137,12 @@ export async function lockWallet(client: TxClient, id: string): Promise<AdminWal
   return wallet;
 }
 
-export async function lockAddress(client: TxClient, id: string): Promise<AdminDepositAddressRow> {
-  const row = await repo.addressById(client, id, true);
+export async function lockAddress(
+  client: TxClient,
+  id: string,
+  lock = true,
+): Promise<AdminDepositAddressRow> {
+  const row = await repo.addressById(client, id, lock);
   if (!row) throw new AppError('NOT_FOUND', ADMIN_WALLET_MSG.depositAddressNotFound);
   return row;
 }
@@ -142,8 +158,24 @@ export async function assertAddressFree(
 }
 
 /**
+ * Whether an address's facts equal those a proposal stored (read back from JSON, keys in
+ * any order): an approval applies only to the address its approver was shown.
+ */
+export function sameFacts(a: ReturnType<typeof addressFacts>, b: unknown): boolean {
+  if (typeof b !== 'object' || b === null) return false;
+  const other = b as Record<string, unknown>;
+  return (Object.keys(a) as (keyof typeof a)[]).every((k) => a[k] === other[k]);
+}
+
+/** How a change names an address to its approver: asset, network and the address itself. */
+export function addressLabel(f: { assetSymbol: string; network: string; address: string }) {
+  return `${f.assetSymbol} (${f.network}) deposit address ${f.address}`;
+}
+
+/**
  * An address staff added or changed answers the customer's open request for its asset when it
- * is active (deposits' side: the request, the mail, the audit row), on the same transaction.
+ * is active (deposits' side: the request, the mail, the audit row), on the approval's
+ * transaction; the approver is who fulfilled it.
  */
 export function fulfilRequestWith(
   ctx: AdminWalletsContext,
@@ -157,7 +189,7 @@ export function fulfilRequestWith(
     network: row.network,
     isActive: row.is_active,
     depositAddressId: row.id,
-    adminId: actor.adminId,
+    adminId: actor.userId,
     ip: actor.ip,
   });
 }

@@ -72,9 +72,13 @@ function likePattern(q: string): string {
 
 /** The SQL of wallet management and deposit addresses; balances are changed only by the ledger. */
 export const adminWalletsRepository = {
-  async userExists(db: Db, userId: string): Promise<boolean> {
-    const { rowCount } = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
-    return rowCount === 1;
+  /** The user's e-mail, or null when there is no such user. */
+  async userEmail(db: Db, userId: string): Promise<string | null> {
+    const { rows } = await db.query<ColumnsOf<typeof users, 'email'>>(
+      'SELECT email FROM users WHERE id = $1',
+      [userId],
+    );
+    return rows[0]?.email ?? null;
   },
 
   /** A user's wallets by asset. */

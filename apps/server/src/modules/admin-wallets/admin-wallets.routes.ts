@@ -1,36 +1,30 @@
 import {
   ZAdjustWalletBalanceRequest,
-  ZAdjustWalletBalanceResponse,
   ZAdminAddressRequestsResponse,
   ZAdminDepositAddressesQuery,
   ZAdminDepositAddressesResponse,
   ZAdminDepositAddressIdParams,
-  ZAdminDepositAddressResponse,
   ZAdminUserDepositAddressesResponse,
   ZAdminUserWalletsResponse,
   ZAdminWalletIdParams,
-  ZAdminWalletResponse,
   ZAdminWalletsUserParams,
   ZCreateDepositAddressRequest,
   ZDeleteDepositAddressRequest,
-  ZOk,
+  ZProposedResponse,
   ZUpdateDepositAddressRequest,
   ZUpdateWalletAddressRequest,
 } from '@coffer/shared';
-import { clientOf } from '@server/lib/client-of';
 import { ERROR_RESPONSES } from '@server/lib/error-responses';
-import { signedIn } from '@server/plugins/require-session';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idempotencyKeyOf } from '../money-controls';
-import type { Actor, AdminWalletsService } from './admin-wallets.service';
+import { staffActorOf } from '../staff-changes';
+import type { AdminWalletsService } from './admin-wallets.service';
 
-function actorOf(request: FastifyRequest): Actor {
-  const session = signedIn(request);
-  return { adminId: session.userId, ip: request.ip ?? null, session, client: clientOf(request) };
-}
-
-/** Wallet management and deposit addresses; admin-only by the tree. */
+/**
+ * Wallet management and deposit addresses; admin-only by the tree. A balance edit and every
+ * address write is a proposal (two people, decision 0036): 202 with `{ pending }`, nothing
+ * changed until another staff member approves it (`POST /api/admin/changes/:id/approve`).
+ */
 export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -64,16 +58,18 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         schema: {
           params: ZAdminWalletIdParams,
           body: ZUpdateWalletAddressRequest,
-          response: { 200: ZAdminWalletResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({
-        wallet: await wallets.updateWalletAddress(
-          actorOf(request),
+      async (request, reply) => {
+        const pending = await wallets.proposeWalletAddress(
+          staffActorOf(request),
           request.params.id,
           request.body.address,
-        ),
-      }),
+          request.body.stepUp,
+        );
+        return reply.code(202).send({ pending });
+      },
     );
 
     app.post(
@@ -83,16 +79,19 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         schema: {
           params: ZAdminWalletIdParams,
           body: ZAdjustWalletBalanceRequest,
-          response: { 200: ZAdjustWalletBalanceResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) =>
-        wallets.adjustBalance(
-          actorOf(request),
+      async (request, reply) => {
+        // A repeat with the same Idempotency-Key gets the first answer (a 202 too).
+        const answer = await wallets.proposeBalance(
+          staffActorOf(request),
           request.params.id,
           request.body,
           idempotencyKeyOf(request),
-        ),
+        );
+        return reply.code(202).send(answer);
+      },
     );
 
     app.get(
@@ -122,12 +121,13 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         config: { permission: 'money.propose' },
         schema: {
           body: ZCreateDepositAddressRequest,
-          response: { 200: ZAdminDepositAddressResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({
-        address: await wallets.createAddress(actorOf(request), request.body),
-      }),
+      async (request, reply) => {
+        const pending = await wallets.proposeCreateAddress(staffActorOf(request), request.body);
+        return reply.code(202).send({ pending });
+      },
     );
 
     app.patch(
@@ -137,12 +137,17 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         schema: {
           params: ZAdminDepositAddressIdParams,
           body: ZUpdateDepositAddressRequest,
-          response: { 200: ZAdminDepositAddressResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({
-        address: await wallets.updateAddress(actorOf(request), request.params.id, request.body),
-      }),
+      async (request, reply) => {
+        const pending = await wallets.proposeUpdateAddress(
+          staffActorOf(request),
+          request.params.id,
+          request.body,
+        );
+        return reply.code(202).send({ pending });
+      },
     );
 
     app.delete(
@@ -152,12 +157,16 @@ export function adminWalletsRoutes(wallets: AdminWalletsService): FastifyPluginA
         schema: {
           params: ZAdminDepositAddressIdParams,
           body: ZDeleteDepositAddressRequest,
-          response: { 200: ZOk, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => {
-        await wallets.deleteAddress(actorOf(request), request.params.id, request.body.stepUp);
-        return { ok: true as const };
+      async (request, reply) => {
+        const pending = await wallets.proposeDeleteAddress(
+          staffActorOf(request),
+          request.params.id,
+          request.body.stepUp,
+        );
+        return reply.code(202).send({ pending });
       },
     );
   };

@@ -1,39 +1,48 @@
 import type {
   TAdjustWalletBalanceRequest,
-  TCreateDepositAddressRequest,
   TStepUp,
   TUpdateDepositAddressRequest,
+  ZCreateDepositAddressRequest,
 } from '@coffer/shared';
-import { adjustBalance } from './adjust-balance';
+import type { z } from 'zod';
+import { balanceChangeKind, proposeBalance } from './adjust-balance';
 import type { Actor, AdminWalletsContext } from './admin-wallets-context';
-import { createAddress } from './create-address';
-import { deleteAddress } from './delete-address';
+import { createAddressKind, proposeCreateAddress } from './create-address';
+import { deleteAddressKind, proposeDeleteAddress } from './delete-address';
 import { addressesOf, listAddresses, walletsOf } from './list-wallets';
-import { updateAddress } from './update-address';
-import { updateWalletAddress } from './update-wallet-address';
+import { proposeUpdateAddress, updateAddressKind } from './update-address';
+import { proposeWalletAddress, walletAddressKind } from './update-wallet-address';
 
 /**
  * Wallet management and deposit addresses, composed: each use case is its own file taking
  * the shared context (`admin-wallets-context.ts`). Balances change only through the ledger:
- * a balance edit posts an `adjustment` for the difference (docs/product.md M7). Every action
- * writes its audit row last, in its own database transaction.
+ * a balance edit posts an `adjustment` for the difference (docs/product.md M7). A balance
+ * edit and every change of a customer's deposit or wallet address take two people
+ * (decision 0036): the routes propose (202 `{ pending }`), and each kind registered here,
+ * once, applies its change when another staff member approves it
+ * (`POST /api/admin/changes/:id/approve`), in that transaction, with the customer's mail.
  */
 
 export type { Actor } from './admin-wallets-context';
 
 export function createAdminWalletsService(ctx: AdminWalletsContext) {
+  ctx.changes.register(balanceChangeKind(ctx));
+  ctx.changes.register(walletAddressKind(ctx));
+  ctx.changes.register(createAddressKind(ctx));
+  ctx.changes.register(updateAddressKind(ctx));
+  ctx.changes.register(deleteAddressKind(ctx));
   return {
     walletsOf: (userId: string) => walletsOf(ctx, userId),
 
-    updateWalletAddress: (actor: Actor, walletId: string, input: string) =>
-      updateWalletAddress(ctx, actor, walletId, input),
+    proposeWalletAddress: (actor: Actor, walletId: string, address: string, stepUp: TStepUp) =>
+      proposeWalletAddress(ctx, actor, walletId, address, stepUp),
 
-    adjustBalance: (
+    proposeBalance: (
       actor: Actor,
       walletId: string,
       body: TAdjustWalletBalanceRequest,
       idempotencyKey: string | undefined,
-    ) => adjustBalance(ctx, actor, walletId, body, idempotencyKey),
+    ) => proposeBalance(ctx, actor, walletId, body, idempotencyKey),
 
     listAddresses: (q: string | undefined) => listAddresses(ctx, q),
 
@@ -42,14 +51,14 @@ export function createAdminWalletsService(ctx: AdminWalletsContext) {
 
     addressesOf: (userId: string) => addressesOf(ctx, userId),
 
-    createAddress: (actor: Actor, body: TCreateDepositAddressRequest) =>
-      createAddress(ctx, actor, body),
+    proposeCreateAddress: (actor: Actor, body: z.output<typeof ZCreateDepositAddressRequest>) =>
+      proposeCreateAddress(ctx, actor, body),
 
-    updateAddress: (actor: Actor, id: string, body: TUpdateDepositAddressRequest) =>
-      updateAddress(ctx, actor, id, body),
+    proposeUpdateAddress: (actor: Actor, id: string, body: TUpdateDepositAddressRequest) =>
+      proposeUpdateAddress(ctx, actor, id, body),
 
-    deleteAddress: (actor: Actor, id: string, stepUp: TStepUp) =>
-      deleteAddress(ctx, actor, id, stepUp),
+    proposeDeleteAddress: (actor: Actor, id: string, stepUp: TStepUp) =>
+      proposeDeleteAddress(ctx, actor, id, stepUp),
   };
 }
 

@@ -1,64 +1,106 @@
 import {
   ADMIN_WALLET_MSG,
-  type TAdminDepositAddress,
-  type TCreateDepositAddressRequest,
+  type TPendingChange,
+  withoutStepUp,
+  type ZCreateDepositAddressRequest,
 } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
+import type { z } from 'zod';
+import type { ChangeKind } from '../staff-changes';
 import { adminWalletsRepository as repo } from './admin-wallets.repository';
 import {
   type Actor,
   type AdminWalletsContext,
-  addressFacts,
+  addressLabel,
   assertAddressFree,
   checkedAddress,
+  emailOf,
   fulfilRequestWith,
   isUniqueViolation,
-  presentAddress,
-  requireUser,
 } from './admin-wallets-context';
+import { addressChangeMail } from './change-mails';
+
+/** The two-person change adding a customer's deposit address is (decision 0036). */
+export const ADDRESS_CREATE = 'deposit-address.create';
+
+/** A new address as the change stores it: the address in its network's form. */
+export type CreateAddressPayload = {
+  userId: string;
+  assetSymbol: string;
+  network: string;
+  address: string;
+  isActive: boolean;
+};
 
 /**
- * A deposit address staff enter for a customer: one customer per address; audited. An active
- * one fulfils the customer's open request for its asset (mail and audit row) in the same
- * transaction.
+ * A deposit address staff enter for a customer, two people: proposed (the customer exists,
+ * the address fits its network and belongs to nobody yet; nothing is stored) and added when
+ * another staff member approves it, checked again then. The approval's transaction adds it,
+ * fulfils the customer's open request for its asset when it is active (deposits' side: the
+ * request, the "address is ready" mail, its audit row), announces `addresses.changed` and
+ * mails the customer; one mail: the "ready" one when it answered a request.
  */
-export async function createAddress(
-  ctx: AdminWalletsContext,
-  actor: Actor,
-  body: TCreateDepositAddressRequest,
-): Promise<TAdminDepositAddress> {
-  try {
-    const { result, fulfilled } = await withTransaction(ctx.pool, async (client) => {
-      await requireUser(client, body.userId);
-      const address = checkedAddress(body.network, body.address);
+export function createAddressKind(ctx: AdminWalletsContext): ChangeKind<CreateAddressPayload> {
+  return {
+    kind: ADDRESS_CREATE,
+    auditAction: 'deposit_address.create',
+    async describe(client, p) {
+      const email = await emailOf(client, p.userId);
+      const address = checkedAddress(p.network, p.address);
       await assertAddressFree(client, address, null);
-      const id = await repo.insertAddress(client, {
-        userId: body.userId,
-        assetSymbol: body.assetSymbol,
-        network: body.network,
+      const facts = {
+        userId: p.userId,
+        assetSymbol: p.assetSymbol,
+        network: p.network,
         address,
-        isActive: body.isActive ?? true,
-      });
+        isActive: p.isActive,
+      };
+      return {
+        summary: `Add ${email}'s ${addressLabel(facts)}${p.isActive ? '' : ' (inactive)'}`,
+        before: null,
+        after: facts,
+        subjectUserId: p.userId,
+        payload: facts,
+      };
+    },
+    async apply(client, p, { approver }) {
+      const email = await emailOf(client, p.userId);
+      const address = checkedAddress(p.network, p.address);
+      await assertAddressFree(client, address, null);
+      let id: string;
+      try {
+        id = await repo.insertAddress(client, { ...p, address });
+      } catch (err) {
+        // Another approval took the address between the check and the insert.
+        if (isUniqueViolation(err)) throw new AppError('CONFLICT', ADMIN_WALLET_MSG.addressTaken);
+        throw err;
+      }
       const row = await repo.addressById(client, id);
       if (!row) throw new Error(`deposit address ${id} vanished`);
-      await ctx.audit.record(client, {
-        actorId: actor.adminId,
-        action: 'deposit_address.create',
-        targetType: 'deposit_address',
-        targetId: id,
-        targetUserId: body.userId,
-        after: addressFacts(row),
-        ip: actor.ip,
-      });
-      const fulfilled = await fulfilRequestWith(ctx, client, row, actor);
-      await ctx.addressRequests.announce(client, body.userId);
-      return { result: presentAddress(row), fulfilled };
-    });
-    if (fulfilled) await ctx.addressRequests.sendMail();
-    return result;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('CONFLICT', ADMIN_WALLET_MSG.addressTaken);
-    throw err;
-  }
+      const fulfilled = await fulfilRequestWith(ctx, client, row, approver);
+      if (!fulfilled) {
+        await ctx.outbox.mail(client, {
+          to: email,
+          ...addressChangeMail(p.isActive ? 'added' : 'added-inactive', p, ctx.publicUrl),
+        });
+      }
+      await ctx.addressRequests.announce(client, p.userId);
+      return { depositAddressId: id, fulfilledRequest: fulfilled };
+    },
+    afterCommit: () => ctx.outbox.deliver(),
+  };
+}
+
+/** POST /api/admin/deposit-addresses: proposed with the proposer's step-up (202). */
+export function proposeCreateAddress(
+  ctx: AdminWalletsContext,
+  actor: Actor,
+  body: z.output<typeof ZCreateDepositAddressRequest>,
+): Promise<TPendingChange> {
+  return ctx.changes.propose<CreateAddressPayload>(
+    actor,
+    ADDRESS_CREATE,
+    withoutStepUp(body),
+    body.stepUp,
+  );
 }

@@ -16,15 +16,19 @@ import {
   withoutChange,
 } from '@server-test/helpers';
 import { setSetting, spareStepUps, stepUpFor } from '@server-test/money-helpers';
+import type { LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let t: TestApp;
+/** Proposes the address changes; `approver` applies them (two people). */
 let admin: SignedInUser;
+let approver: SignedInUser;
 beforeAll(async () => {
   // No chain configured: every address is one staff enter, so every asset can be asked for.
   t = await createTestApp();
   admin = await spareStepUps(t, await verifiedAdmin(t));
+  approver = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -70,25 +74,69 @@ async function addEthereumAddress(userId: string) {
     address: newEthereumAddress(),
   });
   expect(added.statusCode, added.body).toBe(200);
-  return added.json().address as { id: string };
+  return { id: added.id };
+}
+
+/**
+ * `approver` approves what `admin` proposed (answered 202): the approval's answer, or the
+ * proposal's when it was refused.
+ */
+async function approved(proposal: Promise<LightMyRequestResponse>) {
+  const proposed = await proposal;
+  if (proposed.statusCode !== 202) return proposed;
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/changes/${proposed.json().pending.id}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: stepUpFor(approver) },
+  });
 }
 
 function deleteAddress(id: string) {
-  return call(t, {
-    method: 'DELETE',
-    url: `/api/admin/deposit-addresses/${id}`,
-    cookie: admin.cookie,
-    body: { stepUp: stepUpFor(admin) },
-  });
+  return approved(
+    call(t, {
+      method: 'DELETE',
+      url: `/api/admin/deposit-addresses/${id}`,
+      cookie: admin.cookie,
+      body: { stepUp: stepUpFor(admin) },
+    }),
+  );
 }
 
-function addAddress(body: Record<string, unknown>) {
-  return call(t, {
-    method: 'POST',
-    url: '/api/admin/deposit-addresses',
-    cookie: admin.cookie,
-    body,
-  });
+function editAddress(id: string, body: Record<string, unknown>) {
+  return approved(
+    call(t, {
+      method: 'PATCH',
+      url: `/api/admin/deposit-addresses/${id}`,
+      cookie: admin.cookie,
+      body: { ...body, stepUp: stepUpFor(admin) },
+    }),
+  );
+}
+
+/** Staff add an address (proposed, then approved): the answer and the address's id. */
+async function addAddress(body: Record<string, unknown>) {
+  const res = await approved(
+    call(t, {
+      method: 'POST',
+      url: '/api/admin/deposit-addresses',
+      cookie: admin.cookie,
+      body: { ...body, stepUp: stepUpFor(admin) },
+    }),
+  );
+  const { rows } = await t.services.pool.query<{ id: string }>(
+    'SELECT id FROM deposit_addresses WHERE address = $1',
+    [body.address],
+  );
+  return Object.assign(res, { id: rows[0]?.id ?? '' });
+}
+
+/** Another customer's account, made directly (nobody signs in as them): only their id is used. */
+async function otherAccount(): Promise<{ userId: string }> {
+  const email = `other-${randomBytes(6).toString('hex')}@example.com`;
+  const made = await t.services.users.create({ email, passwordHash: 'not a hash', verified: true });
+  if (!made) throw new Error(`${email} is taken`);
+  return { userId: made.id };
 }
 
 async function requestRows(userId: string) {
@@ -237,10 +285,11 @@ describe("staff's open requests", () => {
 });
 
 describe('fulfilling a request', () => {
-  it('adding the address fulfils it in one go: the customer sees it, is mailed, and it is audited', async () => {
+  it('approving the added address fulfils it in one go: the customer sees it, is mailed once, and it is audited', async () => {
     const user = await verifiedCustomer(t);
     const request = (await ask(user, 'BTC')).json().request;
     const address = newBitcoinAddress();
+    const mailsBefore = mailsTo(t, user.email).length;
     const added = await addAddress({
       userId: user.userId,
       assetSymbol: 'BTC',
@@ -248,13 +297,14 @@ describe('fulfilling a request', () => {
       address,
     });
     expect(added.statusCode, added.body).toBe(200);
-    const addressId = added.json().address.id;
+    const addressId = added.id;
 
+    // Fulfilled by the approver, whose approval added the address.
     expect(await requestRows(user.userId)).toEqual([
       expect.objectContaining({
         id: request.id,
         fulfilled_at: expect.any(Date),
-        fulfilled_by: admin.userId,
+        fulfilled_by: approver.userId,
         deposit_address_id: addressId,
       }),
     ]);
@@ -263,6 +313,8 @@ describe('fulfilling a request', () => {
     expect(page.requestable.map((r: { assetId: string }) => r.assetId)).not.toContain('BTC');
     expect((await openRequests()).map((r) => r.id)).not.toContain(request.id);
 
+    // The "ready" mail is the one mail of the change: no "address added" beside it.
+    expect(mailsTo(t, user.email)).toHaveLength(mailsBefore + 1);
     const mails = mailsTo(t, user.email).filter((m) =>
       m.includes('Your BTC deposit address is ready'),
     );
@@ -275,7 +327,7 @@ describe('fulfilling a request', () => {
     const audit = await auditRows(request.id);
     expect(audit).toEqual([
       {
-        actor_id: admin.userId,
+        actor_id: approver.userId,
         target_user_id: user.userId,
         after: {
           assetId: 'BTC',
@@ -308,9 +360,10 @@ describe('fulfilling a request', () => {
 
   it("leaves it open for another asset's, another customer's or an inactive address; switching that one on fulfils it", async () => {
     const user = await verifiedCustomer(t);
-    const other = await verifiedCustomer(t);
+    const other = await otherAccount();
     const request = (await ask(user, 'ETH')).json().request;
-    const mailsBefore = mailsTo(t, user.email).length;
+    const ready = () =>
+      mailsTo(t, user.email).filter((m) => m.includes('deposit address is ready')).length;
     for (const body of [
       { userId: user.userId, assetSymbol: 'USDT', network: 'erc20' },
       { userId: other.userId, assetSymbol: 'ETH', network: 'ethereum' },
@@ -327,27 +380,25 @@ describe('fulfilling a request', () => {
     });
     expect(inactive.statusCode, inactive.body).toBe(200);
     expect((await requestRows(user.userId))[0]?.fulfilled_at).toBeNull();
-    expect(mailsTo(t, user.email)).toHaveLength(mailsBefore);
+    // The customer is told of each address added (the USDT one, the inactive ETH one), but
+    // not that one is ready.
+    expect(ready()).toBe(0);
     expect(await auditRows(request.id)).toEqual([]);
 
-    const switched = await call(t, {
-      method: 'PATCH',
-      url: `/api/admin/deposit-addresses/${inactive.json().address.id}`,
-      cookie: admin.cookie,
-      body: { isActive: true },
-    });
+    const switched = await editAddress(inactive.id, { isActive: true });
     expect(switched.statusCode, switched.body).toBe(200);
     expect((await requestRows(user.userId))[0]).toMatchObject({
-      fulfilled_by: admin.userId,
-      deposit_address_id: inactive.json().address.id,
+      fulfilled_by: approver.userId,
+      deposit_address_id: inactive.id,
     });
+    expect(ready()).toBe(1);
     expect(mailsTo(t, user.email).at(-1)).toContain('Your ETH deposit address is ready');
     expect(await auditRows(request.id)).toHaveLength(1);
   });
 
   it('stays open, unmailed, when the address cannot be added', async () => {
     const user = await verifiedCustomer(t);
-    const taken = await verifiedCustomer(t);
+    const taken = await otherAccount();
     const address = newBitcoinAddress();
     expect(
       (await addAddress({ userId: taken.userId, assetSymbol: 'BTC', network: 'bitcoin', address }))
@@ -370,7 +421,7 @@ describe('fulfilling a request', () => {
       network: 'bitcoin',
       address: newBitcoinAddress(),
     });
-    const deleted = await deleteAddress(added.json().address.id);
+    const deleted = await deleteAddress(added.id);
     expect(deleted.statusCode, deleted.body).toBe(200);
     const second = await ask(user, 'BTC');
     expect(second.statusCode).toBe(200);

@@ -10,7 +10,7 @@ import {
   verifiedCustomer,
   withoutChange,
 } from '@server-test/helpers';
-import { setSetting } from '@server-test/money-helpers';
+import { setSetting, spareStepUps, stepUpFor } from '@server-test/money-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChainConfigs, derive, loadChainConfig } from '../chains';
 
@@ -211,14 +211,22 @@ describe('deposit addresses derived from the operator’s public keys', () => {
 
 describe('addresses checked by BTC_NETWORK (regtest here)', () => {
   it('lets staff enter a bcrt1 address and refuses a mainnet one, changing nothing', async () => {
-    const admin = await verifiedAdmin(t);
+    const admin = await spareStepUps(t, await verifiedAdmin(t));
+    const approver = await spareStepUps(t, await verifiedAdmin(t));
     const [customer] = await customerRows(1);
+    // Proposed by one admin, added when another approves it (two people).
     const add = (address: string) =>
       call(t, {
         method: 'POST',
         url: '/api/admin/deposit-addresses',
         cookie: admin.cookie,
-        body: { userId: customer, assetSymbol: 'BTC', network: 'bitcoin', address },
+        body: {
+          userId: customer,
+          assetSymbol: 'BTC',
+          network: 'bitcoin',
+          address,
+          stepUp: stepUpFor(admin),
+        },
       });
     const mainnet = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
     const refused = await withoutChange(t, () => add(mainnet));
@@ -229,9 +237,21 @@ describe('addresses checked by BTC_NETWORK (regtest here)', () => {
 
     // Index 9999's address: one no customer was given.
     const regtest = derive(config('bitcoin'), 9999).address;
-    const added = await add(regtest);
-    expect(added.statusCode).toBe(200);
-    expect(added.json().address).toMatchObject({ address: regtest, assetSymbol: 'BTC' });
+    const proposed = await add(regtest);
+    expect(proposed.statusCode, proposed.body).toBe(202);
+    expect(proposed.json().pending.after).toMatchObject({ address: regtest, assetSymbol: 'BTC' });
+    const approved = await call(t, {
+      method: 'POST',
+      url: `/api/admin/changes/${proposed.json().pending.id}/approve`,
+      cookie: approver.cookie,
+      body: { stepUp: stepUpFor(approver) },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const { rows } = await t.services.pool.query(
+      'SELECT user_id, asset_symbol FROM deposit_addresses WHERE address = $1',
+      [regtest],
+    );
+    expect(rows).toEqual([{ user_id: customer, asset_symbol: 'BTC' }]);
   });
 });
 

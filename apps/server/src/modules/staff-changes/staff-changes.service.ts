@@ -12,6 +12,7 @@ import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { AuditLog } from '../audit';
+import type { RealtimeHub } from '../realtime';
 import type { StepUp, StepUpSubject } from '../step-up';
 import { staffChangesRepository as repo, type StaffChangeRow } from './staff-changes.repository';
 
@@ -58,6 +59,11 @@ export type ChangeKind<P> = {
     payload: P,
     context: { change: StaffChangeRow; approver: StaffActor },
   ): Promise<Record<string, unknown> | null>;
+  /**
+   * Runs once the approval has committed: delivering the mail `apply` queued on the outbox
+   * now, rather than at the outbox job's next run.
+   */
+  afterCommit?(): Promise<void>;
 };
 
 export type StaffChanges = ReturnType<typeof createStaffChanges>;
@@ -90,8 +96,16 @@ export function createStaffChanges(deps: {
   pool: pg.Pool;
   audit: AuditLog;
   stepUp: Pick<StepUp, 'confirm'>;
+  realtime: Pick<RealtimeHub, 'publish'>;
 }) {
-  const { pool, audit, stepUp } = deps;
+  const { pool, audit, stepUp, realtime } = deps;
+  /** Staff's queues refetch when a change is proposed or decided (on its transaction). */
+  const announce = (client: TxClient, change: { id: string; proposed_by: string }) =>
+    realtime.publish(client, {
+      type: 'changes.changed',
+      userId: change.proposed_by,
+      changeId: change.id,
+    });
   // biome-ignore lint/suspicious/noExplicitAny: each kind checks its own payload.
   const kinds = new Map<string, ChangeKind<any>>();
 
@@ -139,6 +153,7 @@ export function createStaffChanges(deps: {
     });
     const row = await repo.find(client, id);
     if (!row) throw new Error(`change ${id} vanished`);
+    await announce(client, row);
     return presentChange(row);
   }
 
@@ -211,9 +226,11 @@ export function createStaffChanges(deps: {
         });
         const decided = await repo.find(client, id);
         if (!decided) throw new Error(`change ${id} vanished`);
+        await announce(client, decided);
         return { expired: false as const, change: presentChange(decided) };
       });
       if (outcome.expired) throw new AppError('CONFLICT', STAFF_MSG.changeExpired);
+      await kindOf(outcome.change.kind).afterCommit?.();
       return outcome.change;
     },
 
@@ -246,6 +263,7 @@ export function createStaffChanges(deps: {
         });
         const decided = await repo.find(client, id);
         if (!decided) throw new Error(`change ${id} vanished`);
+        await announce(client, decided);
         return presentChange(decided);
       });
     },
