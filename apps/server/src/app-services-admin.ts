@@ -10,6 +10,7 @@ import { createAdminWalletsService } from './modules/admin-wallets';
 import { createChatService } from './modules/chat';
 import { createKycService } from './modules/kyc';
 import { staffWithoutPasskey } from './modules/passkeys';
+import { createStaffService } from './modules/staff';
 import type { StaffChanges } from './modules/staff-changes';
 
 /** Support: identity checks and the chat, each shared by the customer's and staff's routes. */
@@ -21,7 +22,10 @@ export function createSupportServices(
     limiter,
     audit,
     realtime,
-  }: Pick<Platform, 'files' | 'outbox' | 'limiter' | 'audit' | 'realtime'>,
+    settings,
+  }: Pick<Platform, 'files' | 'outbox' | 'limiter' | 'audit' | 'realtime' | 'settings'>,
+  // Staff's writes here (a KYC decision, closing a conversation) take their step-up.
+  { stepUp }: Pick<AccountServices, 'stepUp'>,
 ) {
   const { pool, config } = infra;
   const kyc = createKycService({
@@ -31,6 +35,7 @@ export function createSupportServices(
     realtime,
     outbox,
     limiter,
+    stepUp,
     publicUrl: config.publicUrl,
   });
   const chat = createChatService({
@@ -40,6 +45,8 @@ export function createSupportServices(
     audit,
     limiter,
     outbox,
+    stepUp,
+    setting: (key) => settings.get(key),
     log: infra.log,
     publicUrl: config.publicUrl,
   });
@@ -56,7 +63,11 @@ export function createAdminServices(
     settings,
     audit,
     securityLog,
-  }: Pick<Platform, 'clock' | 'outbox' | 'limiter' | 'settings' | 'audit' | 'securityLog'>,
+    users,
+  }: Pick<
+    Platform,
+    'clock' | 'outbox' | 'limiter' | 'settings' | 'audit' | 'securityLog' | 'users'
+  >,
   { securityHold, phrases, stepUp }: Pick<AccountServices, 'securityHold' | 'phrases' | 'stepUp'>,
   {
     ledger,
@@ -82,9 +93,24 @@ export function createAdminServices(
     stepUp,
     ledgerCheck,
     chainAdapters,
+    changes,
     publicUrl: config.publicUrl,
     clock,
   });
+  // Staff invited, given roles and removed in the app: an invitation and a role change wait
+  // for another owner (changes); an approved invitation creates the account (users) and mails
+  // its set-password link (securityHold's).
+  const staff = createStaffService({
+    pool,
+    audit,
+    stepUp,
+    changes,
+    outbox,
+    accounts: users,
+    securityHold,
+    publicUrl: config.publicUrl,
+  });
+  // Ledger rows staff add, edit or delete, and hand completions, are two-person changes.
   const adminTransactions = createAdminTransactionsService({
     pool,
     ledger,
@@ -93,14 +119,20 @@ export function createAdminServices(
     withdrawals,
     payouts,
     stepUp,
+    changes,
   });
-  // Adding an address fulfils the customer's request for it, in the same transaction.
+  // Balance and address changes are proposed and applied on another's approval (changes),
+  // mailing the customer then (outbox); an added address fulfils the customer's request for
+  // it, in the approval's transaction.
   const adminWallets = createAdminWalletsService({
     pool,
     ledger,
     prices,
     audit,
     stepUp,
+    changes,
+    outbox,
+    publicUrl: config.publicUrl,
     addressRequests: deposits.addressRequests,
   });
   const adminSettings = createAdminSettingsService({
@@ -114,5 +146,5 @@ export function createAdminServices(
     log: infra.log,
   });
   const adminAudit = createAdminAuditService({ pool, audit });
-  return { adminUsers, adminTransactions, adminWallets, adminSettings, adminAudit };
+  return { adminUsers, adminTransactions, adminWallets, adminSettings, adminAudit, staff };
 }

@@ -6,6 +6,7 @@ import { createChainAdapters } from './modules/chains/adapters';
 import { BitcoinAdapter } from './modules/chains/bitcoin-adapter';
 import { EthereumAdapter } from './modules/chains/ethereum-adapter';
 import { createPayoutSettlement, createPayoutsService } from './modules/payouts';
+import type { StaffChanges } from './modules/staff-changes';
 
 /** Chains: the configured chains' adapters, payouts on chain and one watcher per chain. */
 export function createChainServices(
@@ -18,6 +19,7 @@ export function createChainServices(
   }: Pick<Platform, 'outbox' | 'settings' | 'audit' | 'realtime'>,
   { stepUp }: Pick<AccountServices, 'stepUp'>,
   { ledger, prices, withdrawals }: Pick<MoneyServices, 'ledger' | 'prices' | 'withdrawals'>,
+  changes: Pick<StaffChanges, 'assertNotFunder'>,
 ) {
   const { pool, config } = infra;
   // One watcher per configured chain, each run by the holder of its job lock (jobs.ts).
@@ -38,6 +40,7 @@ export function createChainServices(
     outbox,
     stepUp,
     settings,
+    changes,
     log: infra.log,
   });
   const chainWatchers = chainAdapters.map((adapter) =>

@@ -28,6 +28,8 @@ export function createServices(infra: Infra) {
     pool,
     audit: platform.audit,
     stepUp: accounts.stepUp,
+    realtime: platform.realtime,
+    outbox: platform.outbox,
   });
   const money = createMoneyServices(infra, platform, accounts);
   // Prometheus figures (/metrics) and the readiness probe; jobs report their runs to it.
@@ -39,8 +41,9 @@ export function createServices(infra: Infra) {
     realtime: platform.realtime,
     metrics,
   });
-  const chains = createChainServices(infra, platform, accounts, money);
-  const support = createSupportServices(infra, platform);
+  // Payout approval refuses a recent funder of the customer (the staff changes' 30-day rule).
+  const chains = createChainServices(infra, platform, accounts, money, staffChanges);
+  const support = createSupportServices(infra, platform, accounts);
   const admin = createAdminServices(infra, platform, accounts, money, chains, staffChanges);
   const dashboard = createDashboardServices(infra, platform, accounts, money);
   // Every service by its name, one flat set: routes and jobs take theirs from here.

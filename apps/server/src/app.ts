@@ -150,6 +150,7 @@ export async function buildApp(
       chat: services.chat,
       payouts: services.payouts,
       staffChanges: services.staffChanges,
+      staff: services.staff,
       stepUp: services.stepUp,
       pool: services.pool,
       chainAdapters: services.chainAdapters,

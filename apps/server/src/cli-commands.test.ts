@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { STAFF_MSG } from '@coffer/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../test/free-port';
 import {
@@ -43,13 +44,20 @@ describe('npm run cli -- create-admin', () => {
   it('creates a verified admin who can sign in at once and is then asked to set up 2FA', async () => {
     const said = await createAdmin(' Ops@Example.com ', ADMIN_PASSWORD);
     expect(said).toBe(
-      'Admin ops@example.com created. Sign in at http://localhost:3000/auth and set up two-factor authentication.',
+      'Admin ops@example.com created with the roles owner, approver, treasurer, compliance, support, auditor. Sign in at http://localhost:3000/auth and set up two-factor authentication.',
     );
     const { rows } = await t.services.pool.query(
-      `SELECT u.email, u.email_verified_at IS NOT NULL AS verified, a.user_id IS NOT NULL AS admin
+      `SELECT u.email, u.email_verified_at IS NOT NULL AS verified, a.roles
          FROM users u LEFT JOIN admin_users a ON a.user_id = u.id`,
     );
-    expect(rows).toEqual([{ email: 'ops@example.com', verified: true, admin: true }]);
+    // Without --role, every role: the first admin of an install needs them all.
+    expect(rows).toEqual([
+      {
+        email: 'ops@example.com',
+        verified: true,
+        roles: ['owner', 'approver', 'treasurer', 'compliance', 'support', 'auditor'],
+      },
+    ]);
 
     const res = await signIn(t, 'ops@example.com', ADMIN_PASSWORD);
     expect(res.statusCode).toBe(200);
@@ -99,6 +107,58 @@ describe('npm run cli -- create-admin', () => {
     },
   );
 
+  it('gives only the roles named with --role, once each, and the session carries them', async () => {
+    const command = COMMANDS['create-admin'];
+    if (!command) throw new Error('no create-admin command');
+    const said = await command.run(t.services, [
+      '--email',
+      'desk@example.com',
+      '--password',
+      ADMIN_PASSWORD,
+      '--role',
+      'support, approver,support',
+    ]);
+    expect(said).toBe(
+      'Admin desk@example.com created with the roles support, approver. Sign in at http://localhost:3000/auth and set up two-factor authentication.',
+    );
+    const { rows } = await t.services.pool.query(
+      `SELECT a.roles FROM admin_users a JOIN users u ON u.id = a.user_id WHERE u.email = $1`,
+      ['desk@example.com'],
+    );
+    expect(rows).toEqual([{ roles: ['support', 'approver'] }]);
+    const res = await signIn(t, 'desk@example.com', ADMIN_PASSWORD);
+    expect(res.json().session.user).toMatchObject({
+      isAdmin: true,
+      staffRoles: ['support', 'approver'],
+    });
+  });
+
+  it.each([
+    [
+      'an unknown role',
+      'support,wizard',
+      'Unknown role wizard: the roles are owner, approver, treasurer, compliance, support, auditor.',
+    ],
+    ['no role at all', ' , ', STAFF_MSG.noRoles],
+  ])('refuses %s with a clear message and creates nothing', async (_what, roles, message) => {
+    const command = COMMANDS['create-admin'];
+    if (!command) throw new Error('no create-admin command');
+    const failure = await withoutChange(t, () =>
+      rejection(
+        command.run(t.services, [
+          '--email',
+          'roles@example.com',
+          '--password',
+          ADMIN_PASSWORD,
+          '--role',
+          roles,
+        ]),
+      ),
+    );
+    expect(failure).toBeInstanceOf(CliError);
+    expect(failure).toHaveProperty('message', message);
+  });
+
   it('reads an e-mail that starts with a dash as the value of --email, spaced or with =', async () => {
     const command = COMMANDS['create-admin'];
     if (!command) throw new Error('no create-admin command');
@@ -108,13 +168,13 @@ describe('npm run cli -- create-admin', () => {
       '--password',
       ADMIN_PASSWORD,
     ]);
-    expect(spaced).toContain('Admin -2+3abc@example.com created.');
+    expect(spaced).toContain('Admin -2+3abc@example.com created with the roles');
     const joined = await command.run(t.services, [
       '--email=-dash@example.com',
       '--password',
       '-Operator-Pass-7',
     ]);
-    expect(joined).toContain('Admin -dash@example.com created.');
+    expect(joined).toContain('Admin -dash@example.com created with the roles');
     expect((await signIn(t, '-2+3abc@example.com', ADMIN_PASSWORD)).statusCode).toBe(200);
     expect((await signIn(t, '-dash@example.com', '-Operator-Pass-7')).statusCode).toBe(200);
 
@@ -162,7 +222,7 @@ describe('npm run cli -- create-admin', () => {
       '--password',
       ADMIN_PASSWORD,
     ]);
-    expect(created.stdout).toContain('Admin night-ops@example.com created.');
+    expect(created.stdout).toContain('Admin night-ops@example.com created with the roles');
     expect(
       (await signIn(t, 'night-ops@example.com', ADMIN_PASSWORD)).json().session.user.isAdmin,
     ).toBe(true);

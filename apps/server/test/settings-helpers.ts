@@ -5,8 +5,10 @@ import { stepUpFor } from './money-helpers';
 
 /**
  * PUT /api/admin/settings as the settings screen sends it, with a fresh second factor
- * (give the admin codes with `spareStepUps` first). 200: applied; 202: some of it waits
- * for another admin (four eyes).
+ * (give the admin codes with `spareStepUps` first). Every change is proposed (202, in
+ * `pending`) for another staff member to approve, but pulling a money stop
+ * (`withdrawals_enabled`/`deposits_enabled` false, `maintenance_mode` true), which applies at
+ * once (200 when nothing else was asked).
  */
 export function putSettings(
   t: TestApp,
@@ -36,8 +38,10 @@ export function approveChange(
 }
 
 /**
- * Saves settings as two admins do: `proposer` saves, and `approver` approves whatever the
- * save proposed. Every value is then applied.
+ * Changes settings as two staff members do: `proposer` saves, and `approver` (another staff
+ * member holding `changes.approve`) approves whatever the save proposed. Every value is then
+ * applied: the helper checks it. A test that is not about settings may write one directly
+ * instead (`setSetting` of money-helpers, with the listener stopped).
  */
 export async function saveSettings(
   t: TestApp,
@@ -51,4 +55,9 @@ export async function saveSettings(
     const approved = await approveChange(t, approver, change.id);
     expect(approved.statusCode, approved.body).toBe(200);
   }
+  const { rows } = await t.services.pool.query<{ key: string; value: string }>(
+    'SELECT setting_key AS key, setting_value AS value FROM app_settings WHERE setting_key = ANY($1)',
+    [Object.keys(values)],
+  );
+  expect(Object.fromEntries(rows.map((r) => [r.key, r.value]))).toEqual(values);
 }

@@ -34,6 +34,7 @@ export * from './schemas/recovery-phrase';
 export * from './schemas/security-hold';
 export * from './schemas/security-log';
 export * from './schemas/staff';
+export * from './schemas/staff-management';
 export * from './schemas/step-up';
 export * from './schemas/two-factor';
 export * from './session-headers';

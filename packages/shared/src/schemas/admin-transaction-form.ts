@@ -28,6 +28,14 @@ export const ZAdminTransactionType = z.enum(ADMIN_TRANSACTION_TYPES, {
 });
 export type TAdminTransactionType = z.infer<typeof ZAdminTransactionType>;
 
+/**
+ * What an Add may record: the types above, and an adjustment, which only ever corrects a
+ * final row (a completed deposit, buy or sell is never edited) and names it.
+ */
+export const ADMIN_CREATE_TYPES = [...ADMIN_TRANSACTION_TYPES, 'adjustment'] as const;
+export const ZAdminCreateType = z.enum(ADMIN_CREATE_TYPES, { error: ADMIN_TX_MSG.requiredFields });
+export type TAdminCreateType = z.infer<typeof ZAdminCreateType>;
+
 export const ADMIN_CURRENCIES = ['USD', 'AUD'] as const;
 export const ZAdminCurrency = z.enum(ADMIN_CURRENCIES, { error: 'Choose USD or AUD' });
 
@@ -142,9 +150,35 @@ const ZTransactionFields = z.object({
  * the network's rule), the banking details of a bank transfer.
  */
 function refineTransaction(
-  v: Omit<z.infer<typeof ZTransactionFields>, 'userId'>,
+  v: Omit<z.infer<typeof ZTransactionFields>, 'userId' | 'type'> & {
+    type: TAdminCreateType;
+    correctsTransactionId?: string | null;
+    direction?: 'credit' | 'debit' | null;
+  },
   ctx: z.RefinementCtx,
 ): void {
+  if (v.type === 'adjustment') {
+    if (!v.correctsTransactionId) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['correctsTransactionId'],
+        message: ADMIN_TX_MSG.correctionTargetRequired,
+      });
+    }
+    if (!v.direction) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['direction'],
+        message: ADMIN_TX_MSG.correctionDirectionRequired,
+      });
+    }
+  } else if (v.correctsTransactionId) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['correctsTransactionId'],
+      message: ADMIN_TX_MSG.correctionOnlyAdjustment,
+    });
+  }
   const bank = v.type === 'bank_transfer';
   const missing = v.usdAmount === '' || (!bank && (v.assetId === '' || v.cryptoAmount === ''));
   if (missing) {
@@ -220,12 +254,30 @@ export function withdrawalAddressMessage(assetId: string, address: string): stri
   return result.ok ? null : result.message || ADMIN_TX_MSG.withdrawalAddressInvalid;
 }
 
+/**
+ * An Add's own fields: any type staff record, or an adjustment correcting a final row of
+ * the same customer and asset (`correctsTransactionId`, required then and only then), which
+ * credits or debits (`direction`) and is recorded completed.
+ */
+const ZCreateFields = ZTransactionFields.extend({
+  type: ZAdminCreateType,
+  correctsTransactionId: z
+    .string()
+    .uuid(ADMIN_TX_MSG.correctionTargetMissing)
+    .nullable()
+    .default(null),
+  direction: z.enum(['credit', 'debit']).nullable().default(null),
+});
+
 /** The Add dialog's fields, checked in the browser before the step-up is asked for. */
-export const ZAdminTransactionDraft = ZTransactionFields.superRefine(refineTransaction);
+export const ZAdminTransactionDraft = ZCreateFields.superRefine(refineTransaction);
 export type TAdminTransactionDraft = z.input<typeof ZAdminTransactionDraft>;
 
-/** Adding a transaction moves money: the fields and a fresh second factor (step-up). */
-export const ZCreateAdminTransactionRequest = ZTransactionFields.extend({
+/**
+ * Adding a transaction moves money: the fields and a fresh second factor (step-up). It is
+ * proposed (202): another staff member approves it before anything is recorded.
+ */
+export const ZCreateAdminTransactionRequest = ZCreateFields.extend({
   stepUp: ZStepUp,
 }).superRefine(refineTransaction);
 export type TCreateAdminTransactionRequest = z.input<typeof ZCreateAdminTransactionRequest>;

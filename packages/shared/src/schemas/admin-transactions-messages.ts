@@ -52,4 +52,13 @@ export const ADMIN_TX_MSG = {
     "A customer's own payout request is not deleted: Reject it in Pending withdrawals, which releases the hold and tells the customer why.",
   fundedPayoutAmounts:
     "This bank payout is funded from the customer's crypto, which is held for it: its amounts cannot be edited. Reject it and ask the customer for a new request.",
+  completedFinal:
+    'A completed deposit, buy or sell is final: it is never edited or deleted. Record a correction as a new adjustment that names this transaction, with a reason.',
+  correctionTargetRequired:
+    'Name the transaction this adjustment corrects: an adjustment only corrects a final transaction.',
+  correctionTargetMissing:
+    'The transaction to correct was not found: it must be a transaction of the same customer and asset.',
+  correctionOnlyAdjustment: 'Only an adjustment names a transaction it corrects.',
+  correctionDirectionRequired: 'Choose whether the adjustment credits or debits the balance.',
+  ownPayout: 'This payout is from your own customer account: another staff member must decide it.',
 } as const;

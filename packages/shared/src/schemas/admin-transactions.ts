@@ -99,6 +99,8 @@ export const ZAdminTransaction = z.object({
    * (a typed hash on a chain Coffer does not watch). Null before approval.
    */
   payoutState: ZPayoutState.nullable().optional(),
+  /** The final row an adjustment corrects (completed deposits, buys and sells are never edited). */
+  correctsTransactionId: z.string().nullable().optional(),
 });
 export type TAdminTransaction = z.infer<typeof ZAdminTransaction>;
 
@@ -143,6 +145,11 @@ export const ZAdminTransactionIdParams = z.object({
 });
 
 // ---------------------------------------------------------------- withdrawal processing
+
+/**
+ * Completing a payout by hand is proposed (202 with the pending change, `ZProposedResponse`
+ * of staff.ts): another staff member approves it, and the checks run again then.
+ */
 
 export const ZCompletePayoutRequest = z.object({
   /** The chain transaction hash, or the bank's reference for a bank transfer. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStaffRole } from './staff';
 import { ZStepUp } from './step-up';
 
 /** Amounts travel as exact decimal strings, never as JSON numbers. */
@@ -118,12 +119,15 @@ export const WAIVE_TWO_FACTOR_REASON_MISSING =
 
 /**
  * Requiring 2FA is one click; waiving it weakens the account, so it needs a reason, which
- * the audit log keeps (the customer is told by e-mail).
+ * the audit log keeps (the customer is told by e-mail). Either way the acting staff member
+ * confirms it with a fresh second factor (step-up): a stolen staff session cannot waive a
+ * customer's factor.
  */
 export const ZAdminTwoFactorRequiredRequest = z
   .object({
     required: z.boolean(),
     reason: z.string().trim().max(500, 'Keep the reason under 500 characters').optional(),
+    stepUp: ZStepUp,
   })
   .superRefine((v, ctx) => {
     if (!v.required && !v.reason) {
@@ -175,14 +179,22 @@ export type TAdminTwoFactorState = z.infer<typeof ZAdminTwoFactorState>;
 
 // ---------------------------------------------------------------- staff
 
-/** An admin as the users screen's Staff list shows them: never a secret. */
+/** A staff member as the Staff screen shows them: roles and factors, never a secret. */
 export const ZAdminStaffRow = z.object({
   id: z.string(),
   email: z.string(),
   fullName: z.string().nullable(),
   username: z.string().nullable(),
+  roles: z.array(ZStaffRole),
+  /** The last sign-in; null for an invited staff member who has not signed in yet. */
   lastLogin: ZIso.nullable(),
+  /** The authenticator (TOTP) is on. */
   twoFactorEnabled: z.boolean(),
+  /** How many passkeys they hold. */
+  passkeys: z.number().int(),
+  /** Inside a security hold (after a reset of their factor): they read but change nothing. */
+  onHold: z.boolean(),
+  holdUntil: ZIso.nullable(),
   frozen: z.boolean(),
 });
 export type TAdminStaffRow = z.infer<typeof ZAdminStaffRow>;

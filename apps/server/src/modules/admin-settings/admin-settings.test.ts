@@ -1,4 +1,4 @@
-import { MONEY_MSG, SETTINGS_MSG, STEP_UP_MSG } from '@coffer/shared';
+import { MONEY_MSG, SETTINGS_MSG, STAFF_MSG, STEP_UP_MSG } from '@coffer/shared';
 import { buildApp } from '@server/app';
 import { createServices } from '@server/app-services';
 import { createDb, createPool } from '@server/db/client';
@@ -61,7 +61,9 @@ afterEach(async () => {
        FROM unnest($1::text[], $2::text[]) AS d(key, value) WHERE s.setting_key = d.key`,
     [SETTING_DEFAULTS.map((d) => d.key), SETTING_DEFAULTS.map((d) => d.value)],
   );
-  await t.services.pool.query("DELETE FROM app_setting_changes WHERE status = 'pending'");
+  await t.services.pool.query(
+    "DELETE FROM staff_changes WHERE kind = 'setting' AND status = 'pending'",
+  );
   await t.services.pool.query("SELECT pg_notify('coffer_settings', '')");
 });
 
@@ -105,10 +107,24 @@ async function pendingChanges(cookie = admin.cookie) {
 
 async function changeStatus(id: string) {
   const { rows } = await t.services.pool.query(
-    'SELECT status, decided_by FROM app_setting_changes WHERE id = $1',
+    'SELECT status, decided_by FROM staff_changes WHERE id = $1',
     [id],
   );
   return rows[0];
+}
+
+/** Proposes `values` as `by` and approves every proposal as `approver`: the values applied. */
+async function proposeAndApprove(
+  values: Record<string, string>,
+  by = admin,
+  approver = admin2,
+): Promise<void> {
+  const res = await put(values, by);
+  expect(res.statusCode, res.body).toBe(202);
+  for (const p of res.json().pending as Array<{ id: string }>) {
+    const approved = await decide(p.id, 'approve', approver);
+    expect(approved.statusCode, approved.body).toBe(200);
+  }
 }
 
 /** Counts the settings announcements on a connection of its own, as another instance hears them. */
@@ -219,35 +235,54 @@ describe('GET /api/admin/settings', () => {
 });
 
 describe('PUT /api/admin/settings', () => {
-  it('saves the changed values, stamps updated_at, and writes one audit row with the diff', async () => {
-    const before = await t.services.pool.query(
+  it('proposes each changed value (202), each audited, applied only when another staff member approves', async () => {
+    const before = await settingsMap();
+    const stamped = await t.services.pool.query(
       "SELECT updated_at FROM app_settings WHERE setting_key = 'deposits_enabled'",
     );
     const res = await put({
       staking_daily_rate: '0.00015',
       api_provider: 'coinmarketcap',
-      deposits_enabled: 'true', // unchanged: neither written nor audited
+      deposits_enabled: 'true', // unchanged: neither proposed nor audited
     });
-    expect(res.statusCode).toBe(200);
-    expect(res.json().changed.sort()).toEqual(['api_provider', 'staking_daily_rate']);
-    expect(res.json().pending).toEqual([]);
+    expect(res.statusCode).toBe(202);
+    expect(res.json().changed).toEqual([]);
+    const pending = res.json().pending as Array<{ id: string; key: string; value: string }>;
+    expect(pending.map((p) => [p.key, p.value])).toEqual([
+      ['api_provider', 'coinmarketcap'],
+      ['staking_daily_rate', '0.00015'],
+    ]);
+    expect(await settingsMap()).toEqual(before);
+    const proposals = (await auditRows('change.propose')).slice(-2);
+    expect(proposals).toEqual(
+      pending.map((p) => ({
+        actor_id: admin.userId,
+        target_type: 'staff_change',
+        target_id: p.id,
+        before: { [p.key]: before[p.key] },
+        after: { kind: 'setting', [p.key]: p.value },
+        ip: '127.0.0.1',
+      })),
+    );
+
+    for (const p of pending) expect((await decide(p.id, 'approve', admin2)).statusCode).toBe(200);
     const values = await settingsMap();
     expect(values.staking_daily_rate).toBe('0.00015');
     expect(values.api_provider).toBe('coinmarketcap');
     const after = await t.services.pool.query(
       "SELECT updated_at FROM app_settings WHERE setting_key = 'deposits_enabled'",
     );
-    expect(after.rows[0].updated_at).toEqual(before.rows[0].updated_at);
-
-    const rows = await auditRows('settings.update');
-    expect(rows.at(-1)).toEqual({
-      actor_id: admin.userId,
-      target_type: 'app_settings',
-      target_id: 'api_provider,staking_daily_rate',
-      before: { api_provider: 'coingecko', staking_daily_rate: '0.0001' },
-      after: { api_provider: 'coinmarketcap', staking_daily_rate: '0.00015' },
-      ip: '127.0.0.1',
-    });
+    expect(after.rows[0].updated_at).toEqual(stamped.rows[0].updated_at);
+    expect((await auditRows('settings.approve')).slice(-2)).toEqual(
+      pending.map((p) => ({
+        actor_id: admin2.userId,
+        target_type: 'staff_change',
+        target_id: p.id,
+        before: { [p.key]: before[p.key] },
+        after: { [p.key]: p.value, proposedBy: admin.userId },
+        ip: '127.0.0.1',
+      })),
+    );
     expect(await t.services.audit.verify(t.services.pool)).toMatchObject({ ok: true });
   });
 
@@ -341,6 +376,7 @@ describe('PUT /api/admin/settings', () => {
     const open = await call(t, { url: '/api/money/status', cookie: customer.cookie });
     expect(open.json().withdrawalsEnabled).toBe(true);
 
+    // Pulling a money stop is one staff member, at once.
     expect((await put({ withdrawals_enabled: 'false' })).statusCode).toBe(200);
     const refused = await requestWithdrawal(t, customer, {
       assetId: 'BTC',
@@ -353,7 +389,7 @@ describe('PUT /api/admin/settings', () => {
       message: MONEY_MSG.withdrawalsDisabled,
     });
 
-    // Back on is a change another admin approves.
+    // Back on is a change another staff member approves.
     const proposed = await put({ withdrawals_enabled: 'true' });
     expect(proposed.statusCode).toBe(202);
     expect((await approveChange(t, admin2, proposed.json().pending[0].id)).statusCode).toBe(200);
@@ -413,8 +449,8 @@ describe('PUT /api/admin/settings', () => {
     const before = await state();
     expect(Number(before.rate)).toBe(0.0001);
 
-    expect((await put({ staking_daily_rate: '0.0002' })).statusCode).toBe(200);
-    // The save touched no staking row: the week at the old rate is still to be counted at it.
+    await proposeAndApprove({ staking_daily_rate: '0.0002' });
+    // The approval touched no staking row: the week at the old rate is still to be counted at it.
     expect(await state()).toEqual(before);
     const { rows } = await t.services.pool.query(
       "SELECT updated_at FROM app_settings WHERE setting_key = 'staking_daily_rate'",
@@ -435,48 +471,59 @@ describe('POST /api/admin/settings/reset', () => {
   const reset = (by = admin, proof: { stepUp?: unknown } = { stepUp: stepUpFor(by) }) =>
     call(t, { method: 'POST', url: '/api/admin/settings/reset', cookie: by.cookie, body: proof });
 
-  it('puts the free settings back at once and proposes the risk ones, each audited', async () => {
+  it('proposes every default that differs, each audited; applied when another staff member approves', async () => {
+    // Withdrawals off applies at once; the other two are approved by a second staff member.
     const first = await put({
       withdrawals_enabled: 'false',
       max_daily_withdrawal: '5',
       show_public_stats: 'false',
     });
     expect(first.statusCode).toBe(202);
-    expect((await approveChange(t, admin2, first.json().pending[0].id)).statusCode).toBe(200);
-    expect(await settingsMap()).toMatchObject({
+    expect(first.json().changed).toEqual(['withdrawals_enabled']);
+    for (const p of first.json().pending as Array<{ id: string }>) {
+      expect((await approveChange(t, admin2, p.id)).statusCode).toBe(200);
+    }
+    const changed = {
       withdrawals_enabled: 'false',
       max_daily_withdrawal: '5',
       show_public_stats: 'false',
-    });
+    };
+    expect(await settingsMap()).toMatchObject(changed);
 
     const refused = await withoutChange(t, () => reset(admin, {}));
     expect(refused.statusCode).toBe(400);
 
+    const resets = (await auditRows('settings.reset')).length;
     const res = await reset();
     expect(res.statusCode).toBe(202);
-    expect(res.json().changed).toEqual(['show_public_stats']);
+    // Withdrawals back on is no money stop: it waits like the rest.
+    expect(res.json().changed).toEqual([]);
     const pending = res.json().pending as Array<{ id: string; key: string; value: string }>;
     expect(pending.map((p) => [p.key, p.value])).toEqual([
       ['max_daily_withdrawal', '10000'],
+      ['show_public_stats', 'true'],
       ['withdrawals_enabled', 'true'],
     ]);
-    expect(await settingsMap()).toMatchObject({
-      withdrawals_enabled: 'false',
-      max_daily_withdrawal: '5',
-      show_public_stats: 'true',
-    });
-    const row = (await auditRows('settings.reset')).at(-1);
-    expect(row.before).toEqual({ show_public_stats: 'false' });
-    expect(row.after).toEqual({ show_public_stats: 'true' });
+    expect(await settingsMap()).toMatchObject(changed);
+    expect((await auditRows('settings.reset')).length).toBe(resets);
+    expect((await auditRows('change.propose')).slice(-3).map((r) => r.target_id)).toEqual(
+      pending.map((p) => p.id),
+    );
 
     for (const p of pending) expect((await approveChange(t, admin2, p.id)).statusCode).toBe(200);
     const values = await settingsMap();
     for (const d of SETTING_DEFAULTS) expect(values[d.key], d.key).toBe(d.value);
   });
+
+  it('with every setting at its default, a reset changes nothing and spends no second factor', async () => {
+    const res = await withoutChange(t, () => reset());
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ changed: [], pending: [] });
+  });
 });
 
-describe('four eyes on risk settings', () => {
-  it('a risk setting is proposed (202), unchanged until another admin approves it, then applied and announced', async () => {
+describe('two people for every setting but a money stop', () => {
+  it('a setting is proposed (202), unchanged until another staff member approves it, then applied and announced', async () => {
     const ears = await announcements();
     try {
       const before = await settingsMap();
@@ -493,14 +540,18 @@ describe('four eyes on risk settings', () => {
       expect(res.json().changed).toEqual([]);
       expect(await settingsMap()).toEqual(before);
       expect((await t.services.settings.all()).get('security_hold_hours')).toBe('48');
-      // Every admin sees it waiting, with who proposed it.
+      // Every staff member sees it waiting, with who proposed it, here and with every change.
       expect(await pendingChanges(admin2.cookie)).toEqual([change]);
-      expect((await auditRows('settings.propose')).at(-1)).toEqual({
+      const changes = await call(t, { url: '/api/admin/changes', cookie: admin2.cookie });
+      expect(changes.json().changes).toContainEqual(
+        expect.objectContaining({ id: change.id, kind: 'setting', status: 'pending' }),
+      );
+      expect((await auditRows('change.propose')).at(-1)).toEqual({
         actor_id: admin.userId,
-        target_type: 'app_settings',
-        target_id: 'security_hold_hours',
+        target_type: 'staff_change',
+        target_id: change.id,
         before: { security_hold_hours: '48' },
-        after: { security_hold_hours: '72', change: change.id },
+        after: { kind: 'setting', security_hold_hours: '72' },
         ip: '127.0.0.1',
       });
 
@@ -517,10 +568,10 @@ describe('four eyes on risk settings', () => {
       });
       expect((await auditRows('settings.approve')).at(-1)).toEqual({
         actor_id: admin2.userId,
-        target_type: 'app_settings',
-        target_id: 'security_hold_hours',
+        target_type: 'staff_change',
+        target_id: change.id,
         before: { security_hold_hours: '48' },
-        after: { security_hold_hours: '72', change: change.id, proposedBy: admin.userId },
+        after: { security_hold_hours: '72', proposedBy: admin.userId },
         ip: '127.0.0.1',
       });
       expect(await t.services.audit.verify(t.services.pool)).toMatchObject({ ok: true });
@@ -529,51 +580,92 @@ describe('four eyes on risk settings', () => {
     }
   });
 
-  it('each risk setting waits: daily limit, confirmations, explorer links', async () => {
+  it('every kind of setting waits: limits, confirmations, links, texts, timeouts', async () => {
     const values = {
-      max_daily_withdrawal: '500',
+      api_provider: 'coinmarketcap',
       confirmations_btc: '6',
       confirmations_eth: '20',
-      confirmations_tron: '25',
       explorer_tx_url_btc: 'https://blockstream.info/tx/{hash}',
       explorer_tx_url_eth: '',
-      explorer_tx_url_tron: 'https://tronscan.io/#/transaction/{hash}',
+      max_daily_withdrawal: '500',
+      security_contact: 'security@wallet.example.org',
+      session_idle_minutes_customer: '10',
+      show_public_stats: 'false',
+      support_chat_url: 'https://chat.example.org',
     };
     const before = await settingsMap();
     const res = await put(values);
     expect(res.statusCode).toBe(202);
-    const pending = res.json().pending as Array<{ key: string; value: string }>;
+    expect(res.json().changed).toEqual([]);
+    const pending = res.json().pending as Array<{ id: string; key: string; value: string }>;
     expect(Object.fromEntries(pending.map((p) => [p.key, p.value]))).toEqual(values);
     expect(await settingsMap()).toEqual(before);
-    expect((await auditRows('settings.propose')).slice(-7).map((r) => r.target_id)).toEqual(
-      Object.keys(values).sort(),
+    expect((await auditRows('change.propose')).slice(-10).map((r) => r.target_id)).toEqual(
+      pending.map((p) => p.id),
     );
   });
 
-  it('a save of free and risk settings applies the free ones and proposes the others', async () => {
-    const res = await put({ show_public_stats: 'false', max_daily_withdrawal: '2500.50' });
+  it('a save of a money stop and other settings applies the stop and proposes the others', async () => {
+    const res = await put({ withdrawals_enabled: 'false', max_daily_withdrawal: '2500.50' });
     expect(res.statusCode).toBe(202);
-    expect(res.json().changed).toEqual(['show_public_stats']);
+    expect(res.json().changed).toEqual(['withdrawals_enabled']);
     expect(res.json().pending.map((p: { key: string }) => p.key)).toEqual(['max_daily_withdrawal']);
     expect(await settingsMap()).toMatchObject({
-      show_public_stats: 'false',
+      withdrawals_enabled: 'false',
       max_daily_withdrawal: '10000',
     });
     const row = (await auditRows('settings.update')).at(-1);
-    expect(row.before).toEqual({ show_public_stats: 'true' });
-    expect(row.after).toEqual({ show_public_stats: 'false' });
+    expect(row.before).toEqual({ withdrawals_enabled: 'true' });
+    expect(row.after).toEqual({ withdrawals_enabled: 'false' });
   });
 
   it('the proposer cannot approve their own change (403), and nothing changes', async () => {
     const { id } = (await put({ max_daily_withdrawal: '1' })).json().pending[0];
     const res = await withoutChange(t, () => decide(id, 'approve', admin));
     expect(res.statusCode).toBe(403);
-    expect(errorOf(res)).toEqual({ error: 'FORBIDDEN', message: SETTINGS_MSG.ownProposal });
+    expect(errorOf(res)).toEqual({ error: 'FORBIDDEN', message: STAFF_MSG.ownProposal });
     expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
     expect((await pendingChanges()).map((p) => p.id)).toEqual([id]);
   });
 
-  it('another admin rejects: dropped, nothing applied, audited; the proposer may withdraw their own', async () => {
+  it('a staff member whose roles lack changes.approve cannot approve (403), and nothing changes', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '2' })).json().pending[0];
+    // An owner decides staff changes, not settings; a treasurer decides nothing.
+    const owner = await spareStepUps(t, await verifiedAdmin(t, ['owner']));
+    const treasurer = await spareStepUps(t, await verifiedAdmin(t, ['treasurer']));
+    try {
+      const byOwner = await withoutChange(t, () => decide(id, 'approve', owner));
+      expect(byOwner.statusCode).toBe(403);
+      expect(errorOf(byOwner)).toEqual({ error: 'FORBIDDEN', message: STAFF_MSG.cannotDecide });
+      const byOwnerHere = await withoutChange(t, () =>
+        call(t, {
+          method: 'POST',
+          url: `/api/admin/changes/${id}/approve`,
+          cookie: owner.cookie,
+          body: { stepUp: stepUpFor(owner) },
+        }),
+      );
+      expect(errorOf(byOwnerHere)).toEqual({
+        error: 'FORBIDDEN',
+        message: STAFF_MSG.cannotDecide,
+      });
+      const byTreasurer = await withoutChange(t, () => decide(id, 'approve', treasurer));
+      expect(byTreasurer.statusCode).toBe(403);
+      expect(errorOf(byTreasurer)).toEqual({
+        error: 'FORBIDDEN',
+        message: STAFF_MSG.forbiddenRole,
+      });
+      expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
+      expect(await changeStatus(id)).toEqual({ status: 'pending', decided_by: null });
+    } finally {
+      // Not staff any more: the passkey rule's tests count the staff.
+      await t.services.pool.query('DELETE FROM admin_users WHERE user_id = ANY($1::uuid[])', [
+        [owner.userId, treasurer.userId],
+      ]);
+    }
+  });
+
+  it('another staff member rejects: dropped, nothing applied, audited; the proposer may withdraw their own', async () => {
     const before = await settingsMap();
     const first = (await put({ confirmations_btc: '1' })).json().pending[0];
     const rejected = await decide(first.id, 'reject', admin2);
@@ -581,11 +673,11 @@ describe('four eyes on risk settings', () => {
     expect(rejected.json().pending).toEqual([]);
     expect(await settingsMap()).toEqual(before);
     expect(await changeStatus(first.id)).toEqual({ status: 'rejected', decided_by: admin2.userId });
-    expect((await auditRows('settings.reject')).at(-1)).toEqual({
+    expect((await auditRows('change.reject')).at(-1)).toEqual({
       actor_id: admin2.userId,
-      target_type: 'app_settings',
-      target_id: 'confirmations_btc',
-      before: { confirmations_btc: '1', change: first.id, proposedBy: admin.userId },
+      target_type: 'staff_change',
+      target_id: first.id,
+      before: { kind: 'setting', confirmations_btc: '1' },
       after: null,
       ip: '127.0.0.1',
     });
@@ -610,9 +702,37 @@ describe('four eyes on risk settings', () => {
     ] as const) {
       const res = await withoutChange(t, () => decide(id, decision, admin3));
       expect(res.statusCode, `${decision} ${id}`).toBe(409);
-      expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: SETTINGS_MSG.changeDecided });
+      expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: STAFF_MSG.changeDecided });
     }
     expect((await settingsMap()).max_daily_withdrawal).toBe('700');
+  });
+
+  it('a change expires after 72 hours: its approval is refused (409) and nothing is applied', async () => {
+    const { id } = (await put({ max_daily_withdrawal: '4444' })).json().pending[0];
+    await t.services.pool.query(
+      `UPDATE staff_changes SET proposed_at = now() - interval '73 hours',
+              expires_at = now() - interval '1 hour' WHERE id = $1`,
+      [id],
+    );
+    // An expired change is no longer listed as waiting.
+    expect(await pendingChanges()).toEqual([]);
+    const approvals = (await auditRows('settings.approve')).length;
+    const announced = await t.services.pool.query(
+      "SELECT updated_at FROM app_settings WHERE setting_key = 'max_daily_withdrawal'",
+    );
+    const res = await decide(id, 'approve', admin2);
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toEqual({ error: 'CONFLICT', message: STAFF_MSG.changeExpired });
+    expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
+    expect((await auditRows('settings.approve')).length).toBe(approvals);
+    const after = await t.services.pool.query(
+      "SELECT updated_at FROM app_settings WHERE setting_key = 'max_daily_withdrawal'",
+    );
+    expect(after.rows[0].updated_at).toEqual(announced.rows[0].updated_at);
+    // It is recorded as expired, decided by nobody; deciding it again is a 409 that changes nothing.
+    expect(await changeStatus(id)).toEqual({ status: 'expired', decided_by: null });
+    const again = await withoutChange(t, () => decide(id, 'approve', admin3));
+    expect(errorOf(again)).toEqual({ error: 'CONFLICT', message: STAFF_MSG.changeDecided });
   });
 
   it('parallel approvals apply the change once', async () => {
@@ -638,7 +758,7 @@ describe('four eyes on risk settings', () => {
     expect(winner?.json().pending).toEqual([]);
   });
 
-  it('two admins approving in parallel: one applies, the other is told it is decided', async () => {
+  it('two staff members approving in parallel: one applies, the other is told it is decided', async () => {
     const { id } = (await put({ max_daily_withdrawal: '4321' })).json().pending[0];
     const approvals = (await auditRows('settings.approve')).length;
     const results = await Promise.all([
@@ -657,12 +777,12 @@ describe('four eyes on risk settings', () => {
     const newer = res.json().pending[0];
     expect(await changeStatus(older.id)).toEqual({ status: 'replaced', decided_by: admin2.userId });
     expect(await pendingChanges()).toEqual([newer]);
-    expect((await auditRows('settings.propose')).at(-1).after).toEqual({
-      security_hold_hours: '96',
-      change: newer.id,
-      replaces: older.id,
+    expect((await auditRows('change.propose')).at(-1)).toMatchObject({
+      actor_id: admin2.userId,
+      target_id: newer.id,
+      after: { kind: 'setting', security_hold_hours: '96', replaces: older.id },
     });
-    // The older one cannot be approved any more; the newer one can, by another admin.
+    // The older one cannot be approved any more; the newer one can, by another staff member.
     const stale = await withoutChange(t, () => decide(older.id, 'approve', admin3));
     expect(stale.statusCode).toBe(409);
     expect((await decide(newer.id, 'approve', admin)).statusCode).toBe(200);
@@ -672,8 +792,11 @@ describe('four eyes on risk settings', () => {
   it("approval checks the value again: one stored before today's rules is refused", async () => {
     // A proposal from before the floor of 24 hours existed.
     const { rows } = await t.services.pool.query(
-      `INSERT INTO app_setting_changes (setting_key, value, proposed_by)
-       VALUES ('security_hold_hours', '2', $1) RETURNING id`,
+      `INSERT INTO staff_changes (kind, target_key, payload, summary, after, proposed_by, expires_at)
+       VALUES ('setting', 'security_hold_hours', '{"key":"security_hold_hours","value":"2"}',
+               'Set security_hold_hours to 2', '{"security_hold_hours":"2"}', $1,
+               now() + interval '72 hours')
+       RETURNING id`,
       [admin.userId],
     );
     const res = await withoutChange(t, () => decide(rows[0].id, 'approve', admin2));
@@ -690,12 +813,12 @@ describe('four eyes on risk settings', () => {
       decide('00000000-0000-4000-8000-000000000000', 'approve', admin2),
     );
     expect(unknown.statusCode).toBe(404);
-    expect(errorOf(unknown)).toEqual({ error: 'NOT_FOUND', message: SETTINGS_MSG.changeNotFound });
+    expect(errorOf(unknown)).toEqual({ error: 'NOT_FOUND', message: STAFF_MSG.changeNotFound });
     const malformed = await withoutChange(t, () => decide('not-an-id', 'reject', admin2));
     expect(malformed.statusCode).toBe(400);
   });
 
-  it('an emergency stop applies at once for one admin; turning money back on waits for another', async () => {
+  it('an emergency stop applies at once for one staff member; turning money back on waits for another', async () => {
     const stop = await put({
       withdrawals_enabled: 'false',
       deposits_enabled: 'false',
@@ -748,14 +871,14 @@ describe('four eyes on risk settings', () => {
   it('a missing or wrong second factor is refused and changes nothing, on every route', async () => {
     const { id } = (await put({ max_daily_withdrawal: '900' })).json().pending[0];
     const attempts: Array<[string, () => Promise<{ statusCode: number }>]> = [
-      ['PUT free, none', () => put({ show_public_stats: 'false' }, admin, {})],
-      ['PUT risk, none', () => put({ security_hold_hours: '30' }, admin, {})],
+      ['PUT stop, none', () => put({ withdrawals_enabled: 'false' }, admin, {})],
+      ['PUT other, none', () => put({ security_hold_hours: '30' }, admin, {})],
       [
-        'PUT free, wrong',
-        () => put({ show_public_stats: 'false' }, admin, { stepUp: { code: '000000' } }),
+        'PUT stop, wrong',
+        () => put({ withdrawals_enabled: 'false' }, admin, { stepUp: { code: '000000' } }),
       ],
       [
-        'PUT risk, wrong',
+        'PUT other, wrong',
         () => put({ security_hold_hours: '30' }, admin, { stepUp: { code: 'ZZZZ-ZZZZ' } }),
       ],
       ['approve, none', () => decide(id, 'approve', admin2, {})],
@@ -774,6 +897,52 @@ describe('four eyes on risk settings', () => {
     }
     expect((await settingsMap()).max_daily_withdrawal).toBe('10000');
     expect((await pendingChanges()).map((p) => p.id)).toEqual([id]);
+  });
+});
+
+describe('admins_require_passkey', () => {
+  /** Every staff member gets a passkey row (the rule only counts them), removed afterwards. */
+  async function passkeysForAllStaff() {
+    await t.services.pool.query(
+      `INSERT INTO passkeys (user_id, credential_id, public_key, name)
+       SELECT user_id, 'test-' || user_id, 'test-key', 'Test key' FROM admin_users`,
+    );
+  }
+  afterEach(async () => {
+    await t.services.pool.query("DELETE FROM passkeys WHERE credential_id LIKE 'test-%'");
+  });
+
+  it('is refused at proposal (409) while a staff member has no passkey, naming them; nothing changes', async () => {
+    const { rows } = await t.services.pool.query<{ email: string }>(
+      `SELECT u.email FROM admin_users a JOIN users u ON u.id = a.user_id ORDER BY u.email`,
+    );
+    const res = await withoutChange(t, () => put({ admins_require_passkey: 'true' }));
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toEqual({
+      error: 'CONFLICT',
+      message: SETTINGS_MSG.staffWithoutPasskey(rows.map((r) => r.email)),
+    });
+    expect(await pendingChanges()).toEqual([]);
+  });
+
+  it('is proposed once every staff member holds one, and refused at approval (409) if one without joined meanwhile', async () => {
+    await passkeysForAllStaff();
+    const res = await put({ admins_require_passkey: 'true' });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = res.json().pending[0];
+    const newcomer = await verifiedAdmin(t, ['support']);
+    try {
+      const refused = await withoutChange(t, () => decide(id, 'approve', admin2));
+      expect(refused.statusCode).toBe(409);
+      expect(errorOf(refused)).toEqual({
+        error: 'CONFLICT',
+        message: SETTINGS_MSG.staffWithoutPasskey([newcomer.email]),
+      });
+      expect((await settingsMap()).admins_require_passkey).toBe('false');
+      expect(await changeStatus(id)).toEqual({ status: 'pending', decided_by: null });
+    } finally {
+      await t.services.pool.query('DELETE FROM admin_users WHERE user_id = $1', [newcomer.userId]);
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import type { AuditLog } from '../audit';
 import type { Ledger, TransactionRow } from '../ledger';
 import { trimDecimal, usdShown } from '../ledger';
 import type { PayoutsService } from '../payouts';
+import type { StaffChanges } from '../staff-changes';
 import type { StepUp, StepUpSubject } from '../step-up';
 import type { WithdrawalsService } from '../withdrawals';
 import {
@@ -43,6 +44,8 @@ export type AdminTransactionsContext = {
   withdrawals: WithdrawalsService;
   payouts: PayoutsService;
   stepUp: StepUp;
+  /** Two people for every ledger row staff add, edit or delete, and every hand completion. */
+  changes: StaffChanges;
 };
 
 export function presentSummary(row: AdminTransactionListRow): TAdminTransactionSummary {
@@ -92,6 +95,7 @@ export function present(
     bankTransfer: bank,
     audUsdRate: row.transaction_type === 'bank_transfer' ? row.exchange_rate : null,
     priceUsd: row.price_usd,
+    correctsTransactionId: row.corrects_transaction_id,
   };
 }
 
@@ -173,8 +177,23 @@ export async function saveBank(
 export function confirmStepUp(
   ctx: AdminTransactionsContext,
   client: pg.PoolClient,
-  actor: Actor,
+  actor: Pick<Actor, 'session' | 'client'>,
   proof: TStepUp,
 ): Promise<void> {
   return ctx.stepUp.confirm(client, actor.session, proof, actor.client);
+}
+
+/**
+ * Runs a change through the ledger and undoes it (a savepoint): a proposal is checked by
+ * the very code its approval runs (balances, holds, one credit per chain transaction,
+ * column limits), and what it would leave is shown to the approver. Nothing it wrote
+ * stays, its announcements included (a NOTIFY of a rolled-back savepoint is dropped).
+ */
+export async function trial<T>(client: pg.PoolClient, act: () => Promise<T>): Promise<T> {
+  await repo.savepoint(client);
+  try {
+    return await act();
+  } finally {
+    await repo.rollbackToSavepoint(client);
+  }
 }

@@ -105,10 +105,34 @@ function finalPayoutMessage(row: Pick<TransactionRow, 'transaction_type' | 'stat
   return null;
 }
 
-/** Why a row may not be edited or deleted at all, or null. */
+/** Money that arrived or was traded: final once completed, corrected by an adjustment. */
+export const FINAL_WHEN_COMPLETED: ReadonlySet<string> = new Set(['deposit', 'buy', 'sell']);
+
+/**
+ * Why a row may not be edited or deleted at all, or null. A completed deposit, buy or sell
+ * is history as much as a paid payout: a correction is a new, reasoned, two-person
+ * adjustment that names it (decision 0036), so no one rewrites what a customer was credited.
+ */
 export function finalRowMessage(row: Pick<TransactionRow, 'transaction_type' | 'status'>) {
   if (row.transaction_type === 'adjustment') return ADMIN_TX_MSG.adjustmentFinal;
+  if (FINAL_WHEN_COMPLETED.has(row.transaction_type) && row.status === 'completed') {
+    return ADMIN_TX_MSG.completedFinal;
+  }
   return finalPayoutMessage(row);
+}
+
+/**
+ * A bank account as a proposal shows it to every staff member (support reads the changes
+ * waiting too): the number masked, with a short keyed fingerprint of the whole of it, so
+ * that a change of the number shows even when its last digits stay the same.
+ */
+export function maskedBank(
+  bank: BankFacts | null,
+  fingerprint: (accountNumber: string) => string,
+): BankFacts | null {
+  if (!bank) return null;
+  const shown = `••••${bank.accountNumber.slice(-4)} #${fingerprint(bank.accountNumber)}`;
+  return { ...bank, accountNumber: shown };
 }
 
 /**

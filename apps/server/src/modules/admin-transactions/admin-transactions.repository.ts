@@ -280,6 +280,26 @@ export const adminTransactionsRepository = {
     return Number(rows[0]?.n ?? 0);
   },
 
+  /**
+   * A savepoint in the caller's transaction, and the way back to it: a proposal tries its
+   * change through the ledger (every check the approval will run) and undoes it.
+   */
+  async savepoint(client: pg.PoolClient): Promise<void> {
+    await client.query('SAVEPOINT proposal_trial');
+  },
+
+  async rollbackToSavepoint(client: pg.PoolClient): Promise<void> {
+    await client.query('ROLLBACK TO SAVEPOINT proposal_trial');
+  },
+
+  /** A customer's e-mail, for a proposal's summary. */
+  async emailOf(db: pg.PoolClient, userId: string): Promise<string | null> {
+    const { rows } = await db.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [
+      userId,
+    ]);
+    return rows[0]?.email ?? null;
+  },
+
   /** Whether a customer exists; the row is share-locked so they cannot vanish meanwhile. */
   async customerExists(client: pg.PoolClient, userId: string): Promise<boolean> {
     const { rows } = await client.query('SELECT 1 FROM users WHERE id = $1 FOR SHARE', [userId]);

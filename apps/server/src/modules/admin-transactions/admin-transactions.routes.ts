@@ -10,9 +10,9 @@ import {
   ZCompletePayoutRequest,
   ZCreateAdminTransactionRequest,
   ZDeleteAdminTransactionRequest,
-  ZOk,
   ZPendingPayoutsQuery,
   ZPendingPayoutsResponse,
+  ZProposedResponse,
   ZRejectPayoutRequest,
   ZUpdateAdminTransactionRequest,
 } from '@coffer/shared';
@@ -22,6 +22,7 @@ import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { idempotencyKeyOf } from '../money-controls';
+import { staffActorOf } from '../staff-changes';
 import type { Actor, AdminTransactionsService } from './admin-transactions.service';
 
 const actorOf = (request: FastifyRequest): Actor => {
@@ -42,7 +43,11 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
         response: { 200: ZPendingPayoutsResponse, ...ERROR_RESPONSES },
       },
     },
-    async (request) => service.pending(request.query),
+    async (request) => {
+      const page = await service.pending(request.query);
+      await service.auditBankReads(actorOf(request), page.items, 'pending-queue');
+      return page;
+    },
   );
 
   app.post(
@@ -52,17 +57,19 @@ function payoutRoutes(app: App, service: AdminTransactionsService): void {
       schema: {
         params: ZAdminTransactionIdParams,
         body: ZCompletePayoutRequest,
-        response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+        response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
       },
     },
-    async (request) => ({
-      transaction: await service.complete(
-        actorOf(request),
-        request.params.id,
-        request.body.reference,
-        request.body.stepUp,
-      ),
-    }),
+    // Proposed: another staff member approves it (POST /api/admin/changes/:id/approve).
+    async (request, reply) =>
+      reply.code(202).send({
+        pending: await service.complete(
+          staffActorOf(request),
+          request.params.id,
+          request.body.reference,
+          request.body.stepUp,
+        ),
+      }),
   );
 
   app.post(
@@ -147,7 +154,11 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
           response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({ transaction: await service.get(request.params.id) }),
+      async (request) => {
+        const transaction = await service.get(request.params.id);
+        await service.auditBankReads(actorOf(request), [transaction], 'transaction');
+        return { transaction };
+      },
     );
 
     app.post(
@@ -156,16 +167,18 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
         config: { permission: 'money.propose', multilineFields: ['reason'] },
         schema: {
           body: ZCreateAdminTransactionRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({
-        transaction: await service.create(
-          actorOf(request),
-          request.body,
-          idempotencyKeyOf(request),
-        ),
-      }),
+      // Each of these three is proposed, 202: recorded when another staff member approves it.
+      async (request, reply) =>
+        reply.code(202).send({
+          pending: await service.create(
+            staffActorOf(request),
+            request.body,
+            idempotencyKeyOf(request),
+          ),
+        }),
     );
 
     app.patch(
@@ -175,12 +188,13 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZUpdateAdminTransactionRequest,
-          response: { 200: ZAdminTransactionResponse, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => ({
-        transaction: await service.update(actorOf(request), request.params.id, request.body),
-      }),
+      async (request, reply) =>
+        reply.code(202).send({
+          pending: await service.update(staffActorOf(request), request.params.id, request.body),
+        }),
     );
 
     app.delete(
@@ -190,13 +204,13 @@ export function adminTransactionsRoutes(service: AdminTransactionsService): Fast
         schema: {
           params: ZAdminTransactionIdParams,
           body: ZDeleteAdminTransactionRequest,
-          response: { 200: ZOk, ...ERROR_RESPONSES },
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) => {
-        await service.remove(actorOf(request), request.params.id, request.body);
-        return { ok: true as const };
-      },
+      async (request, reply) =>
+        reply.code(202).send({
+          pending: await service.remove(staffActorOf(request), request.params.id, request.body),
+        }),
     );
 
     payoutRoutes(app, service);

@@ -40,6 +40,13 @@ let t: TestApp;
 let adminA: SignedInUser;
 let adminB: SignedInUser;
 let adminC: SignedInUser;
+/**
+ * Every ledger change here is two people's (decision 0036): A, B or C proposes it and
+ * `ledgerApprover` approves it; a hand completion is approved by `payoutApprover`, who
+ * never approves a credit (the 30-day rule would stop them deciding that customer's payouts).
+ */
+let ledgerApprover: SignedInUser;
+let payoutApprover: SignedInUser;
 
 beforeAll(async () => {
   feeds = await startFakeFeeds();
@@ -49,7 +56,9 @@ beforeAll(async () => {
   adminA = await spareStepUps(t, await verifiedAdmin(t));
   adminB = await spareStepUps(t, await verifiedAdmin(t));
   adminC = await spareStepUps(t, await verifiedAdmin(t));
-});
+  ledgerApprover = await spareStepUps(t, await verifiedAdmin(t));
+  payoutApprover = await spareStepUps(t, await verifiedAdmin(t));
+}, 120_000);
 afterAll(async () => {
   await t.close();
   await feeds.close();
@@ -60,7 +69,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await t.services.pool.query(
     'UPDATE sessions SET last_seen_at = now() WHERE user_id = ANY($1::uuid[])',
-    [[adminA.userId, adminB.userId, adminC.userId]],
+    [[adminA.userId, adminB.userId, adminC.userId, ledgerApprover.userId, payoutApprover.userId]],
   );
 });
 // Whatever a test did or was refused, every wallet is still the sum of its ledger rows.
@@ -83,6 +92,10 @@ async function wallet(userId: string, assetId: TAnyAssetId) {
   return { balance: trim(row.balance), held: trim(row.held) };
 }
 
+/**
+ * The audit rows of a transaction: those naming it, and the approvals of the changes that
+ * recorded or changed it (their actor is the approver; `proposedBy` is in `after`).
+ */
 async function auditRows(targetId: string) {
   const { rows } = await t.services.pool.query<{
     action: string;
@@ -91,7 +104,12 @@ async function auditRows(targetId: string) {
     before: Record<string, unknown> | null;
     after: Record<string, unknown> | null;
   }>(
-    'SELECT action, actor_id, reason, before, after FROM audit_log WHERE target_id = $1 ORDER BY id',
+    `SELECT action, actor_id, reason, before, after FROM audit_log
+      WHERE target_id = $1
+         OR (action <> 'change.propose' AND target_id IN (
+              SELECT id::text FROM staff_changes
+               WHERE result->>'transactionId' = $1 OR payload->>'id' = $1))
+      ORDER BY id`,
     [targetId],
   );
   return rows;
@@ -122,7 +140,39 @@ function confirmed(admin: SignedInUser, body: Body): Body {
   return 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(admin) };
 }
 
-function create(admin: SignedInUser, body: Body) {
+/** What a route answers (or, for a deletion approved, what the old route did: ok). */
+type Answer = Awaited<ReturnType<typeof call>>;
+const answer = (statusCode: number, json: unknown): Answer =>
+  ({ statusCode, body: JSON.stringify(json), json: () => json }) as unknown as Answer;
+
+/**
+ * A proposal approved by another staff member: the approval's answer if it is refused,
+ * else the row as it is now (200), as the one-person route answered before.
+ */
+async function approvedChange(
+  proposal: Answer,
+  approver: SignedInUser,
+  id: string | null,
+): Promise<Answer> {
+  if (proposal.statusCode !== 202) return proposal;
+  const changeId: string = proposal.json().pending.id;
+  const decided = await call(t, {
+    method: 'POST',
+    url: `/api/admin/changes/${changeId}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: stepUpFor(approver) },
+  });
+  if (decided.statusCode !== 200) return decided;
+  const { rows } = await t.services.pool.query<{ id: string }>(
+    "SELECT result->>'transactionId' AS id FROM staff_changes WHERE id = $1",
+    [changeId],
+  );
+  const rowId = id ?? rows[0]?.id;
+  const row = await call(t, { url: `/api/admin/transactions/${rowId}`, cookie: approver.cookie });
+  return row.statusCode === 404 ? answer(200, { ok: true }) : row;
+}
+
+function propose(admin: SignedInUser, body: Body) {
   return call(t, {
     method: 'POST',
     url: '/api/admin/transactions',
@@ -131,7 +181,11 @@ function create(admin: SignedInUser, body: Body) {
   });
 }
 
-function edit(admin: SignedInUser, id: string, body: Body) {
+async function create(admin: SignedInUser, body: Body) {
+  return approvedChange(await propose(admin, body), ledgerApprover, null);
+}
+
+function proposeEdit(admin: SignedInUser, id: string, body: Body) {
   return call(t, {
     method: 'PATCH',
     url: `/api/admin/transactions/${id}`,
@@ -140,22 +194,38 @@ function edit(admin: SignedInUser, id: string, body: Body) {
   });
 }
 
-function remove(admin: SignedInUser, id: string, reason: string) {
-  return call(t, {
+async function edit(admin: SignedInUser, id: string, body: Body) {
+  return approvedChange(await proposeEdit(admin, id, body), ledgerApprover, id);
+}
+
+async function remove(admin: SignedInUser, id: string, reason: string) {
+  const proposal = await call(t, {
     method: 'DELETE',
     url: `/api/admin/transactions/${id}`,
     cookie: admin.cookie,
     body: { reason, stepUp: stepUpFor(admin) },
   });
+  return approvedChange(proposal, ledgerApprover, id);
 }
 
-function complete(admin: SignedInUser, id: string, reference: string, over: Body = {}) {
-  return call(t, {
+/** A hand completion proposed by `admin` and approved by `approver`. */
+async function complete(
+  admin: SignedInUser,
+  id: string,
+  reference: string,
+  over: Body = {},
+  approver = payoutApprover,
+) {
+  const proposal = await call(t, {
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/complete`,
     cookie: admin.cookie,
     body: confirmed(admin, { reference, ...over }),
   });
+  const done = await approvedChange(proposal, approver, id);
+  // The customer's mail is queued by the approval; its commit leaves delivery to the job.
+  await t.services.outbox.deliver({ wait: 'all' });
+  return done;
 }
 
 function approve(admin: SignedInUser, id: string, over: Body = {}) {
@@ -267,9 +337,9 @@ describe('Add Transaction validation', () => {
 });
 
 describe('the ledger effect of each change', () => {
-  it('a completed deposit credits; edits re-apply; a status change reverses; delete reverses', async () => {
+  it('a pending deposit is edited and re-applied; completed, it credits and is final; a pending one is deleted', async () => {
     const customer = await verifiedCustomer(t);
-    const res = await create(adminA, deposit(customer.userId));
+    const res = await create(adminA, deposit(customer.userId, { status: 'pending' }));
     expect(res.statusCode).toBe(200);
     const tx = res.json().transaction;
     expect(tx).toMatchObject({
@@ -279,78 +349,82 @@ describe('the ledger effect of each change', () => {
       amount: '1',
       usdAmount: '65000.00',
       audAmount: '98800.00',
-      status: 'completed',
+      status: 'pending',
       date: NOW,
+      // Recorded as the proposer's, whoever approved it.
       createdBy: adminA.userId,
       customer: { id: customer.userId, email: customer.email },
     });
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
-    await expectReconciled(t);
-
-    // The customer sees it in their history.
-    const history = await call(t, { url: '/api/transactions', cookie: customer.cookie });
-    expect(history.json().items[0]).toMatchObject({ id: tx.id, amount: '1', status: 'completed' });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
 
     const bigger = await edit(adminB, tx.id, editBody(tx, { cryptoAmount: '1.25' }));
     expect(bigger.statusCode).toBe(200);
     expect(bigger.json().transaction).toMatchObject({ amount: '1.25', updatedBy: adminB.userId });
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.25', held: '0' });
-    await expectReconciled(t);
-
-    const pending = await edit(
-      adminB,
-      tx.id,
-      editBody(bigger.json().transaction, { status: 'pending' }),
-    );
-    expect(pending.statusCode).toBe(200);
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
-    await expectReconciled(t);
-
-    const again = await edit(
-      adminA,
-      tx.id,
-      editBody(pending.json().transaction, { status: 'completed' }),
-    );
-    expect(again.statusCode).toBe(200);
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.25', held: '0' });
-    await expectReconciled(t);
-
-    // Moving it to another asset takes it off one wallet and onto the other.
+    // Moving it to another asset, still pending: nothing credited anywhere yet.
     const moved = await edit(
       adminA,
       tx.id,
-      editBody(again.json().transaction, { assetId: 'ETH', cryptoAmount: '2' }),
+      editBody(bigger.json().transaction, { assetId: 'ETH', cryptoAmount: '2' }),
     );
     expect(moved.statusCode).toBe(200);
+    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0', held: '0' });
+    const arrived = await edit(
+      adminB,
+      tx.id,
+      editBody(moved.json().transaction, { status: 'completed' }),
+    );
+    expect(arrived.statusCode).toBe(200);
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
     expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '2', held: '0' });
     await expectReconciled(t);
 
-    const deleted = await remove(adminA, tx.id, 'Entered by mistake');
+    // The customer sees it in their history.
+    const history = await call(t, { url: '/api/transactions', cookie: customer.cookie });
+    expect(history.json().items[0]).toMatchObject({ id: tx.id, amount: '2', status: 'completed' });
+
+    // Completed, it is final: corrected by an adjustment that names it, never edited.
+    const completed = arrived.json().transaction;
+    for (const refused of [
+      () => edit(adminA, tx.id, editBody(completed, { status: 'pending' })),
+      () => remove(adminA, tx.id, 'Entered by mistake'),
+    ]) {
+      const res = await withoutChange(t, refused);
+      expect([res.statusCode, errorOf(res).message]).toEqual([409, ADMIN_TX_MSG.completedFinal]);
+    }
+
+    const other = (await create(adminA, deposit(customer.userId, { status: 'pending' }))).json()
+      .transaction;
+    const deleted = await remove(adminA, other.id, 'Entered by mistake');
     expect(deleted.statusCode).toBe(200);
-    expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0', held: '0' });
-    await expectReconciled(t);
-    const gone = await call(t, { url: `/api/admin/transactions/${tx.id}`, cookie: adminA.cookie });
+    const gone = await call(t, {
+      url: `/api/admin/transactions/${other.id}`,
+      cookie: adminA.cookie,
+    });
     expect(gone.statusCode).toBe(404);
     const { rows } = await t.services.pool.query(
       'SELECT deleted_at, updated_by FROM transactions WHERE id = $1',
-      [tx.id],
+      [other.id],
     );
     expect(rows[0].deleted_at).not.toBeNull();
     expect(rows[0].updated_by).toBe(adminA.userId);
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0', held: '0' });
 
+    // Each change's approval is audited by its approver, naming the proposer and the reason.
     const audits = await auditRows(tx.id);
-    expect(audits.map((a) => [a.action, a.actor_id, a.reason])).toEqual([
-      ['transaction.create', adminA.userId, 'Wire received, ticket 42'],
-      ['transaction.update', adminB.userId, 'Correction, ticket 43'],
-      ['transaction.status', adminB.userId, 'Correction, ticket 43'],
-      ['transaction.status', adminA.userId, 'Correction, ticket 43'],
-      ['transaction.update', adminA.userId, 'Correction, ticket 43'],
-      ['transaction.delete', adminA.userId, 'Entered by mistake'],
+    expect(audits.map((a) => [a.action, a.actor_id, a.after?.proposedBy])).toEqual([
+      ['transaction.create', ledgerApprover.userId, adminA.userId],
+      ['transaction.update', ledgerApprover.userId, adminB.userId],
+      ['transaction.update', ledgerApprover.userId, adminA.userId],
+      ['transaction.update', ledgerApprover.userId, adminB.userId],
     ]);
-    expect(audits[1]?.before).toMatchObject({ amount: '1', status: 'completed' });
-    expect(audits[1]?.after).toMatchObject({ amount: '1.25', status: 'completed' });
-    expect(audits[5]?.after).toMatchObject({ deleted: true });
+    expect(audits[0]?.reason).toContain('Wire received, ticket 42');
+    expect(audits[1]?.reason).toContain('Correction, ticket 43');
+    expect(audits[1]?.before).toMatchObject({ amount: '1', status: 'pending' });
+    expect(audits[1]?.after).toMatchObject({ amount: '1.25', status: 'pending' });
+    const removal = await auditRows(other.id);
+    expect(removal.map((a) => a.action)).toEqual(['transaction.create', 'transaction.delete']);
+    expect(removal[1]?.after).toMatchObject({ deleted: true });
+    expect(removal[1]?.reason).toContain('Entered by mistake');
   });
 
   it('a completed sell debits, a pending sell holds, a buy credits; USDC gets its wallet on first use', async () => {
@@ -393,25 +467,35 @@ describe('the ledger effect of each change', () => {
     const credit = (await create(adminA, deposit(customer.userId))).json().transaction;
     const sell = await create(
       adminA,
-      deposit(customer.userId, { type: 'sell', cryptoAmount: '0.6', usdAmount: '39000.00' }),
+      deposit(customer.userId, {
+        type: 'sell',
+        cryptoAmount: '0.6',
+        usdAmount: '39000.00',
+        status: 'pending',
+      }),
     );
     expect(sell.statusCode).toBe(200);
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.4', held: '0' });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.6' });
 
-    const shrink = await withoutChange(t, () =>
-      edit(adminB, credit.id, editBody(credit, { cryptoAmount: '0.5' })),
+    const grow = await withoutChange(t, () =>
+      edit(
+        adminB,
+        sell.json().transaction.id,
+        editBody(sell.json().transaction, { cryptoAmount: '1.5' }),
+      ),
     );
-    expect(shrink.statusCode).toBe(400);
-    expect(errorOf(shrink)).toEqual({
+    expect(grow.statusCode).toBe(400);
+    expect(errorOf(grow)).toEqual({
       error: 'INSUFFICIENT_BALANCE',
       message: 'Insufficient balance. You have 0.40000000 BTC available',
     });
-    const del = await withoutChange(t, () => remove(adminB, credit.id, 'Mistake'));
-    expect(errorOf(del).error).toBe('INSUFFICIENT_BALANCE');
-    const unpaid = await withoutChange(t, () =>
-      edit(adminB, credit.id, editBody(credit, { status: 'failed' })),
+    // The credit it was sold from is final: it is neither shrunk nor deleted.
+    const shrink = await withoutChange(t, () =>
+      edit(adminB, credit.id, editBody(credit, { cryptoAmount: '0.5' })),
     );
-    expect(errorOf(unpaid).error).toBe('INSUFFICIENT_BALANCE');
+    expect(errorOf(shrink)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.completedFinal });
+    const del = await withoutChange(t, () => remove(adminB, credit.id, 'Mistake'));
+    expect(errorOf(del)).toEqual({ error: 'CONFLICT', message: ADMIN_TX_MSG.completedFinal });
     const oversell = await withoutChange(t, () =>
       create(adminA, deposit(customer.userId, { type: 'sell', cryptoAmount: '0.5' })),
     );
@@ -419,7 +503,7 @@ describe('the ledger effect of each change', () => {
       error: 'INSUFFICIENT_BALANCE',
       message: 'Insufficient balance. You have 0.40000000 BTC available',
     });
-    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.4', held: '0' });
+    expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0.6' });
   });
 
   it('does not credit the same chain deposit twice', async () => {
@@ -487,10 +571,11 @@ describe('withdrawal processing', () => {
     });
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '0.7', held: '0' });
     expect(mailsTo(t, customer.email).at(-1)).toContain('Your withdrawal has been sent');
-    expect((await auditRows(id)).map((a) => [a.action, a.actor_id])).toEqual([
-      ['transaction.create', adminA.userId],
-      ['withdrawal.approve', adminB.userId],
-      ['withdrawal.complete', adminB.userId],
+    // Each two-person change is audited by its approver, naming its proposer.
+    expect((await auditRows(id)).map((a) => [a.action, a.actor_id, a.after?.proposedBy])).toEqual([
+      ['transaction.create', ledgerApprover.userId, adminA.userId],
+      ['withdrawal.approve', adminB.userId, undefined],
+      ['withdrawal.complete', payoutApprover.userId, adminB.userId],
     ]);
     await expectReconciled(t);
   });
@@ -986,22 +1071,23 @@ describe('history that cannot be rewritten', () => {
 
   it('an adjustment is never edited or deleted: it is corrected by a reversing adjustment', async () => {
     const customer = await verifiedCustomer(t);
-    await fund(t, customer.userId, 'BTC', '1');
-    const { rows } = await t.services.pool.query<{ id: string }>(
-      "SELECT id FROM user_wallets WHERE user_id = $1 AND asset_id = 'BTC'",
-      [customer.userId],
-    );
-    const setBalance = (newBalance: string, reason: string) =>
-      call(t, {
-        method: 'POST',
-        url: `/api/admin/wallets/${rows[0]?.id}/balance`,
-        cookie: adminA.cookie,
-        body: { newBalance, reason, stepUp: stepUpFor(adminA) },
+    const credit = (await create(adminA, deposit(customer.userId))).json().transaction;
+    const correct = (correctsTransactionId: string, direction: string, reason: string) =>
+      create(adminC, {
+        userId: customer.userId,
+        assetId: 'BTC',
+        type: 'adjustment',
+        direction,
+        cryptoAmount: '0.5',
+        usdAmount: '32500.00',
+        transactionDate: NOW,
+        correctsTransactionId,
+        reason,
       });
-    const adjusted = await setBalance('1.5', 'Goodwill credit, ticket 9');
+    const adjusted = await correct(credit.id, 'credit', 'Goodwill credit, ticket 9');
     expect(adjusted.statusCode).toBe(200);
-    const adjustment = await opened(adjusted.json().transaction.id);
-    expect(adjustment).toMatchObject({ type: 'adjustment', amount: '0.5' });
+    const adjustment = adjusted.json().transaction;
+    expect(adjustment).toMatchObject({ type: 'adjustment', amount: '0.5', status: 'completed' });
 
     const del = await withoutChange(t, () => remove(adminB, adjustment.id, 'Entered by mistake'));
     expect(del.statusCode).toBe(409);
@@ -1013,7 +1099,13 @@ describe('history that cannot be rewritten', () => {
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1.5', held: '0' });
 
     // The correction the message points to: a reversing adjustment, both kept.
-    expect((await setBalance('1', 'Reverses the goodwill credit, ticket 9')).statusCode).toBe(200);
+    const reversed = await correct(
+      adjustment.id,
+      'debit',
+      'Reverses the goodwill credit, ticket 9',
+    );
+    expect(reversed.statusCode).toBe(200);
+    expect(reversed.json().transaction.correctsTransactionId).toBe(adjustment.id);
     expect(await wallet(customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
     const { rows: adjustments } = await t.services.pool.query(
       "SELECT direction, deleted_at FROM transactions WHERE user_id = $1 AND transaction_type = 'adjustment' ORDER BY direction",
@@ -1073,7 +1165,9 @@ describe('a payout stays a payout; its status moves only through Complete and Re
 
   it('refuses to turn another transaction into a withdrawal or a bank transfer', async () => {
     const customer = await verifiedCustomer(t);
-    const credit = (await create(adminA, deposit(customer.userId))).json().transaction;
+    await fund(t, customer.userId, 'BTC', '1');
+    const credit = (await create(adminA, deposit(customer.userId, { status: 'pending' }))).json()
+      .transaction;
     for (const over of [
       { type: 'withdrawal', status: 'pending', withdrawalAddress: GOOD_ADDRESS.BTC },
       { type: 'bank_transfer', assetId: '', cryptoAmount: '', status: 'pending', bank: BANK },
@@ -1137,10 +1231,17 @@ describe('a payout stays a payout; its status moves only through Complete and Re
     expect(fixed.statusCode).toBe(200);
     expect(fixed.json().transaction.bankTransfer).toMatchObject({ accountNumber: '11112222' });
     const audits = await auditRows(bank.id);
-    expect(audits.at(-1)).toMatchObject({
+    expect(audits.findLast((a) => a.action === 'transaction.update')).toMatchObject({
       action: 'transaction.update',
-      before: { accountNumber: '12345678', accountName: 'Jane Citizen', bsbNumber: '062000' },
-      after: { accountNumber: '11112222', editorIds: [adminB.userId] },
+      before: {
+        accountNumber: expect.stringMatching(/^••••5678 #[0-9a-f]{8}$/),
+        accountName: 'Jane Citizen',
+        bsbNumber: '062000',
+      },
+      after: {
+        accountNumber: expect.stringMatching(/^••••2222 #[0-9a-f]{8}$/),
+        editorIds: [adminB.userId],
+      },
     });
     const byEditor = await withoutChange(t, () => complete(adminB, bank.id, 'WBC-20250801-78'));
     expect(errorOf(byEditor)).toEqual({ error: 'FORBIDDEN', message: ADMIN_TX_MSG.fourEyes });
@@ -1208,8 +1309,9 @@ describe("a customer's bank payout, funded from their crypto (product.md M11)", 
       held: '0',
     });
     const completion = (await auditRows(id)).find((a) => a.action === 'withdrawal.complete');
+    // Every staff member reads the changes waiting: the account number is masked there.
     expect(completion?.after).toMatchObject({
-      accountNumber: '12345678',
+      accountNumber: expect.stringMatching(/^••••5678 #[0-9a-f]{8}$/),
       transactionHash: 'NAB-20250801-5',
       processedBy: adminB.userId,
       amount: tx.amount,
@@ -1274,7 +1376,8 @@ describe('references that prove a payout left', () => {
       transactionHash: null,
       processedBy: null,
       accountName: 'Jane Citizen',
-      accountNumber: '12345678',
+      // Masked, with a keyed fingerprint of the whole number (every staff member reads it).
+      accountNumber: expect.stringMatching(/^••••5678 #[0-9a-f]{8}$/),
       bsbNumber: '062000',
     });
     expect(row?.after).toMatchObject({
@@ -1282,7 +1385,7 @@ describe('references that prove a payout left', () => {
       transactionHash: 'WBC-20250801-79',
       processedBy: adminB.userId,
       accountName: 'Jane Citizen',
-      accountNumber: '12345678',
+      accountNumber: expect.stringMatching(/^••••5678 #[0-9a-f]{8}$/),
       bsbNumber: '062000',
       amountFiat: '152.00',
       usdAmount: '100.00',
@@ -1290,7 +1393,7 @@ describe('references that prove a payout left', () => {
     });
     // The creation's audit row has the account too.
     expect((await auditRows(bank.id))[0]?.after).toMatchObject({
-      accountNumber: '12345678',
+      accountNumber: expect.stringMatching(/^••••5678 #[0-9a-f]{8}$/),
       bsbNumber: '062000',
     });
   });
@@ -1333,7 +1436,12 @@ describe('references that prove a payout left', () => {
     const h = 'e1'.repeat(32);
     const credit = await create(
       adminA,
-      deposit(customer.userId, { assetId: 'ETH', cryptoAmount: '1', transactionHash: h }),
+      deposit(customer.userId, {
+        assetId: 'ETH',
+        cryptoAmount: '1',
+        transactionHash: h,
+        status: 'pending',
+      }),
     );
     expect(credit.json().transaction.transactionHash).toBe(`0x${h}`);
     const tx = credit.json().transaction;
@@ -1643,5 +1751,5 @@ describe("a customer's pending payout keeps what the customer confirmed", () => 
       editorIds: [],
     });
     expect(await wallet(customer.userId, 'ETH')).toEqual({ balance: '0.998', held: '0' });
-  });
+  }, 60_000);
 });

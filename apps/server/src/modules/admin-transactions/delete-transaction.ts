@@ -1,54 +1,91 @@
-import { ADMIN_TX_MSG, type TDeleteAdminTransactionRequest } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
-import { AppError } from '@server/lib/app-error';
-import { adminTransactionsRepository as repo } from './admin-transactions.repository';
 import {
-  type Actor,
-  type AdminTransactionsContext,
-  bankFacts,
-  confirmStepUp,
-} from './admin-transactions-context';
-import { auditView, finalRowMessage, isFinalRow, PAYOUT_TYPES } from './admin-transactions-rules';
+  ADMIN_TX_MSG,
+  type TDeleteAdminTransactionRequest,
+  type TPendingChange,
+} from '@coffer/shared';
+import { AppError } from '@server/lib/app-error';
+import type pg from 'pg';
+import type { ChangeKind, StaffActor } from '../staff-changes';
+import { adminTransactionsRepository as repo } from './admin-transactions.repository';
+import { type AdminTransactionsContext, bankFacts, trial } from './admin-transactions-context';
+import { finalRowMessage, isFinalRow, PAYOUT_TYPES } from './admin-transactions-rules';
+import { rowWords, shownPair } from './transaction-change-view';
+
+export const TRANSACTION_DELETE = 'transaction.delete';
+
+export type DeletePayload = { id: string; reason: string };
 
 /**
- * A deletion marks the row deleted and reverses its effect (a balance moves, so the admin's
- * step-up confirms it, as an edit's does); nothing is erased. Final
- * history is never deleted: a completed or rejected payout, or an adjustment (corrected
- * by a reversing adjustment instead).
+ * A deletion marks the row deleted and reverses its effect, in the caller's transaction,
+ * as the staff member who proposed it (`by`); nothing is erased. Final history is never
+ * deleted: a completed or rejected payout, a completed deposit, buy or sell, or an
+ * adjustment (each corrected by a new adjustment instead).
  */
-export async function deleteTransaction(
+async function remove(
   ctx: AdminTransactionsContext,
-  actor: Actor,
+  client: pg.PoolClient,
+  by: string,
   id: string,
-  { reason, stepUp }: TDeleteAdminTransactionRequest,
-): Promise<void> {
+) {
+  const current = await repo.findById(client, id, true);
+  if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
+  const final = finalRowMessage(current);
+  if (final) throw new AppError('CONFLICT', final);
+  // A request the customer made is answered, not erased: Reject tells them why.
+  if (PAYOUT_TYPES.has(current.transaction_type) && current.created_by === current.user_id) {
+    throw new AppError('CONFLICT', ADMIN_TX_MSG.customerPayoutNoDelete);
+  }
+  const bank = bankFacts(ctx, current);
   try {
-    await withTransaction(ctx.pool, async (client) => {
-      const current = await repo.findById(client, id, true);
-      if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
-      const final = finalRowMessage(current);
-      if (final) throw new AppError('CONFLICT', final);
-      // A request the customer made is answered, not erased: Reject tells them why.
-      if (PAYOUT_TYPES.has(current.transaction_type) && current.created_by === current.user_id) {
-        throw new AppError('CONFLICT', ADMIN_TX_MSG.customerPayoutNoDelete);
-      }
-      const bank = bankFacts(ctx, current);
-      const change = await ctx.ledger.remove(client, id, actor.id);
-      await confirmStepUp(ctx, client, actor, stepUp);
-      await ctx.audit.record(client, {
-        actorId: actor.id,
-        action: 'transaction.delete',
-        targetType: 'transaction',
-        targetId: id,
-        targetUserId: change.after.user_id,
-        before: auditView(change.before, bank),
-        after: auditView(change.after, bank),
-        reason,
-        ip: actor.ip,
-      });
-    });
+    const change = await ctx.ledger.remove(client, id, by);
+    return { change, bank, email: current.email };
   } catch (err) {
     if (isFinalRow(err)) throw new AppError('CONFLICT', ADMIN_TX_MSG.finalRow);
     throw err;
   }
+}
+
+/**
+ * Deleting a ledger row takes two people (decision 0036): proposed with a reason and the
+ * proposer's step-up (202, nothing changed), applied when another staff member approves it,
+ * checked again then. A deletion gives back only what the row took, so it funds nobody.
+ */
+export function deleteTransactionKind(ctx: AdminTransactionsContext): ChangeKind<DeletePayload> {
+  return {
+    kind: TRANSACTION_DELETE,
+    auditAction: 'transaction.delete',
+    async describe(client, payload, proposer) {
+      const shown = await trial(client, async () => {
+        const { change, bank, email } = await remove(ctx, client, proposer.userId, payload.id);
+        return {
+          ...shownPair(ctx, change.before, bank, change.after, bank),
+          email,
+          words: rowWords(change.before),
+          userId: change.before.user_id,
+        };
+      });
+      return {
+        summary: `Delete ${shown.words} of ${shown.email} (${payload.id}): ${payload.reason}`,
+        before: shown.before,
+        after: shown.after,
+        subjectUserId: shown.userId,
+        targetKey: payload.id,
+        payload: { id: payload.id, reason: payload.reason },
+      };
+    },
+    async apply(client, payload, { change }) {
+      await remove(ctx, client, change.proposed_by, payload.id);
+      return { transactionId: payload.id };
+    },
+  };
+}
+
+/** Proposes a deletion, with its reason and the proposer's step-up after every check. */
+export function proposeDelete(
+  ctx: AdminTransactionsContext,
+  actor: StaffActor,
+  id: string,
+  { reason, stepUp }: TDeleteAdminTransactionRequest,
+): Promise<TPendingChange> {
+  return ctx.changes.propose(actor, TRANSACTION_DELETE, { id, reason }, stepUp);
 }

@@ -4,32 +4,29 @@ import {
   assetById,
   normalizeTxHash,
   parseAmount,
-  type TAdminTransaction,
+  type TPendingChange,
   type TUpdateAdminTransaction,
   validateAddress,
   ZAnyAssetId,
 } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
+import type pg from 'pg';
 import type { Revision, TransactionRow } from '../ledger';
 import { usdShown } from '../ledger';
+import type { ChangeKind, StaffActor } from '../staff-changes';
 import {
   type AdminTransactionRow,
   adminTransactionsRepository as repo,
 } from './admin-transactions.repository';
 import {
-  type Actor,
   type AdminTransactionsContext,
-  audited,
   bankFacts,
-  confirmStepUp,
   saveBank,
-  view,
+  trial,
 } from './admin-transactions-context';
 import {
   ADMIN_TYPES,
   addressFor,
-  auditView,
   audOf,
   DUPLICATE_DEPOSIT,
   finalRowMessage,
@@ -39,6 +36,7 @@ import {
   referenceFor,
   sameFigure,
 } from './admin-transactions-rules';
+import { openBank, rowWords, type Sealed, sealBank, shownPair } from './transaction-change-view';
 
 /**
  * What an Edit may not do, judged on the locked row: touch final history (a completed or
@@ -46,7 +44,7 @@ import {
  * anything into a payout, or move a payout's status (Complete and Reject do that: they
  * tell the customer and check four eyes).
  */
-function refuseEdit(current: TransactionRow, body: TUpdateAdminTransaction): void {
+function refuseEdit(current: TransactionRow, body: Omit<TUpdateAdminTransaction, 'stepUp'>): void {
   const final = finalRowMessage(current);
   if (final) throw new AppError('CONFLICT', final);
   if (!ADMIN_TYPES.has(current.transaction_type)) {
@@ -69,7 +67,7 @@ function refuseEdit(current: TransactionRow, body: TUpdateAdminTransaction): voi
 function refuseRedirect(
   ctx: AdminTransactionsContext,
   current: AdminTransactionRow,
-  body: TUpdateAdminTransaction,
+  body: Omit<TUpdateAdminTransaction, 'stepUp'>,
 ): void {
   if (!PAYOUT_TYPES.has(current.transaction_type) || current.created_by !== current.user_id) {
     return;
@@ -106,8 +104,8 @@ function refuseRedirect(
  */
 function revisionOf(
   current: AdminTransactionRow,
-  body: TUpdateAdminTransaction,
-  actor: Actor,
+  body: Omit<TUpdateAdminTransaction, 'stepUp'>,
+  by: string,
 ): Revision {
   const transactionDate = new Date(body.transactionDate);
   const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
@@ -137,7 +135,7 @@ function revisionOf(
         transactionDate,
         withdrawalAddress: current.withdrawal_address,
         transactionHash,
-        updatedBy: actor.id,
+        updatedBy: by,
       };
     }
     return {
@@ -152,7 +150,7 @@ function revisionOf(
       transactionDate,
       withdrawalAddress: null,
       transactionHash,
-      updatedBy: actor.id,
+      updatedBy: by,
     };
   }
   const asset = ASSETS[ZAnyAssetId.parse(body.assetId)];
@@ -175,60 +173,143 @@ function revisionOf(
     transactionDate,
     withdrawalAddress: addressFor(body.type, asset.id, body.withdrawalAddress),
     transactionHash,
-    updatedBy: actor.id,
+    updatedBy: by,
   };
 }
 
 /**
- * An edit re-applies the row's ledger effect (old reversed, new applied) in one
- * database transaction; a status change is an edit of the status alone. Final history
- * and a payout's type and status are refused first (`refuseEdit`), on the locked row.
+ * A payout staff raise counts against the customer's daily limit as much as it grows the
+ * day's payouts: the row's old figure, if the day counts it already, is not counted twice.
  */
-export async function updateTransaction(
+async function withinDailyLimit(
   ctx: AdminTransactionsContext,
-  actor: Actor,
+  client: pg.PoolClient,
+  current: AdminTransactionRow,
+  revision: Revision,
+): Promise<void> {
+  if (!PAYOUT_TYPES.has(revision.type) || revision.status === 'failed') return;
+  const counted =
+    current.status !== 'failed' && current.transaction_date.getTime() > Date.now() - 24 * 3_600_000;
+  const crypto = revision.direction !== 'none' ? assetById(revision.assetId) : undefined;
+  await ctx.withdrawals.assertStaffPayoutWithinLimit(
+    client,
+    {
+      userId: current.user_id,
+      usdAmount: revision.usdAmount ?? '0',
+      crypto:
+        crypto && revision.type === 'withdrawal'
+          ? { assetId: crypto.id, amount: revision.amount }
+          : null,
+    },
+    counted ? (current.usd_amount ?? '0') : '0',
+  );
+}
+
+/**
+ * An edit re-applies the row's ledger effect (old reversed, new applied) in the caller's
+ * transaction, as the staff member who proposed it (`by`): the approval's write, and the
+ * proposal's trial of it. Final history (a completed deposit, buy or sell among it) and a
+ * payout's type and status are refused first (`refuseEdit`), on the locked row.
+ */
+async function revise(
+  ctx: AdminTransactionsContext,
+  client: pg.PoolClient,
+  by: string,
   id: string,
-  body: TUpdateAdminTransaction,
-): Promise<TAdminTransaction> {
+  body: Omit<TUpdateAdminTransaction, 'stepUp'>,
+) {
+  const current = await repo.findById(client, id, true);
+  if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
+  refuseEdit(current, body);
+  await ctx.payouts.assertNotApproved(client, current);
+  const revision = revisionOf(current, body, by);
+  refuseRedirect(ctx, current, body);
+  await withinDailyLimit(ctx, client, current, revision);
   try {
-    return await withTransaction(ctx.pool, async (client) => {
-      const current = await repo.findById(client, id, true);
-      if (!current) throw new AppError('NOT_FOUND', 'Transaction not found.');
-      refuseEdit(current, body);
-      await ctx.payouts.assertNotApproved(client, current);
-      const revision = revisionOf(current, body, actor);
-      refuseRedirect(ctx, current, body);
-      const change = await ctx.ledger.revise(client, id, revision);
-      if (body.type === 'bank_transfer') {
-        const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
-        // A funded payout's fiat figure is what its hold was converted from: it stays.
-        const keep =
-          current.direction !== 'none' && current.amount_fiat !== null
-            ? { amountFiat: current.amount_fiat, currency: current.bank_currency ?? 'AUD' }
-            : undefined;
-        await saveBank(ctx, client, id, body, audAmount, keep);
-      }
-      const before = auditView(change.before, bankFacts(ctx, current));
-      const after = await audited(ctx, client, change.after);
-      // Who edited is in every edit; a status change is one that changes nothing else.
-      const rest = (v: typeof before) => JSON.stringify({ ...v, status: null, editorIds: null });
-      await confirmStepUp(ctx, client, actor, body.stepUp);
-      await ctx.audit.record(client, {
-        actorId: actor.id,
-        action: rest(before) === rest(after) ? 'transaction.status' : 'transaction.update',
-        targetType: 'transaction',
-        targetId: id,
-        targetUserId: change.after.user_id,
-        before,
-        after,
-        reason: body.reason,
-        ip: actor.ip,
-      });
-      return view(ctx, client, id);
-    });
+    const change = await ctx.ledger.revise(client, id, revision);
+    if (body.type === 'bank_transfer') {
+      const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
+      // A funded payout's fiat figure is what its hold was converted from: it stays.
+      const keep =
+        current.direction !== 'none' && current.amount_fiat !== null
+          ? { amountFiat: current.amount_fiat, currency: current.bank_currency ?? 'AUD' }
+          : undefined;
+      await saveBank(ctx, client, id, body, audAmount, keep);
+    }
+    const bankAfter =
+      change.after.transaction_type === 'bank_transfer'
+        ? bankFacts(ctx, await repo.bankAccountOf(client, id))
+        : null;
+    return { change, bankBefore: bankFacts(ctx, current), bankAfter, email: current.email };
   } catch (err) {
     if (isDuplicateDeposit(err)) throw new AppError('CONFLICT', DUPLICATE_DEPOSIT);
     if (isFinalRow(err)) throw new AppError('CONFLICT', ADMIN_TX_MSG.finalRow);
     throw err;
   }
+}
+
+export const TRANSACTION_UPDATE = 'transaction.update';
+
+/** An Edit as its proposal stores it: the row, the form without the step-up, the bank sealed. */
+type UpdateBody = Omit<TUpdateAdminTransaction, 'stepUp'>;
+export type UpdatePayload = { id: string; body: Sealed<UpdateBody> };
+
+/**
+ * Editing a ledger row takes two people (decision 0036): proposed (202, nothing changed),
+ * applied when another staff member approves it, checked again then. Any edit can raise a
+ * balance (a pending deposit completed, a debit made smaller), so it counts as funding
+ * the customer (`fundsSubject`). A newer proposed edit of the row replaces a pending one.
+ */
+export function updateTransactionKind(ctx: AdminTransactionsContext): ChangeKind<UpdatePayload> {
+  return {
+    kind: TRANSACTION_UPDATE,
+    fundsSubject: true,
+    auditAction: 'transaction.update',
+    async describe(client, payload, proposer) {
+      const body = openBank<UpdateBody>(ctx, payload.body);
+      const shown = await trial(client, async () => {
+        const done = await revise(ctx, client, proposer.userId, payload.id, body);
+        const { change, bankBefore, bankAfter } = done;
+        return {
+          ...shownPair(ctx, change.before, bankBefore, change.after, bankAfter),
+          email: done.email,
+          words: rowWords(change.before),
+          userId: change.before.user_id,
+        };
+      });
+      return {
+        summary: `Edit ${shown.words} of ${shown.email} (${payload.id}): ${body.reason}`,
+        before: shown.before,
+        after: shown.after,
+        subjectUserId: shown.userId,
+        targetKey: payload.id,
+      };
+    },
+    async apply(client, payload, { change }) {
+      await revise(
+        ctx,
+        client,
+        change.proposed_by,
+        payload.id,
+        openBank<UpdateBody>(ctx, payload.body),
+      );
+      return { transactionId: payload.id };
+    },
+  };
+}
+
+/** Proposes an Edit, with the proposer's step-up after every check. */
+export function proposeUpdate(
+  ctx: AdminTransactionsContext,
+  actor: StaffActor,
+  id: string,
+  body: TUpdateAdminTransaction,
+): Promise<TPendingChange> {
+  const { stepUp, ...fields } = body;
+  return ctx.changes.propose(
+    actor,
+    TRANSACTION_UPDATE,
+    { id, body: sealBank(ctx, fields) },
+    stepUp,
+  );
 }

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../rate-limit';
 import type { RecoveryPhraseService } from '../recovery-phrase';
 import type { SecurityHold } from '../security-hold';
 import type { SecurityLog } from '../security-log';
+import type { StaffChanges } from '../staff-changes';
 import type { StepUp, StepUpSubject } from '../step-up';
 import {
   type DirectoryRow,
@@ -44,6 +45,8 @@ export type AdminUsersDeps = {
   limiter: RateLimiter;
   phrases: RecoveryPhraseService;
   stepUp: StepUp;
+  /** Where a staff member's second-factor reset is proposed, and its kind registered. */
+  changes: StaffChanges;
   ledgerCheck: LedgerCheck;
   chainAdapters: readonly ChainAdapter[];
   publicUrl: string;

@@ -57,8 +57,6 @@ export type UserRow = DirectoryRow &
 export type SummaryRow = { total: number; active: number; new_month: number; verified: number };
 export type TwoFactorStateRow = ColumnsOf<typeof users, 'email'> &
   ColumnsOf<typeof userProfiles, 'id' | 'two_factor_required' | 'two_factor_enabled'>;
-export type StaffRow = DirectoryRow &
-  ColumnsOf<typeof userProfiles, 'last_login' | 'two_factor_enabled'> & { frozen: boolean };
 export type PhraseSummaryRow = { total: number; generated: number; custom: number; week: number };
 export type PhraseRow = DirectoryRow &
   ColumnsOf<typeof userSeedPhrases, 'is_generated' | 'created_at'>;
@@ -205,8 +203,8 @@ export const usersManagementRepository = {
   },
 
   /**
-   * Locks any account's profile, customer or staff, for turning its second factor off (the
-   * one change staff may make to another admin); null for an unknown id.
+   * Locks any account's profile, customer or staff, for turning its second factor off (a
+   * customer's at once, a staff member's on an owner's approval); null for an unknown id.
    */
   async lockAccount(
     client: pg.PoolClient,
@@ -221,18 +219,6 @@ export const usersManagementRepository = {
       [userId],
     );
     return rows[0] ?? null;
-  },
-
-  /** Every admin, by e-mail: a back office has a handful. */
-  async staff(pool: pg.Pool): Promise<StaffRow[]> {
-    const { rows } = await pool.query<StaffRow>(
-      `SELECT u.id, u.email, p.full_name, p.username, p.last_login, p.two_factor_enabled,
-              (p.frozen_at IS NOT NULL OR p.new_password_required_at IS NOT NULL) AS frozen
-         FROM admin_users a JOIN users u ON u.id = a.user_id
-         JOIN user_profiles p ON p.id = u.id
-        ORDER BY u.email, u.id`,
-    );
-    return rows;
   },
 
   async setRequired(client: pg.PoolClient, userId: string, required: boolean): Promise<void> {

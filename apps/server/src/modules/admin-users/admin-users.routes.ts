@@ -1,7 +1,6 @@
 import {
   ZAdminRecoveryPhrases,
   ZAdminRecoveryPhrasesQuery,
-  ZAdminStaffList,
   ZAdminTwoFactorDisableRequest,
   ZAdminTwoFactorRequiredRequest,
   ZAdminTwoFactorResetRequest,
@@ -13,12 +12,16 @@ import {
   ZAdminUserIdParams,
   ZAdminUsersQuery,
   ZAdminUsersResponse,
+  ZProposedResponse,
+  ZStaffIdParams,
+  ZStaffTwoFactorResetRequest,
 } from '@coffer/shared';
 import { clientOf } from '@server/lib/client-of';
 import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import { signedIn } from '@server/plugins/require-session';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { staffActorOf } from '../staff-changes';
 import type { Actor, AdminUsersService } from './admin-users.service';
 
 const actorOf = (request: FastifyRequest): Actor => {
@@ -27,9 +30,10 @@ const actorOf = (request: FastifyRequest): Actor => {
 };
 
 /**
- * Users management, the customers' 2FA controls, the Staff list (an admin restores another), recovery-phrase metadata, the dashboard
- * figures and the user directory every admin picker searches. Registered inside the admin
- * tree, so every route here is `access: 'admin'`.
+ * Users management, the customers' 2FA controls, a staff member's second-factor reset
+ * (proposed, an owner approves), recovery-phrase metadata, the dashboard figures and the
+ * user directory every admin picker searches. Registered inside the admin tree, so every
+ * route here is `access: 'admin'`.
  */
 export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -91,6 +95,7 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
           request.params.id,
           request.body.required,
           request.body.reason ?? null,
+          request.body.stepUp,
         ),
     );
 
@@ -120,25 +125,42 @@ export function adminUsersRoutes(users: AdminUsersService): FastifyPluginAsyncZo
         schema: {
           params: ZAdminUserIdParams,
           body: ZAdminTwoFactorDisableRequest,
-          response: { 200: ZAdminTwoFactorState, ...ERROR_RESPONSES },
+          response: { 200: ZAdminTwoFactorState, 202: ZProposedResponse, ...ERROR_RESPONSES },
         },
       },
-      async (request) =>
-        users.disable(
-          actorOf(request),
+      // A customer's factor goes at once (200); a staff member's reset is proposed (202).
+      async (request, reply) => {
+        const done = await users.disable(
+          staffActorOf(request),
           request.params.id,
           request.body.reason,
           request.body.stepUp,
-        ),
+        );
+        return 'pending' in done
+          ? reply.code(202).send({ pending: done.pending })
+          : reply.send(done.state);
+      },
     );
 
-    app.get(
-      '/api/admin/staff',
+    app.post(
+      '/api/admin/staff/:id/two-factor/reset',
       {
-        config: { permission: 'staff.read' },
-        schema: { response: { 200: ZAdminStaffList, ...ERROR_RESPONSES } },
+        config: { permission: 'staff.manage', multilineFields: ['reason'] },
+        schema: {
+          params: ZStaffIdParams,
+          body: ZStaffTwoFactorResetRequest,
+          response: { 202: ZProposedResponse, ...ERROR_RESPONSES },
+        },
       },
-      async () => users.staff(),
+      async (request, reply) => {
+        const pending = await users.resetStaff(
+          staffActorOf(request),
+          request.params.id,
+          request.body.reason,
+          request.body.stepUp,
+        );
+        return reply.code(202).send({ pending });
+      },
     );
 
     app.get(

@@ -1,13 +1,14 @@
 import type {
   TAdminOverview,
   TAdminRecoveryPhrases,
-  TAdminStaffList,
   TAdminTwoFactorState,
   TAdminUserDirectory,
   TAdminUserFigures,
   TAdminUsersResponse,
+  TPendingChange,
   TStepUp,
 } from '@coffer/shared';
+import type { StaffActor } from '../staff-changes';
 import { adminOverview } from './admin-overview';
 import {
   type Actor,
@@ -16,15 +17,10 @@ import {
   createSummaryCache,
 } from './admin-users-context';
 import { disableTwoFactor } from './disable-two-factor';
-import {
-  directoryOf,
-  figuresOfUsers,
-  listUsers,
-  recoveryPhrasesPage,
-  staffList,
-} from './list-users';
+import { directoryOf, figuresOfUsers, listUsers, recoveryPhrasesPage } from './list-users';
 import { resetTwoFactor } from './reset-two-factor';
 import { setTwoFactorRequired } from './set-two-factor-required';
+import { STAFF_TWO_FACTOR_RESET, staffTwoFactorResetKind } from './staff-two-factor-reset';
 
 /**
  * The users screen, its customers' second factors and the dashboard, composed: each use case
@@ -37,6 +33,7 @@ export { stakingTimeOf } from './user-figures';
 
 export function createAdminUsersService(s: AdminUsersDeps) {
   const ctx: AdminUsersContext = { ...s, summaryOf: createSummaryCache(s.pool) };
+  ctx.changes.register(staffTwoFactorResetKind(ctx));
   return {
     directory: (q: string, limit: number): Promise<TAdminUserDirectory> =>
       directoryOf(ctx, q, limit),
@@ -56,7 +53,9 @@ export function createAdminUsersService(s: AdminUsersDeps) {
       userId: string,
       required: boolean,
       reason: string | null,
-    ): Promise<TAdminTwoFactorState> => setTwoFactorRequired(ctx, actor, userId, required, reason),
+      stepUp: TStepUp,
+    ): Promise<TAdminTwoFactorState> =>
+      setTwoFactorRequired(ctx, actor, userId, required, reason, stepUp),
 
     reset: (
       actor: Actor,
@@ -65,15 +64,23 @@ export function createAdminUsersService(s: AdminUsersDeps) {
       stepUp: TStepUp,
     ): Promise<TAdminTwoFactorState> => resetTwoFactor(ctx, actor, userId, phrase, stepUp),
 
+    /** A customer's: done (`state`); a staff member's: proposed for an owner (`pending`). */
     disable: (
-      actor: Actor,
+      actor: StaffActor,
       userId: string,
       reason: string,
       stepUp: TStepUp,
-    ): Promise<TAdminTwoFactorState> => disableTwoFactor(ctx, actor, userId, reason, stepUp),
+    ): Promise<{ state: TAdminTwoFactorState } | { pending: TPendingChange }> =>
+      disableTwoFactor(ctx, actor, userId, reason, stepUp),
 
-    /** The Staff list of the users screen: every admin and the state of their second factor. */
-    staff: (): Promise<TAdminStaffList> => staffList(ctx),
+    /** The Staff screen's reset of a staff member's second factor: proposed for another owner. */
+    resetStaff: (
+      actor: StaffActor,
+      userId: string,
+      reason: string,
+      stepUp: TStepUp,
+    ): Promise<TPendingChange> =>
+      ctx.changes.propose(actor, STAFF_TWO_FACTOR_RESET, { userId, reason }, stepUp),
 
     recoveryPhrases: (page: number, pageSize: number): Promise<TAdminRecoveryPhrases> =>
       recoveryPhrasesPage(ctx, page, pageSize),

@@ -1,56 +1,71 @@
-import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
+import {
+  STAFF_MANAGE_MSG,
+  type TAdminTwoFactorState,
+  type TPendingChange,
+  type TStepUp,
+} from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { endSessions } from '../sessions';
+import type { StaffActor } from '../staff-changes';
 import { usersManagementRepository as repo } from './admin-users.repository';
-import type { Actor, AdminUsersContext } from './admin-users-context';
+import type { AdminUsersContext } from './admin-users-context';
+import { STAFF_TWO_FACTOR_RESET } from './staff-two-factor-reset';
 
-const STAFF_RESET_SELF =
-  'You cannot turn off your own second factor here: another admin must do it, with a reason.';
+/** Staff became staff between the look-up and the lock: their reset is a proposal. */
+const BECAME_STAFF =
+  'This account is staff now: resetting its second factor is proposed for an owner to approve. Try again.';
 
 /**
- * Turns a second factor off: a customer's or another admin's (staff cannot use the
- * phrase, so a locked-out admin is restored by another one). One path for both: a
- * reason (the schema asks for it), the acting admin's fresh second factor, then the
- * factor and passkeys go, every session ends, a security hold starts with its mail
- * (which gives the reason), and the audit row names who, whom and why, all in one
- * transaction. Never on oneself: that would be a second factor the holder can wave away.
+ * Turns a second factor off. A customer's: one compliance person, with a reason (the
+ * schema asks for it) and their fresh second factor; the factor and passkeys go, every
+ * session ends, a security hold starts with its mail (which gives the reason), and the
+ * audit row names who, whom and why, all in one transaction. A staff member's: proposed
+ * (`staff.2fa.reset`, 202), applied with the same effects when an owner other than the
+ * proposer and the staff member approves it (`staff-two-factor-reset.ts`): taking away a
+ * staff member's factor opens their account to whoever holds their password. Never on
+ * oneself: that would be a second factor the holder can wave away.
  */
 export async function disableTwoFactor(
   ctx: AdminUsersContext,
-  actor: Actor,
+  actor: StaffActor,
   userId: string,
   reason: string,
   stepUp: TStepUp,
-): Promise<TAdminTwoFactorState> {
-  if (userId === actor.adminId) throw new AppError('FORBIDDEN', STAFF_RESET_SELF);
+): Promise<{ state: TAdminTwoFactorState } | { pending: TPendingChange }> {
+  if (userId === actor.userId) throw new AppError('FORBIDDEN', STAFF_MANAGE_MSG.resetSelf);
+  const kind = await repo.accountKind(ctx.pool, userId);
+  if (!kind) throw new AppError('NOT_FOUND', 'User not found');
+  if (kind.is_admin) {
+    const pending = await ctx.changes.propose(
+      actor,
+      STAFF_TWO_FACTOR_RESET,
+      { userId, reason },
+      stepUp,
+    );
+    return { pending };
+  }
   const result = await withTransaction(ctx.pool, async (client) => {
     const before = await repo.lockAccount(client, userId);
     if (!before) throw new AppError('NOT_FOUND', 'User not found');
-    const staff = before.is_admin;
-    if (!before.two_factor_enabled)
-      throw new AppError('CONFLICT', 'Two-factor authentication is not enabled.');
+    if (before.is_admin) throw new AppError('CONFLICT', BECAME_STAFF);
+    if (!before.two_factor_enabled) throw new AppError('CONFLICT', STAFF_MANAGE_MSG.noFactor);
     await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
     await repo.removeTwoFactor(client, userId);
     // Every device is signed out: a session that passed the old factor must not outlive it.
     const sessionsEnded = await endSessions(client, userId);
-    // Taking a factor away starts a security hold too, with its mail (S10). An admin's
-    // factor is always required again, so for staff it is a reset, and its mail says so.
+    // Taking a factor away starts a security hold too, with its mail (S10).
     await ctx.securityHold.start(client, {
       userId,
       email: before.email,
-      event: staff ? 'staff-two-factor-reset' : 'admin-two-factor-disable',
+      event: 'admin-two-factor-disable',
       from: null,
       reason,
     });
-    await ctx.securityLog.record(client, {
-      userId,
-      kind: staff ? 'two-factor-reset-by-staff' : 'two-factor-disabled-by-staff',
-    });
+    await ctx.securityLog.record(client, { userId, kind: 'two-factor-disabled-by-staff' });
     await ctx.audit.record(client, {
-      actorId: actor.adminId,
-      // The same action the operator's reset-admin-2fa writes, so one filter finds both.
-      action: staff ? 'admin.2fa.reset' : 'user.2fa.disable',
+      actorId: actor.userId,
+      action: 'user.2fa.disable',
       targetType: 'user',
       targetId: userId,
       targetUserId: userId,
@@ -62,5 +77,7 @@ export async function disableTwoFactor(
     return before;
   });
   await ctx.outbox.deliver();
-  return { id: userId, twoFactorRequired: result.two_factor_required, twoFactorEnabled: false };
+  return {
+    state: { id: userId, twoFactorRequired: result.two_factor_required, twoFactorEnabled: false },
+  };
 }

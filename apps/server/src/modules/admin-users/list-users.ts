@@ -1,6 +1,5 @@
 import type {
   TAdminRecoveryPhrases,
-  TAdminStaffList,
   TAdminUserDirectory,
   TAdminUserFigures,
   TAdminUsersResponse,
@@ -77,22 +76,6 @@ export async function figuresOfUsers(
 ): Promise<TAdminUserFigures[]> {
   if (ids.length === 0) return [];
   return figuresFor(ctx, await repo.figures(ctx.pool, ids));
-}
-
-/** The Staff list of the users screen: every admin and the state of their second factor. */
-export async function staffList(ctx: AdminUsersContext): Promise<TAdminStaffList> {
-  const rows = await repo.staff(ctx.pool);
-  return {
-    staff: rows.map((r) => ({
-      id: r.id,
-      email: r.email,
-      fullName: r.full_name,
-      username: r.username,
-      lastLogin: r.last_login ? r.last_login.toISOString() : null,
-      twoFactorEnabled: r.two_factor_enabled,
-      frozen: r.frozen,
-    })),
-  };
 }
 
 /** product.md S1: who has a phrase, of which type, since when; never the phrase. */

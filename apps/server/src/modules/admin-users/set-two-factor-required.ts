@@ -1,11 +1,13 @@
-import type { TAdminTwoFactorState } from '@coffer/shared';
+import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { usersManagementRepository as repo } from './admin-users.repository';
 import { type Actor, type AdminUsersContext, lockEnabled } from './admin-users-context';
 
 /**
  * '2FA Required'. Waiving it weakens the account: it takes a reason (the
- * schema asks for one), kept in the audit row, and the customer is told by e-mail.
+ * schema asks for one), kept in the audit row, and the customer is told by e-mail. Either
+ * way it takes the acting staff member's fresh second factor (step-up), confirmed on the
+ * change's transaction after the other checks, so a refused request costs no code.
  */
 export async function setTwoFactorRequired(
   ctx: AdminUsersContext,
@@ -13,9 +15,11 @@ export async function setTwoFactorRequired(
   userId: string,
   required: boolean,
   reason: string | null,
+  stepUp: TStepUp,
 ): Promise<TAdminTwoFactorState> {
   const state = await withTransaction(ctx.pool, async (client) => {
     const before = await lockEnabled(client, userId);
+    await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
     await repo.setRequired(client, userId, required);
     if (!required && before.two_factor_required) {
       await ctx.outbox.mail(client, {

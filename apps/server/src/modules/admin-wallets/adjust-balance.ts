@@ -201,7 +201,6 @@ export function balanceChangeKind(ctx: AdminWalletsContext): ChangeKind<BalanceP
         balance: fromMinor(asset.id, wanted),
       };
     },
-    afterCommit: () => ctx.outbox.deliver(),
   };
 }
 

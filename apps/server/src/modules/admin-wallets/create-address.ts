@@ -87,7 +87,6 @@ export function createAddressKind(ctx: AdminWalletsContext): ChangeKind<CreateAd
       await ctx.addressRequests.announce(client, p.userId);
       return { depositAddressId: id, fulfilledRequest: fulfilled };
     },
-    afterCommit: () => ctx.outbox.deliver(),
   };
 }
 

@@ -53,7 +53,6 @@ export function deleteAddressKind(ctx: AdminWalletsContext): ChangeKind<DeleteAd
       await ctx.addressRequests.announce(client, row.user_id);
       return null;
     },
-    afterCommit: () => ctx.outbox.deliver(),
   };
 }
 

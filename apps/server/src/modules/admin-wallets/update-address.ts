@@ -131,7 +131,6 @@ export function updateAddressKind(ctx: AdminWalletsContext): ChangeKind<UpdateAd
       await ctx.addressRequests.announce(client, updated.user_id);
       return { depositAddressId: p.id, fulfilledRequest: fulfilled };
     },
-    afterCommit: () => ctx.outbox.deliver(),
   };
 }
 

@@ -58,7 +58,6 @@ export function walletAddressKind(ctx: AdminWalletsContext): ChangeKind<WalletAd
       });
       return null;
     },
-    afterCommit: () => ctx.outbox.deliver(),
   };
 }
 

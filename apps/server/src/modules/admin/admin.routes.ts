@@ -10,6 +10,7 @@ import { adminChainsRoutes, type ChainAdapter, type ChainConfigs } from '../chai
 import { adminChatRoutes, type ChatService } from '../chat';
 import { adminKycRoutes, type KycService } from '../kyc';
 import { type PayoutsService, payoutsRoutes } from '../payouts';
+import { type StaffService, staffRoutes } from '../staff';
 import { type StaffChanges, staffChangesRoutes } from '../staff-changes';
 import type { StepUp } from '../step-up';
 
@@ -27,6 +28,7 @@ export function adminRoutes(deps: {
   chat: ChatService;
   payouts: PayoutsService;
   staffChanges: StaffChanges;
+  staff: StaffService;
   stepUp: Pick<StepUp, 'confirm'>;
   pool: pg.Pool;
   chainAdapters: readonly ChainAdapter[];
@@ -47,6 +49,7 @@ export function adminRoutes(deps: {
     await app.register(adminChainsRoutes({ pool, chainAdapters, chains }));
     await app.register(payoutsRoutes({ payouts, stepUp }));
     await app.register(staffChangesRoutes(deps.staffChanges));
+    await app.register(staffRoutes(deps.staff));
 
     // The dashboard's tiles: computed by the users-management service.
     app.get(

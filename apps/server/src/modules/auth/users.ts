@@ -1,5 +1,5 @@
 import { STAFF_ROLES, type TStaffRole } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
+import { type TxClient, withTransaction } from '@server/db/tx';
 import type pg from 'pg';
 import { usersRepository as repo, type UserRow } from './auth.repository';
 
@@ -28,12 +28,22 @@ export function createUsers(pool: pg.Pool) {
       input: NewAccount,
       roles: readonly TStaffRole[] = STAFF_ROLES,
     ): Promise<{ id: string } | null> =>
-      withTransaction(pool, async (client) => {
-        const user = await repo.create(client, input);
-        if (user) await repo.makeAdmin(client, user.id, roles);
-        return user;
-      }),
+      withTransaction(pool, (client) => createAdminIn(client, input, roles)),
+
+    /** Staff invited in the app: the account and its admin row on the approval's transaction. */
+    createAdminIn,
   };
+}
+
+/** A new staff account on the caller's transaction; null when the e-mail is taken. */
+async function createAdminIn(
+  client: TxClient,
+  input: NewAccount,
+  roles: readonly TStaffRole[],
+): Promise<{ id: string } | null> {
+  const user = await repo.create(client, input);
+  if (user) await repo.makeAdmin(client, user.id, roles);
+  return user;
 }
 
 export type Users = ReturnType<typeof createUsers>;

@@ -36,6 +36,8 @@ export type NewTransaction = {
   stakingCycleStart: Date | null;
   transactionDate: Date | null;
   priceUsd: string | null;
+  /** The row an adjustment corrects, when it corrects one. */
+  correctsTransactionId?: string | null;
 };
 
 /** The editable columns of a row, as an admin edit leaves them. */
@@ -100,9 +102,10 @@ export const ledgerRepository = {
     const { rows } = await client.query<TransactionRow>(
       `INSERT INTO transactions (user_id, wallet_id, transaction_type, direction, asset_id, network, crypto_amount, fee,
          usd_amount, aud_amount, currency, exchange_rate, withdrawal_address, memo, transaction_hash, status, reason,
-         created_by, staking_cycle_start, transaction_date, completed_at, price_usd)
+         created_by, staking_cycle_start, transaction_date, completed_at, price_usd,
+         corrects_transaction_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-         COALESCE($20, now()), CASE WHEN $16 = 'completed' THEN now() END, $21)
+         COALESCE($20, now()), CASE WHEN $16 = 'completed' THEN now() END, $21, $22)
        RETURNING *`,
       [
         t.userId,
@@ -126,6 +129,7 @@ export const ledgerRepository = {
         t.stakingCycleStart,
         t.transactionDate,
         t.priceUsd,
+        t.correctsTransactionId ?? null,
       ],
     );
     const row = rows[0];

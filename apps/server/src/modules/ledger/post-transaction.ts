@@ -46,6 +46,8 @@ export type PostInput = {
   createdBy: string | null;
   stakingCycleStart?: Date | null;
   transactionDate?: Date | null;
+  /** The final row an adjustment corrects (a completed deposit, buy or sell is never edited). */
+  correctsTransactionId?: string | null;
 };
 
 /** A row that moves fiat only (a bank transfer staff recorded): no wallet, no effect. */
@@ -134,6 +136,7 @@ export async function post(
       stakingCycleStart: input.stakingCycleStart ?? null,
       transactionDate: input.transactionDate ?? null,
       priceUsd: input.priceUsd ?? null,
+      correctsTransactionId: input.correctsTransactionId ?? null,
     }),
   );
   return changed(ctx, client, row);

@@ -3,6 +3,7 @@ export { createPayoutSettlement, type PayoutHooks } from './payout-settlement';
 export { payoutsRoutes } from './payouts.routes';
 export {
   createPayoutsService,
+  type HandCompletion,
   PAYOUT_MSG,
   type PayoutActor,
   type PayoutsService,

@@ -36,7 +36,7 @@ import { addressOfKey, decimalOf, paysText } from './payouts-view';
 
 /** What approving and completing by hand need beyond the shared context. */
 export type ApprovalContext = PayoutsContext &
-  Pick<PayoutsDeps, 'stepUp' | 'withdrawals' | 'outbox'>;
+  Pick<PayoutsDeps, 'stepUp' | 'withdrawals' | 'outbox' | 'changes'>;
 
 /** The match key of an address on its chain, as the watcher reads payments. */
 function matchKeyOf(ctx: PayoutsContext, chain: string, address: string): string | null {
@@ -46,7 +46,7 @@ function matchKeyOf(ctx: PayoutsContext, chain: string, address: string): string
   return null;
 }
 
-function assertFourEyes(actorId: string, row: TransactionRow) {
+export function assertFourEyes(actorId: string, row: TransactionRow) {
   if (
     row.created_by === actorId ||
     row.updated_by === actorId ||
@@ -71,8 +71,28 @@ async function lockWithdrawal(client: TxClient, id: string): Promise<Transaction
 }
 
 /**
+ * Who may decide a customer's payout: never the customer themselves (a staff member's own
+ * account), never who created or edited it (four eyes), and never who proposed or
+ * approved a manual credit or adjustment of that customer in the last 30 days: one person
+ * could otherwise mint a balance on an account they control and pay it out with another's
+ * innocent help.
+ */
+export async function assertMayDecide(
+  ctx: Pick<ApprovalContext, 'changes'>,
+  client: TxClient,
+  staffId: string,
+  row: TransactionRow,
+): Promise<void> {
+  if (row.user_id === staffId) throw new AppError('FORBIDDEN', ADMIN_TX_MSG.ownPayout);
+  assertFourEyes(staffId, row);
+  await ctx.changes.assertNotFunder(client, staffId, row.user_id);
+}
+
+/**
  * Four eyes: an admin who neither created nor edited a crypto withdrawal approves it,
- * with a step-up; it is then what a batch pays, or what staff complete by hash.
+ * with a step-up; it is then what a batch pays, or what staff complete by hash. One
+ * step after the customer's own request, but not by a recent funder of the customer
+ * (`assertMayDecide`).
  */
 export async function approve(
   ctx: ApprovalContext,
@@ -83,7 +103,7 @@ export async function approve(
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
   await withTransaction(ctx.pool, async (client) => {
     const row = await lockWithdrawal(client, id);
-    assertFourEyes(actor.id, row);
+    await assertMayDecide(ctx, client, actor.id, row);
     if (row.transaction_type === 'bank_transfer')
       throw new AppError('CONFLICT', PAYOUT_MSG.bankNotApproved);
     if (await payoutsRepo.lockPayout(client, id))
@@ -162,38 +182,42 @@ export async function assertNotApproved(client: pg.PoolClient, row: TransactionR
     throw new AppError('CONFLICT', PAYOUT_MSG.approvedNoEdit);
 }
 
+/** A hand completion by hash, checked against the chain: what applying it writes. */
+export type HandCompletion = {
+  hash: string;
+  seen: ChainTransaction | null | 'unwatched';
+  paying: { outputIndex: number } | null;
+};
+
 /**
- * Staff completed an approved payout with the hash of a payment made outside Coffer.
- * On a watched chain the transaction must pay the payout's address exactly its amount:
- * one that pays something else is refused, saying what it pays; one the chain does not
- * show yet waits ('manual') for the watcher. Unwatched chains accept it as 'unverified'.
+ * Staff say an approved payout was paid outside Coffer, with the transaction's hash: checked
+ * in the caller's transaction, writing nothing (a two-person completion checks at its
+ * proposal and again at its approval). On a watched chain the transaction must pay the
+ * payout's address exactly its amount: one that pays something else is refused, saying
+ * what it pays; one the chain does not show yet will wait ('manual') for the watcher.
+ * Unwatched chains accept it as 'unverified'. Each of `staff` must be someone who may
+ * decide the payout (`assertMayDecide`). The node is asked before any row is locked.
  */
-export async function completeByHash(
+export async function checkByHash(
   ctx: ApprovalContext,
-  actor: PayoutActor,
+  client: TxClient,
   id: string,
   reference: string,
-  stepUp: TStepUp,
-  record: (client: pg.PoolClient, before: TransactionRow, after: TransactionRow) => Promise<void>,
-): Promise<void> {
-  const { pool } = ctx;
+  staff: readonly string[],
+): Promise<HandCompletion> {
   if (!UUID.test(id)) throw new AppError('NOT_FOUND', 'Withdrawal not found.');
-  const [known] = await payoutsRepo.payoutsOf(pool, [id]);
+  const [known] = await payoutsRepo.payoutsOf(client, [id]);
   if (!known) {
     // Not approved, or not a crypto withdrawal: the row's own checks answer.
-    await withTransaction(pool, async (client) => {
-      const row = await lockWithdrawal(client, id);
-      assertFourEyes(actor.id, row);
-      throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
-    });
-    return;
+    const row = await lockWithdrawal(client, id);
+    for (const staffId of staff) await assertMayDecide(ctx, client, staffId, row);
+    throw new AppError('CONFLICT', PAYOUT_MSG.notApproved);
   }
   if (reference.trim() === '') throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.hashRequired);
   const hash = normalizeTxHash(known.asset_id, reference);
   if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
   const node = ctx.nodeOf(known.chain);
-  // Read from the node before the transaction: no connection waits on the network.
-  const recent = await payoutsRepo.recentBlockHashes(pool, known.chain);
+  const recent = await payoutsRepo.recentBlockHashes(client, known.chain);
   const seen: ChainTransaction | null | 'unwatched' = node
     ? await ctx.fromNode(known.chain, () => node.findTransaction(hash.value, recent))
     : 'unwatched';
@@ -223,28 +247,40 @@ export async function completeByHash(
     }
     paying = { outputIndex: match.outputIndex };
   }
-  await withTransaction(pool, async (client) => {
-    const before = await lockWithdrawal(client, id);
-    const payout = await payoutsRepo.lockPayout(client, id);
-    if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
-    await ctx.stepUp.confirm(client, actor.session, stepUp, actor.client);
-    if (seen === 'unwatched') {
-      await payoutsRepo.setPayoutState(client, id, { state: 'unverified', txHash: hash.value });
-      const after = await ctx.withdrawals.settle(client, id, {
-        transactionHash: hash.value,
-        processedBy: actor.id,
-      });
-      await record(client, before, after);
-      return;
-    }
-    await payoutsRepo.setPayoutState(client, id, {
-      state: seen?.block ? 'confirming' : 'manual',
-      txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.value.toLowerCase() : hash.value),
-      outputIndex: paying?.outputIndex ?? null,
-      block: seen?.block ?? null,
-      networkFeeMinor: seen?.feeMinor ?? null,
-    });
-    await record(client, before, before);
+  const row = await lockWithdrawal(client, id);
+  for (const staffId of staff) await assertMayDecide(ctx, client, staffId, row);
+  const payout = await payoutsRepo.lockPayout(client, id);
+  if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+  return { hash: hash.value, seen, paying };
+}
+
+/**
+ * Records a checked hand completion (`checkByHash`, in the same transaction): settled at
+ * once on an unwatched chain, else waiting for the watcher to see it confirm. The row
+ * before and after, for the caller's audit.
+ */
+export async function completeByHashIn(
+  ctx: ApprovalContext,
+  client: TxClient,
+  id: string,
+  done: HandCompletion,
+  processedBy: string,
+): Promise<{ before: TransactionRow; after: TransactionRow }> {
+  const before = await lockWithdrawal(client, id);
+  const payout = await payoutsRepo.lockPayout(client, id);
+  if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
+  const { seen, hash } = done;
+  if (seen === 'unwatched') {
+    await payoutsRepo.setPayoutState(client, id, { state: 'unverified', txHash: hash });
+    const after = await ctx.withdrawals.settle(client, id, { transactionHash: hash, processedBy });
+    return { before, after };
+  }
+  await payoutsRepo.setPayoutState(client, id, {
+    state: seen?.block ? 'confirming' : 'manual',
+    txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.toLowerCase() : hash),
+    outputIndex: done.paying?.outputIndex ?? null,
+    block: seen?.block ?? null,
+    networkFeeMinor: seen?.feeMinor ?? null,
   });
-  await ctx.outbox.deliver();
+  return { before, after: before };
 }

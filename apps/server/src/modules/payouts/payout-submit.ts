@@ -36,6 +36,9 @@ export async function submitSigned(
   const toSend: Array<{ id: string; hex: string; hash: string }> = [];
   const already: string[] = [];
   await withTransaction(pool, async (client) => {
+    // A try withTransaction runs again (a deadlock) starts from empty lists.
+    toSend.length = 0;
+    already.length = 0;
     const batch = await batchesRepo.lockBatch(client, found);
     if (!batch || batch.chain !== chain) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
     if (batch.state === 'abandoned' || batch.state === 'completed') {

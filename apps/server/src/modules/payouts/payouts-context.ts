@@ -6,6 +6,7 @@ import type { AuditLog } from '../audit';
 import type { BitcoinAdapter, ChainConfigs, EthereumAdapter, TronAdapter } from '../chains';
 import type { Outbox } from '../outbox';
 import { SETTING_DEFAULTS } from '../settings';
+import type { StaffChanges } from '../staff-changes';
 import type { StepUpSubject } from '../step-up';
 import type { WithdrawalsService } from '../withdrawals';
 import type { KeyOrigin } from './bitcoin-psbt';
@@ -93,5 +94,7 @@ export type PayoutsDeps = {
     ): Promise<void>;
   };
   settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
+  /** The 30-day rule: a recent funder of a customer decides none of their payouts. */
+  changes: Pick<StaffChanges, 'assertNotFunder'>;
   log: Logger;
 };

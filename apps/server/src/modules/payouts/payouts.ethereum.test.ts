@@ -66,6 +66,8 @@ let watcher: ChainWatcher;
 let payout: Address;
 let customer: SignedInUser;
 let admin: SignedInUser;
+/** Approves the hand completions `admin` proposes (two people, decision 0036). */
+let checker: SignedInUser;
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -82,6 +84,7 @@ beforeAll(async () => {
   await fund(t, customer.userId, 'ETH', '50');
   await fund(t, customer.userId, 'USDT-ERC20', '5000');
   admin = await spareStepUps(t, await verifiedAdmin(t), 400);
+  checker = await spareStepUps(t, await verifiedAdmin(t));
   // The operator funds the payout address from elsewhere (here anvil's dev account).
   await chain.sendEth(payout, parseEther('100'));
   await chain.sendToken(usdt, payout, 1_000_000_000_000n);
@@ -609,7 +612,16 @@ describe('Ethereum payouts through the API on anvil', () => {
     const exact = await chain.sendEth(henry, parseEther('0.15'));
     await mineAndTick();
     const res = await complete(exact);
-    expect(res.statusCode, res.body).toBe(200);
+    expect(res.statusCode, res.body).toBe(202);
+    // Proposed: nothing moves until another staff member approves it.
+    expect((await payoutRow(id)).state).toBe('approved');
+    const approved = await call(t, {
+      method: 'POST',
+      url: `/api/admin/changes/${res.json().pending.id}/approve`,
+      cookie: checker.cookie,
+      body: { stepUp: stepUpFor(checker) },
+    });
+    expect(approved.statusCode, approved.body).toBe(200);
     expect((await payoutRow(id)).state).toBe('confirming');
     await settle([id]);
     expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: exact });

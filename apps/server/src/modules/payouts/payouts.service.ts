@@ -1,6 +1,6 @@
 import type { TPayoutChain, TStepUp } from '@coffer/shared';
+import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
-import type pg from 'pg';
 import { CONFIRMATIONS_SETTING } from '../chains';
 import type { TransactionRow } from '../ledger';
 import { bumpBitcoin } from './bitcoin-batch-builder';
@@ -9,10 +9,13 @@ import { payoutAddressOf } from './ethereum-payout-tx';
 import {
   type ApprovalContext,
   approve,
+  assertMayDecide,
   assertNotApproved,
   assertOffChain,
   beforeReject,
-  completeByHash,
+  checkByHash,
+  completeByHashIn,
+  type HandCompletion,
 } from './payout-approval';
 import { batchFile, buildBatch, chainOfBatch } from './payout-batches';
 import { submitSigned } from './payout-submit';
@@ -84,6 +87,7 @@ export function createPayoutsService(deps: PayoutsDeps) {
     stepUp: deps.stepUp,
     withdrawals: deps.withdrawals,
     outbox: deps.outbox,
+    changes: deps.changes,
   };
 
   return {
@@ -94,17 +98,15 @@ export function createPayoutsService(deps: PayoutsDeps) {
     assertOffChain,
     beforeReject,
     assertNotApproved,
-    completeByHash: (
-      actor: PayoutActor,
-      id: string,
-      reference: string,
-      stepUp: TStepUp,
-      record: (
-        client: pg.PoolClient,
-        before: TransactionRow,
-        after: TransactionRow,
-      ) => Promise<void>,
-    ) => completeByHash(approval, actor, id, reference, stepUp, record),
+    /** Whether a staff member may decide this locked payout row (own, four eyes, funder). */
+    assertMayDecide: (client: TxClient, staffId: string, row: TransactionRow) =>
+      assertMayDecide(approval, client, staffId, row),
+    /** A hand completion by hash checked, writing nothing (proposal and approval). */
+    checkByHash: (client: TxClient, id: string, reference: string, staff: readonly string[]) =>
+      checkByHash(approval, client, id, reference, staff),
+    /** A checked hand completion recorded, in the caller's transaction. */
+    completeByHashIn: (client: TxClient, id: string, done: HandCompletion, processedBy: string) =>
+      completeByHashIn(approval, client, id, done, processedBy),
     overview: (chain: TPayoutChain) => overview(ctx, chain),
     build: (actor: BatchActor, chain: TPayoutChain) => buildBatch(ctx, actor, chain),
     file: (actor: BatchActor, batchId: string) => batchFile(ctx, actor, batchId),
@@ -117,4 +119,4 @@ export function createPayoutsService(deps: PayoutsDeps) {
 }
 
 export type PayoutsService = ReturnType<typeof createPayoutsService>;
-export type { BuiltBitcoinBatch };
+export type { BuiltBitcoinBatch, HandCompletion };

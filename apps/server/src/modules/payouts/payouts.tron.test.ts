@@ -49,6 +49,8 @@ let fake: FakeTronGrid;
 let watcher: ChainWatcher;
 let alice: SignedInUser;
 let admin: SignedInUser;
+/** Approves the hand completions `admin` proposes (two people, decision 0036). */
+let checker: SignedInUser;
 
 beforeAll(async () => {
   fake = await startFakeTronGrid({ usdtContract: USDT });
@@ -64,6 +66,7 @@ beforeAll(async () => {
   await setSetting(t, 'max_daily_withdrawal', '100000000');
   alice = await spareStepUps(t, await verifiedCustomer(t));
   admin = await spareStepUps(t, await verifiedAdmin(t));
+  checker = await spareStepUps(t, await verifiedAdmin(t));
   await fund(t, alice.userId, 'USDT-TRC20', '1000');
   expect((await watcher.tick()).state).toBe('ok');
 });
@@ -116,13 +119,27 @@ async function approvedWithdrawal(
   return id;
 }
 
-const complete = (id: string, reference: string, app = t, by = admin) =>
-  call(app, {
+/**
+ * A hand completion proposed by `by` and approved by `approver`: a refused proposal's
+ * answer, or the approval's if refused, else the payout as it is then.
+ */
+async function complete(id: string, reference: string, app = t, by = admin, approver = checker) {
+  const proposed = await call(app, {
     method: 'POST',
     url: `/api/admin/withdrawals/${id}/complete`,
     cookie: by.cookie,
     body: { reference, stepUp: stepUpFor(by) },
   });
+  if (proposed.statusCode !== 202) return proposed;
+  const approved = await call(app, {
+    method: 'POST',
+    url: `/api/admin/changes/${proposed.json().pending.id}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: stepUpFor(approver) },
+  });
+  if (approved.statusCode !== 200) return approved;
+  return call(app, { url: `/api/admin/transactions/${id}`, cookie: approver.cookie });
+}
 
 async function payout(id: string) {
   const { rows } = await t.services.pool.query<{
@@ -277,6 +294,7 @@ describe('without a TRON API configured', () => {
     try {
       const customer = await spareStepUps(plain, await verifiedCustomer(plain));
       const staff = await spareStepUps(plain, await verifiedAdmin(plain));
+      const second = await spareStepUps(plain, await verifiedAdmin(plain));
       await fund(plain, customer.userId, 'USDT-TRC20', '100');
       const id = await approvedWithdrawal(
         plain,
@@ -285,7 +303,7 @@ describe('without a TRON API configured', () => {
         '10',
       );
       const hash = randomBytes(32).toString('hex');
-      const res = await complete(id, hash, plain, staff);
+      const res = await complete(id, hash, plain, staff, second);
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json().transaction).toMatchObject({
         status: 'completed',
@@ -300,5 +318,5 @@ describe('without a TRON API configured', () => {
     } finally {
       await plain.close();
     }
-  });
+  }, 60_000);
 });

@@ -13,7 +13,10 @@ export type PendingUnfreeze = {
 export type HoldState = {
   holdUntil: Date | null;
   frozenAt: Date | null;
-  /** Whether a confirmed recovery phrase exists: a burnt one's replacement must be confirmed. */
+  /**
+   * Whether a confirmed recovery phrase exists: a burnt one's replacement must be confirmed.
+   * Always true for staff, who have none: their hold ends with its time.
+   */
   hasPhrase: boolean;
 };
 
@@ -22,8 +25,10 @@ export const securityHoldRepository = {
   async state(db: Queryable, userId: string): Promise<HoldState | null> {
     const { rows } = await db.query<HoldState>(
       `SELECT p.security_hold_until AS "holdUntil", p.frozen_at AS "frozenAt",
-              EXISTS (SELECT 1 FROM user_seed_phrases s
-                       WHERE s.user_id = p.id AND s.confirmed_at IS NOT NULL) AS "hasPhrase"
+              -- Staff never hold a phrase (they never use one), so none keeps their hold on.
+              (EXISTS (SELECT 1 FROM user_seed_phrases s
+                        WHERE s.user_id = p.id AND s.confirmed_at IS NOT NULL)
+               OR EXISTS (SELECT 1 FROM admin_users a WHERE a.user_id = p.id)) AS "hasPhrase"
          FROM user_profiles p WHERE p.id = $1`,
       [userId],
     );

@@ -7,6 +7,7 @@ import { assertClear, assertStaffClear, holdStatus, signInRefusal } from './hold
 import { rejectUnfreeze } from './reject-unfreeze';
 import { requestUnfreeze } from './request-unfreeze';
 import { type SecurityHoldContext, type StaffActor, unfreezeState } from './security-hold-context';
+import { newSetPasswordLink } from './set-password-link';
 import { setPasswordWithLink } from './set-password-with-link';
 import { type HoldStart, startHold } from './start-hold';
 
@@ -60,6 +61,10 @@ export function createSecurityHold(deps: SecurityHoldContext) {
 
     setPasswordWithLink: (token: string, newPassword: string, from: Client): Promise<void> =>
       setPasswordWithLink(deps, token, newPassword, from),
+
+    /** A new single-use set-password link (72 hours) on the caller's transaction, for an invited staff member. */
+    newSetPasswordLink: (client: pg.PoolClient, userId: string) =>
+      newSetPasswordLink(deps, client, userId),
   };
 }
 

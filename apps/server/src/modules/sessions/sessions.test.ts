@@ -12,12 +12,14 @@ import {
 } from '@server-test/helpers';
 import { spareStepUps } from '@server-test/money-helpers';
 import { subscribed } from '@server-test/realtime-support';
-import { putSettings as putSettingsAs } from '@server-test/settings-helpers';
+import { putSettings as putSettingsAs, saveSettings } from '@server-test/settings-helpers';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SETTING_DEFAULTS } from '../settings';
 
 let t: TestApp;
 let admin: SignedInUser;
+/** A second staff member: every setting but a money stop is approved by another. */
+let approver: SignedInUser;
 let socketUrl: string;
 
 beforeAll(async () => {
@@ -27,6 +29,7 @@ beforeAll(async () => {
   await t.services.listener.start();
   admin = await verifiedAdmin(t);
   await spareStepUps(t, admin);
+  approver = await spareStepUps(t, await verifiedAdmin(t));
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const address = t.app.server.address();
   socketUrl = `ws://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -82,6 +85,9 @@ const sessionOf = async (user: SignedInUser, headers: Record<string, string> = {
 const background = { [SESSION_BACKGROUND_HEADER]: '1' };
 
 const putSettings = (values: Record<string, string>) => putSettingsAs(t, admin, values);
+/** Proposed by the admin, approved by the approver: the values applied. */
+const saveSettingsNow = (values: Record<string, string>) =>
+  saveSettings(t, admin, approver, values);
 
 /** Waits for the save's announcement to reach this instance's settings cache. */
 async function cached(key: string, value: string) {
@@ -202,14 +208,13 @@ describe('session timeouts', () => {
     await idleFor(customer, 11);
     expect(await sessionOf(customer, background)).not.toBeNull();
 
-    const saved = await putSettings({ session_idle_minutes_customer: '10' });
-    expect(saved.statusCode).toBe(200);
+    await saveSettingsNow({ session_idle_minutes_customer: '10' });
     await cached('session_idle_minutes_customer', '10');
     expect(await sessionOf(customer, background)).toBeNull();
     expect(await sessionRows(customer)).toBe(0);
 
     // A longer lifetime applies too: a 13-hour-old session lives with 24 hours allowed.
-    expect((await putSettings({ session_absolute_hours: '24' })).statusCode).toBe(200);
+    await saveSettingsNow({ session_absolute_hours: '24' });
     await cached('session_absolute_hours', '24');
     const longer = await verifiedCustomer(t);
     await idleFor(longer, 0, 13 * 60);
@@ -263,12 +268,14 @@ describe('session timeouts', () => {
   });
 
   it('accepts the bounds', async () => {
-    const res = await putSettings({
+    await saveSettingsNow({
       session_idle_minutes_customer: '1440',
       session_idle_minutes_admin: '5',
       session_absolute_hours: '168',
     });
-    expect(res.statusCode).toBe(200);
+    await cached('session_idle_minutes_customer', '1440');
+    await cached('session_idle_minutes_admin', '5');
+    await cached('session_absolute_hours', '168');
   });
 
   it('the clean-up job removes sessions past the limits in force, and only those', async () => {

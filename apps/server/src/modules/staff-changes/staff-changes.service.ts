@@ -12,6 +12,7 @@ import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import type pg from 'pg';
 import type { AuditLog } from '../audit';
+import type { Outbox } from '../outbox';
 import type { RealtimeHub } from '../realtime';
 import type { StepUp, StepUpSubject } from '../step-up';
 import { staffChangesRepository as repo, type StaffChangeRow } from './staff-changes.repository';
@@ -59,11 +60,6 @@ export type ChangeKind<P> = {
     payload: P,
     context: { change: StaffChangeRow; approver: StaffActor },
   ): Promise<Record<string, unknown> | null>;
-  /**
-   * Runs once the approval has committed: delivering the mail `apply` queued on the outbox
-   * now, rather than at the outbox job's next run.
-   */
-  afterCommit?(): Promise<void>;
 };
 
 export type StaffChanges = ReturnType<typeof createStaffChanges>;
@@ -97,8 +93,10 @@ export function createStaffChanges(deps: {
   audit: AuditLog;
   stepUp: Pick<StepUp, 'confirm'>;
   realtime: Pick<RealtimeHub, 'publish'>;
+  /** Mail an approval queued (the customer told of the change) leaves once it commits. */
+  outbox: Pick<Outbox, 'deliver'>;
 }) {
-  const { pool, audit, stepUp, realtime } = deps;
+  const { pool, audit, stepUp, realtime, outbox } = deps;
   /** Staff's queues refetch when a change is proposed or decided (on its transaction). */
   const announce = (client: TxClient, change: { id: string; proposed_by: string }) =>
     realtime.publish(client, {
@@ -210,8 +208,11 @@ export function createStaffChanges(deps: {
           await repo.decide(client, id, 'expired', null, null);
           return { expired: true as const };
         }
-        const result = await kind.apply(client, change.payload, { change, approver: actor });
+        // The approver's factor first, as the rules stand before the change: a change that
+        // tightens them (passkeys required) must not refuse its own approval. A refusal by
+        // `apply` rolls the code's use back with everything else.
         await stepUp.confirm(client, actor.session, proof, actor.client);
+        const result = await kind.apply(client, change.payload, { change, approver: actor });
         await repo.decide(client, id, 'approved', actor.userId, result);
         await audit.record(client, {
           actorId: actor.userId,
@@ -230,7 +231,7 @@ export function createStaffChanges(deps: {
         return { expired: false as const, change: presentChange(decided) };
       });
       if (outcome.expired) throw new AppError('CONFLICT', STAFF_MSG.changeExpired);
-      await kindOf(outcome.change.kind).afterCommit?.();
+      await outbox.deliver();
       return outcome.change;
     },
 

@@ -86,6 +86,20 @@ function staffAction(
   });
 }
 
+/**
+ * A staff proposal (an edit, a hand completion: two people, decision 0036) approved by the
+ * other staff member: the approval's answer.
+ */
+async function approvedByOther(proposal: Awaited<ReturnType<typeof call>>) {
+  expect(proposal.statusCode, proposal.body).toBe(202);
+  return call(t, {
+    method: 'POST',
+    url: `/api/admin/changes/${proposal.json().pending.id}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: stepUpFor(approver) },
+  });
+}
+
 /** A customer with 1 BTC who asked to withdraw 0.5 BTC (0.5001 held with the fee). */
 async function pendingWithdrawal() {
   const customer = await verifiedCustomer(t);
@@ -274,7 +288,7 @@ describe('refused cancellations change nothing', () => {
     const tx = (
       await call(t, { url: `/api/admin/transactions/${edited.id}`, cookie: staff.cookie })
     ).json().transaction;
-    const redated = await call(t, {
+    const proposed = await call(t, {
       method: 'PATCH',
       url: `/api/admin/transactions/${edited.id}`,
       cookie: staff.cookie,
@@ -292,6 +306,7 @@ describe('refused cancellations change nothing', () => {
         stepUp: stepUpFor(staff),
       },
     });
+    const redated = await approvedByOther(proposed);
     expect(redated.statusCode, redated.body).toBe(200);
     expect((await historyRow(edited.customer, edited.id)).cancellable).toBeUndefined();
     const editedRes = await withoutChange(t, () => cancel(edited.customer, edited.id));
@@ -318,13 +333,12 @@ describe('refused cancellations change nothing', () => {
       error: 'CONFLICT',
       message: HISTORY_MSG.cancelStaffRecorded,
     });
-  });
+  }, 60_000);
 
   it('completed, rejected or already cancelled: 409, saying which', async () => {
     const paid = await pendingBankPayout();
-    expect(
-      (await staffAction(staff, paid.id, 'complete', { reference: 'WBC 2025/0002' })).statusCode,
-    ).toBe(200);
+    const paying = await staffAction(staff, paid.id, 'complete', { reference: 'WBC 2025/0002' });
+    expect((await approvedByOther(paying)).statusCode).toBe(200);
     const rejected = await pendingWithdrawal();
     expect(
       (await staffAction(staff, rejected.id, 'reject', { reason: 'Address under review' }))
@@ -346,7 +360,7 @@ describe('refused cancellations change nothing', () => {
     const row = await historyRow(rejected.customer, rejected.id);
     expect(row.cancelled).toBeUndefined();
     expect(row.reason).toBe('Address under review');
-  });
+  }, 60_000);
 
   it('from another site or signed out: refused before anything is read', async () => {
     const { customer, id } = await pendingWithdrawal();

@@ -21,36 +21,62 @@ export async function completeWithdrawal(
   transactionId: string,
   input: { transactionHash: string; processedBy: string } & StaffHooks,
 ): Promise<TTransaction> {
-  const row = await withTransaction(ctx.pool, async (client) => {
-    const before = await lockPending(client, transactionId, input.guard);
-    await input.check?.(client, before);
-    // A customer's bank transfer from before payouts were funded holds nothing: paying
-    // it out would be money leaving the books (decision 0010). It can only be rejected.
-    if (isBank(before) && before.wallet_id === null && before.created_by === before.user_id) {
-      throw new AppError('CONFLICT', ADMIN_TX_MSG.unfundedPayout);
-    }
-    // The proof that the money left, in its one form: a bank's reference for a bank
-    // payout, the chain transaction of the asset's network for a withdrawal.
-    if (input.transactionHash.trim() === '') {
-      throw new AppError(
-        'VALIDATION_FAILED',
-        isBank(before) ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
-      );
-    }
-    const reference = isBank(before)
-      ? normalizeBankReference(input.transactionHash)
-      : normalizeTxHash(before.asset_id, input.transactionHash);
-    if (!reference.ok) throw new AppError('VALIDATION_FAILED', reference.message);
-    const after = await ctx.ledger.changeStatus(client, transactionId, 'completed', {
-      transactionHash: reference.value,
-      processedBy: input.processedBy,
-    });
-    await input.record?.(client, before, after);
-    await tell(ctx, client, after);
-    return after;
-  });
+  const row = await withTransaction(ctx.pool, (client) =>
+    completeWithdrawalIn(ctx, client, transactionId, input),
+  );
   await ctx.outbox.deliver();
   return presentTransaction(row);
+}
+
+/**
+ * The same completion in the caller's transaction (a two-person hand completion applies
+ * in its approval's): the caller delivers the outbox after its commit, or the job does.
+ */
+export async function completeWithdrawalIn(
+  ctx: WithdrawalsContext,
+  client: pg.PoolClient,
+  transactionId: string,
+  input: { transactionHash: string; processedBy: string } & StaffHooks,
+): Promise<TransactionRow> {
+  const before = await lockPending(client, transactionId, input.guard);
+  const reference = await checkCompletion(client, before, input);
+  const after = await ctx.ledger.changeStatus(client, transactionId, 'completed', {
+    transactionHash: reference,
+    processedBy: input.processedBy,
+  });
+  await input.record?.(client, before, after);
+  await tell(ctx, client, after);
+  return after;
+}
+
+/**
+ * What a completion checks on the locked row, before anything is written: the caller's
+ * check, a payout that holds something, and the reference in its one form (returned).
+ */
+export async function checkCompletion(
+  client: pg.PoolClient,
+  before: TransactionRow,
+  input: { transactionHash: string } & Pick<StaffHooks, 'check'>,
+): Promise<string> {
+  await input.check?.(client, before);
+  // A customer's bank transfer from before payouts were funded holds nothing: paying
+  // it out would be money leaving the books (decision 0010). It can only be rejected.
+  if (isBank(before) && before.wallet_id === null && before.created_by === before.user_id) {
+    throw new AppError('CONFLICT', ADMIN_TX_MSG.unfundedPayout);
+  }
+  // The proof that the money left, in its one form: a bank's reference for a bank
+  // payout, the chain transaction of the asset's network for a withdrawal.
+  if (input.transactionHash.trim() === '') {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      isBank(before) ? ADMIN_TX_MSG.bankReferenceRequired : ADMIN_TX_MSG.hashRequired,
+    );
+  }
+  const reference = isBank(before)
+    ? normalizeBankReference(input.transactionHash)
+    : normalizeTxHash(before.asset_id, input.transactionHash);
+  if (!reference.ok) throw new AppError('VALIDATION_FAILED', reference.message);
+  return reference.value;
 }
 
 /**

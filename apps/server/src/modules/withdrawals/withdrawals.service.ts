@@ -4,10 +4,16 @@ import type pg from 'pg';
 import type { TransactionRow } from '../ledger';
 import type { StepUpSubject } from '../step-up';
 import { cancelWithdrawal } from './cancel-withdrawal';
-import { completeWithdrawal, settleWithdrawal } from './complete-withdrawal';
+import {
+  checkCompletion,
+  completeWithdrawal,
+  completeWithdrawalIn,
+  settleWithdrawal,
+} from './complete-withdrawal';
 import { rejectWithdrawal } from './reject-withdrawal';
 import { requestWithdrawal } from './request-withdrawal';
-import type { StaffHooks, WithdrawalsContext } from './withdrawals-context';
+import { assertStaffPayoutWithinLimit, type StaffPayout } from './staff-limit';
+import { lockPending, type StaffHooks, type WithdrawalsContext } from './withdrawals-context';
 
 /**
  * Withdrawals, composed: the customer's request and cancellation, staff's completion or
@@ -15,6 +21,7 @@ import type { StaffHooks, WithdrawalsContext } from './withdrawals-context';
  * (`withdrawals-context.ts`); the customer's mails are in `withdrawal-mail.ts`.
  */
 
+export type { StaffPayout } from './staff-limit';
 export type { StaffHooks } from './withdrawals-context';
 
 export function createWithdrawalsService(deps: WithdrawalsContext) {
@@ -33,6 +40,36 @@ export function createWithdrawalsService(deps: WithdrawalsContext) {
       transactionId: string,
       input: { transactionHash: string; processedBy: string } & StaffHooks,
     ): Promise<TTransaction> => completeWithdrawal(ctx, transactionId, input),
+
+    /**
+     * Staff's completion in the caller's transaction: a two-person completion applies in
+     * its approval's (the caller's commit sends the mail's delivery to the outbox job).
+     */
+    completeIn: (
+      client: pg.PoolClient,
+      transactionId: string,
+      input: { transactionHash: string; processedBy: string } & StaffHooks,
+    ): Promise<TransactionRow> => completeWithdrawalIn(ctx, client, transactionId, input),
+
+    /**
+     * What a completion would check, writing nothing: the payout locked and pending, the
+     * caller's guard and check, funded, and its reference's form (returned normalised).
+     */
+    async checkCompletion(
+      client: pg.PoolClient,
+      transactionId: string,
+      input: { transactionHash: string } & Pick<StaffHooks, 'guard' | 'check'>,
+    ): Promise<string> {
+      const row = await lockPending(client, transactionId, input.guard);
+      return checkCompletion(client, row, input);
+    },
+
+    /** The customer's daily limit on a payout staff record for them (staff-limit.ts). */
+    assertStaffPayoutWithinLimit: (
+      client: pg.PoolClient,
+      payout: StaffPayout,
+      alreadyCountedUsd?: string,
+    ): Promise<void> => assertStaffPayoutWithinLimit(ctx, client, payout, alreadyCountedUsd),
 
     /** The chain proved a crypto payout, in the caller's transaction (the payouts module). */
     settle: (
