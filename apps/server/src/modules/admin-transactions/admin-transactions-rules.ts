@@ -173,3 +173,14 @@ export function refuseSelfCompletedPayout(type: string, status: string): void {
     throw new AppError('CONFLICT', ADMIN_TX_MSG.payoutPending);
   }
 }
+
+/**
+ * A payout staff record is dated when it is recorded (an edit keeps its date): the daily
+ * limit counts a customer's payouts by date, so a payout dated in the past would count
+ * against no later one, and many of them would pass a limit each one alone stays under.
+ * Other rows keep the date staff give them.
+ */
+export function staffPayoutDate(type: string, current: Date | null, typed: string): Date {
+  if (!PAYOUT_TYPES.has(type)) return new Date(typed);
+  return current ?? new Date();
+}

@@ -27,6 +27,7 @@ import {
   isDuplicateDeposit,
   referenceFor,
   refuseSelfCompletedPayout,
+  staffPayoutDate,
 } from './admin-transactions-rules';
 import {
   type Described,
@@ -83,7 +84,7 @@ async function record(
     throw new AppError('NOT_FOUND', 'Customer not found.');
   }
   const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
-  const transactionDate = new Date(body.transactionDate);
+  const transactionDate = staffPayoutDate(body.type, null, body.transactionDate);
   if (body.type === 'bank_transfer') {
     const currency = body.bank?.currency ?? 'AUD';
     if (body.status !== 'failed') {

@@ -458,16 +458,24 @@ describe("staff's payouts obey the customer's daily limit", () => {
       );
       expect(errorOf(bank).error).toBe('LIMIT_EXCEEDED');
 
-      // Two that each fit alone: the second is refused when it is approved. (Dated now: the
-      // limit counts the payouts dated in the last 24 hours.)
-      const small = {
-        cryptoAmount: '0.0001',
-        usdAmount: '6000.00',
-        transactionDate: new Date().toISOString(),
-      };
-      const first = pendingOf(await withdrawal(small));
-      const second = pendingOf(await withdrawal(small));
+      // Two that each fit alone: the second is refused when it is approved. The first is
+      // typed three days back, but a payout staff record is dated when recorded: the limit
+      // counts the payouts dated in the last 24 hours, so a backdated one would count
+      // against none of the later ones.
+      const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
+      const small = { cryptoAmount: '0.0001', usdAmount: '6000.00' };
+      const first = pendingOf(await withdrawal({ ...small, transactionDate: threeDaysAgo }));
+      const second = pendingOf(
+        await withdrawal({ ...small, transactionDate: new Date().toISOString() }),
+      );
       expect((await approveChange(adminB, first.id)).statusCode).toBe(200);
+      const { rows } = await t.services.pool.query<{ age: number }>(
+        `SELECT extract(epoch FROM now() - transaction_date)::float8 AS age FROM transactions
+          WHERE user_id = $1 AND transaction_type = 'withdrawal'`,
+        [customer.userId],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.age).toBeLessThan(60);
       const late = await withoutChange(t, () => approveChange(adminB, second.id));
       expect([late.statusCode, errorOf(late).error]).toEqual([400, 'LIMIT_EXCEEDED']);
     } finally {

@@ -35,6 +35,7 @@ import {
   PAYOUT_TYPES,
   referenceFor,
   sameFigure,
+  staffPayoutDate,
 } from './admin-transactions-rules';
 import { openBank, rowWords, type Sealed, sealBank, shownPair } from './transaction-change-view';
 
@@ -107,7 +108,11 @@ function revisionOf(
   body: Omit<TUpdateAdminTransaction, 'stepUp'>,
   by: string,
 ): Revision {
-  const transactionDate = new Date(body.transactionDate);
+  const transactionDate = staffPayoutDate(
+    body.type,
+    PAYOUT_TYPES.has(current.transaction_type) ? current.transaction_date : null,
+    body.transactionDate,
+  );
   const audAmount = body.audAmount === '' ? audOf(body.usdAmount) : body.audAmount;
   if (body.type === 'bank_transfer') {
     const transactionHash =
