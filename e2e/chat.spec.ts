@@ -1,6 +1,11 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible, ownAddress } from './support/app';
-import { type Account, createCustomer, signInNewAdmin } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  signInNewAdminAccount,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // A customer and an admin side by side, each in their own browser: the chat is live both ways.
@@ -11,6 +16,8 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
+/** The admin, with the backup codes their step-ups spend. */
+let adminAccount: Account;
 
 /** A 1x1 PNG: what the admin attaches. */
 const PNG = Buffer.from(
@@ -33,7 +40,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdmin(admin, 'chat-admin');
+  adminAccount = await signInNewAdminAccount(admin, 'chat-admin');
 });
 
 test.afterAll(async () => {
@@ -136,16 +143,34 @@ test('the admin can start a chat with a chosen customer', async () => {
   await expect(messages(admin).getByText('Thanks, that helps.')).toBeVisible();
 });
 
-test('the admin deletes the conversation, and it disappears for the customer too', async () => {
-  admin.once('dialog', (d) => {
-    expect(d.message()).toBe(
-      'Are you sure you want to delete this conversation? This action cannot be undone.',
-    );
-    void d.accept();
+test('the admin closes the conversation with a step-up; the customer keeps it and reopens it', async () => {
+  await admin.getByRole('button', { name: 'Close conversation' }).click();
+  await confirmStepUp(admin, adminAccount, {
+    title: 'Close this conversation',
+    says: 'Its messages and files are kept',
   });
-  await admin.getByRole('button', { name: 'Delete conversation' }).click();
-  await expect(customerRoom(admin)).toHaveCount(0);
-  await expect(admin.getByText('Select a Conversation')).toBeVisible();
-  await expect(rooms(customer)).toHaveCount(0);
-  await expect(customer.getByText('Welcome to Support')).toBeVisible();
+  // Closed, never deleted: both sides still see it and every message in it.
+  await expect(customerRoom(admin)).toHaveCount(1);
+  const adminRegion = admin.getByRole('region', { name: /Conversation with/ });
+  await expect(adminRegion.getByText('Closed', { exact: true })).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Close conversation' })).toHaveCount(0);
+  await expect(messages(admin).getByText('Thanks, that helps.')).toBeVisible();
+
+  const customerRegion = customer.getByRole('region', { name: /Conversation with Support/ });
+  await expect(customerRegion.getByText('Closed', { exact: true })).toBeVisible();
+  await expect(messages(customer).getByText('Thanks, that helps.')).toBeVisible();
+  await expect(
+    customer.getByText(
+      'Support closed this conversation. You can still read it; send a message to open it again.',
+    ),
+  ).toBeVisible();
+  await expectAccessible(customer);
+  await snap(customer, 'chat-customer-closed', ['desktop']);
+
+  // The customer's next message opens it again, for staff too.
+  await composer(customer).fill('One more thing, please.');
+  await customer.getByRole('button', { name: 'Send message' }).click();
+  await expect(customerRegion.getByText('Online')).toBeVisible();
+  await expect(messages(admin).getByText('One more thing, please.')).toBeVisible();
+  await expect(admin.getByRole('button', { name: 'Close conversation' })).toBeVisible();
 });

@@ -1,7 +1,14 @@
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { jpegWithGps, realPng } from '../apps/server/test/image-fixtures';
 import { expectAccessible, mailTo, ownAddress } from './support/app';
-import { type Account, createCustomer, sidebar, signInNewAdmin, toasts } from './support/flows';
+import {
+  type Account,
+  confirmStepUp,
+  createCustomer,
+  sidebar,
+  signInNewAdminAccount,
+  toasts,
+} from './support/flows';
 import { textInsetFromBorder } from './support/layout';
 import { snap } from './support/shots';
 
@@ -13,6 +20,8 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
+/** The reviewer, with the backup codes their step-ups spend. */
+let adminAccount: Account;
 
 const FRONT_LABEL = "Front of Driver's Licence or Passport (required)";
 const BACK_LABEL = "Back of Driver's Licence (optional)";
@@ -44,7 +53,7 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext({ acceptDownloads: true });
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdmin(admin, 'kyc-admin');
+  adminAccount = await signInNewAdminAccount(admin, 'kyc-admin');
 });
 
 test.afterAll(async () => {
@@ -170,6 +179,11 @@ test('the admin reviews the documents and rejects with notes', async () => {
 
   await dialog.getByLabel('Review Notes').fill('The photo of your licence is blurry.');
   await dialog.getByRole('button', { name: 'Reject' }).click();
+  // A decision is a staff write: the reviewer's fresh second factor confirms it.
+  await confirmStepUp(admin, adminAccount, {
+    title: 'Confirm the rejection',
+    says: account.email,
+  });
   await expectToast(
     admin,
     'Status Updated',
@@ -226,6 +240,7 @@ test('the admin approves the resubmission; both screens follow live', async () =
   await expect(dialog.getByText('licence-front-sharp.png')).toBeVisible();
   await expect(dialog.getByRole('img', { name: 'Front Document of Ada Lovelace' })).toBeVisible();
   await dialog.getByRole('button', { name: 'Approve' }).click();
+  await confirmStepUp(admin, adminAccount, { title: 'Confirm the approval' });
   await expectToast(admin, 'Status Updated', 'KYC submission has been approved');
   await expect(row).toContainText('Approved');
   expect(await mailTo(account.email)).toContain('has been approved');

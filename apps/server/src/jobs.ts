@@ -58,6 +58,13 @@ export function startJobs(s: Services, opts: { lockRetryMs?: number } = {}): Job
     },
     // Uploads no row names; the store is shared by every instance, so one sweep will do.
     { name: 'file sweep', exclusive: 'clean-up', everyMs: HOUR, task: () => s.fileSweep.run() },
+    // Closed chats older than `chat_retention_days` (0 keeps them), audited: chat/chat-retention.ts.
+    {
+      name: 'chat retention',
+      exclusive: 'clean-up',
+      everyMs: HOUR,
+      task: () => s.chat.applyRetention(),
+    },
     // One instance polls the feeds and snapshots them; the others read the snapshots.
     {
       name: 'price sync',

@@ -34,4 +34,5 @@ export const MSG = {
   internal: 'Something went wrong on our side. Please try again.',
   unavailable: 'Coffer cannot reach its database right now. Please try again in a few seconds.',
   busy: 'Coffer is busy checking other sign-ins right now. Please try again in a few seconds.',
+  contended: 'Coffer is busy with other changes to the same records. Please try again in a moment.',
 } as const;

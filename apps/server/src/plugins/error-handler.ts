@@ -2,10 +2,13 @@ import { MSG } from '@coffer/shared';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseUnavailable } from '../db/client';
+import { isRetryableTransactionError } from '../db/tx';
 import { AppError, STATUS_BY_CODE } from '../lib/app-error';
 
 /** When a client should try again while the database is away (it restarts in seconds). */
 const DATABASE_RETRY_AFTER_S = 5;
+/** When to try again after parallel requests kept colliding on the same rows. */
+const CONTENTION_RETRY_AFTER_S = 1;
 
 /** One error handler: `{ error, message }` bodies, and nothing internal on a 5xx. */
 export function registerErrorHandler(app: FastifyInstance): void {
@@ -43,6 +46,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
         error: 'UNAVAILABLE',
         message: MSG.unavailable,
         retryAfter: DATABASE_RETRY_AFTER_S,
+      });
+    }
+    // A deadlock or serialization failure that outlived withTransaction's own tries: the
+    // request's transaction was rolled back whole, so sending it again is safe.
+    if (isRetryableTransactionError(err)) {
+      request.log.warn({ err: String(err) }, 'transaction kept colliding with others');
+      return reply.status(503).header('retry-after', String(CONTENTION_RETRY_AFTER_S)).send({
+        error: 'BUSY',
+        message: MSG.contended,
+        retryAfter: CONTENTION_RETRY_AFTER_S,
       });
     }
     request.log.error({ err }, 'request failed');

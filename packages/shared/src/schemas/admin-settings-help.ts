@@ -49,6 +49,8 @@ export const SETTING_HELP: Readonly<Record<string, string>> = {
     'When the staking program began, as a date and time in UTC, e.g. 2025-07-10T00:00:00Z.',
   bank_statement_descriptor:
     'The name customers see on their bank statement for a transfer from Coffer.',
+  chat_retention_days:
+    'Closed support conversations are removed, files and all, this many days after closing. 0 keeps them for ever.',
 };
 
 /** The help line of a setting, or null for one this build does not know. */

@@ -95,6 +95,13 @@ export const MONEY_STOPS: Record<string, string> = {
 };
 
 /**
+ * How long staff's closed support conversations are kept, in days; 0 keeps them for ever.
+ * The ceiling is ten years. Shortening it removes customers' words, so, like every setting
+ * but a money stop, a change waits for a second person.
+ */
+export const CHAT_RETENTION_DAYS = { min: 0, max: 3650 } as const;
+
+/**
  * Whether setting `key` to `value` waits for a second staff member's approval: every
  * change does (decision 0036), but for pulling a money stop, which applies at once.
  */
@@ -145,6 +152,7 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   staking_daily_rate: { label: 'Staking daily rate', section: 'Other Settings' },
   staking_program_start: { label: 'Staking program start', section: 'Other Settings' },
   bank_statement_descriptor: { label: 'Bank statement descriptor', section: 'Other Settings' },
+  chat_retention_days: { label: 'Chat retention (days)', section: 'Limits & Security' },
 };
 
 export function settingLabel(key: string): string {

@@ -1,5 +1,6 @@
 import {
   API_PROVIDERS,
+  CHAT_RETENTION_DAYS,
   CONFIRMATIONS_RANGE,
   EXPLORER_HASH_PLACEHOLDER,
   EXPLORER_TX_URL_DEFAULTS,
@@ -134,6 +135,10 @@ export function settingValueError(key: string, type: TSettingType, value: string
       return (API_PROVIDERS as readonly string[]).includes(value)
         ? null
         : `${label} must be one of: ${API_PROVIDERS.join(', ')}.`;
+    case 'chat_retention_days':
+      return /^(0|[1-9]\d{0,3})$/.test(value) && Number(value) <= CHAT_RETENTION_DAYS.max
+        ? null
+        : `${label} must be a whole number of days from ${CHAT_RETENTION_DAYS.min} (keep for ever) to ${CHAT_RETENTION_DAYS.max}.`;
     case 'bank_statement_descriptor':
       if (value.trim() === '') return `${label} cannot be empty.`;
       return value.length > DESCRIPTOR_MAX

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStepUp } from './step-up';
 
 /** what an attachment may be, checked again by content. */
 export const CHAT_ATTACHMENT_ACCEPT =
@@ -13,15 +14,28 @@ export const CHAT_MSG = {
   roomNotFound: 'Conversation not found.',
   fileNotFound: 'File not found.',
   tooManyRooms: 'You have too many conversations open. Please continue an existing one.',
-  deleteConfirm: 'Are you sure you want to delete this conversation? This action cannot be undone.',
-  deleteFailed: 'Failed to delete conversation. Please try again.',
+  alreadyClosed: 'This conversation is already closed.',
+  closeConfirm:
+    'Close this conversation? Its messages and files are kept; the customer can still read it, and their next message opens it again.',
+  closed: 'Conversation closed. Its messages are kept.',
+  closeFailed: 'Failed to close the conversation. Please try again.',
+  /** Above the composer of a closed conversation, on each side. */
+  closedNoticeCustomer:
+    'Support closed this conversation. You can still read it; send a message to open it again.',
+  closedNoticeAdmin: 'This conversation is closed. Sending a message opens it again.',
 } as const;
 
-/** chat_rooms, as its customer sees it. `status` 'active' shows 'Online'. */
+/**
+ * chat_rooms, as its customer sees it. `status` 'active' shows 'Online', 'closed' shows
+ * 'Closed': staff closed it (never deleted), its history stays readable, and a new message
+ * from either side opens it again.
+ */
 export const ZChatRoom = z.object({
   id: z.string(),
   userId: z.string(),
   status: z.string(),
+  /** When staff closed it; null while it is open. */
+  closedAt: z.string().nullable(),
   createdAt: z.string(),
   lastMessageAt: z.string(),
   /** Messages from the other party not read yet. */
@@ -73,3 +87,7 @@ export type TSendChatMessageRequest = z.infer<typeof ZSendChatMessageRequest>;
 
 export const ZStartChatRequest = z.object({ userId: z.string() });
 export type TStartChatRequest = z.infer<typeof ZStartChatRequest>;
+
+/** POST /api/admin/chat/rooms/:roomId/close: a staff write, confirmed with a step-up. */
+export const ZCloseChatRoomRequest = z.object({ stepUp: ZStepUp });
+export type TCloseChatRoomRequest = z.infer<typeof ZCloseChatRoomRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZStepUp } from './step-up';
 
 /** Identity verification. */
 
@@ -173,8 +174,12 @@ export type TAdminKycDetailResponse = z.infer<typeof ZAdminKycDetailResponse>;
 export const ZAdminKycIdParams = z.object({ id: z.uuid({ message: KYC_MSG.notFound }) });
 export const ZAdminKycDocumentParams = ZAdminKycIdParams.extend({ side: ZKycSide });
 
-/** Approve or reject a pending submission; notes are optional. */
+/**
+ * Approve or reject a pending submission; notes are optional. A staff write, so the
+ * reviewer's fresh second factor (step-up) comes with it.
+ */
 export const ZAdminKycReviewRequest = z.object({
+  stepUp: ZStepUp,
   decision: z.enum(['approved', 'rejected']),
   notes: z
     .string()

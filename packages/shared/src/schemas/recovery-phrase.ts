@@ -39,3 +39,9 @@ export const PHRASE_CONFIRM_MSG = {
     'Those words do not match your recovery phrase. Check each word and its order against what you wrote down, then try again.',
   noPhrase: 'You have no recovery phrase yet. Create one first.',
 } as const;
+
+/** What the recovery-phrase routes tell a staff session, and what the web shows staff. */
+export const RECOVERY_PHRASE_MSG = {
+  staff:
+    'Staff accounts have no recovery phrase. If you lose your second factor, another admin resets it from the Staff list.',
+} as const;

@@ -11,7 +11,11 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** chat_rooms: one customer's conversation with support. */
+/**
+ * chat_rooms: one customer's conversation with support. Staff close a conversation, never
+ * delete it: `status` 'closed' with who and when; the customer's next message opens it
+ * again. Only the retention job (`chat_retention_days`) removes a closed one's messages.
+ */
 export const chatRooms = pgTable(
   'chat_rooms',
   {
@@ -22,12 +26,17 @@ export const chatRooms = pgTable(
     /** The admin who opened it, when an admin did. */
     adminId: uuid('admin_id').references(() => users.id, { onDelete: 'set null' }),
     status: text('status').notNull().default('active'),
+    /** When staff closed it, null while it is open: the retention period counts from here. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedBy: uuid('closed_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('chat_rooms_user_idx').on(t.userId, t.lastMessageAt.desc()),
     index('chat_rooms_last_message_idx').on(t.lastMessageAt.desc()),
+    index('chat_rooms_closed_idx').on(t.closedAt).where(sql`${t.closedAt} IS NOT NULL`),
+    check('chat_rooms_closed', sql`(${t.status} = 'closed') = (${t.closedAt} IS NOT NULL)`),
   ],
 );
 

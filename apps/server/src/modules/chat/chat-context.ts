@@ -7,6 +7,7 @@ import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { RateLimiter } from '../rate-limit';
 import type { RealtimeHub } from '../realtime';
+import type { StepUp } from '../step-up';
 import {
   type AdminRoomRow,
   type MessageRow,
@@ -17,7 +18,8 @@ import {
 
 /**
  * What the parts of the chat service share: its dependencies, given once to
- * `createChatService`.
+ * `createChatService`. The step-up confirms staff closing a conversation; `setting` reads
+ * `chat_retention_days` for the retention job.
  */
 export type ChatContext = {
   pool: pg.Pool;
@@ -26,6 +28,8 @@ export type ChatContext = {
   audit: AuditLog;
   limiter: RateLimiter;
   outbox: Outbox;
+  stepUp: StepUp;
+  setting: (key: string) => Promise<string | null>;
   log: Logger;
   publicUrl: string;
 };
@@ -46,6 +50,7 @@ export function presentRoom(r: RoomRow): TChatRoom {
     status: r.status,
     createdAt: r.created_at.toISOString(),
     lastMessageAt: r.last_message_at.toISOString(),
+    closedAt: r.closed_at?.toISOString() ?? null,
     unreadCount: r.unread_count,
   };
 }

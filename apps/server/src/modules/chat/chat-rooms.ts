@@ -1,6 +1,8 @@
-import { CHAT_MSG, type TAdminChatRoom, type TChatRoom } from '@coffer/shared';
+import { CHAT_MSG, type TAdminChatRoom, type TChatRoom, type TStepUp } from '@coffer/shared';
 import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
+import type { StepUpSubject } from '../step-up';
 import { chatRepository as repo } from './chat.repository';
 import {
   type ChatContext,
@@ -63,27 +65,35 @@ export async function startForCustomer(
   return presentAdminRoom(room);
 }
 
+/** Staff closing a conversation: who, from where, and the session whose step-up confirms it. */
+export type StaffActor = {
+  userId: string;
+  ip: string;
+  session: StepUpSubject;
+  client: Client;
+};
+
 /**
- * the whole conversation goes, messages and room with one audit row in
- * one transaction (a failure leaves the rows in place). Its files are removed through
- * the outbox, queued in that transaction: after the commit, never on a rollback, and
- * still if the server stops between the two.
+ * Staff close a conversation; they never delete one (what a customer wrote is not staff's
+ * to destroy). Nothing is removed: the customer still reads it, and a new message from
+ * either side opens it again (send-message.ts). Only the retention job, after
+ * `chat_retention_days`, removes a closed conversation's messages. A staff write, so the
+ * admin's step-up confirms it, on the close's own transaction with its audit row.
  */
-export async function deleteRoom(
+export async function closeRoom(
   deps: ChatContext,
-  admin: { userId: string; ip: string },
+  admin: StaffActor,
   roomId: string,
-): Promise<void> {
+  stepUp: TStepUp,
+): Promise<TAdminChatRoom> {
   if (!UUID.test(roomId)) throw roomNotFound();
   await withTransaction(deps.pool, async (client) => {
     const room = await repo.lockRoom(client, roomId);
     if (!room) throw roomNotFound();
+    if (room.status === 'closed') throw new AppError('CONFLICT', CHAT_MSG.alreadyClosed);
     const messageCount = await repo.countMessages(client, room.id);
-    await deps.outbox.deleteFiles(client, {
-      prefixes: [`chat-images/${room.id}`, `chat-files/${room.id}`],
-    });
-    await repo.deleteMessages(client, room.id);
-    await repo.deleteRoom(client, room.id);
+    await repo.closeRoom(client, room.id, admin.userId);
+    await deps.stepUp.confirm(client, admin.session, stepUp, admin.client);
     await deps.realtime.publish(client, {
       type: 'chat.room',
       roomId: room.id,
@@ -91,13 +101,16 @@ export async function deleteRoom(
     });
     await deps.audit.record(client, {
       actorId: admin.userId,
-      action: 'chat.room.delete',
+      action: 'chat.room.close',
       targetType: 'chat_room',
       targetId: room.id,
       targetUserId: room.user_id,
-      before: { messages: messageCount },
+      before: { status: room.status },
+      after: { status: 'closed', messagesKept: messageCount },
       ip: admin.ip,
     });
   });
-  await deps.outbox.deliver();
+  const closed = await repo.adminRoom(deps.pool, roomId);
+  if (!closed) throw roomNotFound();
+  return presentAdminRoom(closed);
 }

@@ -9,7 +9,7 @@ export type SenderType = RowOf<typeof chatMessages>['sender_type'];
 /** A room with the messages its reader has not opened counted. */
 export type RoomRow = ColumnsOf<
   typeof chatRooms,
-  'id' | 'user_id' | 'status' | 'created_at' | 'last_message_at'
+  'id' | 'user_id' | 'status' | 'created_at' | 'last_message_at' | 'closed_at'
 > & { unread_count: number };
 
 /** A room as staff list it: with its customer's e-mail and names. */
@@ -31,10 +31,16 @@ export type MessageRow = ColumnsOf<
   | 'created_at'
 >;
 
-type RoomKey = ColumnsOf<typeof chatRooms, 'id' | 'user_id'>;
+type RoomKey = ColumnsOf<typeof chatRooms, 'id' | 'user_id' | 'status'>;
+
+/** A closed room the retention job removes, with what it held (counted, never read). */
+export type ExpiredRoom = ColumnsOf<typeof chatRooms, 'id' | 'user_id' | 'closed_at'> & {
+  messages: number;
+  files: number;
+};
 
 /** Unread = messages in the room from the other party that the reader has not opened. */
-const ROOM_COLUMNS = `r.id, r.user_id, r.status, r.created_at, r.last_message_at,
+const ROOM_COLUMNS = `r.id, r.user_id, r.status, r.created_at, r.last_message_at, r.closed_at,
   (SELECT count(*) FROM chat_messages m
     WHERE m.room_id = r.id AND NOT m.is_read AND m.sender_type <> $1)::int AS unread_count`;
 
@@ -109,13 +115,52 @@ export const chatRepository = {
     return rows[0] ?? null;
   },
 
-  /** The room locked for the rest of the transaction (messages, deletion). */
+  /** The room locked for the rest of the transaction (messages, closing, retention). */
   async lockRoom(client: pg.PoolClient, roomId: string): Promise<RoomKey | null> {
     const { rows } = await client.query<RoomKey>(
-      'SELECT id, user_id FROM chat_rooms WHERE id = $1 FOR UPDATE',
+      'SELECT id, user_id, status FROM chat_rooms WHERE id = $1 FOR UPDATE',
       [roomId],
     );
     return rows[0] ?? null;
+  },
+
+  /** Staff close the room: nothing in it is removed. */
+  async closeRoom(client: pg.PoolClient, roomId: string, adminId: string): Promise<void> {
+    await client.query(
+      `UPDATE chat_rooms SET status = 'closed', closed_at = now(), closed_by = $2 WHERE id = $1`,
+      [roomId, adminId],
+    );
+  },
+
+  /**
+   * Closed rooms whose closing is more than `days` days old, oldest first, locked (rooms a
+   * message is being written to right now are left for the next run), with their message
+   * and attachment counts.
+   */
+  async lockExpiredClosedRooms(
+    client: pg.PoolClient,
+    days: number,
+    limit: number,
+  ): Promise<ExpiredRoom[]> {
+    const { rows } = await client.query<ExpiredRoom>(
+      `SELECT r.id, r.user_id, r.closed_at,
+              (SELECT count(*) FROM chat_messages m WHERE m.room_id = r.id)::int AS messages,
+              (SELECT count(*) FROM chat_messages m
+                WHERE m.room_id = r.id AND m.file_key IS NOT NULL)::int AS files
+         FROM chat_rooms r
+        WHERE r.status = 'closed' AND r.closed_at < now() - make_interval(days => $1)
+        ORDER BY r.closed_at, r.id
+        LIMIT $2
+          FOR UPDATE OF r SKIP LOCKED`,
+      [days, limit],
+    );
+    return rows;
+  },
+
+  /** Removes rooms with their messages (the files go through the outbox). */
+  async deleteRooms(client: pg.PoolClient, roomIds: string[]): Promise<void> {
+    await client.query('DELETE FROM chat_messages WHERE room_id = ANY($1::uuid[])', [roomIds]);
+    await client.query('DELETE FROM chat_rooms WHERE id = ANY($1::uuid[])', [roomIds]);
   },
 
   async insertRoom(
@@ -181,8 +226,14 @@ export const chatRepository = {
     return row;
   },
 
+  /** A new message: the room's last activity, and a closed room is open again. */
   async touchRoom(client: pg.PoolClient, roomId: string): Promise<void> {
-    await client.query('UPDATE chat_rooms SET last_message_at = now() WHERE id = $1', [roomId]);
+    await client.query(
+      `UPDATE chat_rooms SET last_message_at = now(), status = 'active', closed_at = NULL,
+              closed_by = NULL
+        WHERE id = $1`,
+      [roomId],
+    );
   },
 
   /** Marks the other party's messages read; the number changed. */
@@ -217,15 +268,6 @@ export const chatRepository = {
       [roomId],
     );
     return rows[0]?.n ?? 0;
-  },
-
-  async deleteMessages(client: pg.PoolClient, roomId: string): Promise<number> {
-    const res = await client.query('DELETE FROM chat_messages WHERE room_id = $1', [roomId]);
-    return res.rowCount ?? 0;
-  },
-
-  async deleteRoom(client: pg.PoolClient, roomId: string): Promise<void> {
-    await client.query('DELETE FROM chat_rooms WHERE id = $1', [roomId]);
   },
 
   async emailOf(db: Db, userId: string): Promise<string | null> {

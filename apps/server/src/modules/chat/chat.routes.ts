@@ -6,10 +6,12 @@ import {
   ZChatRoomParams,
   ZChatRoomResponse,
   ZChatRoomsResponse,
+  ZCloseChatRoomRequest,
   ZOk,
   ZSendChatMessageRequest,
   ZStartChatRequest,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
 import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import { sendPrivateFile } from '@server/lib/private-file-reply';
 import { signedIn } from '@server/plugins/require-session';
@@ -166,18 +168,27 @@ export function adminChatRoutes(chat: ChatService): FastifyPluginAsyncZod {
       }),
     );
 
-    app.delete(
-      '/api/admin/chat/rooms/:roomId',
+    // Staff close a conversation, never delete one: its messages and files stay (a
+    // DELETE here is a 404 like any unknown route).
+    app.post(
+      '/api/admin/chat/rooms/:roomId/close',
       {
         config: { permission: 'chat.write' },
-        schema: { params: ZChatRoomParams, response: { 200: ZOk, ...ERROR_RESPONSES } },
+        schema: {
+          params: ZChatRoomParams,
+          body: ZCloseChatRoomRequest,
+          response: { 200: ZAdminRoomResponse, ...ERROR_RESPONSES },
+        },
       },
       async (request) => {
-        await chat.deleteRoom(
-          { userId: signedIn(request).userId, ip: request.ip },
-          request.params.roomId,
-        );
-        return { ok: true as const };
+        const session = signedIn(request);
+        return {
+          room: await chat.closeRoom(
+            { userId: session.userId, ip: request.ip, session, client: clientOf(request) },
+            request.params.roomId,
+            request.body.stepUp,
+          ),
+        };
       },
     );
 

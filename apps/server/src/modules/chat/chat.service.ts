@@ -1,8 +1,9 @@
-import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
+import type { TAdminChatRoom, TChatMessage, TChatRoom, TStepUp } from '@coffer/shared';
 import type { PrivateFile } from '@server/lib/private-file-reply';
 import type { UploadedFile } from '@server/plugins/uploads';
 import type { ChatActor, ChatContext } from './chat-context';
-import { createRoom, deleteRoom, startForCustomer } from './chat-rooms';
+import { applyRetention, type RetentionRun } from './chat-retention';
+import { closeRoom, createRoom, type StaffActor, startForCustomer } from './chat-rooms';
 import { adminRooms, fileOf, markRead, messagesOf, roomsOf } from './read-chat';
 import { sendMessage } from './send-message';
 
@@ -18,6 +19,8 @@ export {
   presentRoom,
 } from './chat-context';
 export { safeKeyName } from './chat-files';
+export { CHAT_RETENTION_SETTING } from './chat-retention';
+export type { StaffActor } from './chat-rooms';
 
 export function createChatService(deps: ChatContext) {
   return {
@@ -49,8 +52,12 @@ export function createChatService(deps: ChatContext) {
     file: (actor: ChatActor, messageId: string): Promise<PrivateFile> =>
       fileOf(deps, actor, messageId),
 
-    deleteRoom: (admin: { userId: string; ip: string }, roomId: string): Promise<void> =>
-      deleteRoom(deps, admin, roomId),
+    /** Staff close a conversation (never delete it), with their step-up. */
+    closeRoom: (admin: StaffActor, roomId: string, stepUp: TStepUp): Promise<TAdminChatRoom> =>
+      closeRoom(deps, admin, roomId, stepUp),
+
+    /** The retention job: closed conversations older than `chat_retention_days` go. */
+    applyRetention: (): Promise<RetentionRun> => applyRetention(deps),
   };
 }
 

@@ -1,6 +1,12 @@
 import { performance } from 'node:perf_hooks';
 import { deflateSync } from 'node:zlib';
-import type { TAdminChatRoom, TChatMessage, TChatRoom } from '@coffer/shared';
+import {
+  CHAT_MSG,
+  STEP_UP_MSG,
+  type TAdminChatRoom,
+  type TChatMessage,
+  type TChatRoom,
+} from '@coffer/shared';
 import { MAX_UPLOAD_BYTES, SNIFF_MESSAGES } from '@server/lib/file-sniff';
 import { pdfChecksInFlight } from '@server/lib/pdf-check';
 import {
@@ -26,6 +32,7 @@ import {
   webpWithMetadata,
   XMP_PACKET,
 } from '@server-test/image-fixtures';
+import { setSetting, spareStepUps, stepUpFor } from '@server-test/money-helpers';
 import { type FilePart, multipart } from '@server-test/multipart';
 import { CATALOG, hostilePdfs, obj, pdfOf, streamObj } from '@server-test/pdf-fixtures';
 import { type Instance, secondInstance, serve, subscribed } from '@server-test/realtime-support';
@@ -43,7 +50,8 @@ beforeAll(async () => {
   server = await serve(t.app, t.services);
   alice = await verifiedCustomer(t);
   bob = await verifiedCustomer(t);
-  admin = await verifiedAdmin(t);
+  // Each close is confirmed with a fresh second factor: unused backup codes to spend.
+  admin = await spareStepUps(t, await verifiedAdmin(t));
   const res = await call(t, {
     method: 'POST',
     url: '/api/chat/rooms',
@@ -543,7 +551,11 @@ describe('who may use which chat route', () => {
     { method: 'POST' as const, url: `/api/admin/chat/rooms/${roomId}/attachments`, body: {} },
     { method: 'POST' as const, url: `/api/admin/chat/rooms/${roomId}/read`, body: {} },
     { method: 'GET' as const, url: `/api/admin/chat/files/${messageId}` },
-    { method: 'DELETE' as const, url: `/api/admin/chat/rooms/${roomId}`, body: {} },
+    {
+      method: 'POST' as const,
+      url: `/api/admin/chat/rooms/${roomId}/close`,
+      body: { stepUp: { code: '000000' } },
+    },
   ];
 
   async function aliceFile(): Promise<string> {
@@ -616,92 +628,300 @@ async function roomWithTwoFiles() {
   return { customer, room };
 }
 
-describe('deleting a conversation', () => {
-  it('removes the files, the messages and the room, with an audit row', async () => {
-    const { customer: erin, room } = await roomWithTwoFiles();
-    expect((await storedFiles()).filter((f) => f.includes(room.id))).toHaveLength(2);
+/** The audit rows of one action about one target, oldest first. */
+async function auditRows(action: string, targetId: string) {
+  const { rows } = await t.services.pool.query(
+    `SELECT actor_id, target_type, target_user_id, before, after FROM audit_log
+      WHERE action = $1 AND target_id = $2 ORDER BY id`,
+    [action, targetId],
+  );
+  return rows;
+}
 
-    const res = await call(t, {
-      method: 'DELETE',
-      url: `/api/admin/chat/rooms/${room.id}`,
-      cookie: admin.cookie,
-      body: {},
-    });
-    expect(res.statusCode).toBe(200);
-    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual([]);
-    const left = await t.services.pool.query(
-      'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
-      [room.id],
-    );
-    expect(left.rows[0].n).toBe(0);
-    expect((await call(t, { url: '/api/chat/rooms', cookie: erin.cookie })).json().rooms).toEqual(
-      [],
-    );
-    const audit = await t.services.pool.query(
-      'SELECT actor_id, target_user_id, before FROM audit_log WHERE action = $1 AND target_id = $2',
-      ['chat.room.delete', room.id],
-    );
-    expect(audit.rows).toEqual([
-      { actor_id: admin.userId, target_user_id: erin.userId, before: { messages: 3 } },
-    ]);
-    const again = await call(t, {
-      method: 'DELETE',
-      url: `/api/admin/chat/rooms/${room.id}`,
-      cookie: admin.cookie,
-      body: {},
-    });
-    expect(again.statusCode).toBe(404);
+const closeRoom = (roomId: string, stepUp: unknown, cookie = admin.cookie) =>
+  call(t, {
+    method: 'POST',
+    url: `/api/admin/chat/rooms/${roomId}/close`,
+    cookie,
+    body: stepUp === undefined ? {} : { stepUp },
   });
-});
 
-describe('deleting a conversation that fails', () => {
-  it('removes no file when its transaction rolls back, and every file once it commits', async () => {
-    const { customer: fay, room } = await roomWithTwoFiles();
+async function messageCount(roomId: string): Promise<number> {
+  const { rows } = await t.services.pool.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM chat_messages WHERE room_id = $1',
+    [roomId],
+  );
+  return rows[0]?.n ?? 0;
+}
+
+describe('closing a conversation (staff never delete one)', () => {
+  it('is refused without a step-up and with a wrong code, changing nothing', async () => {
+    const { room } = await roomWithTwoFiles();
+    const none = await withoutChange(t, () => closeRoom(room.id, undefined));
+    expect([none.statusCode, errorOf(none)]).toEqual([
+      400,
+      { error: 'VALIDATION_FAILED', message: STEP_UP_MSG.required },
+    ]);
+    const wrong = await withoutChange(t, () => closeRoom(room.id, { code: '000000' }));
+    expect([wrong.statusCode, errorOf(wrong)]).toEqual([
+      400,
+      { error: 'INVALID_CODE', message: STEP_UP_MSG.invalid },
+    ]);
+    expect(await auditRows('chat.room.close', room.id)).toEqual([]);
+  }, 60_000);
+
+  it('keeps every message and file, audits the close, and the customer still reads it', async () => {
+    const { customer: erin, room } = await roomWithTwoFiles();
     const files = (await storedFiles()).filter((f) => f.includes(room.id));
     expect(files).toHaveLength(2);
 
-    // The database refuses the room row's removal, after its files were queued for removal
-    // and its messages removed in the same transaction.
-    await t.services.pool.query(`
-      CREATE FUNCTION test_refuse_room_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'room removal refused for this test'; END $$;
-      CREATE TRIGGER test_refuse_room_delete_room BEFORE DELETE ON chat_rooms
-        FOR EACH ROW WHEN (OLD.id = '${room.id}') EXECUTE FUNCTION test_refuse_room_delete();`);
-    try {
-      const refused = await call(t, {
+    const res = await closeRoom(room.id, stepUpFor(admin));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().room).toMatchObject({ id: room.id, status: 'closed' });
+    expect(res.json().room.closedAt).toEqual(expect.any(String));
+
+    // Nothing the customer wrote is gone.
+    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual(files);
+    expect(await messageCount(room.id)).toBe(3);
+    const rooms = (await call(t, { url: '/api/chat/rooms', cookie: erin.cookie })).json().rooms;
+    expect(rooms).toEqual([expect.objectContaining({ id: room.id, status: 'closed' })]);
+    const history = await call(t, {
+      url: `/api/chat/rooms/${room.id}/messages`,
+      cookie: erin.cookie,
+    });
+    const messages = history.json().messages as TChatMessage[];
+    expect(messages.map((m) => m.messageText || m.file?.name)).toEqual(['see', 'a.png', 'b.txt']);
+    const own = messages.find((m) => m.file?.name === 'b.txt');
+    expect((await call(t, { url: `/api/chat/files/${own?.id}`, cookie: erin.cookie })).body).toBe(
+      'b',
+    );
+
+    expect(await auditRows('chat.room.close', room.id)).toEqual([
+      {
+        actor_id: admin.userId,
+        target_type: 'chat_room',
+        target_user_id: erin.userId,
+        before: { status: 'active' },
+        after: { status: 'closed', messagesKept: 3 },
+      },
+    ]);
+
+    // Closed once: a second close changes nothing, and costs no code.
+    const again = await withoutChange(t, () => closeRoom(room.id, stepUpFor(admin)));
+    expect([again.statusCode, errorOf(again)]).toEqual([
+      409,
+      { error: 'CONFLICT', message: CHAT_MSG.alreadyClosed },
+    ]);
+  }, 60_000);
+
+  it('has no delete route any more: DELETE answers 404 like any unknown route', async () => {
+    const { room } = await roomWithTwoFiles();
+    const res = await withoutChange(t, () =>
+      call(t, {
         method: 'DELETE',
         url: `/api/admin/chat/rooms/${room.id}`,
         cookie: admin.cookie,
         body: {},
-      });
-      expect(refused.statusCode).toBe(500);
-    } finally {
-      await t.services.pool.query(`
-        DROP TRIGGER test_refuse_room_delete_room ON chat_rooms;
-        DROP FUNCTION test_refuse_room_delete();`);
-    }
-    // Nothing queued survived the rollback: a later delivery removes nothing either.
-    await t.services.outbox.deliver();
-    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual(files);
-    const messages = await call(t, {
+      }),
+    );
+    expect([res.statusCode, errorOf(res).error]).toEqual([404, 'NOT_FOUND']);
+    expect(await messageCount(room.id)).toBe(3);
+  }, 60_000);
+
+  it('opens again with the customer’s next message', async () => {
+    const { customer: gus, room } = await roomWithTwoFiles();
+    expect((await closeRoom(room.id, stepUpFor(admin))).statusCode).toBe(200);
+    const sent = await say(gus.cookie, '/api/chat', room.id, 'One more question.');
+    expect(sent.statusCode, sent.body).toBe(200);
+    const rooms = (await call(t, { url: '/api/chat/rooms', cookie: gus.cookie })).json().rooms;
+    expect(rooms).toEqual([
+      expect.objectContaining({ id: room.id, status: 'active', closedAt: null }),
+    ]);
+    expect(await messageCount(room.id)).toBe(4);
+  }, 60_000);
+
+  it('refuses an unknown room plainly, changing nothing', async () => {
+    const res = await withoutChange(t, () =>
+      closeRoom('00000000-0000-4000-8000-000000000000', stepUpFor(admin)),
+    );
+    expect([res.statusCode, errorOf(res)]).toEqual([
+      404,
+      { error: 'NOT_FOUND', message: CHAT_MSG.roomNotFound },
+    ]);
+  }, 60_000);
+});
+
+describe('staff reading a conversation', () => {
+  it('writes one audit row per read of the messages and per attachment, never the content', async () => {
+    const { customer: hal, room } = await roomWithTwoFiles();
+    const before = (await auditRows('chat.messages.view', room.id)).length;
+    const read = await call(t, {
       url: `/api/admin/chat/rooms/${room.id}/messages`,
       cookie: admin.cookie,
     });
-    expect(messages.json().messages).toHaveLength(3);
-    const own = (messages.json().messages as TChatMessage[]).find((m) => m.file?.name === 'b.txt');
-    expect((await call(t, { url: `/api/chat/files/${own?.id}`, cookie: fay.cookie })).body).toBe(
-      'b',
+    expect(read.statusCode).toBe(200);
+    const rows = await auditRows('chat.messages.view', room.id);
+    expect(rows.slice(before)).toEqual([
+      {
+        actor_id: admin.userId,
+        target_type: 'chat_room',
+        target_user_id: hal.userId,
+        before: null,
+        after: { messages: 3 },
+      },
+    ]);
+
+    const txt = (read.json().messages as TChatMessage[]).find((m) => m.file?.name === 'b.txt');
+    if (!txt) throw new Error('the text attachment is listed');
+    const f = await call(t, { url: `/api/admin/chat/files/${txt.id}`, cookie: admin.cookie });
+    expect(f.body).toBe('b');
+    expect(await auditRows('chat.file.view', txt.id)).toEqual([
+      {
+        actor_id: admin.userId,
+        target_type: 'chat_message',
+        target_user_id: hal.userId,
+        before: null,
+        after: { roomId: room.id, type: 'text/plain', size: 1 },
+      },
+    ]);
+    // No word of the conversation, nor a file's name, is in the audit log.
+    const { rows: all } = await t.services.pool.query(
+      `SELECT coalesce(before::text, '') || coalesce(after::text, '') AS facts FROM audit_log
+        WHERE action IN ('chat.messages.view', 'chat.file.view') AND target_user_id = $1`,
+      [hal.userId],
+    );
+    for (const r of all) expect(r.facts).not.toMatch(/see|b\.txt|a\.png/);
+
+    // The customer reading their own conversation is not staff: nothing is audited.
+    const audited = await t.services.pool.query('SELECT count(*)::int AS n FROM audit_log');
+    await call(t, { url: `/api/chat/rooms/${room.id}/messages`, cookie: hal.cookie });
+    await call(t, { url: `/api/chat/files/${txt.id}`, cookie: hal.cookie });
+    expect((await t.services.pool.query('SELECT count(*)::int AS n FROM audit_log')).rows).toEqual(
+      audited.rows,
+    );
+  }, 60_000);
+});
+
+/** Moves a room's closing back by `days` days, as if it had been closed that long ago. */
+async function closedDaysAgo(roomId: string, days: number) {
+  await t.services.pool.query(
+    `UPDATE chat_rooms SET closed_at = now() - make_interval(days => $2) WHERE id = $1`,
+    [roomId, days],
+  );
+}
+
+describe('the retention period of closed conversations', () => {
+  it('keeps everything while it is 0, then removes only conversations closed longer ago, audited', async () => {
+    const old = await roomWithTwoFiles();
+    const recent = await roomWithTwoFiles();
+    const open = await roomWithTwoFiles();
+    for (const r of [old, recent]) {
+      expect((await closeRoom(r.room.id, stepUpFor(admin))).statusCode).toBe(200);
+    }
+    await closedDaysAgo(old.room.id, 31);
+    await closedDaysAgo(recent.room.id, 29);
+    // An open conversation is never removed, however old its messages.
+    await t.services.pool.query(
+      `UPDATE chat_messages SET created_at = now() - interval '400 days' WHERE room_id = $1`,
+      [open.room.id],
     );
 
-    const res = await call(t, {
-      method: 'DELETE',
-      url: `/api/admin/chat/rooms/${room.id}`,
-      cookie: admin.cookie,
-      body: {},
+    // The default, 0, keeps every conversation for ever.
+    expect(await t.services.settings.get('chat_retention_days')).toBe('0');
+    expect(await withoutChange(t, () => t.services.chat.applyRetention())).toEqual({
+      rooms: 0,
+      messages: 0,
+      files: 0,
     });
-    expect(res.statusCode).toBe(200);
-    expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual([]);
-  });
+
+    await setSetting(t, 'chat_retention_days', '30');
+    try {
+      expect(await t.services.chat.applyRetention()).toEqual({ rooms: 1, messages: 3, files: 2 });
+      await t.services.outbox.deliver();
+      expect(await messageCount(old.room.id)).toBe(0);
+      expect((await storedFiles()).filter((f) => f.includes(old.room.id))).toEqual([]);
+      expect(
+        (await call(t, { url: '/api/chat/rooms', cookie: old.customer.cookie })).json().rooms,
+      ).toEqual([]);
+      for (const kept of [recent, open]) {
+        expect(await messageCount(kept.room.id)).toBe(3);
+        expect((await storedFiles()).filter((f) => f.includes(kept.room.id))).toHaveLength(2);
+      }
+
+      // One audit row says what went: rooms, customers and counts, not a word of content.
+      const rows = await auditRows('chat.retention.remove', 'chat_retention_days');
+      expect(rows).toEqual([
+        {
+          actor_id: null,
+          target_type: 'app_setting',
+          target_user_id: null,
+          before: {
+            rooms: [
+              {
+                roomId: old.room.id,
+                customerId: old.customer.userId,
+                closedAt: expect.any(String),
+                messages: 3,
+                files: 2,
+              },
+            ],
+          },
+          after: { retentionDays: 30, rooms: 1, messages: 3, files: 2 },
+        },
+      ]);
+      expect(JSON.stringify(rows)).not.toMatch(/see|b\.txt|a\.png/);
+
+      // Nothing more is due: the next run removes nothing and writes no row.
+      expect(await withoutChange(t, () => t.services.chat.applyRetention())).toMatchObject({
+        rooms: 0,
+      });
+    } finally {
+      await setSetting(t, 'chat_retention_days', '0');
+    }
+  }, 60_000);
+
+  it('removes no file when its transaction rolls back, and every file once it commits', async () => {
+    const { customer: fay, room } = await roomWithTwoFiles();
+    expect((await closeRoom(room.id, stepUpFor(admin))).statusCode).toBe(200);
+    // Longer ago than the period; the other closed rooms of this file are more recent.
+    await closedDaysAgo(room.id, 40);
+    const files = (await storedFiles()).filter((f) => f.includes(room.id));
+    expect(files).toHaveLength(2);
+    const audited = (await auditRows('chat.retention.remove', 'chat_retention_days')).length;
+    await setSetting(t, 'chat_retention_days', '35');
+    try {
+      // The database refuses the room row's removal, after its files were queued for removal
+      // and its messages removed in the same transaction.
+      await t.services.pool.query(`
+        CREATE FUNCTION test_refuse_room_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'room removal refused for this test'; END $$;
+        CREATE TRIGGER test_refuse_room_delete_room BEFORE DELETE ON chat_rooms
+          FOR EACH ROW WHEN (OLD.id = '${room.id}') EXECUTE FUNCTION test_refuse_room_delete();`);
+      try {
+        await expect(t.services.chat.applyRetention()).rejects.toThrow(/refused for this test/);
+      } finally {
+        await t.services.pool.query(`
+          DROP TRIGGER test_refuse_room_delete_room ON chat_rooms;
+          DROP FUNCTION test_refuse_room_delete();`);
+      }
+      // Nothing queued survived the rollback: a later delivery removes nothing either.
+      await t.services.outbox.deliver();
+      expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual(files);
+      expect(await messageCount(room.id)).toBe(3);
+      const messages = await call(t, {
+        url: `/api/chat/rooms/${room.id}/messages`,
+        cookie: fay.cookie,
+      });
+      expect(messages.json().messages).toHaveLength(3);
+      expect(await auditRows('chat.retention.remove', 'chat_retention_days')).toHaveLength(audited);
+
+      expect(await t.services.chat.applyRetention()).toMatchObject({ rooms: 1 });
+      await t.services.outbox.deliver();
+      expect((await storedFiles()).filter((f) => f.includes(room.id))).toEqual([]);
+    } finally {
+      await setSetting(t, 'chat_retention_days', '0');
+    }
+  }, 60_000);
 });
 
 describe('two server instances', () => {

@@ -21,13 +21,32 @@ export async function adminRooms(deps: ChatContext): Promise<TAdminChatRoom[]> {
   return (await repo.allRooms(deps.pool)).map(presentAdminRoom);
 }
 
+/**
+ * A conversation's messages. Staff reading one is written to the audit log (which room,
+ * whose, how many messages: never what they say), committed before a message is answered:
+ * one row per request.
+ */
 export async function messagesOf(
   deps: ChatContext,
   actor: ChatActor,
   roomId: string,
 ): Promise<TChatMessage[]> {
   const room = await roomFor(deps, actor, roomId);
-  return (await repo.messages(deps.pool, room.id)).map(presentMessage);
+  const messages = await repo.messages(deps.pool, room.id);
+  if (actor.role === 'admin') {
+    await withTransaction(deps.pool, (client) =>
+      deps.audit.record(client, {
+        actorId: actor.userId,
+        action: 'chat.messages.view',
+        targetType: 'chat_room',
+        targetId: room.id,
+        targetUserId: room.user_id,
+        after: { messages: messages.length },
+        ip: actor.ip ?? null,
+      }),
+    );
+  }
+  return messages.map(presentMessage);
 }
 
 /** Opening a room: the other party's messages become read. */
@@ -60,6 +79,21 @@ export async function fileOf(
   if (!row?.file_key) throw notFound;
   const bytes = await deps.files.get(row.file_key);
   if (!bytes) throw notFound;
+  // Staff downloading an attachment: audited (the message and its room, never the file's
+  // name or bytes) and committed before a byte is sent, as a KYC document is.
+  if (actor.role === 'admin') {
+    await withTransaction(deps.pool, (client) =>
+      deps.audit.record(client, {
+        actorId: actor.userId,
+        action: 'chat.file.view',
+        targetType: 'chat_message',
+        targetId: row.id,
+        targetUserId: row.user_id,
+        after: { roomId: row.room_id, type: row.file_type, size: row.file_size },
+        ip: actor.ip ?? null,
+      }),
+    );
+  }
   return {
     bytes,
     mime: row.file_type ?? 'application/octet-stream',

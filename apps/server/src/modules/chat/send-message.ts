@@ -91,6 +91,9 @@ export async function sendMessage(
     rows = await withTransaction(deps.pool, async (client) => {
       const locked = await repo.lockRoom(client, room.id);
       if (!locked) throw roomNotFound();
+      // A closed conversation opens again with its next message, from either side
+      // (touchRoom below); the staff reply's audit row says it was closed.
+      const reopened = locked.status === 'closed';
       const out: MessageRow[] = [];
       const parts = [
         ...(text ? [{ text, file: null }] : []),
@@ -113,6 +116,13 @@ export async function sendMessage(
         });
       }
       await repo.touchRoom(client, room.id);
+      if (reopened) {
+        await deps.realtime.publish(client, {
+          type: 'chat.room',
+          roomId: room.id,
+          userId: room.user_id,
+        });
+      }
       if (actor.role === 'admin') {
         await mailIfAway(deps, client, room);
         await deps.audit.record(client, {
@@ -121,7 +131,11 @@ export async function sendMessage(
           targetType: 'chat_room',
           targetId: room.id,
           targetUserId: room.user_id,
-          after: { messageIds: out.map((m) => m.id), files: stored.length },
+          after: {
+            messageIds: out.map((m) => m.id),
+            files: stored.length,
+            ...(reopened ? { reopened: true } : {}),
+          },
           ip: actor.ip ?? null,
         });
       }

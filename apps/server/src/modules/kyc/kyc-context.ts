@@ -6,6 +6,7 @@ import {
   type TKycSubmission,
 } from '@coffer/shared';
 import { AppError } from '@server/lib/app-error';
+import type { Client } from '@server/lib/client-of';
 import type { FileStore } from '@server/lib/file-store';
 import type { PrivateFile } from '@server/lib/private-file-reply';
 import type { UploadedFile } from '@server/plugins/uploads';
@@ -14,6 +15,7 @@ import type { AuditLog } from '../audit';
 import type { Outbox } from '../outbox';
 import type { RateLimiter } from '../rate-limit';
 import type { RealtimeHub } from '../realtime';
+import type { StepUp, StepUpSubject } from '../step-up';
 import type { AdminKycRow, KycRow } from './kyc.repository';
 
 /**
@@ -28,11 +30,16 @@ export type KycContext = {
   realtime: RealtimeHub;
   outbox: Outbox;
   limiter: RateLimiter;
+  /** The reviewer's fresh second factor confirms a decision (a staff write). */
+  stepUp: StepUp;
   publicUrl: string;
 };
 
 /** Who acted and from where, for the audit row. */
 export type KycActor = { adminId: string; ip: string | null };
+
+/** A reviewer deciding: also the session and client whose step-up confirms the decision. */
+export type KycReviewer = KycActor & { session: StepUpSubject; client: Client };
 
 export type KycSubmissionInput = { fields: Record<string, string>; files: UploadedFile[] };
 

@@ -9,16 +9,22 @@ import {
   ZKycStatusResponse,
   ZKycSubmissionResponse,
 } from '@coffer/shared';
+import { clientOf } from '@server/lib/client-of';
 import { ERROR_RESPONSES } from '@server/lib/error-responses';
 import { sendPrivateFile } from '@server/lib/private-file-reply';
 import { signedIn } from '@server/plugins/require-session';
 import { readUpload, registerUploads } from '@server/plugins/uploads';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { KycActor, KycService } from './kyc.service';
+import type { KycActor, KycReviewer, KycService } from './kyc.service';
 
 function actorOf(request: FastifyRequest): KycActor {
   return { adminId: signedIn(request).userId, ip: request.ip ?? null };
+}
+
+function reviewerOf(request: FastifyRequest): KycReviewer {
+  const session = signedIn(request);
+  return { ...actorOf(request), session, client: clientOf(request) };
 }
 
 /** The customer's identity verification; access `customer`. */
@@ -108,7 +114,7 @@ export function adminKycRoutes(kyc: KycService): FastifyPluginAsyncZod {
         },
       },
       async (request) => ({
-        submission: await kyc.review(actorOf(request), request.params.id, request.body),
+        submission: await kyc.review(reviewerOf(request), request.params.id, request.body),
       }),
     );
   };

@@ -1,5 +1,5 @@
-import type { TAdminKycListQuery, TKycSide } from '@coffer/shared';
-import type { KycActor, KycContext, KycSubmissionInput } from './kyc-context';
+import type { TAdminKycListQuery, TKycSide, TStepUp } from '@coffer/shared';
+import type { KycActor, KycContext, KycReviewer, KycSubmissionInput } from './kyc-context';
 import { adminDocument, kycDetail, kycStatus, listKyc, ownDocument } from './read-kyc';
 import { reviewKyc } from './review-kyc';
 import { submitKyc } from './submit-kyc';
@@ -9,10 +9,11 @@ import { submitKyc } from './submit-kyc';
  * admin review are each their own file taking the shared context (`kyc-context.ts`); the
  * checks of a submission's fields and files are in `submission-checks.ts`. One row per
  * customer; documents are private files under `kyc-documents/{user id}/` (product.md S5).
- * Every admin look at a document and every decision is written to the audit log.
+ * Every admin look at a document and every decision is written to the audit log; a
+ * decision takes the reviewer's step-up.
  */
 
-export type { KycActor, KycSubmissionInput } from './kyc-context';
+export type { KycActor, KycReviewer, KycSubmissionInput } from './kyc-context';
 export { safeKeyName } from './submission-checks';
 
 export function createKycService(ctx: KycContext) {
@@ -31,9 +32,9 @@ export function createKycService(ctx: KycContext) {
       adminDocument(ctx, actor, id, side),
 
     review: (
-      actor: KycActor,
+      actor: KycReviewer,
       id: string,
-      input: { decision: 'approved' | 'rejected'; notes?: string | undefined },
+      input: { decision: 'approved' | 'rejected'; notes?: string | undefined; stepUp: TStepUp },
     ) => reviewKyc(ctx, actor, id, input),
   };
 }

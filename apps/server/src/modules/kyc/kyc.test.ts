@@ -1,4 +1,4 @@
-import { KYC_MSG } from '@coffer/shared';
+import { KYC_MSG, STEP_UP_MSG } from '@coffer/shared';
 import { SNIFF_MESSAGES } from '@server/lib/file-sniff';
 import {
   call,
@@ -20,6 +20,7 @@ import {
   jpegWithGps,
   realPng,
 } from '@server-test/image-fixtures';
+import { spareStepUps, stepUpFor } from '@server-test/money-helpers';
 import { type FilePart, multipart } from '@server-test/multipart';
 import { hostilePdfs } from '@server-test/pdf-fixtures';
 import pg from 'pg';
@@ -30,7 +31,8 @@ let admin: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await verifiedAdmin(t);
+  // Every decision takes a step-up: unused backup codes to spend.
+  admin = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -97,8 +99,13 @@ async function auditRows(action: string, targetId: string) {
   return rows;
 }
 
-function review(id: string, body: unknown, cookie = admin.cookie) {
-  return call(t, { method: 'POST', url: `/api/admin/kyc/${id}/review`, cookie, body });
+/**
+ * A decision as the review dialog sends it: with the reviewer's fresh second factor (an
+ * unused backup code) unless the body brings its own `stepUp`.
+ */
+function review(id: string, body: Record<string, unknown>, cookie = admin.cookie) {
+  const withProof = 'stepUp' in body ? body : { ...body, stepUp: stepUpFor(admin) };
+  return call(t, { method: 'POST', url: `/api/admin/kyc/${id}/review`, cookie, body: withProof });
 }
 
 describe('who may use the KYC routes', () => {
@@ -561,6 +568,35 @@ describe('reviewing KYC and resubmitting', () => {
       canSubmit: false,
       submission: { status: 'approved' },
     });
+  });
+
+  it("takes the reviewer's step-up: refused without one or with a wrong code, changing nothing", async () => {
+    const user = await verifiedCustomer(t);
+    expect((await submit(user.cookie, FIELDS, [front(realPng())])).statusCode).toBe(200);
+    const row = await kycRow(user.userId);
+
+    const none = await withoutChange(t, () =>
+      review(row.id, { decision: 'approved', stepUp: undefined }),
+    );
+    expect([none.statusCode, errorOf(none)]).toEqual([
+      400,
+      { error: 'VALIDATION_FAILED', message: STEP_UP_MSG.required },
+    ]);
+    const wrong = await withoutChange(t, () =>
+      review(row.id, { decision: 'rejected', notes: 'Blurry.', stepUp: { code: '000000' } }),
+    );
+    expect([wrong.statusCode, errorOf(wrong)]).toEqual([
+      400,
+      { error: 'INVALID_CODE', message: STEP_UP_MSG.invalid },
+    ]);
+    expect(await kycRow(user.userId)).toEqual(row);
+    expect(await auditRows('kyc.approve', row.id)).toEqual([]);
+    expect(await auditRows('kyc.reject', row.id)).toEqual([]);
+
+    // With a right one the decision is made, once.
+    const code = stepUpFor(admin);
+    expect((await review(row.id, { decision: 'approved', stepUp: code })).statusCode).toBe(200);
+    expect(await auditRows('kyc.approve', row.id)).toHaveLength(1);
   });
 
   it('keeps the rejected documents when a resubmission fails at its commit, and stores no new file', async () => {

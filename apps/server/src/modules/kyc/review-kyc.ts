@@ -1,8 +1,8 @@
-import { KYC_MSG, type TAdminKycDetail } from '@coffer/shared';
+import { KYC_MSG, type TAdminKycDetail, type TStepUp } from '@coffer/shared';
 import { type TxClient, withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { type KycRow, kycRepository as repo } from './kyc.repository';
-import { auditFacts, type KycActor, type KycContext, presentDetail, UUID } from './kyc-context';
+import { auditFacts, type KycContext, type KycReviewer, presentDetail, UUID } from './kyc-context';
 
 /** The decision mail, queued in the decision's transaction. */
 async function tell(
@@ -46,9 +46,9 @@ async function tell(
  */
 export async function reviewKyc(
   ctx: KycContext,
-  actor: KycActor,
+  actor: KycReviewer,
   id: string,
-  input: { decision: 'approved' | 'rejected'; notes?: string | undefined },
+  input: { decision: 'approved' | 'rejected'; notes?: string | undefined; stepUp: TStepUp },
 ): Promise<TAdminKycDetail> {
   const notes = input.notes?.trim() ? input.notes.trim() : null;
   const after = await withTransaction(ctx.pool, async (client) => {
@@ -66,6 +66,8 @@ export async function reviewKyc(
       submissionId: row.id,
     });
     await tell(ctx, client, row, notes);
+    // After every other check, so a refused decision never costs the reviewer a code.
+    await ctx.stepUp.confirm(client, actor.session, input.stepUp, actor.client);
     await ctx.audit.record(client, {
       actorId: actor.adminId,
       action: input.decision === 'approved' ? 'kyc.approve' : 'kyc.reject',

@@ -29,12 +29,21 @@ export const rateLimitRepository = {
     return rows[0] ?? null;
   },
 
-  /** Takes `weight` off each counter again, only in the window it was counted in. */
+  /**
+   * Takes `weight` off each counter again, only in the window it was counted in. The rows
+   * are locked in key order, as `consume` locks them: in whatever order the plan met them,
+   * this statement and a parallel count of the same keys could each hold what the other
+   * waits for.
+   */
   async uncount(db: pg.Pool, counted: readonly Counted[], weight: number): Promise<void> {
     await db.query(
-      `UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
-         FROM unnest($1::text[], $2::timestamptz[]) AS c(key, started)
-        WHERE r.key = c.key AND r.window_start = c.started`,
+      `WITH locked AS (
+         SELECT r.key FROM rate_limits r
+           JOIN unnest($1::text[], $2::timestamptz[]) AS c(key, started)
+             ON r.key = c.key AND r.window_start = c.started
+          ORDER BY r.key FOR UPDATE OF r)
+       UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
+         FROM locked l WHERE r.key = l.key`,
       [counted.map((c) => c.key), counted.map((c) => c.started), weight],
     );
   },
@@ -43,7 +52,12 @@ export const rateLimitRepository = {
     await db.query('DELETE FROM rate_limits WHERE key = ANY($1::text[])', [keys]);
   },
 
+  /** Old windows; a row an attempt holds right now is left for the next sweep. */
   async deleteStale(db: pg.Pool): Promise<void> {
-    await db.query("DELETE FROM rate_limits WHERE window_start < now() - interval '1 day'");
+    await db.query(
+      `DELETE FROM rate_limits WHERE key IN (
+         SELECT key FROM rate_limits WHERE window_start < now() - interval '1 day'
+            FOR UPDATE SKIP LOCKED)`,
+    );
   },
 };

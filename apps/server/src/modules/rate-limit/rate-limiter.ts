@@ -1,4 +1,4 @@
-import { type TxClient, withTransaction } from '@server/db/tx';
+import { onTransactionRetry, type TxClient, withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import type pg from 'pg';
 import { type Counted, rateLimitRepository as repo } from './rate-limit.repository';
@@ -65,13 +65,18 @@ export function createRateLimiter(pool: pg.Pool) {
         return all;
       });
       let released = false;
-      return {
+      const attempt: Attempt = {
         async release() {
           if (released) return;
           released = true;
           await repo.uncount(pool, counted, weight);
         },
       };
+      // Counted on the limiter's own connection, so a caller's transaction that deadlocks
+      // and is run again (db/tx.ts) would count this attempt a second time: its try takes
+      // the count back first. A try that fails for any other reason keeps it.
+      onTransactionRetry(attempt.release);
+      return attempt;
     },
 
     /** Closes the limiter's connections, when the server stops. */
@@ -109,9 +114,20 @@ export const LIMITS = {
           { key: `sign-in:account:${email}`, max: 10, windowSeconds: FIFTEEN_MINUTES },
           { key: `sign-in:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
         ],
+  /** Second-factor codes at sign-in (and turning 2FA on): what a wrong one locks is sign-in. */
   twoFactor: (userId: string, ip: string): Limit[] => [
     { key: `2fa:account:${userId}`, max: 5, windowSeconds: FIFTEEN_MINUTES },
     { key: `2fa:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
+  ],
+  /**
+   * A step-up's second factor (a payout, a staff write): counted apart from sign-in, so
+   * someone fumbling step-up codes locks only further step-ups, never their own sign-in
+   * (nor does a locked sign-in stop a signed-in session's step-ups). The same numbers: a
+   * guesser holding a session gets no more tries than one at the sign-in form.
+   */
+  stepUp: (userId: string, ip: string): Limit[] => [
+    { key: `step-up:account:${userId}`, max: 5, windowSeconds: FIFTEEN_MINUTES },
+    { key: `step-up:ip:${ip}`, max: 30, windowSeconds: FIFTEEN_MINUTES },
   ],
   phrase: (userId: string, ip: string): Limit[] => [
     { key: `phrase:account:${userId}`, max: 5, windowSeconds: FIFTEEN_MINUTES },

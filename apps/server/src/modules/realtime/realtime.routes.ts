@@ -54,7 +54,8 @@ export async function registerRealtime(
       websocket: true,
       config: { access: 'customer' },
       onRequest: (request, _reply, done) => {
-        if (!isOwnOrigin(request.headers.origin, request.headers.host, publicOrigin)) {
+        const { origin, host } = request.headers;
+        if (!isOwnOrigin(origin, host, publicOrigin, request.protocol)) {
           return done(new AppError('FOREIGN_ORIGIN', MSG.foreignOrigin));
         }
         done();

@@ -1,4 +1,5 @@
 import {
+  RECOVERY_PHRASE_MSG,
   ZConfirmPhraseRequest,
   ZConfirmPhraseResponse,
   ZGeneratePhraseResponse,
@@ -17,6 +18,19 @@ import type { RecoveryPhraseService } from './recovery-phrase.service';
 /** How long the phrase stays readable after the password was re-entered. */
 const UNLOCK_SECONDS = 10 * 60;
 
+/**
+ * The phrase is a customer's way back into their own account. Staff never use one (another
+ * admin, or the operator's `reset-admin-2fa`, restores them: decision 0027), so no staff
+ * session makes, reads, unlocks or confirms one here, not even the phrase an account kept
+ * from before it was made staff: an admin session that reads phrases would let a stolen
+ * admin session take over that account for good.
+ */
+function customerOf(request: FastifyRequest) {
+  const session = signedIn(request);
+  if (session.isAdmin) throw new AppError('FORBIDDEN', RECOVERY_PHRASE_MSG.staff);
+  return session;
+}
+
 export function recoveryPhraseRoutes(deps: {
   phrases: RecoveryPhraseService;
   // Structural: the auth module builds on the phrase service, so this one does not import it.
@@ -24,7 +38,7 @@ export function recoveryPhraseRoutes(deps: {
   sessions: Pick<Sessions, 'unlockPhrase'>;
 }): FastifyPluginAsyncZod {
   function unlockedSession(request: FastifyRequest) {
-    const session = signedIn(request);
+    const session = customerOf(request);
     const until = session.phraseUnlockedUntil;
     if (!until || until.getTime() <= Date.now()) {
       throw new AppError('PASSWORD_REQUIRED', 'Enter your password to see your recovery phrase.');
@@ -37,7 +51,7 @@ export function recoveryPhraseRoutes(deps: {
       '/api/recovery-phrase/unlock',
       { schema: { body: ZVerifyPasswordRequest, response: { 200: ZOk } } },
       async (request) => {
-        const session = signedIn(request);
+        const session = customerOf(request);
         await deps.auth.checkPassword(session.userId, request.body.password, clientOf(request));
         await deps.sessions.unlockPhrase(session.sessionId, UNLOCK_SECONDS);
         return { ok: true as const };
@@ -81,7 +95,7 @@ export function recoveryPhraseRoutes(deps: {
       { schema: { body: ZConfirmPhraseRequest, response: { 200: ZConfirmPhraseResponse } } },
       async (request) => {
         const confirmedAt = await deps.phrases.confirm(
-          signedIn(request).userId,
+          customerOf(request).userId,
           request.body.phrase,
           clientOf(request),
         );

@@ -1,3 +1,4 @@
+import { RECOVERY_PHRASE_MSG } from '@coffer/shared';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { createLogger } from '@server/infra';
 import {
@@ -6,11 +7,13 @@ import {
   createTestApp,
   errorOf,
   newSession,
+  promotedCustomer,
   type SignedInUser,
   sessionCookie,
   signIn,
   type TestApp,
   tableText,
+  verifiedAdmin,
   verifiedCustomer,
   withoutChange,
 } from '@server-test/helpers';
@@ -313,5 +316,38 @@ describe('the words typed to confirm', () => {
         expect(logLines.filter((l) => l.includes(pair))).toEqual([]);
       }
     }
+  });
+});
+
+describe('staff and the recovery phrase (decision 0027)', () => {
+  it('refuses every phrase route to a staff session with 403, making, reading and changing nothing', async () => {
+    // An admin made by the CLI has none; one promoted from a customer kept theirs, and
+    // neither may make, unlock, read or confirm one while staff.
+    const fresh = await verifiedAdmin(t);
+    const promoted = await promotedCustomer(t);
+    const somePhrase = promoted.seedPhrase ?? '';
+    expect(somePhrase.split(' ')).toHaveLength(12);
+    for (const admin of [fresh, promoted]) {
+      for (const attempt of [
+        () => unlock(admin.cookie, admin.password),
+        () => readPhrase(admin.cookie),
+        () => generate(admin.cookie),
+        () => confirm(admin.cookie, somePhrase),
+      ]) {
+        const res = await withoutChange(t, attempt);
+        expect([res.statusCode, errorOf(res)]).toEqual([
+          403,
+          { error: 'FORBIDDEN', message: RECOVERY_PHRASE_MSG.staff },
+        ]);
+        expect(res.body).not.toContain(somePhrase);
+      }
+    }
+    const { rows } = await t.services.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM user_seed_phrases WHERE user_id = $1',
+      [fresh.userId],
+    );
+    expect(rows[0]?.n).toBe(0);
+    // The promoted admin's phrase was never in the log either.
+    expect(logLines.join('\n')).not.toContain(somePhrase);
   });
 });

@@ -81,6 +81,13 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
       'Where security researchers report a problem, published in /.well-known/security.txt: an e-mail address or an https:// page (empty: no security.txt)',
   },
   {
+    key: 'chat_retention_days',
+    value: '0',
+    type: 'number',
+    description:
+      'Days a support conversation staff closed is kept before the retention job removes its messages and files (0: for ever)',
+  },
+  {
     key: 'show_public_stats',
     value: 'true',
     type: 'boolean',

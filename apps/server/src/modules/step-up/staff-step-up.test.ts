@@ -307,11 +307,11 @@ function wrongCode(user: SignedInUser): string {
   return ['000000', '111111', '222222', '333333'].find((c) => !near.includes(c)) ?? '444444';
 }
 
-/** The admin's wrong second-factor answers counted on the 2FA limit (as at sign-in). */
+/** The admin's wrong step-up answers, counted on the step-up limit (apart from sign-in's). */
 async function guessesOf(admin: SignedInUser): Promise<number> {
   const { rows } = await t.services.pool.query<{ count: number }>(
     'SELECT count FROM rate_limits WHERE key = $1',
-    [`2fa:account:${admin.userId}`],
+    [`step-up:account:${admin.userId}`],
   );
   return rows[0]?.count ?? 0;
 }

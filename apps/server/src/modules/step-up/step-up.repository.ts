@@ -27,6 +27,29 @@ export const stepUpRepository = {
     return (res.rowCount ?? 0) > 0;
   },
 
+  /**
+   * Holds the account's step-ups one at a time until the transaction ends (a transaction
+   * advisory lock, so a rollback or commit always lets it go).
+   */
+  async lockSubject(client: pg.PoolClient, userId: string): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `step-up:${userId}`,
+    ]);
+  },
+
+  /** Whether this is a backup code of the account that was already used. */
+  async isUsedBackupCode(
+    client: pg.PoolClient,
+    userId: string,
+    codeHash: string,
+  ): Promise<boolean> {
+    const { rows } = await client.query(
+      'SELECT 1 FROM backup_codes WHERE user_id = $1 AND code_hash = $2 AND used_at IS NOT NULL',
+      [userId, codeHash],
+    );
+    return rows.length > 0;
+  },
+
   /** Uses up a backup code once; false when it is unknown or already used. */
   async useBackupCode(client: pg.PoolClient, userId: string, codeHash: string): Promise<boolean> {
     const res = await client.query(

@@ -6,6 +6,7 @@ import {
   type TPasskeyAssertion,
   type TStepUp,
 } from '@coffer/shared';
+import { afterTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import type { Client } from '@server/lib/client-of';
 import type { Secrets } from '@server/lib/crypto';
@@ -68,26 +69,41 @@ export function createStepUp(d: Deps) {
   const backupHash = (userId: string, code: string) =>
     d.secrets.keyedHash('backup-code', `${userId}:${code}`);
 
-  async function accepts(client: pg.PoolClient, s: StepUpSubject, proof: TStepUp) {
+  /**
+   * What a proof turned out to be: right (and now used up on the transaction), wrong (a
+   * guess), or right but already used, by an earlier request or a parallel one that got
+   * there first. A used answer is refused like a wrong one, but it is no guess: whoever sent
+   * it knew the code, so it does not count towards the limit.
+   */
+  async function accepts(
+    client: pg.PoolClient,
+    s: StepUpSubject,
+    proof: TStepUp,
+  ): Promise<'accepted' | 'wrong' | 'used'> {
     if ('assertion' in proof) {
       // A passkey that does not verify throws its own message (stale challenge, not yours).
       await d.acceptAssertion(client, s, proof.assertion);
-      return true;
+      return 'accepted';
     }
     const code = proof.code.trim();
     if (/^\d{6}$/.test(code)) {
       const secret = await repo.totpSecret(client, s.userId);
       const step = secret ? matchTotpStep(d.secrets.decrypt(secret), code) : null;
-      return step !== null && (await repo.claimTotpStep(client, s.userId, step));
+      if (step === null) return 'wrong';
+      return (await repo.claimTotpStep(client, s.userId, step)) ? 'accepted' : 'used';
     }
     const backup = cleanBackupCodeInput(code);
-    if (backup.length !== BACKUP_CODE_LENGTH) return false;
-    return repo.useBackupCode(client, s.userId, backupHash(s.userId, backup));
+    if (backup.length !== BACKUP_CODE_LENGTH) return 'wrong';
+    const hash = backupHash(s.userId, backup);
+    if (await repo.useBackupCode(client, s.userId, hash)) return 'accepted';
+    return (await repo.isUsedBackupCode(client, s.userId, hash)) ? 'used' : 'wrong';
   }
 
   /**
    * A wrong answer after the session was made: like a refused sign-in, the owner's log
    * shows it (someone may be using their session), though the request changed nothing.
+   * Written once the request's transaction has ended (`afterTransaction`): it needs a
+   * connection of its own, and must not wait for one while holding the step-up lock.
    */
   async function refused(s: StepUpSubject, proof: TStepUp, who: Client) {
     await d.securityLog.recordBesideTransaction({
@@ -102,7 +118,8 @@ export function createStepUp(d: Deps) {
     /**
      * Uses up the proof on the caller's transaction, after the caller's own checks (so a
      * refused request never costs the customer a code), or throws. Only a wrong answer
-     * counts towards the account's limit, the same count as sign-in codes.
+     * counts towards the step-up limit, which is its own: wrong step-ups lock further
+     * step-ups for a while, never the account's sign-in (`LIMITS.stepUp`).
      */
     async confirm(
       client: pg.PoolClient,
@@ -117,19 +134,28 @@ export function createStepUp(d: Deps) {
         const refusal = await d.totpRefusal(s, client);
         if (refusal) throw new AppError('FORBIDDEN', refusal);
       }
-      const limits = LIMITS.twoFactor(s.userId, who.ip);
+      // One step-up of an account at a time, until the caller's transaction ends: each is
+      // counted, checked and (if right) taken off the count before the next is counted, so
+      // parallel requests with right answers never add up to the limit between them. Taken
+      // after the caller's own row locks and before the audit log's, as every caller does.
+      await repo.lockSubject(client, s.userId);
+      const limits = LIMITS.stepUp(s.userId, who.ip);
       const attempt = await d.limiter.consume(limits);
-      const accepted = await accepts(client, s, proof).catch(async (err: unknown) => {
+      const outcome = await accepts(client, s, proof).catch(async (err: unknown) => {
         // A passkey's answer that did not verify is refused with its own message.
-        if (err instanceof AppError && err.code === 'INVALID_CODE') await refused(s, proof, who);
+        if (err instanceof AppError && err.code === 'INVALID_CODE')
+          await afterTransaction(() => refused(s, proof, who));
+        // The database failing the check (a deadlock, a lost connection) is no guess.
+        else if (!(err instanceof AppError)) await attempt.release();
         throw err;
       });
-      if (!accepted) {
-        await refused(s, proof, who);
+      if (outcome !== 'accepted') {
+        if (outcome === 'used') await attempt.release();
+        await afterTransaction(() => refused(s, proof, who));
         throw new AppError('INVALID_CODE', STEP_UP_MSG.invalid);
       }
       await attempt.release();
-      // As at sign-in: a right answer ends the account's count of earlier typos.
+      // As at sign-in: a right answer ends the account's count of earlier step-up typos.
       await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
     },
   };

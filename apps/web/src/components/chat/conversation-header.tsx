@@ -1,24 +1,25 @@
-import { ArrowLeft, Trash2 } from 'lucide-react';
+import { ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Button } from '../ui/button';
 import { CustomerText } from '../ui/customer-text';
-import { Spinner } from '../ui/spinner';
 import { RoomStatus } from './room-status';
 
-/** The conversation's title bar: back (on a phone), who it is with, status and delete. */
+/**
+ * The conversation's title bar: back (on a phone), who it is with, status, and the side's
+ * own actions (staff: Close conversation).
+ */
 export function ConversationHeader({
   title,
   subtitle,
   status,
   onBack,
-  onDelete,
-  deleting,
+  actions,
 }: {
   title: string;
   subtitle?: string;
   status: string;
   onBack: () => void;
-  onDelete?: () => void;
-  deleting?: boolean;
+  actions?: ReactNode;
 }) {
   return (
     <header className="flex items-center gap-2 border-b border-border p-3">
@@ -42,18 +43,7 @@ export function ConversationHeader({
         ) : null}
       </div>
       <RoomStatus status={status} />
-      {onDelete ? (
-        <Button
-          variant="ghost"
-          size="icon"
-          onClick={onDelete}
-          disabled={deleting}
-          aria-label="Delete conversation"
-          className="text-danger"
-        >
-          {deleting ? <Spinner label="Deleting" /> : <Trash2 className="h-4 w-4" aria-hidden />}
-        </Button>
-      ) : null}
+      {actions}
     </header>
   );
 }

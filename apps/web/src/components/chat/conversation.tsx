@@ -1,7 +1,7 @@
-import type { TChatRoom } from '@coffer/shared';
+import { CHAT_MSG, type TChatRoom } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '@web/lib/api-client';
-import { useEffect, useRef } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { Spinner } from '../ui/spinner';
 import { type ChatBase, chatKeys, markRead, useMessages } from './chat-api';
 import { ConversationHeader } from './conversation-header';
@@ -17,21 +17,12 @@ type Props = {
   title: string;
   subtitle?: string;
   onBack: () => void;
-  onDelete?: () => void;
-  deleting?: boolean;
+  /** Buttons of this side in the title bar (staff: Close conversation). */
+  actions?: ReactNode;
 };
 
 /** One conversation: header, messages (oldest first) and the composer. */
-export function Conversation({
-  base,
-  room,
-  side,
-  title,
-  subtitle,
-  onBack,
-  onDelete,
-  deleting,
-}: Props) {
+export function Conversation({ base, room, side, title, subtitle, onBack, actions }: Props) {
   const { id: roomId, status, unreadCount } = room;
   const queryClient = useQueryClient();
   const messages = useMessages(base, roomId);
@@ -61,8 +52,7 @@ export function Conversation({
         subtitle={subtitle}
         status={status}
         onBack={onBack}
-        onDelete={onDelete}
-        deleting={deleting}
+        actions={actions}
       />
 
       <div className="min-h-0 flex-1 overflow-y-auto p-3">
@@ -88,6 +78,12 @@ export function Conversation({
         )}
       </div>
 
+      {status === 'closed' ? (
+        // Closed by staff, never deleted: the history stays, and writing opens it again.
+        <p className="border-t border-border px-3 pt-2 text-xs text-muted">
+          {side === 'user' ? CHAT_MSG.closedNoticeCustomer : CHAT_MSG.closedNoticeAdmin}
+        </p>
+      ) : null}
       <MessageComposer error={error} onSend={send} />
     </section>
   );

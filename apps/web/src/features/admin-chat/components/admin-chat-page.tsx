@@ -1,4 +1,4 @@
-import { CHAT_MSG, type TAdminChatRoom } from '@coffer/shared';
+import { CHAT_MSG, type TAdminChatRoom, type TStepUp } from '@coffer/shared';
 import {
   type PickedUser,
   UserPicker,
@@ -8,14 +8,16 @@ import {
 import { ChatShell, EmptyPane } from '@web/components/chat/chat-shell';
 import { Conversation } from '@web/components/chat/conversation';
 import { RoomList } from '@web/components/chat/room-list';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { submitOf, useZodForm } from '@web/components/ui/form';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
-import { MessageSquarePlus } from 'lucide-react';
+import { Archive, MessageSquarePlus } from 'lucide-react';
 import { useState } from 'react';
-import { useDeleteRoom } from '../api/delete-room';
+import { toast } from 'sonner';
+import { useCloseRoom } from '../api/close-room';
 import { useAdminRooms } from '../api/get-rooms';
 import { useStartChat } from '../api/start-chat';
 
@@ -78,24 +80,56 @@ function StartChatDialog({ onStarted }: { onStarted: (roomId: string) => void })
   );
 }
 
+/**
+ * Close conversation: staff close a conversation, never delete it (its messages and files
+ * stay, the customer still reads them and writing opens it again). A staff write, so the
+ * admin's fresh second factor (step-up) confirms it.
+ */
+function CloseConversation({ room }: { room: TAdminChatRoom }) {
+  const close = useCloseRoom();
+  const [asking, setAsking] = useState(false);
+  async function confirm(stepUp: TStepUp) {
+    await close.mutateAsync({ roomId: room.id, stepUp });
+    setAsking(false);
+    toast.success(CHAT_MSG.closed, { description: `Conversation with ${nameOf(room)}.` });
+  }
+  function failed(err: unknown) {
+    setAsking(false);
+    toast.error('Error', { description: errorMessage(err, CHAT_MSG.closeFailed) });
+  }
+  if (room.status === 'closed') return null;
+  return (
+    <>
+      <Button
+        variant="outline"
+        size="sm"
+        className="shrink-0"
+        onClick={() => setAsking(true)}
+        disabled={close.isPending}
+      >
+        <Archive className="h-4 w-4" aria-hidden />
+        Close conversation
+      </Button>
+      <StepUpDialog
+        open={asking}
+        title="Close this conversation"
+        description={CHAT_MSG.closeConfirm}
+        confirmLabel="Confirm and close"
+        pendingLabel="Closing..."
+        onCancel={() => setAsking(false)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
+    </>
+  );
+}
+
 /** /dashboard/admin/chat: every customer's support conversation. */
 export default function AdminChatPage() {
   const rooms = useAdminRooms();
-  const remove = useDeleteRoom();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const list = rooms.data?.rooms ?? [];
   const selected = list.find((r) => r.id === selectedId) ?? null;
-
-  function onDelete(room: TAdminChatRoom) {
-    if (!window.confirm(CHAT_MSG.deleteConfirm)) return;
-    remove.mutate(room.id, {
-      onSuccess: () => setSelectedId(null),
-      onError: (err) => {
-        console.error('Deleting the conversation failed', err);
-        window.alert(CHAT_MSG.deleteFailed);
-      },
-    });
-  }
 
   const listPane = (
     <RoomList
@@ -132,8 +166,7 @@ export default function AdminChatPage() {
             title={nameOf(selected)}
             subtitle={userEmailBesideName(selected.customer) ?? undefined}
             onBack={() => setSelectedId(null)}
-            onDelete={() => onDelete(selected)}
-            deleting={remove.isPending}
+            actions={<CloseConversation room={selected} />}
           />
         ) : null
       }

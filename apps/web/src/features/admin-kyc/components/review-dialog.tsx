@@ -5,8 +5,10 @@ import {
   type TAdminKycDetail,
   type TKycDocument,
   type TKycSide,
+  type TStepUp,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { CustomerText } from '@web/components/ui/customer-text';
 import { DialogContent } from '@web/components/ui/dialog';
@@ -151,30 +153,55 @@ function DocumentCard({
 function ReviewForm({ submission, onDone }: { submission: TAdminKycDetail; onDone: () => void }) {
   const review = useReviewKyc();
   const form = useZodForm<{ notes: string }>(null, { notes: '' });
-  const [pending, setPending] = useState<'approved' | 'rejected' | null>(null);
+  // The decision waiting for the reviewer's fresh second factor (step-up), with its notes.
+  const [asking, setAsking] = useState<{
+    decision: 'approved' | 'rejected';
+    notes: string;
+  } | null>(null);
+  const pending = review.isPending ? (asking?.decision ?? null) : null;
 
-  /** Each button sends the form with its decision; the notes need no check of their own. */
+  /** Each button asks for the step-up with its decision; the notes need no check of their own. */
   const decide = (decision: 'approved' | 'rejected') =>
-    submitOf(form, async ({ notes }) => {
-      setPending(decision);
-      try {
-        await review.mutateAsync({
-          id: submission.id,
-          body: { decision, ...(notes.trim() ? { notes: notes.trim() } : {}) },
-        });
-        toast.success(KYC_MSG.statusUpdated, {
-          description: decision === 'approved' ? KYC_MSG.approved : KYC_MSG.rejected,
-        });
-        onDone();
-      } catch {
-        toast.error('Error', { description: KYC_MSG.updateFailed });
-      } finally {
-        setPending(null);
-      }
-    })();
+    submitOf(form, ({ notes }) => setAsking({ decision, notes: notes.trim() }))();
+
+  async function confirm(stepUp: TStepUp) {
+    if (!asking) return;
+    const { decision, notes } = asking;
+    await review.mutateAsync({
+      id: submission.id,
+      body: { decision, ...(notes ? { notes } : {}), stepUp },
+    });
+    setAsking(null);
+    toast.success(KYC_MSG.statusUpdated, {
+      description: decision === 'approved' ? KYC_MSG.approved : KYC_MSG.rejected,
+    });
+    onDone();
+  }
+
+  function failed() {
+    setAsking(null);
+    toast.error('Error', { description: KYC_MSG.updateFailed });
+  }
 
   return (
     <div className="space-y-3 border-t border-border pt-4">
+      <StepUpDialog
+        open={asking !== null}
+        title={asking?.decision === 'rejected' ? 'Confirm the rejection' : 'Confirm the approval'}
+        description={
+          asking?.decision === 'rejected'
+            ? `Reject the identity verification of ${submission.email}; they are told by e-mail.`
+            : `Approve the identity verification of ${submission.email}; they are told by e-mail.`
+        }
+        confirmLabel={
+          asking?.decision === 'rejected' ? 'Confirm and reject' : 'Confirm and approve'
+        }
+        pendingLabel={asking?.decision === 'rejected' ? 'Rejecting...' : 'Approving...'}
+        danger={asking?.decision === 'rejected'}
+        onCancel={() => setAsking(null)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
       <div className="space-y-2">
         <Label htmlFor="kyc-review-notes">Review Notes</Label>
         <Textarea

@@ -1,9 +1,10 @@
-import { MSG, type TRecoveryPhraseResponse } from '@coffer/shared';
+import { MSG, RECOVERY_PHRASE_MSG, type TRecoveryPhraseResponse } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { PageSpinner } from '@web/components/ui/spinner';
 import { ApiError } from '@web/lib/api-client';
+import { useSession } from '@web/lib/session';
 import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { useOutletContext } from 'react-router';
 import { toast } from 'sonner';
@@ -23,11 +24,39 @@ function needsPassword(err: unknown): boolean {
 }
 
 /**
+ * /secret-combination for a staff account: no menu offers it, and the server refuses staff
+ * every phrase route, so an address typed by hand gets this instead of a password gate.
+ */
+function StaffHaveNoPhrase() {
+  return (
+    <Card>
+      <CardContent className="flex flex-col items-start gap-3 pt-5">
+        <h1 className="text-2xl font-bold text-fg">Secret Combination</h1>
+        <p className="text-sm text-muted">{RECOVERY_PHRASE_MSG.staff}</p>
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
  * /secret-combination: the password gate on every visit, then the user's phrase (or the
  * one-time generation). A phrase that replaces a burnt one is then typed back to confirm it
- * (product.md S10). The phrase lives only in memory while this page is open.
+ * (product.md S10). The phrase lives only in memory while this page is open. Staff have
+ * none (decision 0027).
  */
 export default function SecretCombinationPage() {
+  const session = useSession();
+  if (session.data?.user.isAdmin) {
+    return (
+      <div className="mx-auto w-full max-w-3xl">
+        <StaffHaveNoPhrase />
+      </div>
+    );
+  }
+  return <CustomerSecretCombination />;
+}
+
+function CustomerSecretCombination() {
   const [unlocked, setUnlocked] = useState(false);
   // Where an unconfirmed phrase's customer is: reading it, or typing it back.
   const [confirming, setConfirming] = useState(false);
