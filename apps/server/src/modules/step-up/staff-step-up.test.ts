@@ -30,19 +30,23 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
  * factor or stops deposits takes the acting admin's own fresh second factor with the
  * request, so a stolen admin session alone moves nothing. Every such route is checked the
  * same way: refused without a step-up and with a wrong code (counted), changing nothing;
- * carried out with a current authenticator code.
+ * carried out with a current authenticator code — which, for an action that takes two
+ * people, means proposed (202: a change waits, nothing else moved).
  */
 
 let feeds: Awaited<ReturnType<typeof startFakeFeeds>>;
 let t: TestApp;
 /** The admin who prepares what the tested admin acts on (four eyes: never the same one). */
 let preparer: SignedInUser;
+/** The second staff member who approves what the preparer proposes. */
+let approver: SignedInUser;
 beforeAll(async () => {
   feeds = await startFakeFeeds();
   t = await createTestApp({ PRICE_FEED_URL: feeds.priceFeedUrl, FX_FEED_URL: feeds.fxFeedUrl });
   await t.services.prices.refresh();
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
   preparer = await spareStepUps(t, await verifiedAdmin(t));
+  approver = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -60,7 +64,38 @@ type Target = {
   body: Record<string, unknown>;
   /** What the admin would look at to see whether the action went through. */
   effect: () => Promise<unknown>;
+  /** 202 where the action is a proposal another staff member must approve. */
+  carriedOut?: 202;
 };
+
+/** The changes waiting for approval that concern a user: what a proposal adds to. */
+const pendingFor = async (userId: string) =>
+  (
+    await t.services.pool.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM staff_changes WHERE subject_user_id = $1 AND status = 'pending'",
+      [userId],
+    )
+  ).rows[0]?.n;
+
+/** Proposed by the preparer and approved by the approver: applied; the change's result. */
+async function proposeAndApprove(method: 'POST' | 'PATCH', url: string, body: object) {
+  const proposed = await call(t, {
+    method,
+    url,
+    cookie: preparer.cookie,
+    body: { ...body, stepUp: stepUpFor(preparer) },
+  });
+  expect(proposed.statusCode, proposed.body).toBe(202);
+  const id: string = proposed.json().pending.id;
+  const approved = await call(t, {
+    method: 'POST',
+    url: `/api/admin/changes/${id}/approve`,
+    cookie: approver.cookie,
+    body: { stepUp: stepUpFor(approver) },
+  });
+  expect(approved.statusCode, approved.body).toBe(200);
+  return id;
+}
 type StaffRoute = {
   name: string;
   method: 'POST' | 'PATCH' | 'DELETE';
@@ -123,21 +158,24 @@ const deposit = (userId: string) => ({
   type: 'deposit',
   cryptoAmount: '1',
   usdAmount: '65000.00',
-  status: 'completed',
+  status: 'pending',
   transactionDate: '2025-08-01T10:30:00.000Z',
   reason: 'Wire received, ticket 42',
 });
 
-/** A completed deposit another admin added (a row to edit or delete); its id. */
-async function depositBy(admin: SignedInUser, userId: string): Promise<string> {
-  const made = await call(t, {
-    method: 'POST',
-    url: '/api/admin/transactions',
-    cookie: admin.cookie,
-    body: { ...deposit(userId), stepUp: stepUpFor(admin) },
-  });
-  expect(made.statusCode, made.body).toBe(200);
-  return made.json().transaction.id;
+/**
+ * A pending deposit two other staff members recorded (a row to edit or delete: completed
+ * deposits are final); its id.
+ */
+async function depositBy(userId: string): Promise<string> {
+  await proposeAndApprove('POST', '/api/admin/transactions', deposit(userId));
+  const { rows } = await t.services.pool.query<{ id: string }>(
+    "SELECT id FROM transactions WHERE user_id = $1 AND transaction_type = 'deposit'",
+    [userId],
+  );
+  const id = rows[0]?.id;
+  if (!id) throw new Error('the deposit was not recorded');
+  return id;
 }
 
 const ROUTES: StaffRoute[] = [
@@ -157,11 +195,12 @@ const ROUTES: StaffRoute[] = [
     name: 'completing a payout',
     method: 'POST',
     async prepare() {
-      const { id, status } = await approvedWithdrawal();
+      const { id, status, customer } = await approvedWithdrawal();
       return {
         url: `/api/admin/withdrawals/${id}/complete`,
         body: { reference: ETH_HASH },
-        effect: status,
+        effect: async () => [await status(), await pendingFor(customer.userId)],
+        carriedOut: 202,
       };
     },
   },
@@ -185,7 +224,11 @@ const ROUTES: StaffRoute[] = [
       return {
         url: '/api/admin/transactions',
         body: deposit(customer.userId),
-        effect: () => walletOf(t, customer.userId, 'BTC'),
+        effect: async () => [
+          await walletOf(t, customer.userId, 'BTC'),
+          await pendingFor(customer.userId),
+        ],
+        carriedOut: 202,
       };
     },
   },
@@ -194,12 +237,16 @@ const ROUTES: StaffRoute[] = [
     method: 'PATCH',
     async prepare() {
       const customer = await verifiedCustomer(t);
-      const id = await depositBy(preparer, customer.userId);
+      const id = await depositBy(customer.userId);
       const { userId: _customer, ...fields } = deposit(customer.userId);
       return {
         url: `/api/admin/transactions/${id}`,
         body: { ...fields, cryptoAmount: '2', usdAmount: '130000.00' },
-        effect: () => walletOf(t, customer.userId, 'BTC'),
+        effect: async () => [
+          await walletOf(t, customer.userId, 'BTC'),
+          await pendingFor(customer.userId),
+        ],
+        carriedOut: 202,
       };
     },
   },
@@ -208,11 +255,15 @@ const ROUTES: StaffRoute[] = [
     method: 'DELETE',
     async prepare() {
       const customer = await verifiedCustomer(t);
-      const id = await depositBy(preparer, customer.userId);
+      const id = await depositBy(customer.userId);
       return {
         url: `/api/admin/transactions/${id}`,
         body: { reason: 'Entered twice, ticket 43' },
-        effect: () => walletOf(t, customer.userId, 'BTC'),
+        effect: async () => [
+          await walletOf(t, customer.userId, 'BTC'),
+          await pendingFor(customer.userId),
+        ],
+        carriedOut: 202,
       };
     },
   },
@@ -232,7 +283,9 @@ const ROUTES: StaffRoute[] = [
         effect: async () => [
           await walletOf(t, customer.userId, 'BTC'),
           await transactionCount(t, customer.userId),
+          await pendingFor(customer.userId),
         ],
+        carriedOut: 202,
       };
     },
   },
@@ -268,7 +321,8 @@ const ROUTES: StaffRoute[] = [
       return {
         url: `/api/admin/users/${other.userId}/two-factor/disable`,
         body: { reason: 'Lost phone; identity checked on a video call' },
-        effect: () => twoFactorOn(other.userId),
+        effect: async () => [await twoFactorOn(other.userId), await pendingFor(other.userId)],
+        carriedOut: 202,
       };
     },
   },
@@ -277,25 +331,26 @@ const ROUTES: StaffRoute[] = [
     method: 'DELETE',
     async prepare() {
       const customer = await verifiedCustomer(t);
-      const made = await call(t, {
-        method: 'POST',
-        url: '/api/admin/deposit-addresses',
-        cookie: preparer.cookie,
-        body: {
-          userId: customer.userId,
-          assetSymbol: 'BTC',
-          network: 'bitcoin',
-          address: GOOD_ADDRESS.BTC,
-        },
+      await proposeAndApprove('POST', '/api/admin/deposit-addresses', {
+        userId: customer.userId,
+        assetSymbol: 'BTC',
+        network: 'bitcoin',
+        address: GOOD_ADDRESS.BTC,
       });
-      expect(made.statusCode, made.body).toBe(200);
-      const id: string = made.json().address.id;
+      const { rows } = await t.services.pool.query<{ id: string }>(
+        'SELECT id FROM deposit_addresses WHERE user_id = $1',
+        [customer.userId],
+      );
+      const id = rows[0]?.id;
       return {
         url: `/api/admin/deposit-addresses/${id}`,
         body: {},
-        effect: async () =>
+        effect: async () => [
           (await t.services.pool.query('SELECT 1 FROM deposit_addresses WHERE id = $1', [id]))
             .rowCount,
+          await pendingFor(customer.userId),
+        ],
+        carriedOut: 202,
       };
     },
   },
@@ -358,7 +413,7 @@ describe.each(ROUTES)('$name', (route) => {
     const before = await target.effect();
     const code = codeFor(admin, 1);
     const ok = await send({ code });
-    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.statusCode, ok.body).toBe(target.carriedOut ?? 200);
     expect(await target.effect()).not.toEqual(before);
     // A right answer ends the count of earlier typos, as at sign-in.
     expect(await guessesOf(admin)).toBe(0);
@@ -377,7 +432,8 @@ describe('the same code twice', () => {
       cookie: admin.cookie,
       body: { reference: ETH_HASH, stepUp: { code } },
     });
-    expect(done.statusCode, done.body).toBe(200);
+    // Completing by hand is proposed: the code confirmed the proposal.
+    expect(done.statusCode, done.body).toBe(202);
     const replay = await withoutChange(t, () =>
       call(t, {
         method: 'POST',
@@ -437,7 +493,8 @@ describe('many admins at once', () => {
       );
       expect(answers.map((r) => r.statusCode).sort()).toEqual([200, ...Array(49).fill(409)]);
       const { rows } = await t.services.pool.query<{ n: number }>(
-        "SELECT count(*)::int AS n FROM audit_log WHERE action = 'settings.approve' AND target_id = 'max_daily_withdrawal'",
+        "SELECT count(*)::int AS n FROM audit_log WHERE action = 'settings.approve' AND target_id = $1",
+        [id],
       );
       expect(rows[0]?.n).toBe(1);
     },
