@@ -120,6 +120,8 @@ export function createAdminServices(
     payouts,
     stepUp,
     changes,
+    outbox,
+    publicUrl: config.publicUrl,
   });
   // Balance and address changes are proposed and applied on another's approval (changes),
   // mailing the customer then (outbox); an added address fulfils the customer's request for

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import type { AuditLog } from '../audit';
 import type { Ledger, TransactionRow } from '../ledger';
 import { trimDecimal, usdShown } from '../ledger';
+import type { Outbox } from '../outbox';
 import type { PayoutsService } from '../payouts';
 import type { StaffChanges } from '../staff-changes';
 import type { StepUp, StepUpSubject } from '../step-up';
@@ -46,6 +47,9 @@ export type AdminTransactionsContext = {
   stepUp: StepUp;
   /** Two people for every ledger row staff add, edit or delete, and every hand completion. */
   changes: StaffChanges;
+  /** The customer's mail when a row of theirs is added, edited or deleted. */
+  outbox: Pick<Outbox, 'mail'>;
+  publicUrl: string;
 };
 
 export function presentSummary(row: AdminTransactionListRow): TAdminTransactionSummary {

@@ -29,6 +29,7 @@ import {
   refuseSelfCompletedPayout,
   staffPayoutDate,
 } from './admin-transactions-rules';
+import { mailLedgerChange } from './customer-mail';
 import {
   type Described,
   describedRow,
@@ -191,12 +192,10 @@ export function createTransactionKinds(ctx: AdminTransactionsContext): ChangeKin
       };
     },
     async apply(client, payload, { change }) {
-      const row = await recordOnce(
-        ctx,
-        client,
-        change.proposed_by,
-        openBank<CreateBody>(ctx, payload),
-      );
+      const body = openBank<CreateBody>(ctx, payload);
+      const row = await recordOnce(ctx, client, change.proposed_by, body);
+      const email = await repo.emailOf(client, row.user_id);
+      if (email) await mailLedgerChange(ctx, client, email, 'recorded', row, body.reason);
       return { transactionId: row.id };
     },
   });

@@ -9,6 +9,7 @@ import type { ChangeKind, StaffActor } from '../staff-changes';
 import { adminTransactionsRepository as repo } from './admin-transactions.repository';
 import { type AdminTransactionsContext, bankFacts, trial } from './admin-transactions-context';
 import { finalRowMessage, isFinalRow, PAYOUT_TYPES } from './admin-transactions-rules';
+import { mailLedgerChange } from './customer-mail';
 import { rowWords, shownPair } from './transaction-change-view';
 
 export const TRANSACTION_DELETE = 'transaction.delete';
@@ -74,7 +75,15 @@ export function deleteTransactionKind(ctx: AdminTransactionsContext): ChangeKind
       };
     },
     async apply(client, payload, { change }) {
-      await remove(ctx, client, change.proposed_by, payload.id);
+      const done = await remove(ctx, client, change.proposed_by, payload.id);
+      await mailLedgerChange(
+        ctx,
+        client,
+        done.email,
+        'removed',
+        done.change.before,
+        payload.reason,
+      );
       return { transactionId: payload.id };
     },
   };

@@ -196,9 +196,14 @@ describe('adding a ledger row takes two people', () => {
     // The proposer never approves it.
     const own = await withoutChange(t, () => approveChange(adminA, pending.id));
     expect([own.statusCode, errorOf(own).message]).toEqual([403, STAFF_MSG.ownProposal]);
+    const told = () => mailsTo(t, customer.email).filter((m) => m.includes('Coffer staff recorded'));
+    expect(told()).toEqual([]);
 
     await racedApprovals(pending.id, adminB, adminC);
     expect(await walletOf(t, customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    // The customer is told once, naming the row and the reason.
+    expect(told()).toHaveLength(1);
+    expect(told()[0]).toContain('a completed deposit of 1 BTC');
     expect(await transactionCount(t, customer.userId)).toBe(rowsBefore + 1);
     const row = await getTransaction(adminB, await appliedRow(pending.id));
     // Recorded as the proposer's: they may not complete anything they recorded.
@@ -298,6 +303,9 @@ describe('editing and deleting take two people; completed deposits, buys and sel
     expect(await tableText(t, 'transactions')).toBe(transactions);
     await racedApprovals(pending.id, adminA, adminD);
     expect(await walletOf(t, customer.userId, 'BTC')).toEqual({ balance: '1', held: '0' });
+    const told = mailsTo(t, customer.email).filter((m) => m.includes('Coffer staff removed'));
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain('Customer changed their mind, ticket 12');
     const gone = await call(t, { url: `/api/admin/transactions/${id}`, cookie: adminA.cookie });
     expect(gone.statusCode).toBe(404);
   });

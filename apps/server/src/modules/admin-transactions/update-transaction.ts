@@ -37,6 +37,7 @@ import {
   sameFigure,
   staffPayoutDate,
 } from './admin-transactions-rules';
+import { mailLedgerChange } from './customer-mail';
 import { openBank, rowWords, type Sealed, sealBank, shownPair } from './transaction-change-view';
 
 /**
@@ -291,13 +292,9 @@ export function updateTransactionKind(ctx: AdminTransactionsContext): ChangeKind
       };
     },
     async apply(client, payload, { change }) {
-      await revise(
-        ctx,
-        client,
-        change.proposed_by,
-        payload.id,
-        openBank<UpdateBody>(ctx, payload.body),
-      );
+      const body = openBank<UpdateBody>(ctx, payload.body);
+      const done = await revise(ctx, client, change.proposed_by, payload.id, body);
+      await mailLedgerChange(ctx, client, done.email, 'changed', done.change.after, body.reason);
       return { transactionId: payload.id };
     },
   };
