@@ -267,8 +267,9 @@ test('the audit log shows the stop, the proposals and the approvals, and filters
   await expect(entries.nth(0).getByRole('insertion')).toHaveText('false');
   await expect(entries.nth(0)).toContainText(adminEmail);
 
-  // Switching back on and the new limit were proposals, applied by the other admin.
-  await admin.getByLabel('Action').selectOption('settings.propose');
+  // Switching back on and the new limit were proposals (two-person changes, decision 0036),
+  // applied by the other admin.
+  await admin.getByLabel('Action').selectOption('change.propose');
   await expect(entries).toHaveCount(2);
   await expect(entries.nth(0)).toContainText('max_daily_withdrawal');
   await expect(entries.nth(1)).toContainText('withdrawals_enabled');

@@ -1,7 +1,9 @@
+import { STAFF_MSG } from '@coffer/shared';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { expectAccessible, ownAddress } from './support/app';
 import {
   type Account,
+  approveThroughApi,
   confirmStepUp,
   createCustomer,
   sidebar,
@@ -13,8 +15,10 @@ import {
 import { expectNoSidewaysScroll, expectOnOneLine } from './support/layout';
 import { snap } from './support/shots';
 
-// One customer and two admins: admin A credits a deposit, the customer withdraws part of
-// it, admin B pays it out. Serial: each step builds on the one before.
+// One customer and four staff members: admin A proposes a deposit credit and admin C
+// approves it; the customer withdraws part of it; admin B approves the withdrawal and
+// proposes its completion, which admin D approves (B and D had no hand in the credit, so they
+// may decide the customer's payouts). Serial: each step builds on the one before.
 test.describe.configure({ mode: 'serial' });
 
 /** 'Nov 28, 2026, 4:53 PM': how every screen writes a date and time. */
@@ -30,6 +34,10 @@ let adminB: Page;
 let account: Account;
 let staffA: Account;
 let staffB: Account;
+let adminC: Page;
+let staffC: Account;
+let adminD: Page;
+let staffD: Account;
 
 async function newPage(browser: import('@playwright/test').Browser): Promise<Page> {
   const context = await browser.newContext();
@@ -49,12 +57,18 @@ async function openTransactions(page: Page): Promise<void> {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Several accounts, staff among them made with the CLI, before the first step.
+  test.setTimeout(240_000);
   customer = await newPage(browser);
   account = await createCustomer(customer, 'admin-tx');
   adminA = await newPage(browser);
   staffA = await signInNewAdminAccount(adminA, 'tx-admin-a');
   adminB = await newPage(browser);
   staffB = await signInNewAdminAccount(adminB, 'tx-admin-b');
+  adminC = await newPage(browser);
+  staffC = await signInNewAdminAccount(adminC, 'tx-admin-c');
+  adminD = await newPage(browser);
+  staffD = await signInNewAdminAccount(adminD, 'tx-admin-d');
 });
 
 test.afterAll(async () => {
@@ -105,8 +119,13 @@ test('an admin credits a deposit through Add Transaction and the customer sees i
   await dialog.getByRole('button', { name: 'Add Transaction' }).click();
   // Money moved by staff takes the admin's own fresh second factor, as a customer's does.
   await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
-  await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
+  // Proposed: nothing is booked until a second staff member approves it.
+  await expect(toasts(adminA).getByText(STAFF_MSG.proposed)).toBeVisible();
   await expect(dialog).toHaveCount(0);
+  await expect(adminA.getByText('No transactions found matching your criteria.')).toBeVisible();
+  await approveThroughApi(adminC, staffC, staffA, 'transaction.credit');
+  await adminA.reload();
+  await adminA.getByLabel('Search').fill(account.email);
 
   const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.25000000 BTC' });
   await expect(row).toHaveCount(1);
@@ -203,27 +222,29 @@ function pendingRow(page: Page) {
 }
 
 test('an admin approves the withdrawal before anyone can complete it', async () => {
-  await openTransactions(adminA);
-  await adminA.getByRole('tab', { name: 'Pending withdrawals' }).click();
-  await searchQueue(adminA);
-  const row = pendingRow(adminA);
+  // Admin B: A proposed the customer's credit and C approved it, so neither decides their
+  // payouts for 30 days.
+  await openTransactions(adminB);
+  await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
+  await searchQueue(adminB);
+  const row = pendingRow(adminB);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(BTC_ADDRESS);
   // Not approved yet: it can be approved or rejected, not completed.
   await expect(row.getByRole('button', { name: 'Complete' })).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Reject' })).toBeVisible();
-  await expectAccessible(adminA);
-  await snap(adminA, 'admin-transactions-pending');
+  await expectAccessible(adminB);
+  await snap(adminB, 'admin-transactions-pending');
 
   await row.getByRole('button', { name: 'Approve' }).click();
-  await confirmStepUp(adminA, staffA, { title: 'Approve withdrawal', says: account.email });
-  await expect(toasts(adminA).getByText('Withdrawal approved')).toBeVisible();
+  await confirmStepUp(adminB, staffB, { title: 'Approve withdrawal', says: account.email });
+  await expect(toasts(adminB).getByText('Withdrawal approved')).toBeVisible();
   await expect(row.getByText('Approved', { exact: true })).toBeVisible();
   await expect(row.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   await expect(row.getByRole('button', { name: 'Complete' })).toBeVisible();
 });
 
-test('a second admin completes it in Pending withdrawals', async () => {
+test('an admin proposes its completion in Pending withdrawals; another approves it', async () => {
   await openTransactions(adminB);
   await adminB.getByRole('tab', { name: 'Pending withdrawals' }).click();
   await searchQueue(adminB);
@@ -247,7 +268,7 @@ test('a second admin completes it in Pending withdrawals', async () => {
   await expect(stepUp).toContainText('Mark 0.10000000 BTC for');
   await snap(adminB, 'admin-transactions-complete-step-up');
   await stepUp.getByLabel('Authentication code').fill(wrongCode(staffB.secret));
-  await stepUp.getByRole('button', { name: 'Confirm and complete' }).click();
+  await stepUp.getByRole('button', { name: 'Propose completion' }).click();
   await expect(stepUp.getByText('Invalid code.', { exact: false })).toBeVisible();
   // Still waiting (the page behind the dialog is hidden from the accessibility tree).
   const pending = await (
@@ -259,8 +280,12 @@ test('a second admin completes it in Pending withdrawals', async () => {
     ),
   ).toHaveLength(1);
   await confirmStepUp(adminB, staffB, { title: 'Confirm the withdrawal' });
-  // The test server watches no chain: the hash is taken on staff's word, and says so.
-  await expect(toasts(adminB).getByText('Withdrawal completed: Unverified')).toBeVisible();
+  await expect(toasts(adminB).getByText(STAFF_MSG.proposed)).toBeVisible();
+  // Paid only when another staff member approves the completion.
+  await expect(row).toHaveCount(1);
+  await approveThroughApi(adminD, staffD, staffB, 'payout.complete');
+  await adminB.reload();
+  await searchQueue(adminB);
   await expect(row).toHaveCount(0);
 
   await adminB.getByRole('tab', { name: 'All transactions' }).click();
@@ -305,11 +330,15 @@ test('deleting a transaction asks why, then for the admin’s own step-up', asyn
   await dialog.getByLabel('Asset').selectOption({ label: 'BTC - Bitcoin' });
   await dialog.getByLabel(/^Crypto amount/).fill('0.0125');
   await expect(dialog.getByLabel('USD amount')).not.toHaveValue('');
-  await dialog.getByLabel('Status').selectOption('completed');
+  // Pending: a completed deposit is final, corrected by an adjustment, never deleted.
+  await dialog.getByLabel('Status').selectOption('pending');
   await dialog.getByLabel('Reason').fill('Wire matched twice by mistake, ticket 1002');
   await dialog.getByRole('button', { name: 'Add Transaction' }).click();
   await confirmStepUp(adminA, staffA, { title: 'Confirm the new transaction' });
-  await expect(toasts(adminA).getByText('Transaction added successfully')).toBeVisible();
+  await expect(toasts(adminA).getByText(STAFF_MSG.proposed)).toBeVisible();
+  await approveThroughApi(adminC, staffC, staffA);
+  await adminA.reload();
+  await adminA.getByLabel('Search').fill(account.email);
 
   const row = adminA.getByRole('main').getByRole('row').filter({ hasText: '0.01250000 BTC' });
   await expect(row).toHaveCount(1);
@@ -322,6 +351,10 @@ test('deleting a transaction asks why, then for the admin’s own step-up', asyn
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await snap(adminA, 'admin-transactions-delete-step-up');
   await confirmStepUp(adminA, staffA, { title: 'Confirm the deletion' });
-  await expect(toasts(adminA).getByText('Transaction deleted successfully')).toBeVisible();
+  await expect(toasts(adminA).getByText(STAFF_MSG.proposed)).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await approveThroughApi(adminC, staffC, staffA, 'transaction.delete');
+  await adminA.reload();
+  await adminA.getByLabel('Search').fill(account.email);
   await expect(row).toHaveCount(0);
 });

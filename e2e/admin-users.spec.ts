@@ -1,7 +1,9 @@
+import { STAFF_MSG } from '@coffer/shared';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, mailTo, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  approveThroughApi,
   confirmSetup,
   confirmStepUp,
   createCustomer,
@@ -122,6 +124,8 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   await waive.getByLabel('Reason').fill('No phone; identity checked on a video call');
   await expectAccessible(admin);
   await waive.getByRole('button', { name: 'Stop requiring 2FA' }).click();
+  // Weakening a customer's sign-in takes the staff member's own second factor.
+  await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
   await expect(waive).toBeHidden();
   await expect(toasts(admin)).toContainText('2FA Not Required');
   await expect(required).not.toBeChecked();
@@ -132,6 +136,7 @@ test('the dashboard shows real tiles and leads to Users, where figures and 2FA c
   // button; the toast leaves the top bar's e-mail and Logout uncovered.
   await admin.setViewportSize({ width: 1440, height: 900 });
   await customerRow(admin).getByRole('switch').click();
+  await confirmStepUp(admin, staffAdmin, { title: 'Require two-factor authentication' });
   await expect(toasts(admin)).toContainText('2FA Required');
   await expectToastsBelowTopBar(admin);
   await expect(customerRow(admin).getByRole('switch')).toBeChecked();
@@ -250,14 +255,20 @@ test('Disable 2FA asks why, in a dialog that names the customer, and takes the a
   expect(mail.replace(/=\r?\n/g, '')).toContain(`Reason given: ${reason}`);
 });
 
-test('an admin resets another admin’s 2FA from the Staff list, with a reason, never their own', async ({
+test('an admin proposes resetting another admin’s 2FA from the Staff list, with a reason, never their own; a third approves', async ({
   browser,
 }) => {
+  test.setTimeout(180_000);
   const context = await browser.newContext();
   await ownAddress(context);
   const other = await context.newPage();
   const otherAccount = await signInNewAdminAccount(other, 'users-other-admin');
   const otherEmail = otherAccount.email;
+  // Two people, neither of them the staff member concerned: a third owner approves.
+  const thirdContext = await browser.newContext();
+  await ownAddress(thirdContext);
+  const third = await thirdContext.newPage();
+  const thirdAccount = await signInNewAdminAccount(third, 'users-third-admin');
 
   await admin.goto('/dashboard/admin/users');
   const staff = admin.getByRole('table', { name: 'Staff' });
@@ -277,7 +288,11 @@ test('an admin resets another admin’s 2FA from the Staff list, with a reason, 
   await confirm.click();
   await confirmStepUp(admin, staffAdmin, { title: OWN_FACTOR });
   await expect(dialog).toBeHidden();
-  await expect(toasts(admin)).toContainText('2FA Reset');
+  await expect(toasts(admin)).toContainText(STAFF_MSG.proposed);
+  // Proposed: their factor stays until another owner approves.
+  await expect(row).toContainText('2FA Enabled');
+  await approveThroughApi(third, thirdAccount, staffAdmin, 'staff.2fa.reset');
+  await admin.reload();
   await expect(row).toContainText('Not set up');
   await expect(row.getByRole('button', { name: /Reset 2FA/ })).toHaveCount(0);
 
@@ -312,18 +327,19 @@ test('an admin resets another admin’s 2FA from the Staff list, with a reason, 
   );
   await snap(other, 'admin-users-held-admin');
 
-  // The audit log names who did it, to whom, and why.
+  // The audit log names who approved it, to whom, and why.
   const query = new URLSearchParams({ action: 'admin.2fa.reset', targetUser: otherEmail });
   const audit = await admin.request.get(`/api/admin/audit?${query}`);
   expect(audit.ok()).toBe(true);
   expect((await audit.json()).items).toEqual([
     expect.objectContaining({
-      actorEmail: adminEmail,
+      actorEmail: thirdAccount.email,
       targetUserEmail: otherEmail,
-      reason: 'Lost phone; identity checked on a video call',
+      reason: expect.stringContaining('Lost phone; identity checked on a video call'),
     }),
   ]);
   await context.close();
+  await thirdContext.close();
 });
 
 test('Recovery Phrases shows who has one, and never a phrase', async () => {

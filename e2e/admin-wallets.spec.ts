@@ -1,8 +1,10 @@
+import { STAFF_MSG } from '@coffer/shared';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import { newBitcoinAddress } from './support/db';
 import {
   type Account,
+  approveThroughApi,
   confirmStepUp,
   createCustomer,
   sidebar,
@@ -11,7 +13,8 @@ import {
 } from './support/flows';
 import { snap } from './support/shots';
 
-// One customer and one admin, side by side: what the admin changes, the customer sees.
+// One customer and one admin, side by side: what the admin proposes and a second staff
+// member approves, the customer sees.
 test.describe.configure({ mode: 'serial' });
 
 let customerContext: BrowserContext;
@@ -20,6 +23,9 @@ let customer: Page;
 let admin: Page;
 let account: Account;
 let staff: Account;
+let approverContext: BrowserContext;
+let approverPage: Page;
+let approver: Account;
 
 async function pickCustomer(page: Page, label: string, email: string): Promise<void> {
   const box = page.getByRole('combobox', { name: label });
@@ -28,6 +34,8 @@ async function pickCustomer(page: Page, label: string, email: string): Promise<v
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Several accounts, staff among them made with the CLI, before the first step.
+  test.setTimeout(180_000);
   customerContext = await browser.newContext();
   await ownAddress(customerContext);
   customer = await customerContext.newPage();
@@ -40,14 +48,21 @@ test.beforeAll(async ({ browser }) => {
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
   staff = await signInNewAdminAccount(admin, 'wallet-admin');
+
+  // Two people for every money and address change: the second one approves.
+  approverContext = await browser.newContext();
+  await ownAddress(approverContext);
+  approverPage = await approverContext.newPage();
+  approver = await signInNewAdminAccount(approverPage, 'wallet-approver');
 });
 
 test.afterAll(async () => {
   await customerContext.close();
   await adminContext.close();
+  await approverContext.close();
 });
 
-test('an admin edits a balance with a reason; the customer sees the adjustment and the balance', async () => {
+test('an admin proposes a balance edit with a reason; once approved, the customer sees the adjustment and the balance', async () => {
   await sidebar(admin).getByRole('link', { name: 'Wallet Management' }).click();
   await expect(admin).toHaveURL(/\/dashboard\/admin\/wallet-management$/);
   await expect(admin.getByRole('heading', { level: 1, name: 'Wallet Management' })).toBeVisible();
@@ -81,16 +96,18 @@ test('an admin edits a balance with a reason; the customer sees the adjustment a
   await expectAccessible(admin);
   await snap(admin, 'admin-wallets-balance-edit');
   await admin.getByRole('button', { name: 'Save balance' }).click();
-  // A balance edit moves money: the admin confirms it with their own second factor.
+  // A balance edit moves money: the admin confirms the proposal with their own second factor.
   await expect(admin.getByRole('dialog', { name: 'Confirm the balance edit' })).toContainText(
-    'Set this BTC wallet to 0.75 BTC',
+    'Propose setting this BTC wallet to 0.75 BTC',
   );
   await confirmStepUp(admin, staff, { title: 'Confirm the balance edit' });
-  await expect(toasts(admin)).toContainText(
-    /Wallet balance updated to 0\.75 BTC \(~\$[\d,]+\.\d\d\)/,
-  );
-  await expect(btc).toContainText('0.75000000 BTC');
+  await expect(toasts(admin)).toContainText(STAFF_MSG.proposed);
   await expect(field).toHaveCount(0);
+  // Proposed, not applied: the balance is as it was until a second staff member approves.
+  await expect(btc).toContainText('0.50000000 BTC');
+  await approveThroughApi(approverPage, approver, staff, 'wallet.balance.adjust');
+  // The wallets are read again every 5 s.
+  await expect(btc).toContainText('0.75000000 BTC', { timeout: 10_000 });
   await snap(admin, 'admin-wallets');
 
   // The customer: the adjustment with its reason in the history, the new balance on the dashboard.
@@ -131,8 +148,11 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   await expectAccessible(admin);
   await snap(admin, 'admin-addresses-add');
   await dialog.getByRole('button', { name: 'Add Address' }).click();
-  await expect(toasts(admin)).toContainText('Address Added');
+  // Where a customer's money lands: proposed with the admin's step-up, applied on approval.
+  await confirmStepUp(admin, staff, { title: 'Confirm the new address' });
+  await expect(toasts(admin)).toContainText(STAFF_MSG.proposed);
   await expect(dialog).toHaveCount(0);
+  await approveThroughApi(approverPage, approver, staff, 'deposit-address.create');
 
   await admin.getByLabel('Search deposit addresses').fill(account.email);
   const row = admin.getByRole('row').filter({ hasText: address });
@@ -164,7 +184,7 @@ test('an admin adds a deposit address for a customer, who sees it on the deposit
   ).toBeVisible();
 });
 
-test('an admin deletes an address after confirming; the customer no longer sees it', async () => {
+test('an admin proposes deleting an address; once approved, the customer no longer sees it', async () => {
   await sidebar(admin).getByRole('link', { name: 'Deposit Addresses' }).click();
   await admin.getByLabel('Search deposit addresses').fill(account.email);
   const row = admin.getByRole('row').filter({ hasText: 'BTC' }).first();
@@ -174,7 +194,12 @@ test('an admin deletes an address after confirming; the customer no longer sees 
   await expect(confirm).toContainText(`BTC · Bitcoin Network · ${account.email}`);
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await confirmStepUp(admin, staff, { title: 'Confirm the deletion' });
-  await expect(toasts(admin)).toContainText('Address Deleted');
+  await expect(toasts(admin)).toContainText(STAFF_MSG.proposed);
+  // Still there until a second staff member approves its deletion.
+  await expect(row).toBeVisible();
+  await approveThroughApi(approverPage, approver, staff, 'deposit-address.delete');
+  await admin.reload();
+  await admin.getByLabel('Search deposit addresses').fill(account.email);
   await expect(admin.getByText('No deposit addresses found', { exact: true })).toBeVisible();
 
   await customer.goto('/dashboard/deposit');

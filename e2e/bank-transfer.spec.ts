@@ -1,7 +1,9 @@
+import { STAFF_MSG } from '@coffer/shared';
 import { type Browser, type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  approveThroughApi,
   confirmStepUp,
   createCustomer,
   scrollToTop,
@@ -47,6 +49,8 @@ async function newPage(browser: Browser): Promise<Page> {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Several accounts, staff among them made with the CLI, before the first step.
+  test.setTimeout(180_000);
   page = await newPage(browser);
   account = await createCustomer(page, 'bank-transfer');
   creditDeposit(account.email, 'ETH', '1', uniqueTxHash());
@@ -345,7 +349,11 @@ test('another admin completes it with a bank reference, checked as it is typed',
   await expectAccessible(adminB);
   await dialog.getByRole('button', { name: 'Mark as completed' }).click();
   await confirmStepUp(adminB, staffB, { title: 'Confirm the bank transfer' });
-  await expect(toasts(adminB).getByText('Bank transfer completed')).toBeVisible();
+  // Proposed: admin A, the second person, approves the completion.
+  await expect(toasts(adminB).getByText(STAFF_MSG.proposed)).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await approveThroughApi(adminA, staffA, staffB, 'payout.complete');
+  await adminB.reload();
   await expect(row).toHaveCount(0);
 
   // The details say what was paid out of what, at which rates.

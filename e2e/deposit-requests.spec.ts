@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { STAFF_MSG } from '@coffer/shared';
 import { type BrowserContext, expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible, mailTo, ownAddress } from './support/app';
 import {
   type Account,
+  approveThroughApi,
+  confirmStepUp,
   createCustomer,
   sidebar,
   signInNewAdminAccount,
@@ -18,6 +21,10 @@ let adminContext: BrowserContext;
 let customer: Page;
 let admin: Page;
 let account: Account;
+let staff: Account;
+let approverContext: BrowserContext;
+let approverPage: Page;
+let approver: Account;
 /** An ERC-20 address nobody has been given yet (lower case: no checksum to get wrong). */
 const address = `0x${randomBytes(20).toString('hex')}`;
 
@@ -30,6 +37,8 @@ function requestItem(page: Page, network: string): Locator {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Several accounts, staff among them made with the CLI, before the first step.
+  test.setTimeout(180_000);
   customerContext = await browser.newContext();
   customer = await customerContext.newPage();
   account = await createCustomer(customer, 'address-request');
@@ -37,12 +46,19 @@ test.beforeAll(async ({ browser }) => {
   adminContext = await browser.newContext();
   await ownAddress(adminContext);
   admin = await adminContext.newPage();
-  await signInNewAdminAccount(admin, 'address-staff');
+  staff = await signInNewAdminAccount(admin, 'address-staff');
+
+  // An address decides where money lands: a second staff member approves it.
+  approverContext = await browser.newContext();
+  await ownAddress(approverContext);
+  approverPage = await approverContext.newPage();
+  approver = await signInNewAdminAccount(approverPage, 'address-approver');
 });
 
 test.afterAll(async () => {
   await customerContext.close();
   await adminContext.close();
+  await approverContext.close();
 });
 
 test('a customer asks for an address no chain gives; the page then says it is waiting', async () => {
@@ -118,8 +134,12 @@ test('staff assign the address from the request; the customer is mailed and sees
   await dialog.getByLabel('Address').fill(address);
   await snap(admin, 'admin-address-assign');
   await dialog.getByRole('button', { name: 'Add Address' }).click();
-  await expect(toasts(admin)).toContainText('Address Added');
+  await confirmStepUp(admin, staff, { title: 'Confirm the new address' });
+  await expect(toasts(admin)).toContainText(STAFF_MSG.proposed);
   await expect(dialog).toHaveCount(0);
+  // The request waits until the address is approved.
+  await expect(requests.getByRole('row').filter({ hasText: account.email })).toHaveCount(1);
+  await approveThroughApi(approverPage, approver, staff, 'deposit-address.create');
   await expect(admin.getByRole('row').filter({ hasText: account.email })).toHaveCount(1);
   await expect(requests.getByRole('row').filter({ hasText: account.email })).toHaveCount(0);
 

@@ -1,6 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
 import { creditDeposit, freshCode, uniqueTxHash } from './support/app';
-import { createCustomer, signInNewAdminAccount } from './support/flows';
+import { createCustomer, proposeBalanceThroughApi, signInNewAdminAccount } from './support/flows';
 import { heading, type Screen, walkScreens } from './support/screen-walk';
 
 /**
@@ -111,6 +111,7 @@ const adminScreens = (customerEmail: string): Screen[] => [
   },
   { name: 'admin-settings', path: '/dashboard/admin/settings', ready: heading(/Settings/) },
   { name: 'admin-audit', path: '/dashboard/admin/audit', ready: heading('Audit Log') },
+  { name: 'admin-staff', path: '/dashboard/admin/staff', ready: heading('Staff') },
   {
     name: 'admin-phrases',
     path: '/admin/recovery-phrases',
@@ -131,6 +132,8 @@ test('every admin screen fits, reads and passes axe', async ({ page, browser }) 
   const customerContext = await browser.newContext();
   const customer = await customerWithMoney(await customerContext.newPage());
   await customerContext.close();
-  await signInNewAdminAccount(page, 'walk-admin');
+  const admin = await signInNewAdminAccount(page, 'walk-admin');
+  // A change waiting for a second staff member: the staff home shows it before and after.
+  await proposeBalanceThroughApi(page, admin, customer.email, 'BTC', '1304.2007');
   await walkScreens(page, adminScreens(customer.email));
 });

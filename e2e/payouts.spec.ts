@@ -1,7 +1,9 @@
+import { STAFF_MSG } from '@coffer/shared';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import { creditDeposit, expectAccessible, ownAddress, uniqueTxHash } from './support/app';
 import {
   type Account,
+  approveThroughApi,
   confirmStepUp,
   createCustomer,
   sidebar,
@@ -11,7 +13,8 @@ import {
 import { snap } from './support/shots';
 
 // A customer's Bitcoin withdrawal on its way out: approved by one admin, seen waiting on
-// Payouts, completed by another with the hash of a payment made outside Coffer. The test
+// Payouts, its completion proposed by another with the hash of a payment made outside Coffer
+// and approved by the first (two people for every money movement). The test
 // server has no chain node or key configured, so Payouts says so and builds no batch, and a
 // typed hash is taken unchecked (Unverified). Serial: each step builds on the one before.
 test.describe.configure({ mode: 'serial' });
@@ -54,6 +57,8 @@ function waitingTable(page: Page) {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Several accounts, staff among them made with the CLI, before the first step.
+  test.setTimeout(180_000);
   customer = await newPage(browser);
   account = await createCustomer(customer, 'payouts');
   creditDeposit(account.email, 'BTC', '0.5', uniqueTxHash());
@@ -149,7 +154,7 @@ test('Payouts says Bitcoin is not configured and lists the approved payout as wa
   await expect(waitingTable(approver)).toContainText(account.email);
 });
 
-test('another admin completes it by hash, and it reads Unverified', async () => {
+test('another admin proposes its completion by hash; once approved it reads Unverified', async () => {
   await openPending(payer);
   const row = pendingRow(payer);
   await row.getByRole('button', { name: 'Complete' }).click();
@@ -157,7 +162,10 @@ test('another admin completes it by hash, and it reads Unverified', async () => 
   await dialog.getByLabel('Chain transaction hash').fill(PAYOUT_HASH);
   await dialog.getByRole('button', { name: 'Mark as completed' }).click();
   await confirmStepUp(payer, payerAccount, { title: 'Confirm the withdrawal' });
-  await expect(toasts(payer).getByText('Withdrawal completed: Unverified')).toBeVisible();
+  await expect(toasts(payer).getByText(STAFF_MSG.proposed)).toBeVisible();
+  await expect(row).toHaveCount(1);
+  await approveThroughApi(approver, approverAccount, payerAccount, 'payout.complete');
+  await openPending(payer);
   await expect(row).toHaveCount(0);
 
   await payer.getByRole('tab', { name: 'All transactions' }).click();

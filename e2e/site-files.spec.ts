@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ownAddress } from './support/app';
-import { saveSettingsWithStepUp, signInNewAdminAccount, toasts } from './support/flows';
+import {
+  approveThroughApi,
+  saveSettingsWithStepUp,
+  signInNewAdminAccount,
+  toasts,
+} from './support/flows';
 import { snap } from './support/shots';
 
 // What a browser receives besides the screens: the app's files compressed as the browser
@@ -57,10 +62,16 @@ test('robots.txt keeps crawlers out of the app and points them at the sitemap of
 test('an admin names a security contact in App Settings, and security.txt publishes it', async ({
   browser,
 }) => {
+  test.setTimeout(120_000);
   const context = await browser.newContext();
   await ownAddress(context);
   const admin = await context.newPage();
   const account = await signInNewAdminAccount(admin, 'security-contact');
+  // Every setting but a money stop is proposed: a second staff member approves it.
+  const approverContext = await browser.newContext();
+  await ownAddress(approverContext);
+  const approverPage = await approverContext.newPage();
+  const approver = await signInNewAdminAccount(approverPage, 'security-contact-approver');
   await admin.goto('/dashboard/admin/settings');
   const contact = admin.getByLabel('Security contact');
   await expect(contact).toBeVisible();
@@ -77,7 +88,9 @@ test('an admin names a security contact in App Settings, and security.txt publis
   await contact.scrollIntoViewIfNeeded();
   await snap(admin, 'admin-settings-security-contact');
   await saveSettingsWithStepUp(admin, account);
-  await expect(toasts(admin).getByText('Settings updated successfully')).toBeVisible();
+  await expect(toasts(admin).getByText('Awaiting approval')).toBeVisible();
+  await approveThroughApi(approverPage, approver, account, 'setting');
+  await approverContext.close();
 
   const file = await admin.goto('/.well-known/security.txt');
   expect(file?.status()).toBe(200);

@@ -69,9 +69,19 @@ function runCli(args: string[]): string {
   });
 }
 
-/** `npm run cli -- create-admin` against the running test server's database. */
-export function createAdmin(email: string, password = PASSWORD): string {
-  return runCli(['create-admin', '--email', email, '--password', password]);
+/**
+ * `npm run cli -- create-admin` against the running test server's database: with `roles`,
+ * a staff member holding only those (`--role support,auditor`); every role otherwise.
+ */
+export function createAdmin(email: string, password = PASSWORD, roles?: readonly string[]): string {
+  return runCli([
+    'create-admin',
+    '--email',
+    email,
+    '--password',
+    password,
+    ...(roles ? ['--role', roles.join(',')] : []),
+  ]);
 }
 
 export type TDepositAsset = 'BTC' | 'ETH' | 'USDT-ERC20' | 'USDT-TRC20';

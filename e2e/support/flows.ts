@@ -323,10 +323,17 @@ export async function signInNewAdmin(page: Page, prefix: string): Promise<string
 /** An admin who can confirm step-ups: their e-mail and the backup codes of their 2FA setup. */
 export type StepUpAdmin = Pick<Account, 'email' | 'backupCodes'>;
 
-/** As `signInNewAdmin`, keeping the whole account (backup codes and secret) for step-ups. */
-export async function signInNewAdminAccount(page: Page, prefix: string): Promise<Account> {
+/**
+ * As `signInNewAdmin`, keeping the whole account (backup codes and secret) for step-ups.
+ * With `roles`, a staff member holding only those; every role otherwise.
+ */
+export async function signInNewAdminAccount(
+  page: Page,
+  prefix: string,
+  roles?: readonly string[],
+): Promise<Account> {
   const email = uniqueEmail(prefix);
-  createAdmin(email);
+  createAdmin(email, PASSWORD, roles);
   const base = test.info().project.use.baseURL;
   if (!base) throw new Error('baseURL is not set in playwright.config.ts');
   const post = async (path: string, data: object) => {
@@ -414,4 +421,99 @@ export async function approveSettingChange(
   await confirmStepUp(page, admin, { title: 'Approve this change' });
   await expect(toasts(page).getByText('Change approved and applied')).toBeVisible();
   await expect(change).toHaveCount(0);
+}
+
+/** A change waiting for a second staff member, as `GET /api/admin/changes` lists it. */
+export type PendingChange = {
+  id: string;
+  kind: string;
+  summary: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  proposedBy: { id: string; email: string };
+  subject: { id: string; email: string } | null;
+};
+
+/** The changes waiting, read in `page`'s session (any staff member's). */
+export async function pendingChanges(page: Page): Promise<PendingChange[]> {
+  const res = await page.request.get('/api/admin/changes');
+  if (!res.ok()) throw new Error(`GET /api/admin/changes: ${res.status()} ${await res.text()}`);
+  return ((await res.json()) as { changes: PendingChange[] }).changes;
+}
+
+/**
+ * Approves, as `approver` signed in on `page`, the newest waiting change `proposer` made
+ * (of `kind` when given) with the approver's next backup code, straight through the API: for
+ * specs about something else, where the second person's approval is a step on the way.
+ * Returns the change approved.
+ */
+export async function approveThroughApi(
+  page: Page,
+  approver: StepUpAdmin,
+  proposer: { email: string },
+  kind?: string,
+): Promise<PendingChange> {
+  const mine = (await pendingChanges(page)).filter(
+    (c) => c.proposedBy.email === proposer.email && (!kind || c.kind === kind),
+  );
+  const change = mine.at(-1);
+  if (!change) throw new Error(`no change of ${proposer.email} waits${kind ? ` (${kind})` : ''}`);
+  const code = approver.backupCodes.shift();
+  if (!code) throw new Error(`${approver.email} has no backup code left`);
+  await post(page, `/api/admin/changes/${change.id}/approve`, { stepUp: { code } });
+  return change;
+}
+
+/** The staff home's queue of changes waiting for a second staff member. */
+export function changesQueue(page: Page): Locator {
+  return page.getByRole('region', { name: /^Changes waiting/ });
+}
+
+/** One change in the staff home's queue, found by its summary. */
+export function queuedChange(page: Page, summary: string | RegExp): Locator {
+  return changesQueue(page).getByRole('listitem').filter({ hasText: summary });
+}
+
+/** A GET of the app's API in the page's cookie jar; its JSON answer. */
+async function getJson<T>(page: Page, path: string): Promise<T> {
+  const res = await page.request.get(path);
+  if (!res.ok()) throw new Error(`GET ${path}: ${res.status()} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * Proposes, as `admin` signed in on `page`, setting a customer's wallet of `assetId` to
+ * `newBalance`, through the API the Wallet Management screen calls: a change waiting for a
+ * second staff member (202). For specs that need money on an account or a change queued.
+ */
+export async function proposeBalanceThroughApi(
+  page: Page,
+  admin: StepUpAdmin,
+  customerEmail: string,
+  assetId: string,
+  newBalance: string,
+  reason = 'Opening balance for the test',
+): Promise<PendingChange> {
+  const { users } = await getJson<{ users: { id: string; email: string }[] }>(
+    page,
+    `/api/admin/user-directory?q=${encodeURIComponent(customerEmail)}&limit=5`,
+  );
+  const user = users.find((u) => u.email === customerEmail);
+  if (!user) throw new Error(`no customer ${customerEmail} in the directory`);
+  const { wallets } = await getJson<{ wallets: { id: string; assetId: string }[] }>(
+    page,
+    `/api/admin/users/${user.id}/wallets`,
+  );
+  const wallet = wallets.find((w) => w.assetId === assetId);
+  if (!wallet) throw new Error(`${customerEmail} has no ${assetId} wallet`);
+  const code = admin.backupCodes.shift();
+  if (!code) throw new Error(`${admin.email} has no backup code left`);
+  const res = await page.request.post(`/api/admin/wallets/${wallet.id}/balance`, {
+    data: { newBalance, reason, stepUp: { code } },
+    headers: { origin: appOrigin(), 'Idempotency-Key': crypto.randomUUID() },
+  });
+  if (res.status() !== 202) {
+    throw new Error(`balance proposal: ${res.status()} ${await res.text()}`);
+  }
+  return ((await res.json()) as { pending: PendingChange }).pending;
 }

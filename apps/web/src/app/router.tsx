@@ -54,6 +54,7 @@ const AdminChainsPage = lazy(() => import('../features/admin-chains/components/a
 const AdminPayoutsPage = lazy(
   () => import('../features/admin-payouts/components/admin-payouts-page'),
 );
+const AdminStaffPage = lazy(() => import('../features/admin-staff/components/admin-staff-page'));
 const KycPage = lazy(() => import('../features/kyc/components/kyc-page'));
 const ChatPage = lazy(() => import('../features/chat/components/chat-page'));
 const AdminChatPage = lazy(() => import('../features/admin-chat/components/admin-chat-page'));
@@ -144,6 +145,7 @@ export const routes: RouteObject[] = [
           { path: '/dashboard/admin/kyc', element: page(<AdminKycPage />) },
           { path: '/dashboard/admin/chat', element: page(<AdminChatPage />) },
           { path: '/dashboard/admin/transactions', element: page(<AdminTransactionsPage />) },
+          { path: '/dashboard/admin/staff', element: page(<AdminStaffPage />) },
         ],
       },
     ],

@@ -18,4 +18,11 @@ export const adminKeys = {
   /** Every deposit address, and one customer's (the wallet management screen). */
   depositAddresses: () => ['admin', 'deposit-addresses'] as const,
   userDirectory: (q: string) => ['admin', 'user-directory', q] as const,
+  /**
+   * The changes waiting for a second staff member (the staff home's queue and the menu's
+   * count): every screen that proposes one refreshes it.
+   */
+  changes: () => ['admin', 'changes'] as const,
+  /** The staff list: the Staff screen and the users screen's Staff card. */
+  staff: () => ['admin', 'staff'] as const,
 };

@@ -196,7 +196,8 @@ describe('adding a ledger row takes two people', () => {
     // The proposer never approves it.
     const own = await withoutChange(t, () => approveChange(adminA, pending.id));
     expect([own.statusCode, errorOf(own).message]).toEqual([403, STAFF_MSG.ownProposal]);
-    const told = () => mailsTo(t, customer.email).filter((m) => m.includes('Coffer staff recorded'));
+    const told = () =>
+      mailsTo(t, customer.email).filter((m) => m.includes('Coffer staff recorded'));
     expect(told()).toEqual([]);
 
     await racedApprovals(pending.id, adminB, adminC);

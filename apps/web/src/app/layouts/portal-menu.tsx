@@ -1,7 +1,9 @@
+import { useChanges } from '@web/features/admin-dashboard/api/get-changes';
 import { usePublicInfo } from '@web/features/marketing/api/get-public-info';
 import { cn } from '@web/lib/cn';
 import { useSession } from '@web/lib/session';
 import { useSignOut } from '@web/lib/sign-out';
+import { useCan } from '@web/lib/staff';
 import { ExternalLink, LifeBuoy, LogOut } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { NAV_ENTRIES, type NavEntry } from './portal-nav-entries';
@@ -21,7 +23,16 @@ function safeExternalUrl(url: string | null | undefined): string | null {
   }
 }
 
-function EntryLink({ entry, onNavigate }: { entry: NavEntry; onNavigate?: () => void }) {
+function EntryLink({
+  entry,
+  onNavigate,
+  badge = 0,
+}: {
+  entry: NavEntry;
+  onNavigate?: () => void;
+  /** A count shown at the entry's end (the changes waiting), none when 0. */
+  badge?: number;
+}) {
   const Icon = entry.icon;
   return (
     <NavLink
@@ -34,6 +45,15 @@ function EntryLink({ entry, onNavigate }: { entry: NavEntry; onNavigate?: () => 
     >
       <Icon className="h-4 w-4 shrink-0" aria-hidden />
       {entry.label}
+      {badge > 0 ? (
+        <span
+          className="ml-auto rounded-full bg-warning px-2 py-0.5 text-xs font-semibold text-black"
+          data-testid="menu-changes-count"
+        >
+          {badge}
+          <span className="sr-only"> {badge === 1 ? 'change' : 'changes'} waiting</span>
+        </span>
+      ) : null}
     </NavLink>
   );
 }
@@ -44,9 +64,17 @@ export function PortalMenu({ onNavigate }: { onNavigate?: () => void }) {
   const publicInfo = usePublicInfo();
   const signOut = useSignOut('/auth');
   const isAdmin = session.data?.user.isAdmin === true;
+  const can = useCan();
   const supportUrl = safeExternalUrl(publicInfo.data?.supportChatUrl);
-  const accountEntries = NAV_ENTRIES.filter((e) => e.group === 'account');
-  const adminEntries = isAdmin ? NAV_ENTRIES.filter((e) => e.group === 'admin') : [];
+  // Staff have no recovery phrase (the server refuses them the phrase routes).
+  const accountEntries = NAV_ENTRIES.filter(
+    (e) => e.group === 'account' && !(isAdmin && e.customerOnly),
+  );
+  // A staff member sees the screens their roles can read; the server refuses the rest anyway.
+  const adminEntries = isAdmin
+    ? NAV_ENTRIES.filter((e) => e.group === 'admin' && (!e.permission || can(e.permission)))
+    : [];
+  const waiting = useChanges({ enabled: isAdmin && can('back-office.read') }).data?.count ?? 0;
 
   return (
     <div className="flex h-full flex-col gap-6 overflow-y-auto p-4">
@@ -87,7 +115,11 @@ export function PortalMenu({ onNavigate }: { onNavigate?: () => void }) {
             >
               {adminEntries.map((entry) => (
                 <li key={entry.to}>
-                  <EntryLink entry={entry} onNavigate={onNavigate} />
+                  <EntryLink
+                    entry={entry}
+                    onNavigate={onNavigate}
+                    badge={entry.changesBadge ? waiting : 0}
+                  />
                 </li>
               ))}
             </ul>

@@ -1,6 +1,7 @@
 import {
   BACKUP_CODE_LENGTH,
   cleanBackupCodeInput,
+  STAFF_MSG,
   STEP_UP_MSG,
   type TStepUp,
 } from '@coffer/shared';
@@ -21,6 +22,9 @@ import { Dialog, DialogContent } from '../ui/dialog';
 import { FORM_ERROR, Form, FormError, FormField, showServerError, useZodForm } from '../ui/form';
 import { Input } from '../ui/input';
 
+/** A staff role's or the two-person rule's refusal: about the request, never the factor. */
+const STAFF_REFUSALS: ReadonlySet<string> = new Set(Object.values(STAFF_MSG));
+
 /**
  * Whether a refusal is about the second factor itself (a wrong or used code, a passkey that
  * did not verify, too many tries): those stay in the dialog, to try again; anything else
@@ -31,8 +35,9 @@ function isStepUpRefusal(err: unknown): boolean {
   if (err instanceof DOMException && err.name === 'NotAllowedError') return true;
   if (!(err instanceof ApiError)) return false;
   if (err.code === 'INVALID_CODE' || err.code === 'RATE_LIMITED') return true;
-  // A policy about which factor may confirm (admins held to passkeys), or none set up.
-  if (err.code === 'FORBIDDEN') return true;
+  // A policy about which factor may confirm (admins held to passkeys), or none set up; a
+  // role that may not do this, or a proposer approving their own change, is the request's.
+  if (err.code === 'FORBIDDEN') return !STAFF_REFUSALS.has(err.message);
   return err.code === 'VALIDATION_FAILED' && err.message === STEP_UP_MSG.required;
 }
 

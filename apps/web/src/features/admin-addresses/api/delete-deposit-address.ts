@@ -1,11 +1,16 @@
-import type { TOk, TStepUp } from '@coffer/shared';
+import type { TProposedResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminKeys } from '@web/lib/query-keys';
+import { refreshChanges } from '@web/lib/staff';
 
-/** Deletes an address: the customer's deposits stop landing, so it takes a step-up. */
+/**
+ * Proposes deleting an address (202): the customer's deposits stop landing once another
+ * staff member approves it, so it takes a step-up.
+ */
 export function deleteDepositAddress(id: string, stepUp: TStepUp) {
-  return api.delete<TOk>(`/api/admin/deposit-addresses/${encodeURIComponent(id)}`, { stepUp });
+  return api.delete<TProposedResponse>(`/api/admin/deposit-addresses/${encodeURIComponent(id)}`, {
+    stepUp,
+  });
 }
 
 export function useDeleteDepositAddress() {
@@ -13,6 +18,6 @@ export function useDeleteDepositAddress() {
   return useMutation({
     mutationFn: ({ id, stepUp }: { id: string; stepUp: TStepUp }) =>
       deleteDepositAddress(id, stepUp),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() }),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

@@ -1,23 +1,29 @@
 import type {
-  TAdminDepositAddress,
   TCreateDepositAddressRequest,
+  TProposedResponse,
   TUpdateDepositAddressRequest,
 } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminKeys } from '@web/lib/query-keys';
+import { refreshChanges } from '@web/lib/staff';
 
-type Answer = { address: TAdminDepositAddress };
-
+/** Proposed (202): the address is added when another staff member approves it. */
 export function createDepositAddress(body: TCreateDepositAddressRequest) {
-  return api.post<Answer>('/api/admin/deposit-addresses', body);
+  return api.post<TProposedResponse>('/api/admin/deposit-addresses', body);
 }
 
+/** Proposed (202): the edit applies when another staff member approves it. */
 export function updateDepositAddress(id: string, body: TUpdateDepositAddressRequest) {
-  return api.patch<Answer>(`/api/admin/deposit-addresses/${encodeURIComponent(id)}`, body);
+  return api.patch<TProposedResponse>(
+    `/api/admin/deposit-addresses/${encodeURIComponent(id)}`,
+    body,
+  );
 }
 
-/** Adds an address, or edits one when an id is given; every address list refreshes after. */
+/**
+ * Proposes an address, or an edit of one when an id is given (decision 0036): nothing
+ * changes yet, so only the changes queue refreshes; the address lists do when it is approved.
+ */
 export function useSaveDepositAddress() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -29,6 +35,6 @@ export function useSaveDepositAddress() {
       input.id === null
         ? createDepositAddress(input.body)
         : updateDepositAddress(input.id, input.body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.depositAddresses() }),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

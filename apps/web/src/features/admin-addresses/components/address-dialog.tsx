@@ -4,6 +4,7 @@ import {
   DEPOSIT_ADDRESS_ASSETS,
   networkLabel,
   type TAdminDepositAddress,
+  type TStepUp,
   validateNetworkAddress,
 } from '@coffer/shared';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,6 +15,7 @@ import {
   userDisplayName,
   userNameWithEmail,
 } from '@web/components/admin/user-picker';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
 import {
@@ -29,7 +31,8 @@ import { SELECT_CLASS } from '@web/components/ui/select';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
 import { moneyStatusQueryOptions } from '@web/lib/money/get-money-status';
-import { useId } from 'react';
+import { tellProposed } from '@web/lib/staff';
+import { useId, useState } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
 import { toast } from 'sonner';
 import { useSaveDepositAddress } from '../api/save-deposit-address';
@@ -109,36 +112,48 @@ export function AddressDialog({ editing, preset = null, onDone }: Props) {
     if (missing) toast.error(ADMIN_WALLET_MSG.requiredFieldsTitle, { description: missing });
   }
 
-  async function onSubmit(values: TFields) {
+  /** The checked fields, waiting for the admin's fresh second factor (step-up). */
+  const [asking, setAsking] = useState<TFields | null>(null);
+
+  /** What the proposal sends: the fields as the server reads them, or null if any is missing. */
+  function fieldsOf(values: TFields) {
     const asset = DEPOSIT_ADDRESS_ASSETS.find((a) => a === values.assetSymbol);
     const chain = ADDRESS_NETWORKS.find((n) => n === values.network);
-    const owner = values.user;
-    if (!owner || !asset || !chain) return;
-    try {
-      const fields = {
+    if (!values.user || !asset || !chain) return null;
+    return {
+      owner: values.user,
+      fields: {
         assetSymbol: asset,
         network: chain,
         address: values.address.trim(),
         isActive: values.isActive,
-      };
-      if (editing) {
-        await save.mutateAsync({ id: editing.id, body: fields });
-        toast.success(ADMIN_WALLET_MSG.addressUpdated, {
-          description: `${fields.assetSymbol} address of ${userDisplayName(owner)} saved.`,
-        });
-      } else {
-        await save.mutateAsync({ id: null, body: { ...fields, userId: owner.id } });
-        toast.success(ADMIN_WALLET_MSG.addressAdded, {
-          description: `${fields.assetSymbol} address added for ${userDisplayName(owner)}.`,
-        });
-      }
-      onDone();
-    } catch (err) {
-      showServerError(form, err, (e) => errorMessage(e, ADMIN_WALLET_MSG.saveAddressFailed));
-      toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
-    }
+      },
+    };
   }
 
+  /**
+   * Sends the proposal (202): an address decides where a customer's money lands, so it is
+   * added or changed only when another staff member approves it.
+   */
+  async function confirm(stepUp: TStepUp) {
+    const checked = asking ? fieldsOf(asking) : null;
+    if (!checked) return;
+    const { owner, fields } = checked;
+    const answer = editing
+      ? await save.mutateAsync({ id: editing.id, body: { ...fields, stepUp } })
+      : await save.mutateAsync({ id: null, body: { ...fields, userId: owner.id, stepUp } });
+    setAsking(null);
+    tellProposed(answer);
+    onDone();
+  }
+
+  function failed(err: unknown) {
+    setAsking(null);
+    showServerError(form, err, (e) => errorMessage(e, ADMIN_WALLET_MSG.saveAddressFailed));
+    toast.error('Error', { description: ADMIN_WALLET_MSG.saveAddressFailed });
+  }
+
+  const asked = asking ? fieldsOf(asking) : null;
   return (
     <DialogContent
       title={editing ? 'Edit Deposit Address' : 'Add Deposit Address'}
@@ -149,7 +164,30 @@ export function AddressDialog({ editing, preset = null, onDone }: Props) {
       }
     >
       {/* One message at a time, above the buttons: summary shows the first one found. */}
-      <Form form={form} onSubmit={onSubmit} onInvalid={refused} summary className="space-y-4">
+      <StepUpDialog
+        open={asking !== null}
+        title={editing ? 'Confirm the address change' : 'Confirm the new address'}
+        description={
+          asked
+            ? `Propose ${editing ? 'this' : 'a new'} ${asked.fields.assetSymbol} address (${networkLabel(asked.fields.network)}) for ${userDisplayName(asked.owner)}: it applies when another staff member approves it.`
+            : ''
+        }
+        confirmLabel="Propose"
+        pendingLabel="Proposing..."
+        onCancel={() => setAsking(null)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
+      <Form
+        form={form}
+        onSubmit={(values) => {
+          form.clearErrors('root');
+          setAsking(values);
+        }}
+        onInvalid={refused}
+        summary
+        className="space-y-4"
+      >
         {editing ? (
           <div className="space-y-1">
             <p className="text-sm font-medium text-fg">Customer</p>
@@ -169,7 +207,7 @@ export function AddressDialog({ editing, preset = null, onDone }: Props) {
             Cancel
           </Button>
           <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? 'Saving...' : editing ? 'Save Changes' : 'Add Address'}
+            {save.isPending ? 'Proposing...' : editing ? 'Save Changes' : 'Add Address'}
           </Button>
         </div>
       </Form>

@@ -18,7 +18,8 @@ import { useAddressRequests } from '../api/get-address-requests';
 export function AddressRequestsCard({
   onAssign,
 }: {
-  onAssign: (request: TAdminAddressRequest) => void;
+  /** Absent for a role that does not propose addresses: the requests are only listed. */
+  onAssign?: (request: TAdminAddressRequest) => void;
 }) {
   const requests = useAddressRequests();
   if (requests.isPending || (requests.data && requests.data.requests.length === 0)) return null;
@@ -36,7 +37,11 @@ export function AddressRequestsCard({
         {requests.data ? (
           <StackedTable columns={['Customer', 'Asset', 'Waiting']}>
             {requests.data.requests.map((r) => (
-              <RequestRow key={r.id} request={r} onAssign={() => onAssign(r)} />
+              <RequestRow
+                key={r.id}
+                request={r}
+                onAssign={onAssign ? () => onAssign(r) : undefined}
+              />
             ))}
           </StackedTable>
         ) : (
@@ -56,7 +61,7 @@ function RequestRow({
   onAssign,
 }: {
   request: TAdminAddressRequest;
-  onAssign: () => void;
+  onAssign: (() => void) | undefined;
 }) {
   const name = userDisplayName(request.user);
   const title = depositAssetTitle(request.assetId);
@@ -82,10 +87,12 @@ function RequestRow({
         </time>
       </StackedCell>
       <ActionsCell>
-        <Button size="sm" onClick={onAssign} aria-label={`Assign a ${title} address to ${name}`}>
-          <MapPinPlus className="h-3.5 w-3.5" aria-hidden />
-          Assign address
-        </Button>
+        {onAssign ? (
+          <Button size="sm" onClick={onAssign} aria-label={`Assign a ${title} address to ${name}`}>
+            <MapPinPlus className="h-3.5 w-3.5" aria-hidden />
+            Assign address
+          </Button>
+        ) : null}
       </ActionsCell>
     </tr>
   );

@@ -9,6 +9,7 @@ import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { DialogContent } from '@web/components/ui/dialog';
 import { errorMessage } from '@web/lib/api-client';
+import { tellProposed } from '@web/lib/staff';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { useDeleteDepositAddress } from '../api/delete-deposit-address';
@@ -25,11 +26,10 @@ export function DeleteAddressDialog({
   // Delete asks for the admin's fresh second factor (step-up) before anything is sent.
   const [asking, setAsking] = useState(false);
   async function confirm(stepUp: TStepUp) {
-    await remove.mutateAsync({ id: row.id, stepUp });
+    const answer = await remove.mutateAsync({ id: row.id, stepUp });
     setAsking(false);
-    toast.success(ADMIN_WALLET_MSG.addressDeleted, {
-      description: `${row.assetSymbol} address of ${userDisplayName(row.user)} deleted.`,
-    });
+    // Proposed: the address stays until another staff member approves its deletion.
+    tellProposed(answer);
     onDone();
   }
   function failed(err: unknown) {
@@ -41,9 +41,9 @@ export function DeleteAddressDialog({
       <StepUpDialog
         open={asking}
         title="Confirm the deletion"
-        description={`Delete the ${row.assetSymbol} address of ${userDisplayName(row.user)}: deposits to it are no longer credited.`}
-        confirmLabel="Confirm and delete"
-        pendingLabel="Deleting..."
+        description={`Propose deleting the ${row.assetSymbol} address of ${userDisplayName(row.user)}: once another staff member approves, deposits to it are no longer credited.`}
+        confirmLabel="Propose deletion"
+        pendingLabel="Proposing..."
         danger
         onCancel={() => setAsking(false)}
         onConfirm={confirm}

@@ -14,6 +14,7 @@ import { Label } from '@web/components/ui/label';
 import { cn } from '@web/lib/cn';
 import { adminKeys } from '@web/lib/query-keys';
 import { useRealtime } from '@web/lib/realtime';
+import { useCan } from '@web/lib/staff';
 import { useDebounced } from '@web/lib/use-debounced';
 import { Plus, RefreshCw, Search } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
@@ -39,6 +40,8 @@ export default function DepositAddressesPage() {
   const requests = useAddressRequests();
   const [open, setOpen] = useState<Open>(null);
   const queryClient = useQueryClient();
+  // Adding, editing and deleting are proposals of a role that proposes money changes.
+  const mayPropose = useCan()('money.propose');
 
   // Live: a customer's new request, and any admin's change to an address, here or elsewhere.
   useRealtime(['addresses.changed'], () => {
@@ -69,8 +72,8 @@ export default function DepositAddressesPage() {
       <DepositAddressesTable
         rows={addresses.data.addresses}
         total={addresses.data.total}
-        onEdit={(row) => setOpen({ kind: 'edit', row })}
-        onDelete={(row) => setOpen({ kind: 'delete', row })}
+        onEdit={mayPropose ? (row) => setOpen({ kind: 'edit', row }) : undefined}
+        onDelete={mayPropose ? (row) => setOpen({ kind: 'delete', row }) : undefined}
       />
     );
   }
@@ -102,14 +105,18 @@ export default function DepositAddressesPage() {
             />
             Refresh
           </Button>
-          <Button onClick={() => setOpen({ kind: 'add' })}>
-            <Plus className="h-4 w-4" aria-hidden />
-            Add Address
-          </Button>
+          {mayPropose ? (
+            <Button onClick={() => setOpen({ kind: 'add' })}>
+              <Plus className="h-4 w-4" aria-hidden />
+              Add Address
+            </Button>
+          ) : null}
         </div>
       </header>
 
-      <AddressRequestsCard onAssign={(request) => setOpen({ kind: 'assign', request })} />
+      <AddressRequestsCard
+        onAssign={mayPropose ? (request) => setOpen({ kind: 'assign', request }) : undefined}
+      />
 
       <Card>
         <CardContent className="space-y-4 pt-5">

@@ -9,7 +9,10 @@ import { Button } from '@web/components/ui/button';
 import { CustomerText } from '@web/components/ui/customer-text';
 import { Trash2 } from 'lucide-react';
 
-/** Every address found, with Edit and Delete; says when the list holds only the newest. */
+/**
+ * Every address found, with Edit and Delete for a role that proposes money changes (none
+ * given otherwise); says when the list holds only the newest.
+ */
 export function DepositAddressesTable({
   rows,
   total,
@@ -19,8 +22,8 @@ export function DepositAddressesTable({
   rows: readonly TAdminDepositAddress[];
   /** How many match in all. */
   total: number;
-  onEdit: (row: TAdminDepositAddress) => void;
-  onDelete: (row: TAdminDepositAddress) => void;
+  onEdit?: (row: TAdminDepositAddress) => void;
+  onDelete?: (row: TAdminDepositAddress) => void;
 }) {
   return (
     <>
@@ -55,22 +58,26 @@ export function DepositAddressesTable({
                 <time dateTime={a.createdAt}>{formatDate(a.createdAt)}</time>
               </StackedCell>
               <ActionsCell>
-                <EditButton
-                  label={`Edit ${a.assetSymbol} address of ${name}`}
-                  onClick={() => onEdit(a)}
-                >
-                  Edit
-                </EditButton>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  className="text-danger"
-                  onClick={() => onDelete(a)}
-                  aria-label={`Delete ${a.assetSymbol} address of ${name}`}
-                >
-                  <Trash2 className="h-3.5 w-3.5" aria-hidden />
-                  Delete
-                </Button>
+                {onEdit ? (
+                  <EditButton
+                    label={`Edit ${a.assetSymbol} address of ${name}`}
+                    onClick={() => onEdit(a)}
+                  >
+                    Edit
+                  </EditButton>
+                ) : null}
+                {onDelete ? (
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    className="text-danger"
+                    onClick={() => onDelete(a)}
+                    aria-label={`Delete ${a.assetSymbol} address of ${name}`}
+                  >
+                    <Trash2 className="h-3.5 w-3.5" aria-hidden />
+                    Delete
+                  </Button>
+                ) : null}
               </ActionsCell>
             </tr>
           );

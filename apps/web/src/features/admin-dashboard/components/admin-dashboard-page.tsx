@@ -1,9 +1,10 @@
-import { formatDateTime, formatTime, formatUsd } from '@coffer/shared';
+import { formatDateTime, formatTime, formatUsd, type TPermission } from '@coffer/shared';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
+import { useCan } from '@web/lib/staff';
 import type { LucideIcon } from 'lucide-react';
 import {
   Activity,
@@ -14,11 +15,13 @@ import {
   MapPin,
   RefreshCw,
   Settings,
+  UserCog,
   Users,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useAdminOverview } from '../api/get-admin-overview';
+import { ChangesQueue } from './changes-queue';
 
 type AdminTool = {
   title: string;
@@ -27,6 +30,8 @@ type AdminTool = {
   icon: LucideIcon;
   /** Marks tools that touch customers' secrets or money. */
   critical?: boolean;
+  /** What the screen reads: a role without it is not offered the tool. */
+  permission: TPermission;
 };
 
 // the dashboard's cards link without the /dashboard prefix; the router sends
@@ -36,12 +41,14 @@ const ADMIN_TOOLS: readonly AdminTool[] = [
     title: 'User Management',
     description: 'Manage users, their status and two-factor authentication',
     to: '/admin/users',
+    permission: 'customers.read',
     icon: Users,
   },
   {
     title: 'Recovery Phrases',
     description: 'Who has a recovery phrase, of which type, and since when',
     to: '/admin/recovery-phrases',
+    permission: 'customers.read',
     icon: KeyRound,
     critical: true,
   },
@@ -49,25 +56,36 @@ const ADMIN_TOOLS: readonly AdminTool[] = [
     title: 'Transaction Overview',
     description: 'View, add and correct transactions through the ledger',
     to: '/admin/transactions',
+    permission: 'transactions.read',
     icon: ArrowLeftRight,
   },
   {
     title: 'Deposit Addresses',
     description: "Manage customers' deposit addresses",
     to: '/admin/addresses',
+    permission: 'customers.read',
     icon: MapPin,
   },
   {
     title: 'Chains',
     description: 'Blockchain watchers, their nodes, and deposits that left a chain',
     to: '/dashboard/admin/chains',
+    permission: 'chains.read',
     icon: Blocks,
   },
   {
     title: 'System Settings',
     description: 'Global configuration and price sync',
     to: '/admin/settings',
+    permission: 'settings.read',
     icon: Settings,
+  },
+  {
+    title: 'Staff',
+    description: 'Staff members and their roles; owners invite, change roles and remove',
+    to: '/dashboard/admin/staff',
+    permission: 'staff.read',
+    icon: UserCog,
   },
 ];
 
@@ -120,6 +138,8 @@ function Tile({
 /** /dashboard/admin: real figures only, and links to the admin screens that exist. */
 export default function AdminDashboardPage() {
   const overview = useAdminOverview();
+  const can = useCan();
+  const tools = ADMIN_TOOLS.filter((tool) => can(tool.permission));
 
   let tiles: ReactNode;
   if (overview.isPending) {
@@ -235,13 +255,15 @@ export default function AdminDashboardPage() {
 
       <section aria-label="Overview">{tiles}</section>
 
-      {ADMIN_TOOLS.length > 0 ? (
+      <ChangesQueue />
+
+      {tools.length > 0 ? (
         <section aria-labelledby="admin-tools-title" className="space-y-4">
           <h2 id="admin-tools-title" className="text-lg font-semibold text-fg">
             Admin tools
           </h2>
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {ADMIN_TOOLS.map((tool) => (
+            {tools.map((tool) => (
               <li key={tool.to}>
                 <Link
                   to={tool.to}

@@ -14,6 +14,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@web/components/ui/car
 import { PageSpinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
+import { useCan } from '@web/lib/staff';
 import { RefreshCw } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -185,6 +186,7 @@ function Funds({ overview }: { overview: TPayoutsOverview }) {
 /** The approved payouts no batch holds yet, and the button that builds one. */
 function Waiting({ overview }: { overview: TPayoutsOverview }) {
   const build = useBuildBatch();
+  const mayBuild = useCan()('payouts.build');
   const [asking, setAsking] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const label = CHAIN_LABELS[overview.chain];
@@ -216,7 +218,7 @@ function Waiting({ overview }: { overview: TPayoutsOverview }) {
               : 'Approved withdrawals on this chain: complete each with its hash once paid.'}
           </p>
         </div>
-        {overview.configured ? (
+        {overview.configured && mayBuild ? (
           <Button
             onClick={() => {
               setRefusal(null);

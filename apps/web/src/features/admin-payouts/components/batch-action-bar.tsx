@@ -2,6 +2,7 @@ import type { TPayoutBatch } from '@coffer/shared';
 import { Button } from '@web/components/ui/button';
 import { Form, FormField, useFieldMessage } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
+import { useCan } from '@web/lib/staff';
 import { Download, Upload } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { shortId } from './batch-hash';
@@ -18,7 +19,10 @@ function takesSigned(batch: TPayoutBatch): boolean {
  */
 export function BatchActionBar({ batch, actions }: { batch: TPayoutBatch; actions: BatchActions }) {
   const fileInput = useRef<HTMLInputElement>(null);
+  const mayBuild = useCan()('payouts.build');
   const canBump = batch.chain === 'bitcoin' && batch.state === 'broadcast';
+  // Each of these is a treasurer's (the file, the signed file, the bump): others only look.
+  if (!mayBuild) return null;
   return (
     <div className="flex flex-col gap-3 border-t border-border pt-4 md:flex-row md:flex-wrap md:items-end md:justify-between">
       <div className="flex flex-wrap gap-2">

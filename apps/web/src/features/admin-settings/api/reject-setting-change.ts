@@ -1,6 +1,7 @@
 import type { TAppSettingsResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
+import { refreshChanges } from '@web/lib/staff';
 import { appSettingsQueryOptions } from './get-app-settings';
 
 export function rejectSettingChange(input: {
@@ -18,7 +19,10 @@ export function useRejectSettingChange() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: rejectSettingChange,
-    onSuccess: (data) => queryClient.setQueryData(appSettingsQueryOptions().queryKey, data),
+    onSuccess: (data) => {
+      queryClient.setQueryData(appSettingsQueryOptions().queryKey, data);
+      void refreshChanges(queryClient);
+    },
     onError: () => void queryClient.invalidateQueries(appSettingsQueryOptions()),
   });
 }

@@ -3,6 +3,7 @@ import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Form, FormError, showServerError, useZodForm } from '@web/components/ui/form';
 import { errorMessage } from '@web/lib/api-client';
+import { useCan } from '@web/lib/staff';
 import { RotateCcw, Save } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -22,6 +23,7 @@ import { useSettingsStepUp } from './use-settings-step-up';
 /** /dashboard/admin/settings: price sync and Global Configuration. */
 export default function AdminSettingsPage() {
   const settings = useAppSettings();
+  const can = useCan();
   const formId = useId();
   const [confirmReset, setConfirmReset] = useState(false);
   const toldFetchFailure = useRef(false);
@@ -58,14 +60,15 @@ export default function AdminSettingsPage() {
   }
 
   const resetting = stepUp.asking === 'reset';
+  // Proposing settings is for the roles that may; the others read them.
+  const mayPropose = can('settings.propose');
   return (
     <div className="space-y-6">
       <header>
         <h1 className="text-2xl font-bold text-fg">App Settings</h1>
         <p className="text-sm text-muted">
-          Changes take effect at once for every customer, on every server. Risk settings (the daily
-          limit, the security hold, confirmations, explorer links) and switching money back on take
-          effect when a second admin approves them.
+          Switching money off takes effect at once, for every customer, on every server; every other
+          change takes effect when a second staff member approves it.
         </p>
       </header>
 
@@ -83,25 +86,27 @@ export default function AdminSettingsPage() {
                 : `${changed.length} unsaved change${changed.length === 1 ? '' : 's'}.`}
             </p>
           </div>
-          <div className="flex flex-wrap gap-2">
-            <Button
-              variant="outline"
-              onClick={() => setConfirmReset(true)}
-              disabled={stepUp.busy || !settings.isSuccess}
-            >
-              <RotateCcw className="h-4 w-4" aria-hidden />
-              Reset to Defaults
-            </Button>
-            {/* Sends the form below: the pending changes between them have dialogs of their own. */}
-            <Button
-              type="submit"
-              form={formId}
-              disabled={stepUp.busy || changed.length === 0 || invalid}
-            >
-              <Save className="h-4 w-4" aria-hidden />
-              {stepUp.saving ? 'Saving...' : 'Save Settings'}
-            </Button>
-          </div>
+          {mayPropose ? (
+            <div className="flex flex-wrap gap-2">
+              <Button
+                variant="outline"
+                onClick={() => setConfirmReset(true)}
+                disabled={stepUp.busy || !settings.isSuccess}
+              >
+                <RotateCcw className="h-4 w-4" aria-hidden />
+                Reset to Defaults
+              </Button>
+              {/* Sends the form below: the pending changes between them have dialogs of their own. */}
+              <Button
+                type="submit"
+                form={formId}
+                disabled={stepUp.busy || changed.length === 0 || invalid}
+              >
+                <Save className="h-4 w-4" aria-hidden />
+                {stepUp.saving ? 'Saving...' : 'Save Settings'}
+              </Button>
+            </div>
+          ) : null}
         </div>
         {settings.isSuccess ? <PendingChangesCard pending={pending} settings={rows} /> : null}
         <Form

@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/
 import { EmailText } from '@web/components/ui/email-text';
 import { errorMessage } from '@web/lib/api-client';
 import { useSession } from '@web/lib/session';
+import { useCan } from '@web/lib/staff';
 import { Check, ShieldCheck, X } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -44,6 +45,7 @@ export function PendingChangesCard({
   const reject = useRejectSettingChange();
   const [asking, setAsking] = useState<Asking | null>(null);
   const me = session.data?.user.id;
+  const mayDecide = useCan()('changes.decide');
 
   if (pending.length === 0) return null;
 
@@ -123,7 +125,7 @@ export function PendingChangesCard({
                       <X className="h-4 w-4" aria-hidden />
                       Withdraw
                     </Button>
-                  ) : (
+                  ) : mayDecide ? (
                     <>
                       <Button
                         variant="outline"
@@ -137,7 +139,7 @@ export function PendingChangesCard({
                         Approve
                       </Button>
                     </>
-                  )}
+                  ) : null}
                 </div>
               </li>
             );

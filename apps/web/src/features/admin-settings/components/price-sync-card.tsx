@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { cn } from '@web/lib/cn';
+import { useCan } from '@web/lib/staff';
 import { RefreshCw } from 'lucide-react';
 import { toast } from 'sonner';
 import { usePriceSync } from '../api/get-price-sync';
@@ -62,6 +63,7 @@ function CurrentPrices({ current }: { current: TPriceSyncStatus['current'] }) {
 export function PriceSyncCard() {
   const status = usePriceSync();
   const sync = useSyncPrices();
+  const maySync = useCan()('prices.sync');
 
   function onSync() {
     sync.mutate(undefined, {
@@ -97,13 +99,15 @@ export function PriceSyncCard() {
             USDC at $1).
           </CardDescription>
         </div>
-        <Button onClick={onSync} disabled={sync.isPending}>
-          <RefreshCw
-            className={cn('h-4 w-4', sync.isPending && 'animate-spin motion-reduce:animate-none')}
-            aria-hidden
-          />
-          {sync.isPending ? 'Syncing...' : 'Sync Wallet Prices'}
-        </Button>
+        {maySync ? (
+          <Button onClick={onSync} disabled={sync.isPending}>
+            <RefreshCw
+              className={cn('h-4 w-4', sync.isPending && 'animate-spin motion-reduce:animate-none')}
+              aria-hidden
+            />
+            {sync.isPending ? 'Syncing...' : 'Sync Wallet Prices'}
+          </Button>
+        ) : null}
       </CardHeader>
       <CardContent className="space-y-4">
         {status.isPending ? (

@@ -1,18 +1,19 @@
-import type { TAdminTransactionResponse, TStepUp } from '@coffer/shared';
+import type { TProposedResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminKeys } from '@web/lib/query-keys';
+import { refreshChanges } from '@web/lib/staff';
 
 /**
- * Completes a withdrawal (chain hash) or bank transfer (bank reference), confirmed with the
- * admin's fresh second factor (step-up).
+ * Proposes completing a withdrawal (chain hash) or bank transfer (bank reference), confirmed
+ * with the admin's fresh second factor (step-up): 202, it is marked paid when another staff
+ * member approves it.
  */
 export function completePayout(
   id: string,
   reference: string,
   stepUp: TStepUp,
-): Promise<TAdminTransactionResponse> {
-  return api.post<TAdminTransactionResponse>(`/api/admin/withdrawals/${id}/complete`, {
+): Promise<TProposedResponse> {
+  return api.post<TProposedResponse>(`/api/admin/withdrawals/${id}/complete`, {
     reference,
     stepUp,
   });
@@ -23,11 +24,7 @@ export function useCompletePayout() {
   return useMutation({
     mutationFn: ({ id, reference, stepUp }: { id: string; reference: string; stepUp: TStepUp }) =>
       completePayout(id, reference, stepUp),
-    // A crypto payout also leaves the Payouts screen's waiting list.
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
-        queryClient.invalidateQueries({ queryKey: adminKeys.payouts() }),
-      ]),
+    // Nothing is paid yet: the queues change when the completion is approved.
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

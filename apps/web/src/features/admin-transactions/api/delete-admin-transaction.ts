@@ -1,20 +1,21 @@
-import type { TDeleteAdminTransactionRequest, TOk } from '@coffer/shared';
+import type { TDeleteAdminTransactionRequest, TProposedResponse } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminKeys } from '@web/lib/query-keys';
+import { refreshChanges } from '@web/lib/staff';
 
 export function deleteAdminTransaction(
   id: string,
   body: TDeleteAdminTransactionRequest,
-): Promise<TOk> {
-  return api.delete<TOk>(`/api/admin/transactions/${id}`, body);
+): Promise<TProposedResponse> {
+  return api.delete<TProposedResponse>(`/api/admin/transactions/${id}`, body);
 }
 
+/** Proposed (202): the deletion applies when another staff member approves it. */
 export function useDeleteAdminTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: TDeleteAdminTransactionRequest }) =>
       deleteAdminTransaction(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

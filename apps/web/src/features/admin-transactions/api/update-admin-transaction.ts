@@ -1,20 +1,21 @@
-import type { TAdminTransactionResponse, TUpdateAdminTransactionRequest } from '@coffer/shared';
+import type { TProposedResponse, TUpdateAdminTransactionRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminKeys } from '@web/lib/query-keys';
+import { refreshChanges } from '@web/lib/staff';
 
 export function updateAdminTransaction(
   id: string,
   body: TUpdateAdminTransactionRequest,
-): Promise<TAdminTransactionResponse> {
-  return api.patch<TAdminTransactionResponse>(`/api/admin/transactions/${id}`, body);
+): Promise<TProposedResponse> {
+  return api.patch<TProposedResponse>(`/api/admin/transactions/${id}`, body);
 }
 
+/** Proposed (202): the correction applies when another staff member approves it. */
 export function useUpdateAdminTransaction() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, body }: { id: string; body: TUpdateAdminTransactionRequest }) =>
       updateAdminTransaction(id, body),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.transactions() }),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

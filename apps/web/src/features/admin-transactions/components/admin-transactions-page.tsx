@@ -1,5 +1,6 @@
 import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/cn';
+import { useCan } from '@web/lib/staff';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
@@ -16,6 +17,7 @@ export default function AdminTransactionsPage() {
   const tab: Tab = params.get('view') === 'pending' ? 'pending' : 'all';
   const setTab = (value: Tab) => setParams(value === 'pending' ? { view: value } : {});
   const [adding, setAdding] = useState(false);
+  const can = useCan();
   return (
     <div className="space-y-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
@@ -25,10 +27,12 @@ export default function AdminTransactionsPage() {
             Every change goes through the ledger and is recorded in the audit log.
           </p>
         </div>
-        <Button onClick={() => setAdding(true)}>
-          <Plus className="h-4 w-4" aria-hidden />
-          Add Transaction
-        </Button>
+        {can('money.propose') ? (
+          <Button onClick={() => setAdding(true)}>
+            <Plus className="h-4 w-4" aria-hidden />
+            Add Transaction
+          </Button>
+        ) : null}
       </header>
 
       <div

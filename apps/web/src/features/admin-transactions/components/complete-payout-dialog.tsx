@@ -5,16 +5,11 @@ import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { Form, FormField, FormMessage, showServerError, useZodForm } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { errorMessage } from '@web/lib/api-client';
+import { tellProposed } from '@web/lib/staff';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useCompletePayout } from '../api/complete-payout';
-import {
-  amountOf,
-  checkReference,
-  completedText,
-  DestinationFacts,
-  isBank,
-} from './pending-payout-present';
+import { amountOf, checkReference, DestinationFacts, isBank } from './pending-payout-present';
 import { CustomerName } from './present';
 
 type TFields = { reference: string };
@@ -68,9 +63,8 @@ export function CompleteDialog({
 
   async function confirm(stepUp: TStepUp) {
     if (!transaction || asking === null) return;
-    const done = await complete.mutateAsync({ id: transaction.id, reference: asking, stepUp });
-    const text = completedText(done.transaction);
-    toast.success(text.title, text.description ? { description: text.description } : undefined);
+    // Proposed: it stays waiting until another staff member approves the completion.
+    tellProposed(await complete.mutateAsync({ id: transaction.id, reference: asking, stepUp }));
     close();
   }
 
@@ -94,14 +88,15 @@ export function CompleteDialog({
         description={
           transaction ? (
             <>
-              Mark {amountOf(transaction)} for <CustomerName tx={transaction} /> as paid out.
+              Mark {amountOf(transaction)} for <CustomerName tx={transaction} /> as paid out, once
+              another staff member approves it.
             </>
           ) : (
             ''
           )
         }
-        confirmLabel="Confirm and complete"
-        pendingLabel="Completing..."
+        confirmLabel="Propose completion"
+        pendingLabel="Proposing..."
         onCancel={() => setAsking(null)}
         onConfirm={confirm}
         onFailure={failed}

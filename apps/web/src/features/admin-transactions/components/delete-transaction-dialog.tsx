@@ -6,6 +6,7 @@ import { Form, FormError, showServerError, useZodForm } from '@web/components/ui
 import { Textarea } from '@web/components/ui/input';
 import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-client';
+import { tellProposed } from '@web/lib/staff';
 import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useDeleteAdminTransaction } from '../api/delete-admin-transaction';
@@ -48,8 +49,8 @@ export function DeleteTransactionDialog({
 
   async function confirm(stepUp: TStepUp) {
     if (!transaction || asking === null) return;
-    await del.mutateAsync({ id: transaction.id, body: { reason: asking, stepUp } });
-    toast.success(ADMIN_TX_MSG.deleted);
+    // Proposed: the transaction stays until another staff member approves its deletion.
+    tellProposed(await del.mutateAsync({ id: transaction.id, body: { reason: asking, stepUp } }));
     close(false);
   }
 
@@ -65,9 +66,9 @@ export function DeleteTransactionDialog({
       <StepUpDialog
         open={transaction !== null && asking !== null}
         title="Confirm the deletion"
-        description="The transaction is marked deleted and its effect on the customer's balance is reversed."
-        confirmLabel="Confirm and delete"
-        pendingLabel="Deleting..."
+        description="Proposes the deletion: when another staff member approves it, the transaction is marked deleted and its effect on the customer's balance is reversed."
+        confirmLabel="Propose deletion"
+        pendingLabel="Proposing..."
         danger
         onCancel={() => setAsking(null)}
         onConfirm={confirm}

@@ -83,30 +83,6 @@ export function Destination({ tx }: { tx: TAdminTransaction }) {
   );
 }
 
-/** The toast after a crypto withdrawal's hash is taken: what the chain check made of it. */
-export function completedText(tx: TAdminTransaction): { title: string; description?: string } {
-  if (isBank(tx)) return { title: 'Bank transfer completed' };
-  switch (tx.payoutState) {
-    case 'unverified':
-      return {
-        title: 'Withdrawal completed: Unverified',
-        description: 'Coffer does not watch this chain, so the hash was recorded unchecked.',
-      };
-    case 'manual':
-      return {
-        title: 'Hash recorded: waiting for the chain',
-        description: 'The withdrawal completes once the chain shows this transaction confirmed.',
-      };
-    case 'confirming':
-      return {
-        title: 'Hash recorded: confirming',
-        description: 'The chain shows the payment; it completes once confirmed.',
-      };
-    default:
-      return { title: 'Withdrawal completed' };
-  }
-}
-
 /**
  * Where the payout goes, repeated in the Complete dialog before staff confirm it: the bank
  * account, or the network, address and memo of a crypto withdrawal.

@@ -5,6 +5,7 @@ import { STACKED } from '@web/components/admin/stacked-table';
 import { userEmailBesideName } from '@web/components/admin/user-picker';
 import { Button } from '@web/components/ui/button';
 import { EmailText } from '@web/components/ui/email-text';
+import { useCan } from '@web/lib/staff';
 import { Amount, Destination, isBank } from './pending-payout-present';
 import { assetText, CustomerName, dateText, isFundedBankPayout, typeText } from './present';
 
@@ -33,23 +34,29 @@ function Actions({
   onReject: () => void;
 }) {
   const actions = actionsOf(tx);
+  // What the staff member's roles allow: approving and rejecting is an approver's, proposing
+  // a completion a treasurer's (the server checks again).
+  const can = useCan();
+  const approve = actions === 'approve' && can('payouts.approve');
+  const complete = actions === 'complete' && can('money.propose');
+  const reject = actions !== 'none' && can('payouts.approve');
   return (
     // Stacked (phone): the badge and buttons share a line. Wide: the badge above the buttons,
     // which stay side by side.
     <div className="flex flex-wrap items-center gap-2 md:flex-col md:items-end">
       {tx.payoutState ? <PayoutStateBadge state={tx.payoutState} /> : null}
       <div className="flex gap-2 empty:hidden">
-        {actions === 'approve' ? (
+        {approve ? (
           <Button size="sm" onClick={onApprove}>
             Approve
           </Button>
         ) : null}
-        {actions === 'complete' ? (
+        {complete ? (
           <Button size="sm" onClick={onComplete}>
             Complete
           </Button>
         ) : null}
-        {actions !== 'none' ? (
+        {reject ? (
           <Button size="sm" variant="outline" onClick={onReject}>
             Reject
           </Button>

@@ -71,11 +71,11 @@ function TransactionForm({
         title={transaction ? 'Confirm the change' : 'Confirm the new transaction'}
         description={
           transaction
-            ? 'Saving re-applies the ledger effect of this transaction.'
-            : 'Adding it applies its ledger effect to the customer’s wallet.'
+            ? 'Proposes the correction: its ledger effect is re-applied when another staff member approves it.'
+            : 'Proposes the transaction: its ledger effect applies to the customer’s wallet when another staff member approves it.'
         }
-        confirmLabel={transaction ? 'Confirm and save' : 'Confirm and add'}
-        pendingLabel="Saving..."
+        confirmLabel="Propose"
+        pendingLabel="Proposing..."
         onCancel={steps.cancelAsking}
         onConfirm={steps.confirm}
         onFailure={steps.failed}

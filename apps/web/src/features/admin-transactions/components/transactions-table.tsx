@@ -2,6 +2,7 @@ import type { TAdminTransactionSummary } from '@coffer/shared';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { Button } from '@web/components/ui/button';
 import { cn } from '@web/lib/cn';
+import { useCan } from '@web/lib/staff';
 import { Eye, Pencil, Trash2 } from 'lucide-react';
 import {
   assetText,
@@ -31,6 +32,8 @@ function TransactionRow({
   onDelete,
 }: RowActions & { tx: TAdminTransactionSummary }) {
   const short = tx.id.slice(0, 8);
+  // Corrections are a treasurer's proposals; other roles only view.
+  const mayPropose = useCan()('money.propose');
   return (
     <tr className={STACKED.row}>
       <td data-label="Date" className={STACKED.cell}>
@@ -70,22 +73,26 @@ function TransactionRow({
           >
             <Eye className="h-4 w-4" aria-hidden />
           </Button>
-          <Button
-            size="icon"
-            variant="ghost"
-            aria-label={`Edit transaction ${short}`}
-            onClick={() => onEdit(tx.id)}
-          >
-            <Pencil className="h-4 w-4" aria-hidden />
-          </Button>
-          <Button
-            size="icon"
-            variant="ghost"
-            aria-label={`Delete transaction ${short}`}
-            onClick={() => onDelete(tx)}
-          >
-            <Trash2 className="h-4 w-4 text-danger" aria-hidden />
-          </Button>
+          {mayPropose ? (
+            <>
+              <Button
+                size="icon"
+                variant="ghost"
+                aria-label={`Edit transaction ${short}`}
+                onClick={() => onEdit(tx.id)}
+              >
+                <Pencil className="h-4 w-4" aria-hidden />
+              </Button>
+              <Button
+                size="icon"
+                variant="ghost"
+                aria-label={`Delete transaction ${short}`}
+                onClick={() => onDelete(tx)}
+              >
+                <Trash2 className="h-4 w-4 text-danger" aria-hidden />
+              </Button>
+            </>
+          ) : null}
         </div>
       </td>
     </tr>

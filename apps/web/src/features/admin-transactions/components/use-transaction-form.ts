@@ -3,6 +3,7 @@ import {
   type TAdminTransaction,
   type TAdminTransactionDraft,
   type TAdminTransactionEditDraft,
+  type TProposedResponse,
   type TStepUp,
   ZAdminTransactionDraft,
   ZAdminTransactionEditDraft,
@@ -10,6 +11,7 @@ import {
 import { showServerError, useZodForm } from '@web/components/ui/form';
 import { errorMessage } from '@web/lib/api-client';
 import { useIdempotencyKey } from '@web/lib/money/idempotency';
+import { tellProposed } from '@web/lib/staff';
 import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { useCreateAdminTransaction } from '../api/create-admin-transaction';
@@ -72,17 +74,17 @@ export function useTransactionForm(transaction: TAdminTransaction | null, onDone
   async function confirm(stepUp: TStepUp) {
     if (!asking) return;
     if (asking.kind === 'update') {
-      await update.mutateAsync({ id: asking.id, body: { ...asking.body, stepUp } });
-      toast.success(ADMIN_TX_MSG.updated);
+      tellProposed(await update.mutateAsync({ id: asking.id, body: { ...asking.body, stepUp } }));
     } else {
+      let answer: TProposedResponse;
       try {
-        await create.mutateAsync({ body: { ...asking.body, stepUp }, key: asking.key });
+        answer = await create.mutateAsync({ body: { ...asking.body, stepUp }, key: asking.key });
       } catch (err) {
         idempotency.settle(err);
         throw err;
       }
       idempotency.settle();
-      toast.success(ADMIN_TX_MSG.added);
+      tellProposed(answer);
     }
     setAsking(null);
     onDone();

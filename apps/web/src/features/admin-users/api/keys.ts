@@ -1,3 +1,5 @@
+import { adminKeys } from '@web/lib/query-keys';
+
 /** The users screen's search and page. */
 export type AdminUsersParams = { q: string; page: number };
 
@@ -8,5 +10,6 @@ export const adminUsersKeys = {
   securityActivity: (userId: string) =>
     [...adminUsersKeys.all(), userId, 'security-activity'] as const,
   unfreeze: (userId: string) => [...adminUsersKeys.all(), userId, 'unfreeze'] as const,
-  staff: () => ['admin', 'staff'] as const,
+  // The shared root: the Staff screen reads and refreshes the same list.
+  staff: () => adminKeys.staff(),
 };

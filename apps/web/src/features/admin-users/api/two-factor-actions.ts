@@ -1,15 +1,25 @@
-import type { TAdminTwoFactorState, TStepUp } from '@coffer/shared';
+import type { TAdminTwoFactorState, TProposedResponse, TStepUp } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
+import { refreshChanges } from '@web/lib/staff';
 import { staffQueryOptions } from './get-staff';
 import { adminUsersKeys } from './keys';
 
 const base = (userId: string) => `/api/admin/users/${encodeURIComponent(userId)}/two-factor`;
 
-/** Requiring 2FA needs nothing more; waiving it needs a reason (the server checks). */
-export function setTwoFactorRequired(userId: string, required: boolean, reason?: string) {
+/**
+ * Requiring 2FA or waiving it, with the acting staff member's step-up; waiving it also
+ * needs a reason (the server checks).
+ */
+export function setTwoFactorRequired(
+  userId: string,
+  required: boolean,
+  stepUp: TStepUp,
+  reason?: string,
+) {
   return api.post<TAdminTwoFactorState>(`${base(userId)}/required`, {
     required,
+    stepUp,
     ...(reason ? { reason } : {}),
   });
 }
@@ -33,8 +43,8 @@ function useInvalidateUsers() {
 export function useSetTwoFactorRequired() {
   const invalidate = useInvalidateUsers();
   return useMutation({
-    mutationFn: (v: { userId: string; required: boolean; reason?: string }) =>
-      setTwoFactorRequired(v.userId, v.required, v.reason),
+    mutationFn: (v: { userId: string; required: boolean; stepUp: TStepUp; reason?: string }) =>
+      setTwoFactorRequired(v.userId, v.required, v.stepUp, v.reason),
     onSettled: invalidate,
   });
 }
@@ -58,14 +68,22 @@ export function useDisableTwoFactor() {
 }
 
 /**
- * Issue 12: an admin resets another admin's 2FA (staff never use the recovery phrase). The
- * same endpoint as a customer's Disable 2FA, with the reason the audit log keeps.
+ * Issue 12: an owner proposes resetting another staff member's 2FA (staff never use the
+ * recovery phrase), with the reason the audit log keeps; another owner approves it (202).
  */
+export function resetStaffTwoFactor(userId: string, reason: string, stepUp: TStepUp) {
+  return api.post<TProposedResponse>(
+    `/api/admin/staff/${encodeURIComponent(userId)}/two-factor/reset`,
+    { reason, stepUp },
+  );
+}
+
 export function useResetStaffTwoFactor() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (v: { userId: string; reason: string; stepUp: TStepUp }) =>
-      disableTwoFactor(v.userId, v.reason, v.stepUp),
+      resetStaffTwoFactor(v.userId, v.reason, v.stepUp),
+    onSuccess: () => refreshChanges(queryClient),
     onSettled: () => queryClient.invalidateQueries({ queryKey: staffQueryOptions().queryKey }),
   });
 }

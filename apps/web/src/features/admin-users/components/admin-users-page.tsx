@@ -1,5 +1,6 @@
-import type { TAdminUserFigures, TAdminUserRow } from '@coffer/shared';
+import type { TAdminUserFigures, TAdminUserRow, TStepUp } from '@coffer/shared';
 import { userDisplayName, userNameWithEmail } from '@web/components/admin/user-picker';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Input } from '@web/components/ui/input';
@@ -7,6 +8,7 @@ import { Pager } from '@web/components/ui/pager';
 import { PageSpinner, Spinner } from '@web/components/ui/spinner';
 import { cn } from '@web/lib/cn';
 import { useSession } from '@web/lib/session';
+import { useCan } from '@web/lib/staff';
 import { useDebounced } from '@web/lib/use-debounced';
 import { RefreshCw, Search } from 'lucide-react';
 import { useMemo, useState } from 'react';
@@ -86,26 +88,32 @@ function UsersManagement() {
   const [disabling, setDisabling] = useState<{ id: string; name: string } | null>(null);
   const setRequired = useSetTwoFactorRequired();
   const disable = useDisableTwoFactor();
+  const can = useCan();
+
+  // Requiring 2FA again waits for the staff member's step-up.
+  const [requiring, setRequiring] = useState<{ id: string; name: string } | null>(null);
 
   function toggleRequired(user: TAdminUserRow, required: boolean) {
-    // Waiving 2FA is confirmed with a reason; requiring it again is one click.
+    // Waiving 2FA is confirmed with a reason and the step-up; requiring it with the step-up.
     if (!required) {
       setWaiving({ id: user.id, name: userDisplayName(user) });
       return;
     }
-    setRequired.mutate(
-      { userId: user.id, required },
-      {
-        onSuccess: () =>
-          toast.success('2FA Required', {
-            description: `${userDisplayName(user)}: two-factor authentication is now required.`,
-          }),
-        onError: () =>
-          toast.error('Error', {
-            description: REQUIRED_FAILED,
-          }),
-      },
-    );
+    setRequiring({ id: user.id, name: userDisplayName(user) });
+  }
+
+  async function confirmRequired(stepUp: TStepUp) {
+    if (!requiring) return;
+    await setRequired.mutateAsync({ userId: requiring.id, required: true, stepUp });
+    toast.success('2FA Required', {
+      description: `${requiring.name}: two-factor authentication is now required.`,
+    });
+    setRequiring(null);
+  }
+
+  function requiredFailed() {
+    setRequiring(null);
+    toast.error('Error', { description: REQUIRED_FAILED });
   }
 
   function disableFor(user: TAdminUserRow) {
@@ -183,7 +191,7 @@ function UsersManagement() {
         </CardContent>
       </Card>
 
-      <StaffList />
+      {can('staff.read') ? <StaffList /> : null}
 
       <SecurityActivityDialog user={viewing} onOpenChange={(open) => !open && setViewing(null)} />
       <ResetTwoFactorDialog user={resetting} onOpenChange={(open) => !open && setResetting(null)} />
@@ -196,6 +204,16 @@ function UsersManagement() {
         customer={disabling}
         onClose={() => setDisabling(null)}
         disable={disable}
+      />
+      <StepUpDialog
+        open={requiring !== null}
+        title="Require two-factor authentication"
+        description={requiring ? `${requiring.name} will need a second factor to sign in.` : ''}
+        confirmLabel="Require 2FA"
+        pendingLabel="Saving..."
+        onCancel={() => setRequiring(null)}
+        onConfirm={confirmRequired}
+        onFailure={requiredFailed}
       />
     </div>
   );

@@ -8,8 +8,8 @@ import { EmailText } from '@web/components/ui/email-text';
 import { ScrollRegion } from '@web/components/ui/scroll-region';
 import { Spinner } from '@web/components/ui/spinner';
 import { useSession } from '@web/lib/session';
+import { tellProposed, useCan } from '@web/lib/staff';
 import { useState } from 'react';
-import { toast } from 'sonner';
 import { useStaff } from '../api/get-staff';
 import { useResetStaffTwoFactor } from '../api/two-factor-actions';
 import { ReasonDialog } from './reason-dialog';
@@ -24,6 +24,7 @@ export function StaffList() {
   const session = useSession();
   const selfId = session.data?.user.id;
   const reset = useResetStaffTwoFactor();
+  const mayManage = useCan()('staff.manage');
   const [resetting, setResetting] = useState<{ id: string; name: string } | null>(null);
 
   return (
@@ -92,7 +93,7 @@ export function StaffList() {
                             {a.twoFactorEnabled ? '2FA Enabled' : 'Not set up'}
                           </Badge>
                           {a.frozen ? <Badge variant="destructive">Frozen</Badge> : null}
-                          {a.twoFactorEnabled && !self ? (
+                          {a.twoFactorEnabled && !self && mayManage ? (
                             <Button
                               size="sm"
                               variant="danger"
@@ -131,15 +132,8 @@ export function StaffList() {
         stepUpTitle="Confirm with your own second factor"
         onConfirm={async (reason, stepUp) => {
           if (!resetting || !stepUp) return;
-          await reset.mutateAsync({ userId: resetting.id, reason, stepUp });
-          toast.success('2FA Reset', {
-            description: (
-              <>
-                <CustomerText text={resetting.name} /> was signed out and sets up a new second
-                factor at their next sign-in.
-              </>
-            ),
-          });
+          // Proposed: it applies when another owner approves it.
+          tellProposed(await reset.mutateAsync({ userId: resetting.id, reason, stepUp }));
         }}
       />
     </Card>

@@ -34,9 +34,10 @@ export function WaiveTwoFactorDialog({
       pendingLabel="Saving..."
       missingReason={WAIVE_TWO_FACTOR_REASON_MISSING}
       failed={REQUIRED_FAILED}
-      onConfirm={async (reason) => {
-        if (!waiving) return;
-        await setRequired.mutateAsync({ userId: waiving.id, required: false, reason });
+      stepUpTitle="Confirm with your own second factor"
+      onConfirm={async (reason, stepUp) => {
+        if (!waiving || !stepUp) return;
+        await setRequired.mutateAsync({ userId: waiving.id, required: false, reason, stepUp });
         toast.success('2FA Not Required', {
           description: (
             <>

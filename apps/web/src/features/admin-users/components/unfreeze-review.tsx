@@ -6,6 +6,7 @@ import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { Spinner } from '@web/components/ui/spinner';
 import { errorMessage } from '@web/lib/api-client';
 import { useSession } from '@web/lib/session';
+import { useCan } from '@web/lib/staff';
 import { useState } from 'react';
 import { type UnfreezeStep, useUnfreezeState } from '../api/unfreeze-actions';
 import { UnfreezeForm } from './unfreeze-form';
@@ -20,6 +21,8 @@ import { UnfreezeStepUp } from './unfreeze-step-up';
 export function UnfreezeReview({ user }: { user: { id: string; name: string } }) {
   const session = useSession();
   const state = useUnfreezeState(user.id);
+  // Unfreezing is compliance's; the others see the state only.
+  const mayProtect = useCan()('customers.protect');
   const [open, setOpen] = useState(false);
   const [confirming, setConfirming] = useState<UnfreezeStep | null>(null);
   const pending = state.data?.pending ?? null;
@@ -53,14 +56,16 @@ export function UnfreezeReview({ user }: { user: { id: string; name: string } })
           Unfreeze requested
         </Badge>
       ) : null}
-      <Button
-        size="sm"
-        variant="outline"
-        onClick={() => openReview(true)}
-        aria-label={awaiting ? `Send ${user.name} a new link` : `Unfreeze ${user.name}`}
-      >
-        {awaiting ? 'New link' : 'Unfreeze'}
-      </Button>
+      {mayProtect ? (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => openReview(true)}
+          aria-label={awaiting ? `Send ${user.name} a new link` : `Unfreeze ${user.name}`}
+        >
+          {awaiting ? 'New link' : 'Unfreeze'}
+        </Button>
+      ) : null}
 
       <Dialog open={open} onOpenChange={openReview}>
         <DialogContent

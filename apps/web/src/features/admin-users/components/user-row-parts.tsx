@@ -5,6 +5,7 @@ import { CustomerText } from '@web/components/ui/customer-text';
 import { EmailText } from '@web/components/ui/email-text';
 import { RowMenu } from '@web/components/ui/row-menu';
 import { Switch } from '@web/components/ui/switch';
+import { useCan } from '@web/lib/staff';
 import { UnfreezeReview } from './unfreeze-review';
 
 /** A customer as the dialogs name them: their name, or their e-mail when they have none. */
@@ -60,10 +61,12 @@ export const namedUser = (u: TAdminUserRow): NamedUser => ({ id: u.id, name: use
 
 /** The 2FA Required switch of a customer. */
 export function RequiredSwitch({ user: u, ...actions }: { user: TAdminUserRow } & RowActions) {
+  // Only compliance changes a customer's factors; the others see the state, switched off.
+  const mayProtect = useCan()('customers.protect');
   return (
     <Switch
       checked={u.twoFactorRequired}
-      disabled={actions.requiredPending}
+      disabled={actions.requiredPending || !mayProtect}
       onCheckedChange={(checked) => actions.onToggleRequired(u, checked)}
       aria-label={`2FA required for ${userDisplayName(u)}`}
     />
@@ -76,6 +79,7 @@ export function RequiredSwitch({ user: u, ...actions }: { user: TAdminUserRow } 
  */
 export function UserActions({ user: u, ...actions }: { user: TAdminUserRow } & RowActions) {
   const named = namedUser(u);
+  const mayProtect = useCan()('customers.protect');
   return (
     <div className="flex flex-wrap items-center gap-2">
       <Badge variant={u.twoFactorEnabled ? 'success' : 'outline'}>
@@ -86,8 +90,8 @@ export function UserActions({ user: u, ...actions }: { user: TAdminUserRow } & R
         label={`Actions for ${u.email}`}
         items={[
           { label: 'Security activity', onSelect: () => actions.onActivity(named) },
-          { label: 'Reset 2FA', onSelect: () => actions.onReset(named) },
-          ...(u.twoFactorEnabled
+          ...(mayProtect ? [{ label: 'Reset 2FA', onSelect: () => actions.onReset(named) }] : []),
+          ...(u.twoFactorEnabled && mayProtect
             ? [
                 {
                   label: 'Disable 2FA',

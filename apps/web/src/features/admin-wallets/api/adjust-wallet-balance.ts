@@ -1,19 +1,19 @@
 import {
   type TAdjustWalletBalanceRequest,
-  type TAdjustWalletBalanceResponse,
+  type TProposedResponse,
   withoutStepUp,
 } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
 import { useIdempotencyKey } from '@web/lib/money/idempotency';
-import { adminWalletsKeys } from './keys';
+import { refreshChanges } from '@web/lib/staff';
 
 export function adjustWalletBalance(
   walletId: string,
   body: TAdjustWalletBalanceRequest,
   idempotencyKey: string,
 ) {
-  return api.post<TAdjustWalletBalanceResponse>(
+  return api.post<TProposedResponse>(
     `/api/admin/wallets/${encodeURIComponent(walletId)}/balance`,
     body,
     { 'Idempotency-Key': idempotencyKey },
@@ -21,8 +21,10 @@ export function adjustWalletBalance(
 }
 
 /**
- * A balance edit: the server posts an `adjustment` for the difference (product.md M7). A
- * retry after an unknown outcome reuses the key, so the adjustment is never posted twice.
+ * A balance edit, proposed (202): when another staff member approves it, the server posts
+ * an `adjustment` for the difference (product.md M7). A retry after an unknown outcome
+ * reuses the key, so the proposal is never made twice. Nothing changes until then: only the
+ * changes queue refreshes.
  */
 export function useAdjustWalletBalance() {
   const queryClient = useQueryClient();
@@ -36,6 +38,6 @@ export function useAdjustWalletBalance() {
         keyFor({ walletId: input.walletId, ...withoutStepUp(input.body) }),
       ),
     onSettled: (_data, error) => settle(error ?? undefined),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminWalletsKeys.all() }),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

@@ -1,20 +1,22 @@
-import type { TAdminWalletResponse } from '@coffer/shared';
+import type { TProposedResponse, TUpdateWalletAddressRequest } from '@coffer/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@web/lib/api-client';
-import { adminWalletsKeys } from './keys';
+import { refreshChanges } from '@web/lib/staff';
 
-export function updateWalletAddress(walletId: string, address: string) {
-  return api.patch<TAdminWalletResponse>(
+/** Proposed (202): a wallet's address changes where money goes, so another staff member approves. */
+export function updateWalletAddress(walletId: string, body: TUpdateWalletAddressRequest) {
+  return api.patch<TProposedResponse>(
     `/api/admin/wallets/${encodeURIComponent(walletId)}/address`,
-    { address },
+    body,
   );
 }
 
+/** Nothing changes until the approval: only the changes queue refreshes. */
 export function useUpdateWalletAddress() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { walletId: string; address: string }) =>
-      updateWalletAddress(input.walletId, input.address),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminWalletsKeys.all() }),
+    mutationFn: (input: { walletId: string; body: TUpdateWalletAddressRequest }) =>
+      updateWalletAddress(input.walletId, input.body),
+    onSuccess: () => refreshChanges(queryClient),
   });
 }

@@ -1,10 +1,12 @@
-import { ADMIN_WALLET_MSG } from '@coffer/shared';
+import { ADMIN_WALLET_MSG, type TProposedResponse, type TStepUp } from '@coffer/shared';
 import { AddressInput } from '@web/components/admin/address-input';
+import { StepUpDialog } from '@web/components/step-up/step-up-dialog';
 import { Form, FormField, FormMessage, showServerError, useZodForm } from '@web/components/ui/form';
 import { Label } from '@web/components/ui/label';
 import { Switch } from '@web/components/ui/switch';
 import { errorMessage } from '@web/lib/api-client';
-import { useId } from 'react';
+import { tellProposed } from '@web/lib/staff';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
 import { EditFormActions } from './edit-form-actions';
 
@@ -19,11 +21,15 @@ type Props = {
    * not), labelled so and starting from `initial`.
    */
   active?: { label: string; initial: boolean };
-  /** Stores the trimmed address; a rejection keeps the form open with the reason. */
-  save: (address: string, isActive: boolean) => Promise<unknown>;
+  /**
+   * Proposes the trimmed address with the admin's step-up (202: it applies when another
+   * staff member approves); a refusal keeps the form open with the reason.
+   */
+  save: (address: string, isActive: boolean, stepUp: TStepUp) => Promise<TProposedResponse>;
+  /** What the step-up dialog says is being proposed. */
+  describe: (address: string) => string;
   pending: boolean;
   saveText: string;
-  savedText: string;
   failedText: string;
   onDone: () => void;
 };
@@ -34,9 +40,9 @@ export function AddressEditForm({
   initial,
   active,
   save,
+  describe,
   pending,
   saveText,
-  savedText,
   failedText,
   onDone,
 }: Props) {
@@ -50,24 +56,40 @@ export function AddressEditForm({
     },
   );
 
-  async function onSubmit(values: TFields) {
-    try {
-      await save(values.address.trim(), values.isActive);
-      toast.success(savedText);
-      onDone();
-    } catch (err) {
-      const message = showServerError(
-        form,
-        err,
-        (e) => errorMessage(e, failedText),
-        () => 'address',
-      );
-      toast.error(failedText, { description: message });
-    }
+  // A checked address waits for the admin's fresh second factor (step-up).
+  const [asking, setAsking] = useState<TFields | null>(null);
+
+  async function confirm(stepUp: TStepUp) {
+    if (!asking) return;
+    const answer = await save(asking.address.trim(), asking.isActive, stepUp);
+    setAsking(null);
+    tellProposed(answer);
+    onDone();
+  }
+
+  function failed(err: unknown) {
+    setAsking(null);
+    const message = showServerError(
+      form,
+      err,
+      (e) => errorMessage(e, failedText),
+      () => 'address',
+    );
+    toast.error(failedText, { description: message });
   }
 
   return (
-    <Form form={form} onSubmit={onSubmit} className="w-full space-y-2">
+    <Form form={form} onSubmit={(values) => setAsking(values)} className="w-full space-y-2">
+      <StepUpDialog
+        open={asking !== null}
+        title="Confirm the address change"
+        description={asking ? describe(asking.address.trim()) : ''}
+        confirmLabel="Propose"
+        pendingLabel="Proposing..."
+        onCancel={() => setAsking(null)}
+        onConfirm={confirm}
+        onFailure={failed}
+      />
       <FormField
         name="address"
         id={`${id}-address`}

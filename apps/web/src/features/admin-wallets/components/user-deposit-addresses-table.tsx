@@ -5,6 +5,7 @@ import { EditButton } from '@web/components/admin/edit-button';
 import { LoadError, LoadingState } from '@web/components/admin/load-states';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { ActionsCell, StackedCell, StackedTable } from '@web/components/admin/stacked-table-parts';
+import { useCan } from '@web/lib/staff';
 import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { useUserDepositAddresses } from '../api/get-user-deposit-addresses';
@@ -19,20 +20,25 @@ function AddressEditor({ row, onDone }: { row: TAdminDepositAddress; onDone: () 
       label={`${row.assetSymbol} deposit address (${networkLabel(row.network)})`}
       initial={row.address}
       active={{ label: 'Active (shown to the customer)', initial: row.isActive }}
-      save={(address, isActive) => update.mutateAsync({ id: row.id, body: { address, isActive } })}
+      save={(address, isActive, stepUp) =>
+        update.mutateAsync({ id: row.id, body: { address, isActive, stepUp } })
+      }
+      describe={(address) =>
+        `Propose ${address} as this ${row.assetSymbol} deposit address: it applies when another staff member approves it.`
+      }
       pending={update.isPending}
       saveText="Save"
-      savedText={ADMIN_WALLET_MSG.depositAddressUpdated}
       failedText={ADMIN_WALLET_MSG.updateDepositAddressFailed}
       onDone={onDone}
     />
   );
 }
 
-/** the picked customer's deposit addresses, each editable. */
+/** the picked customer's deposit addresses, each editable by a role that proposes money changes. */
 export function UserDepositAddressesTable({ userId }: { userId: string }) {
   const addresses = useUserDepositAddresses(userId);
   const [editing, setEditing] = useState<string | null>(null);
+  const mayPropose = useCan()('money.propose');
 
   useEffect(() => {
     if (addresses.isError) {
@@ -83,13 +89,15 @@ export function UserDepositAddressesTable({ userId }: { userId: string }) {
                   <ActiveBadge active={a.isActive} />
                 </StackedCell>
                 <ActionsCell>
-                  <EditButton
-                    label={`Edit ${a.assetSymbol} ${networkLabel(a.network)} deposit address`}
-                    disabled={editing !== null}
-                    onClick={() => setEditing(a.id)}
-                  >
-                    Edit
-                  </EditButton>
+                  {mayPropose ? (
+                    <EditButton
+                      label={`Edit ${a.assetSymbol} ${networkLabel(a.network)} deposit address`}
+                      disabled={editing !== null}
+                      onClick={() => setEditing(a.id)}
+                    >
+                      Edit
+                    </EditButton>
+                  ) : null}
                 </ActionsCell>
               </>
             )}

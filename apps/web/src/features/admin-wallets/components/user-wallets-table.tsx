@@ -2,13 +2,11 @@ import {
   ADMIN_WALLET_MSG,
   assetById,
   formatAssetAmount,
-  formatRounded,
   formatUsd,
   networkLabel,
   type TAdminWallet,
   type TStepUp,
   toMinorOrNull,
-  walletBalanceUpdatedText,
 } from '@coffer/shared';
 import { ActiveBadge } from '@web/components/admin/active-badge';
 import { CopyableAddress } from '@web/components/admin/copyable-address';
@@ -28,6 +26,7 @@ import {
 } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { errorMessage } from '@web/lib/api-client';
+import { tellProposed, useCan } from '@web/lib/staff';
 import { type ChangeEvent, type ReactNode, useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
 import { useAdjustWalletBalance } from '../api/adjust-wallet-balance';
@@ -55,10 +54,14 @@ function AddressEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
     <AddressEditForm
       label={`${wallet.symbol} address (${networkLabel(wallet.network)})`}
       initial={wallet.address ?? ''}
-      save={(address) => update.mutateAsync({ walletId: wallet.id, address })}
+      save={(address, _active, stepUp) =>
+        update.mutateAsync({ walletId: wallet.id, body: { address, stepUp } })
+      }
+      describe={(address) =>
+        `Propose ${address} as this ${wallet.symbol} wallet's address: it applies when another staff member approves it.`
+      }
       pending={update.isPending}
       saveText="Save address"
-      savedText={ADMIN_WALLET_MSG.walletAddressUpdated}
       failedText={ADMIN_WALLET_MSG.updateWalletAddressFailed}
       onDone={onDone}
     />
@@ -100,8 +103,8 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
       body: { newBalance: values.balance.trim(), reason: values.reason.trim(), stepUp },
     });
     setAsking(false);
-    const fiat = formatRounded(answer.wallet.usdValue, 2) ?? answer.wallet.usdValue;
-    toast.success(walletBalanceUpdatedText(answer.wallet.balance, answer.wallet.symbol, fiat));
+    // Proposed: the balance stays as it is until another staff member approves the edit.
+    tellProposed(answer);
     onDone();
   }
 
@@ -126,9 +129,9 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
       <StepUpDialog
         open={asking}
         title="Confirm the balance edit"
-        description={`Set this ${wallet.symbol} wallet to ${balance.trim()} ${wallet.symbol}: the difference is posted as an adjustment.`}
-        confirmLabel="Confirm and save"
-        pendingLabel="Saving..."
+        description={`Propose setting this ${wallet.symbol} wallet to ${balance.trim()} ${wallet.symbol}: when another staff member approves, the difference is posted as an adjustment.`}
+        confirmLabel="Propose"
+        pendingLabel="Proposing..."
         onCancel={() => setAsking(false)}
         onConfirm={confirm}
         onFailure={failed}
@@ -185,6 +188,8 @@ function BalanceEditor({ wallet, onDone }: { wallet: TAdminWallet; onDone: () =>
 export function UserWalletsTable({ userId }: { userId: string }) {
   const wallets = useUserWallets(userId);
   const [editing, setEditing] = useState<Editing>(null);
+  // Only a role that proposes money changes is offered the edits; the server checks anyway.
+  const mayPropose = useCan()('money.propose');
 
   useEffect(() => {
     if (wallets.isError) {
@@ -265,20 +270,24 @@ export function UserWalletsTable({ userId }: { userId: string }) {
                     <ActiveBadge active={w.isActive} />
                   </StackedCell>
                   <ActionsCell>
-                    <EditButton
-                      label={`Edit ${w.symbol} ${networkLabel(w.network)} address`}
-                      disabled={editing !== null}
-                      onClick={() => setEditing({ walletId: w.id, field: 'address' })}
-                    >
-                      Address
-                    </EditButton>
-                    <EditButton
-                      label={`Edit ${w.symbol} ${networkLabel(w.network)} balance`}
-                      disabled={editing !== null}
-                      onClick={() => setEditing({ walletId: w.id, field: 'balance' })}
-                    >
-                      Balance
-                    </EditButton>
+                    {mayPropose ? (
+                      <>
+                        <EditButton
+                          label={`Edit ${w.symbol} ${networkLabel(w.network)} address`}
+                          disabled={editing !== null}
+                          onClick={() => setEditing({ walletId: w.id, field: 'address' })}
+                        >
+                          Address
+                        </EditButton>
+                        <EditButton
+                          label={`Edit ${w.symbol} ${networkLabel(w.network)} balance`}
+                          disabled={editing !== null}
+                          onClick={() => setEditing({ walletId: w.id, field: 'balance' })}
+                        >
+                          Balance
+                        </EditButton>
+                      </>
+                    ) : null}
                   </ActionsCell>
                 </>
               )}
