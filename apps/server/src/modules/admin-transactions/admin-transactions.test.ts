@@ -1414,7 +1414,9 @@ describe('references that prove a payout left', () => {
       memo: null,
       editorIds: [],
     });
-    expect(update?.after).toMatchObject({ amount: '1', date, editorIds: [adminA.userId] });
+    // A payout keeps the date it was recorded on, whatever an edit types (the daily limit
+    // counts payouts by date).
+    expect(update?.after).toMatchObject({ amount: '1', date: tx.date, editorIds: [adminA.userId] });
     expect(approval).toMatchObject({ action: 'withdrawal.approve', actor_id: adminC.userId });
     expect(approval?.after).toMatchObject({
       payout: 'approved',
