@@ -1,5 +1,4 @@
 import type { TAdminTransaction } from '@coffer/shared';
-import { withTransaction } from '@server/db/tx';
 import type { AdminTransactionsContext } from './admin-transactions-context';
 
 /**
@@ -24,15 +23,13 @@ export async function auditBankReads(
   const first = read[0];
   if (!first) return;
   const customers = [...new Set(read.map((i) => i.customer.id))];
-  await withTransaction(ctx.pool, (client) =>
-    ctx.audit.record(client, {
-      actorId: actor.id,
-      action: 'bank_details.view',
-      targetType: read.length === 1 ? 'transaction' : 'transactions',
-      targetId: read.length === 1 ? first.id : place,
-      targetUserId: customers.length === 1 ? customers[0] : null,
-      after: { place, transactionIds: read.map((i) => i.id), customerIds: customers },
-      ip: actor.ip,
-    }),
-  );
+  await ctx.audit.recordAlone(ctx.pool, {
+    actorId: actor.id,
+    action: 'bank_details.view',
+    targetType: read.length === 1 ? 'transaction' : 'transactions',
+    targetId: read.length === 1 ? first.id : place,
+    targetUserId: customers.length === 1 ? customers[0] : null,
+    after: { place, transactionIds: read.map((i) => i.id), customerIds: customers },
+    ip: actor.ip,
+  });
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TxClient } from '@server/db/tx';
+import { type TxClient, withTransaction } from '@server/db/tx';
 import type pg from 'pg';
 import { type AuditRow, auditRepository as repo } from './audit.repository';
 import { canonicalJson, type JsonValue, toJsonValue, wellFormed } from './canonical-json';
@@ -74,7 +74,7 @@ export function auditHash(row: Omit<AuditRow, 'hash'>): string {
 
 /** The append-only, hash-chained log of admin actions (product.md M7). */
 export function createAuditLog() {
-  return {
+  const log = {
     /**
      * Appends one row inside the caller's transaction, so the action and its record commit
      * or roll back together. The chain stays locked until that transaction ends: call this
@@ -110,6 +110,15 @@ export function createAuditLog() {
     },
 
     /**
+     * One row in a transaction of its own, committed before the caller goes on: for what
+     * staff read (a conversation, an attachment, a bank account, an identity document),
+     * where no change of the request's own carries the row.
+     */
+    async recordAlone(pool: pg.Pool, entry: AuditEntry): Promise<{ id: string; hash: string }> {
+      return withTransaction(pool, (client) => log.record(client, entry));
+    },
+
+    /**
      * Walks the whole chain in id order, a batch at a time, and names the first row that
      * does not hold. Deleting the newest rows leaves a shorter chain that still holds: only
      * a copy of the last hash kept elsewhere would show that.
@@ -136,6 +145,7 @@ export function createAuditLog() {
       }
     },
   };
+  return log;
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;

@@ -34,17 +34,15 @@ export async function messagesOf(
   const room = await roomFor(deps, actor, roomId);
   const messages = await repo.messages(deps.pool, room.id);
   if (actor.role === 'admin') {
-    await withTransaction(deps.pool, (client) =>
-      deps.audit.record(client, {
-        actorId: actor.userId,
-        action: 'chat.messages.view',
-        targetType: 'chat_room',
-        targetId: room.id,
-        targetUserId: room.user_id,
-        after: { messages: messages.length },
-        ip: actor.ip ?? null,
-      }),
-    );
+    await deps.audit.recordAlone(deps.pool, {
+      actorId: actor.userId,
+      action: 'chat.messages.view',
+      targetType: 'chat_room',
+      targetId: room.id,
+      targetUserId: room.user_id,
+      after: { messages: messages.length },
+      ip: actor.ip ?? null,
+    });
   }
   return messages.map(presentMessage);
 }
@@ -82,17 +80,15 @@ export async function fileOf(
   // Staff downloading an attachment: audited (the message and its room, never the file's
   // name or bytes) and committed before a byte is sent, as a KYC document is.
   if (actor.role === 'admin') {
-    await withTransaction(deps.pool, (client) =>
-      deps.audit.record(client, {
-        actorId: actor.userId,
-        action: 'chat.file.view',
-        targetType: 'chat_message',
-        targetId: row.id,
-        targetUserId: row.user_id,
-        after: { roomId: row.room_id, type: row.file_type, size: row.file_size },
-        ip: actor.ip ?? null,
-      }),
-    );
+    await deps.audit.recordAlone(deps.pool, {
+      actorId: actor.userId,
+      action: 'chat.file.view',
+      targetType: 'chat_message',
+      targetId: row.id,
+      targetUserId: row.user_id,
+      after: { roomId: row.room_id, type: row.file_type, size: row.file_size },
+      ip: actor.ip ?? null,
+    });
   }
   return {
     bytes,

@@ -7,7 +7,6 @@ import {
   type TKycStatusResponse,
 } from '@coffer/shared';
 import { decodeKeyset, keysetPage } from '@server/db/keyset';
-import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import type { PrivateFile } from '@server/lib/private-file-reply';
 import { type KycListFilters, kycRepository as repo } from './kyc.repository';
@@ -85,16 +84,14 @@ export async function adminDocument(
   const row = UUID.test(id) ? await repo.findForAdmin(ctx.pool, id) : null;
   if (!row) throw new AppError('NOT_FOUND', KYC_MSG.notFound);
   const file = await readDocument(ctx, row, side);
-  await withTransaction(ctx.pool, (client) =>
-    ctx.audit.record(client, {
-      actorId: actor.adminId,
-      action: 'kyc.document.view',
-      targetType: 'kyc_submission',
-      targetId: row.id,
-      targetUserId: row.user_id,
-      after: { side, name: file.name, type: file.mime },
-      ip: actor.ip,
-    }),
-  );
+  await ctx.audit.recordAlone(ctx.pool, {
+    actorId: actor.adminId,
+    action: 'kyc.document.view',
+    targetType: 'kyc_submission',
+    targetId: row.id,
+    targetUserId: row.user_id,
+    after: { side, name: file.name, type: file.mime },
+    ip: actor.ip,
+  });
   return file;
 }
