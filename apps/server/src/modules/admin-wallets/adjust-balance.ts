@@ -147,6 +147,8 @@ export function balanceChangeKind(ctx: AdminWalletsContext): ChangeKind<BalanceP
           walletId: wallet.id,
           assetId: asset.id,
           balance: to,
+          // What pending withdrawals hold is left as it is: said, so the two sides compare.
+          held: fromMinor(asset.id, held),
           direction,
           amount: moved,
           reason: payload.reason,

@@ -670,6 +670,7 @@ describe('editing a balance', () => {
         walletId: id,
         assetId: 'BTC',
         balance: '1.5',
+        held: '0',
         direction: 'credit',
         amount: '0.5',
         reason: 'Goodwill credit, ticket 42',
