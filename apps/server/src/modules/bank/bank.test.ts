@@ -1,6 +1,7 @@
 import { ADMIN_TX_MSG, MONEY_MSG, PAYOUT_MSG } from '@coffer/shared';
 import { startFakeFeeds } from '@server-test/fake-feeds';
 import {
+  approveChange,
   call,
   createTestApp,
   databaseText,
@@ -162,11 +163,23 @@ describe('POST /api/bank-transfers: a withdrawal in AUD (product.md M11)', () =>
       );
       expect(res.statusCode).toBe(400);
     }
-    const done = await staff(admin, transaction.id, 'complete', {
+    // Paid by hand: one staff member proposes it (the hold stays), a second approves it.
+    const proposed = await staff(admin, transaction.id, 'complete', {
       reference: ' WBC  20261124-0042 ',
     });
-    expect(done.statusCode).toBe(200);
-    expect(done.json().transaction).toMatchObject({
+    expect(proposed.statusCode, proposed.body).toBe(202);
+    expect(await walletOf(t, user.userId, 'ETH')).toEqual({
+      balance: '1',
+      held: HELD_ETH,
+    });
+    const second = await verifiedAdmin(t);
+    const done = await approveChange(t, second, proposed.json().pending.id);
+    expect(done.statusCode, done.body).toBe(200);
+    const row = await call(t, {
+      url: `/api/admin/transactions/${transaction.id}`,
+      cookie: second.cookie,
+    });
+    expect(row.json().transaction).toMatchObject({
       status: 'completed',
       transactionHash: 'WBC 20261124-0042',
       processedBy: admin.userId,

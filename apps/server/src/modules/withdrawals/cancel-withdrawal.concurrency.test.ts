@@ -26,15 +26,19 @@ import { CANCELLED_FOR_STAFF } from './cancel-rules';
 /**
  * A customer's cancellation fired at the same moment as staff completing, rejecting or
  * approving the same payout, many times over: each race ends in exactly one outcome, its
- * own mail and audit row, and balances that are what that outcome leaves.
+ * own mail and audit row, and balances that are what that outcome leaves. A hand completion
+ * takes two people (decision 0036): it is proposed before the race, and the cancellation
+ * races the second staff member's approval.
  */
 let t: TestApp;
 let staff: SignedInUser;
+let approver: SignedInUser;
 
 beforeAll(async () => {
   t = await createTestApp();
   await setSetting(t, 'max_daily_withdrawal', '1000000000');
   staff = await spareStepUps(t, await verifiedAdmin(t), 300);
+  approver = await spareStepUps(t, await verifiedAdmin(t), 300);
 });
 afterAll(async () => {
   await t.close();
@@ -58,7 +62,12 @@ async function outcomeOf(id: string) {
   }>(
     `SELECT t.status, t.reason, t.processed_by,
             EXISTS (SELECT 1 FROM payouts p WHERE p.transaction_id = t.id) AS approved,
-            ARRAY(SELECT action FROM audit_log a WHERE a.target_id = t.id::text ORDER BY a.id) AS actions
+            -- The row's own actions, and a two-person change's approval that names the row.
+            ARRAY(SELECT action FROM audit_log a
+                   WHERE a.target_id = t.id::text
+                      OR (a.target_type = 'staff_change' AND a.action <> 'change.propose'
+                          AND a.after ->> 'transactionId' = t.id::text)
+                   ORDER BY a.id) AS actions
        FROM transactions t WHERE t.id = $1`,
     [id],
   );
@@ -105,18 +114,40 @@ async function race(kind: 'withdrawal' | 'bank', move: StaffMove) {
         : move === 'complete'
           ? { reference: `WBC 2025/${String(round).padStart(4, '0')}` }
           : {};
+    const staffMove = async () => {
+      if (move !== 'complete') {
+        return call(t, {
+          method: 'POST',
+          url: `/api/admin/withdrawals/${tx.id}/${move}`,
+          cookie: staff.cookie,
+          body: { ...body, stepUp: stepUpFor(staff) },
+        });
+      }
+      return call(t, {
+        method: 'POST',
+        url: `/api/admin/changes/${proposal}/approve`,
+        cookie: approver.cookie,
+        body: { stepUp: stepUpFor(approver) },
+      });
+    };
+    let proposal: string | null = null;
+    if (move === 'complete') {
+      const proposed = await call(t, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${tx.id}/complete`,
+        cookie: staff.cookie,
+        body: { ...body, stepUp: stepUpFor(staff) },
+      });
+      expect(proposed.statusCode, proposed.body).toBe(202);
+      proposal = proposed.json().pending.id;
+    }
     const [cancelled, acted] = await Promise.all([
       call(t, {
         method: 'POST',
         url: `/api/withdrawals/${tx.id}/cancel`,
         cookie: customer.cookie,
       }),
-      call(t, {
-        method: 'POST',
-        url: `/api/admin/withdrawals/${tx.id}/${move}`,
-        cookie: staff.cookie,
-        body: { ...body, stepUp: stepUpFor(staff) },
-      }),
+      staffMove(),
     ]);
 
     // Exactly one of the two is carried out; the other is told it came too late.
