@@ -140,23 +140,27 @@ describe('second-factor attempts', () => {
 });
 
 describe('what counts', () => {
-  it('counts wrong passwords only: the right one, typed again and again, never locks', async () => {
-    const user = await verifiedCustomer(t);
-    const from = address();
-    const unlock = (password: string) =>
-      call(t, {
-        method: 'POST',
-        url: '/api/recovery-phrase/unlock',
-        cookie: user.cookie,
-        ip: from,
-        body: { password },
-      });
-    // More right answers than the limit of 10: each is counted while checked, then taken off.
-    for (let i = 0; i < 12; i++) expect((await unlock(user.password)).statusCode).toBe(200);
-    for (let i = 0; i < 10; i++) expect((await unlock(WRONG_PASSWORD)).statusCode).toBe(401);
-    expectRateLimited(await withoutChange(t, () => unlock(user.password)));
-    // 22 password hashes one after another: slow on a busy machine, not a sign of trouble.
-  }, SLOW_HASHING);
+  it(
+    'counts wrong passwords only: the right one, typed again and again, never locks',
+    async () => {
+      const user = await verifiedCustomer(t);
+      const from = address();
+      const unlock = (password: string) =>
+        call(t, {
+          method: 'POST',
+          url: '/api/recovery-phrase/unlock',
+          cookie: user.cookie,
+          ip: from,
+          body: { password },
+        });
+      // More right answers than the limit of 10: each is counted while checked, then taken off.
+      for (let i = 0; i < 12; i++) expect((await unlock(user.password)).statusCode).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await unlock(WRONG_PASSWORD)).statusCode).toBe(401);
+      expectRateLimited(await withoutChange(t, () => unlock(user.password)));
+      // 22 password hashes one after another: slow on a busy machine, not a sign of trouble.
+    },
+    SLOW_HASHING,
+  );
 });
 
 describe('password reset attempts', () => {
