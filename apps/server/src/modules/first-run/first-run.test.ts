@@ -13,7 +13,7 @@ import {
   withoutChange,
 } from '@server-test/helpers';
 import { realJpeg } from '@server-test/image-fixtures';
-import { fund } from '@server-test/money-helpers';
+import { fund, spareStepUps, stepUpFor } from '@server-test/money-helpers';
 import { multipart } from '@server-test/multipart';
 import { SoftAuthenticator } from '@server-test/soft-authenticator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ let t: TestApp;
 let admin: SignedInUser;
 beforeAll(async () => {
   t = await createTestApp();
-  admin = await verifiedAdmin(t);
+  admin = await spareStepUps(t, await verifiedAdmin(t));
 });
 afterAll(async () => {
   await t.close();
@@ -58,7 +58,11 @@ async function review(id: string, decision: 'approved' | 'rejected') {
     method: 'POST',
     url: `/api/admin/kyc/${id}/review`,
     cookie: admin.cookie,
-    body: decision === 'rejected' ? { decision, notes: 'The photo is blurry.' } : { decision },
+    // A review is a staff write: confirmed with the reviewer's fresh second factor.
+    body: {
+      ...(decision === 'rejected' ? { decision, notes: 'The photo is blurry.' } : { decision }),
+      stepUp: stepUpFor(admin),
+    },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
