@@ -118,6 +118,7 @@ describe('exclusive jobs with two instances', () => {
     await expect
       .poll(() => exclusiveRuns(a))
       .toEqual([
+        ['chat retention', true],
         ['clean-up', true],
         ['file sweep', true],
         ['outbox', true],
@@ -141,7 +142,7 @@ describe('exclusive jobs with two instances', () => {
     await t.services.pool.query('SELECT pg_terminate_backend($1)', [holderPid]);
     await expect.poll(() => a.held(), { timeout: 2_000, interval: 20 }).toEqual([]);
     await expect.poll(() => [...b.held()].sort(), { timeout: 3_000 }).toEqual(ALL);
-    await expect.poll(() => exclusiveRuns(b).length, { timeout: 3_000 }).toBe(6);
+    await expect.poll(() => exclusiveRuns(b).length, { timeout: 3_000 }).toBe(7);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(a.held()).toEqual([]);
     expect(await lockHolders()).toHaveLength(1);
@@ -214,7 +215,7 @@ describe('an instance killed with SIGKILL', () => {
     const failoverMs = Date.now() - killedAt;
     console.log(`Job lock failover after kill -9: ${failoverMs} ms`);
     expect(failoverMs).toBeLessThan(60_000);
-    await expect.poll(() => exclusiveRuns(here).length).toBe(6);
+    await expect.poll(() => exclusiveRuns(here).length).toBe(7);
     await here.stop();
   }, 90_000);
 });
