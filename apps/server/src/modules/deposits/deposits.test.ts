@@ -335,5 +335,6 @@ describe('npm run cli -- credit-deposit', () => {
     const refused = await rejection(cli(['credit-deposit', ...args(user.email, 'ETH', '0', hash)]));
     expect(refused).toMatchObject({ code: 1, stderr: 'Amount must be greater than 0\n' });
     await expectReconciled(t);
-  });
+    // Three CLI processes, each compiling the server with tsx: slow on a busy machine.
+  }, 90_000);
 });
