@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatedRoute } from '../src/plugins/gate';
 import {
+  approveChange,
   call,
   codeFor,
   completeTwoFactor,
@@ -202,14 +203,18 @@ describe('the held admin role: a verified admin inside a security hold', () => {
 
   beforeAll(async () => {
     const restorer = await verifiedAdmin(t);
+    const approver = await verifiedAdmin(t);
     const admin = await verifiedAdmin(t);
+    // A staff member's second factor is reset by two people: one proposes, another approves.
     const reset = await call(t, {
       method: 'POST',
       url: `/api/admin/users/${admin.userId}/two-factor/disable`,
       cookie: restorer.cookie,
       body: { reason: 'Lost phone, checked on a call', stepUp: { code: codeFor(restorer, 1) } },
     });
-    expect(reset.statusCode, reset.body).toBe(200);
+    expect(reset.statusCode, reset.body).toBe(202);
+    const approved = await approveChange(t, approver, reset.json().pending.id);
+    expect(approved.statusCode, approved.body).toBe(200);
     held = await completeTwoFactor(t, { ...admin, cookie: await newSession(t, admin) });
     const hold = await call(t, { url: '/api/security/hold', cookie: held.cookie });
     expect(hold.json()).toMatchObject({ onHold: true, frozen: false });
