@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomInt } from 'node:crypto';
 import type pg from 'pg';
 
 /** A connection inside an open database transaction. */
@@ -96,6 +97,6 @@ export async function withTransaction<T>(
     // Undone whether or not another try follows: the one that follows does it again.
     for (const undo of thisTry.undo.reverse()) await undo().catch(() => {});
     if (attempt >= TRANSACTION_ATTEMPTS) throw failure;
-    await pause(5 + Math.random() * 20 * attempt);
+    await pause(5 + randomInt(20 * attempt + 1));
   }
 }
