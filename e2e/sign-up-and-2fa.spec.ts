@@ -11,7 +11,7 @@ import {
   phraseWordFields,
   readSetupScreen,
   signIn,
-  signInNewAdmin,
+  signInNewAdminAccount,
   signOutFromMenu,
   signOutFromTopBar,
   signUp,
@@ -270,12 +270,16 @@ test('a customer whose 2FA is not required sets it up again from Settings: closi
   const adminContext = await browser.newContext();
   try {
     const admin = await adminContext.newPage();
-    await signInNewAdmin(admin, 'waiver');
+    const staff = await signInNewAdminAccount(admin, 'waiver');
     const origin = new URL(test.info().project.use.baseURL ?? '').origin;
     const res = await admin.request.post(
       `/api/admin/users/${session.user.id}/two-factor/required`,
       {
-        data: { required: false, reason: 'Customer asked to set it up later' },
+        data: {
+          required: false,
+          reason: 'Customer asked to set it up later',
+          stepUp: { code: staff.backupCodes[0] },
+        },
         headers: { origin },
       },
     );
