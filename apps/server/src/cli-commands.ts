@@ -8,7 +8,7 @@ import {
   type OfflineCliCommand,
 } from './cli/cli-support';
 import { creditDeposit } from './cli/deposit-commands';
-import { payoutsBuild, payoutsSubmit, signPayouts } from './cli/payout-commands';
+import { payoutsBuild, payoutsFile, payoutsSubmit, signPayouts } from './cli/payout-commands';
 
 /**
  * The command tables of `npm run cli`: each command group is its own file under `cli/`,
@@ -50,6 +50,7 @@ export const OFFLINE_COMMANDS: Record<string, OfflineCliCommand> = {
 /** The operator tasks of `npm run cli`, apart from the process around them so tests can run them. */
 export const COMMANDS: Record<string, CliCommand> = {
   'payouts-build': payoutsBuild,
+  'payouts-file': payoutsFile,
   'payouts-submit': payoutsSubmit,
   'create-admin': createAdmin,
   'credit-deposit': creditDeposit,

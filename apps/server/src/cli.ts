@@ -1,8 +1,9 @@
 import { BARE_COMMANDS, COMMANDS, OFFLINE_COMMANDS, printOutcome } from './cli-commands';
 import { loadConfigOrExit } from './config';
 import { waitForDatabase } from './db/client';
-import { startEmbeddedPostgres } from './db/embedded';
+import { embeddedDatabaseExists, startEmbeddedPostgres } from './db/embedded';
 import { createLogger, openServices } from './infra';
+import { noInstallationMessage } from './lib/secret-key';
 import { StartupError } from './lib/startup-error';
 
 /** `npm run cli -- <command> [options]`: operator tasks that have no screen. */
@@ -27,6 +28,14 @@ async function main(): Promise<number> {
   }
   const config = loadConfigOrExit();
   const log = createLogger(process.env.LOG_LEVEL ?? 'warn');
+  // Only `npm start` and `restore` set up an installation: any other command run without
+  // the server's environment (another DATA_DIR, no DATABASE_URL) stops before it starts a
+  // database, rather than answer from a new, empty one with a new key.
+  if (command && !config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) {
+    throw new StartupError(
+      noInstallationMessage({ dataDir: config.dataDir, database: null, key: config.secretKey }),
+    );
+  }
   const embedded = config.databaseUrl
     ? null
     : await startEmbeddedPostgres({
@@ -45,12 +54,12 @@ async function main(): Promise<number> {
   if (!command) return 2;
   // The same key check as the server's start: a missing or wrong key changes nothing here
   // either, and a database this command started is stopped again.
-  const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log).catch(
-    async (err) => {
-      await embedded?.stop();
-      throw err;
-    },
-  );
+  const services = await openServices(config, config.databaseUrl ?? embedded?.url ?? '', log, {
+    setUp: false,
+  }).catch(async (err) => {
+    await embedded?.stop();
+    throw err;
+  });
   try {
     return await printOutcome(() => command.run(services, args));
   } finally {

@@ -2,14 +2,15 @@ import path from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createServices, type Services } from './app-services';
 import type { Config } from './config';
-import { createDb, createPool, waitForDatabase } from './db/client';
+import { createDb, createPool, databaseAddress, waitForDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
 import { createSecrets } from './lib/crypto';
 import { createDiskFileStore, importDiskFiles } from './lib/file-store';
 import { serializeError, serializeRequest } from './lib/log-redaction';
 import { createMailer } from './lib/mailer';
 import { requestIdMixin } from './lib/request-context';
-import { checkSecretKey } from './lib/secret-key';
+import { checkSecretKey, noInstallationMessage } from './lib/secret-key';
+import { StartupError } from './lib/startup-error';
 import { verifyChainConfig } from './modules/chains';
 import { SWEPT_PREFIXES } from './modules/outbox';
 
@@ -52,6 +53,11 @@ export async function openServices(
   config: Config,
   databaseUrl: string,
   log: Logger,
+  /**
+   * Whether a new database may become a new installation (with a new key): the server's
+   * start only. An operator command finding no installation stops, creating nothing.
+   */
+  { setUp = true }: { setUp?: boolean } = {},
 ): Promise<Services> {
   await waitForDatabase(databaseUrl);
   const pool = createPool(databaseUrl);
@@ -61,6 +67,19 @@ export async function openServices(
     dataDir: config.dataDir,
     key: config.secretKey,
     log,
+    ...(setUp
+      ? {}
+      : {
+          onNewDatabase: () => {
+            throw new StartupError(
+              noInstallationMessage({
+                dataDir: config.dataDir,
+                database: config.databaseUrl ? databaseAddress(config.databaseUrl) : null,
+                key: config.secretKey,
+              }),
+            );
+          },
+        }),
   }).catch(async (err) => {
     await pool.end();
     throw err;

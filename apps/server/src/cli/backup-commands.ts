@@ -5,7 +5,13 @@ import { BackupFormatError } from '../lib/backup/format';
 import { restoreBackup } from '../lib/backup/restore';
 import { createAuditLog } from '../modules/audit';
 import { createLedger } from '../modules/ledger';
-import { type BareCliCommand, type CliCommand, CliError, optionsOf } from './cli-support';
+import {
+  type BareCliCommand,
+  type CliCommand,
+  CliError,
+  operatorPath,
+  optionsOf,
+} from './cli-support';
 
 /** The version recorded in a backup (the server package's). */
 const COFFER_VERSION = '0.0.0';
@@ -37,7 +43,7 @@ export const restore: BareCliCommand = {
       const started = Date.now();
       const result = await asCliError(() =>
         restoreBackup({
-          file,
+          file: operatorPath(file),
           pool,
           filesDir: path.join(config.dataDir, 'files'),
           keyHere,
@@ -95,7 +101,7 @@ export const backup: CliCommand = {
         pool: s.pool,
         key: s.config.secretKey,
         filesDir: path.join(s.config.dataDir, 'files'),
-        out: values.out as string,
+        out: operatorPath(values.out as string),
         cofferVersion: COFFER_VERSION,
       }),
     );

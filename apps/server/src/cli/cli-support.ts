@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Services } from '../app-services';
 import type { Config } from '../config';
@@ -72,4 +73,28 @@ export function optionsOf<T extends OptionSpec>(
   } catch (err) {
     throw new CliError(err instanceof Error ? err.message : String(err));
   }
+}
+
+/**
+ * A file the operator named, as an absolute path: relative to the directory they ran the
+ * command in. `npm run cli` runs the CLI from the repository root, and says where it was
+ * called from in INIT_CWD; run directly (node, tsx), the process's own directory is that.
+ */
+export function operatorPath(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  return path.resolve(env.INIT_CWD || process.cwd(), file);
+}
+
+/** A file that cannot be read or written, in one line naming it and the system's reason. */
+export function fileProblem(what: string, file: string, err: unknown): CliError {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file or directory',
+    EACCES: 'permission denied',
+    EISDIR: 'it is a directory',
+    ENOTDIR: 'a part of the path is not a directory',
+    EROFS: 'the file system is read-only',
+    ENOSPC: 'the disk is full',
+  };
+  const reason = (code && reasons[code]) || (err instanceof Error ? err.message : String(err));
+  return new CliError(`Cannot ${what} ${file}: ${reason}.`);
 }

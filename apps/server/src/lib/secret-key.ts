@@ -108,6 +108,27 @@ function createKeyFile(dataDir: string): SecretKey {
 }
 
 /**
+ * Where an installation's data and key were looked for, in one line, for a command that
+ * found none there (`npm run cli` other than `restore`: only they who set one up may create
+ * a database or a key, so a command run without the server's environment changes nothing).
+ */
+export function noInstallationMessage(where: {
+  dataDir: string;
+  /** The external database's host and port (DATABASE_URL), or null for the embedded one. */
+  database: string | null;
+  key: SecretKey | null;
+}): string {
+  const data =
+    where.database === null
+      ? `DATA_DIR ${where.dataDir} holds no database (DATABASE_URL is not set)`
+      : `the database at ${where.database} (DATABASE_URL) holds no Coffer data`;
+  const key = where.key
+    ? `the secret key would be ${where.key.source === 'COFFER_SECRET_KEY' ? 'COFFER_SECRET_KEY' : where.key.source}`
+    : `no secret key either (COFFER_SECRET_KEY is not set, ${keyFilePath(where.dataDir)} does not exist)`;
+  return `no Coffer installation here: ${data}, and ${key}. Run the command with the server's own DATA_DIR, DATABASE_URL and COFFER_SECRET_KEY; only npm start (or restore) sets up a new one. Nothing was created.`;
+}
+
+/**
  * Checks the key against the database before anything else uses either: run on
  * a connected database before its migrations, so a wrong key changes nothing.
  *
@@ -120,7 +141,17 @@ function createKeyFile(dataDir: string): SecretKey {
  */
 export async function checkSecretKey(
   pool: pg.Pool,
-  opts: { dataDir: string; key: SecretKey | null; log?: Logger },
+  opts: {
+    dataDir: string;
+    key: SecretKey | null;
+    log?: Logger;
+    /**
+     * What to do instead of setting up a new installation (the operator commands: only
+     * `npm start` and `restore` may): called, and expected to throw, when the database is
+     * empty or would need a new key.
+     */
+    onNewDatabase?: () => never;
+  },
 ): Promise<Buffer> {
   const client = await pool.connect();
   try {
@@ -173,6 +204,10 @@ export async function checkSecretKey(
         }
       }
     } else {
+      // An operator command may record the configured key for a migrated database, but makes
+      // neither a key nor an installation out of an empty database.
+      if (opts.onNewDatabase && (!key || !(await tableExists(client, 'users'))))
+        opts.onNewDatabase();
       key ??= createKeyFile(opts.dataDir);
     }
     const fingerprint = keyFingerprint(key.key);

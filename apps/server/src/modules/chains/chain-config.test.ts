@@ -5,7 +5,12 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import { loadConfig } from '@server/config';
 import { StartupError } from '@server/lib/startup-error';
 import { describe, expect, it } from 'vitest';
-import { configuredChains, loadChainConfig, verifyChainConfig } from './chain-config';
+import {
+  configuredChains,
+  ensureChainChecked,
+  loadChainConfig,
+  verifyChainConfig,
+} from './chain-config';
 
 const root = HDKey.fromMasterSeed(
   mnemonicToSeedSync(
@@ -151,7 +156,7 @@ describe('loadChainConfig', () => {
 });
 
 describe('verifyChainConfig', () => {
-  it('runs each adapter’s start-up check and stops on the first that fails', async () => {
+  it('runs every adapter’s start-up check at once and stops when one fails', async () => {
     const ran: string[] = [];
     const adapter = (chain: 'bitcoin' | 'ethereum', fail: boolean | 'down') => ({
       chain,
@@ -171,13 +176,58 @@ describe('verifyChainConfig', () => {
     await expect(
       verifyChainConfig([adapter('ethereum', true), adapter('bitcoin', false)]),
     ).rejects.toThrow('USDT_ERC20_CONTRACT has 18 decimals, USDT-ERC20 has 6');
-    expect(ran).toEqual(['bitcoin', 'ethereum']);
+    // Side by side (a slow node never adds to another's wait): the other chain was asked too.
+    expect(ran).toEqual(['bitcoin', 'ethereum', 'bitcoin']);
     // A node that does not answer at start: reported, the next chain still checked, no stop.
     const down: string[] = [];
     await verifyChainConfig([adapter('ethereum', 'down'), adapter('bitcoin', false)], (chain) =>
       down.push(chain),
     );
     expect(down).toEqual(['ethereum']);
-    expect(ran).toEqual(['bitcoin', 'ethereum', 'ethereum', 'bitcoin']);
+    expect(ran).toEqual(['bitcoin', 'ethereum', 'bitcoin', 'ethereum', 'bitcoin']);
+  });
+
+  it('gives a node that hangs a few seconds at most; its chain is checked again before each poll', async () => {
+    let answer: 'hang' | 'ok' | 'wrong' = 'hang';
+    let asked = 0;
+    const hanging = {
+      chain: 'ethereum' as const,
+      assets: [],
+      matchKeyOf: () => null,
+      tip: async () => 0,
+      blockAt: async () => null,
+      transfersIn: async () => [],
+      verifyConfig: () => {
+        asked++;
+        if (answer === 'ok') return Promise.resolve();
+        if (answer === 'wrong')
+          return Promise.reject(new StartupError('USDT_ERC20_CONTRACT: 0xabc has 18 decimals'));
+        return new Promise<void>(() => {});
+      },
+    };
+    const down: string[] = [];
+    const started = Date.now();
+    await verifyChainConfig([hanging], (chain, err) => down.push(`${chain}: ${String(err)}`), {
+      timeoutMs: 200,
+    });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(down).toEqual([
+      'ethereum: Error: ETH_RPC_URL: the node did not answer the start-up check within 0.2 s',
+    ]);
+    // The watcher's gate asks again, and fails the poll while the node hangs.
+    await expect(ensureChainChecked(hanging, 200)).rejects.toThrow(
+      'ETH_RPC_URL: the node did not answer the start-up check within 0.2 s',
+    );
+    // The node answers with a contract that does not fit: the poll fails with the reason.
+    answer = 'wrong';
+    await expect(ensureChainChecked(hanging, 200)).rejects.toThrow(
+      'USDT_ERC20_CONTRACT: 0xabc has 18 decimals',
+    );
+    answer = 'ok';
+    await ensureChainChecked(hanging, 200);
+    // Passed once: not asked before every poll from then on.
+    answer = 'hang';
+    await ensureChainChecked(hanging, 200);
+    expect(asked).toBe(4);
   });
 });

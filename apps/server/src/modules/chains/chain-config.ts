@@ -239,21 +239,82 @@ export function chainConfigOf(configs: ChainConfigs, chain: ChainName): ChainCon
 export type VerifiableAdapter = ChainAdapter & { verifyConfig?: () => Promise<void> };
 
 /**
- * Runs every adapter's own start-up check (the hook the chain adapters fill in): a
- * configuration that parses but does not fit the node (a StartupError) stops start-up too.
- * A node that does not answer is no reason to stay down: `unreachable` hears of it, the
- * next chain is checked, and that chain's watcher retries (and reports) on its own.
+ * How long a start-up check may wait for its node. A node that hangs (accepts, never answers)
+ * would otherwise hold the whole start for its RPC timeout: the instance serves customers
+ * without the chain, and the chain is checked again before its watcher's next poll.
+ */
+export const CHAIN_CHECK_TIMEOUT_MS = 5_000;
+
+/** The variable naming each chain's node, for a message about it. */
+const NODE_SETTING: Record<ChainName, string> = {
+  bitcoin: 'BTC_RPC_URL',
+  ethereum: 'ETH_RPC_URL',
+  tron: 'TRON_API_URL',
+};
+
+/** Adapters whose start-up check passed: asked once per process, not before every poll. */
+const checked = new WeakSet<object>();
+
+/** One adapter's check, given at most `timeoutMs`; remembered once it passes. */
+async function checkWithin(adapter: VerifiableAdapter, timeoutMs: number): Promise<void> {
+  if (checked.has(adapter)) return;
+  if (adapter.verifyConfig) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `${NODE_SETTING[adapter.chain]}: the node did not answer the start-up check within ${timeoutMs / 1000} s`,
+            ),
+          ),
+        timeoutMs,
+      );
+      timer.unref?.();
+    });
+    try {
+      await Promise.race([adapter.verifyConfig(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  checked.add(adapter);
+}
+
+/**
+ * Runs every adapter's own start-up check (the hook the chain adapters fill in), all at once,
+ * each for at most `timeoutMs`: a configuration that parses but does not fit the node (a
+ * StartupError) stops start-up too. A node that does not answer, or not in time, is no
+ * reason to stay down: `unreachable` hears of it, and `ensureChainChecked` runs the check
+ * again before that chain's watcher polls (a failure there is the poll's: recorded, shown
+ * as failing by chain-status and the dashboard, retried with the watcher's backoff).
  */
 export async function verifyChainConfig(
   adapters: readonly VerifiableAdapter[],
   unreachable: (chain: ChainName, err: unknown) => void = () => {},
+  { timeoutMs = CHAIN_CHECK_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<void> {
-  for (const adapter of adapters) {
-    try {
-      await adapter.verifyConfig?.();
-    } catch (err) {
-      if (err instanceof StartupError) throw err;
-      unreachable(adapter.chain, err);
-    }
-  }
+  await Promise.all(
+    adapters.map(async (adapter) => {
+      try {
+        await checkWithin(adapter, timeoutMs);
+      } catch (err) {
+        if (err instanceof StartupError) throw err;
+        unreachable(adapter.chain, err);
+      }
+    }),
+  );
+}
+
+/**
+ * The watcher's gate: a chain whose start-up check has not passed in this process (its node
+ * did not answer at the start) is checked before each poll, so nothing is read or credited
+ * under a configuration that was never checked (a token with other decimals). Throws the
+ * check's error, a StartupError's message included, for the poll to record.
+ */
+export function ensureChainChecked(
+  adapter: VerifiableAdapter,
+  timeoutMs = CHAIN_CHECK_TIMEOUT_MS,
+): Promise<void> {
+  return checkWithin(adapter, timeoutMs);
 }

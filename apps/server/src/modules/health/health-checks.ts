@@ -15,6 +15,13 @@ export const LEDGER_CHECK_MAX_AGE_MS = 2 * 60_000;
 export const OUTBOX_MAX_OVERDUE_SECONDS = 15 * 60;
 /** A job failing this many runs in a row makes the instance not ready. */
 export const JOB_MAX_FAILURES_IN_A_ROW = 3;
+/**
+ * The chain watchers' jobs (`chain bitcoin`, … in jobs.ts). A node that is down stops no
+ * customer's request, so a watcher failing is reported by `chain-status`, the dashboard's
+ * health and the job metrics, never by readiness: a balancer must not pull the instance
+ * that happens to hold the chain's job while it still serves everyone.
+ */
+const isChainJob = (name: string) => name.startsWith('chain ');
 /** A database that does not answer within this is as good as down for a probe. */
 const DATABASE_TIMEOUT_MS = 2_000;
 
@@ -74,15 +81,23 @@ export function createReadinessChecks(ctx: HealthContext) {
     },
 
     jobs(): Check {
-      const failing = [...metrics.jobStates()]
-        .filter(([, state]) => state.failuresInARow >= JOB_MAX_FAILURES_IN_A_ROW)
-        .map(([name, state]) => `${name} (${state.failuresInARow} runs)`);
-      if (failing.length > 0) return { ok: false, detail: `Jobs failing: ${failing.join(', ')}` };
+      const failingJobs = [...metrics.jobStates()].filter(
+        ([, state]) => state.failuresInARow >= JOB_MAX_FAILURES_IN_A_ROW,
+      );
+      const named = (jobs: typeof failingJobs) =>
+        jobs.map(([name, state]) => `${name} (${state.failuresInARow} runs)`).join(', ');
+      const failing = failingJobs.filter(([name]) => !isChainJob(name));
+      if (failing.length > 0) return { ok: false, detail: `Jobs failing: ${named(failing)}` };
+      const chains = failingJobs.filter(([name]) => isChainJob(name));
       // Which exclusive jobs run here: none is fine, another instance holds them.
       const held = metrics.jobsHeld();
-      return held === null
-        ? { ok: true }
-        : { ok: true, detail: `Holds: ${held.join(', ') || 'none'}` };
+      const details = [
+        ...(held === null ? [] : [`Holds: ${held.join(', ') || 'none'}`]),
+        ...(chains.length > 0
+          ? [`Chain watchers failing (see chain-status; not a readiness matter): ${named(chains)}`]
+          : []),
+      ];
+      return details.length === 0 ? { ok: true } : { ok: true, detail: details.join('; ') };
     },
 
     prices(): Check {

@@ -106,6 +106,37 @@ describe('health probes', () => {
     expect((await call(t, { url: '/api/health/ready' })).statusCode).toBe(200);
   });
 
+  it("ready stays 200 while a chain's watcher keeps failing: chain-status and /metrics report it", async () => {
+    const { metrics } = t.services;
+    // The job's name as jobs.ts gives it; a node down for a while fails it every poll.
+    for (let i = 0; i < 5; i++) metrics.jobRun('chain bitcoin', false);
+    const ready = await call(t, { url: '/api/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({
+      ready: true,
+      problems: [],
+      checks: {
+        jobs: {
+          ok: true,
+          detail:
+            'Chain watchers failing (see chain-status; not a readiness matter): chain bitcoin (5 runs)',
+        },
+      },
+    });
+    const page = await call(t, { url: '/metrics' });
+    expect(page.body).toContain('coffer_job_runs_total{job="chain bitcoin",outcome="failed"} 5');
+    // Any other job failing as long still makes the instance not ready.
+    for (let i = 0; i < 3; i++) metrics.jobRun('clean-up', false);
+    const failing = await call(t, { url: '/api/health/ready' });
+    expect(failing.statusCode).toBe(503);
+    expect(failing.json().problems).toEqual(['Jobs failing: clean-up (3 runs)']);
+    metrics.jobRun('clean-up', true);
+    metrics.jobRun('chain bitcoin', true);
+    const after = await call(t, { url: '/api/health/ready' });
+    expect(after.statusCode).toBe(200);
+    expect(after.json().checks.jobs).toEqual({ ok: true });
+  });
+
   it('ready answers 503 when outbox rows wait long past their time, and 200 once they go', async () => {
     const { rows } = await t.services.pool.query<{ id: string }>(
       `INSERT INTO outbox (kind, payload_encrypted, next_attempt_at)
