@@ -31,17 +31,17 @@ export const rateLimitRepository = {
 
   /**
    * Takes `weight` off each counter again, only in the window it was counted in. The rows
-   * are locked in key order, as `consume` locks them: in whatever order the plan met them,
-   * this statement and a parallel count of the same keys could each hold what the other
-   * waits for.
+   * are locked in the order given, which is `consume`'s (`inKeyOrder`): in whatever order
+   * the plan met them (or the database's collation sorted the keys), this statement and a
+   * parallel count of the same keys could each hold what the other waits for.
    */
   async uncount(db: pg.Pool, counted: readonly Counted[], weight: number): Promise<void> {
     await db.query(
       `WITH locked AS (
          SELECT r.key FROM rate_limits r
-           JOIN unnest($1::text[], $2::timestamptz[]) AS c(key, started)
+           JOIN unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS c(key, started, n)
              ON r.key = c.key AND r.window_start = c.started
-          ORDER BY r.key FOR UPDATE OF r)
+          ORDER BY c.n FOR UPDATE OF r)
        UPDATE rate_limits r SET count = GREATEST(r.count - $3, 0)
          FROM locked l WHERE r.key = l.key`,
       [counted.map((c) => c.key), counted.map((c) => c.started), weight],

@@ -17,6 +17,14 @@ export type Attempt = {
 const NOTHING_COUNTED: Attempt = { release: async () => {} };
 
 /**
+ * The one order every statement locks counters in (counting, and taking a count back):
+ * JavaScript's, not the database's collation, which may sort keys differently.
+ */
+function inKeyOrder(a: { key: string }, b: { key: string }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/**
  * Attempt counters in PostgreSQL, so that every instance sees the same count. An attempt is
  * counted BEFORE it is checked, in one transaction that holds the row lock of each of its
  * counters: parallel attempts queue on that lock, so the limit holds however many arrive at
@@ -33,7 +41,7 @@ export function createRateLimiter(pool: pg.Pool) {
   async function countAll(client: TxClient, limits: Limit[], weight: number) {
     const counted: Counted[] = [];
     // Always in key order, so two attempts sharing counters can never wait on each other.
-    for (const l of [...limits].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+    for (const l of [...limits].sort(inKeyOrder)) {
       const row = await repo.count(client, l.key, l.windowSeconds, weight);
       if (row) counted.push(row);
     }
@@ -69,7 +77,7 @@ export function createRateLimiter(pool: pg.Pool) {
         async release() {
           if (released) return;
           released = true;
-          await repo.uncount(pool, counted, weight);
+          await repo.uncount(pool, [...counted].sort(inKeyOrder), weight);
         },
       };
       // Counted on the limiter's own connection, so a caller's transaction that deadlocks

@@ -91,7 +91,7 @@ export const presentChange = (c: StaffChangeRow): TPendingChange => ({
 export function createStaffChanges(deps: {
   pool: pg.Pool;
   audit: AuditLog;
-  stepUp: Pick<StepUp, 'confirm'>;
+  stepUp: Pick<StepUp, 'confirm' | 'admit'>;
   realtime: Pick<RealtimeHub, 'publish'>;
   /** Mail an approval queued (the customer told of the change) leaves once it commits. */
   outbox: Pick<Outbox, 'deliver'>;
@@ -208,11 +208,14 @@ export function createStaffChanges(deps: {
           await repo.decide(client, id, 'expired', null, null);
           return { expired: true as const };
         }
-        // The approver's factor first, as the rules stand before the change: a change that
-        // tightens them (passkeys required) must not refuse its own approval. A refusal by
-        // `apply` rolls the code's use back with everything else.
-        await stepUp.confirm(client, actor.session, proof, actor.client);
+        // The approver's factor is admitted as the rules stand before the change (a change
+        // that tightens them, passkeys required, must not refuse its own approval), and used
+        // up after `apply` has locked its rows: the step-up's locks come last, as in every
+        // other request, or this approval (step-up, then a customer's wallet) and a rejection
+        // by the same staff member (the wallet, then the step-up) would wait for each other.
+        const useFactor = await stepUp.admit(client, actor.session, proof, actor.client);
         const result = await kind.apply(client, change.payload, { change, approver: actor });
+        await useFactor();
         await repo.decide(client, id, 'approved', actor.userId, result);
         await audit.record(client, {
           actorId: actor.userId,

@@ -114,12 +114,62 @@ export function createStepUp(d: Deps) {
     });
   }
 
+  /**
+   * The checks that use nothing up and lock nothing: a factor to confirm with, a proof, and
+   * the policy (admins held to passkeys) as it stands now.
+   */
+  async function admissible(client: pg.PoolClient, s: StepUpSubject, proof: TStepUp | undefined) {
+    if (!s.twoFactorEnabled) throw new AppError('FORBIDDEN', STEP_UP_MSG.noFactor);
+    if (!proof) throw new AppError('VALIDATION_FAILED', STEP_UP_MSG.required);
+    if ('code' in proof) {
+      // A refusal by policy is no guess: refused before the count.
+      const refusal = await d.totpRefusal(s, client);
+      if (refusal) throw new AppError('FORBIDDEN', refusal);
+    }
+    return proof;
+  }
+
+  /**
+   * Counts, checks and uses up an admissible proof. One step-up of an account at a time,
+   * until the caller's transaction ends: each is counted, checked and (if right) taken off
+   * the count before the next is counted, so parallel requests with right answers never add
+   * up to the limit between them.
+   *
+   * The account's locks (this advisory lock, and the authenticator's or passkey's row a
+   * right answer updates) are held until the caller's transaction ends, so they come LAST,
+   * after every row the caller locks (and before only the audit log's): two requests of one
+   * staff member, one holding a customer's wallet and waiting for the step-up, the other
+   * holding the step-up and waiting for that wallet, would each wait for the other.
+   */
+  async function use(client: pg.PoolClient, s: StepUpSubject, proof: TStepUp, who: Client) {
+    await repo.lockSubject(client, s.userId);
+    const limits = LIMITS.stepUp(s.userId, who.ip);
+    const attempt = await d.limiter.consume(limits);
+    const outcome = await accepts(client, s, proof).catch(async (err: unknown) => {
+      // A passkey's answer that did not verify is refused with its own message.
+      if (err instanceof AppError && err.code === 'INVALID_CODE')
+        await afterTransaction(() => refused(s, proof, who));
+      // The database failing the check (a deadlock, a lost connection) is no guess.
+      else if (!(err instanceof AppError)) await attempt.release();
+      throw err;
+    });
+    if (outcome !== 'accepted') {
+      if (outcome === 'used') await attempt.release();
+      await afterTransaction(() => refused(s, proof, who));
+      throw new AppError('INVALID_CODE', STEP_UP_MSG.invalid);
+    }
+    await attempt.release();
+    // As at sign-in: a right answer ends the account's count of earlier step-up typos.
+    await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
+  }
+
   return {
     /**
-     * Uses up the proof on the caller's transaction, after the caller's own checks (so a
-     * refused request never costs the customer a code), or throws. Only a wrong answer
-     * counts towards the step-up limit, which is its own: wrong step-ups lock further
-     * step-ups for a while, never the account's sign-in (`LIMITS.stepUp`).
+     * Uses up the proof on the caller's transaction, after the caller's own checks and row
+     * locks (so a refused request never costs the customer a code, and the account's locks
+     * come last: see `use`), or throws. Only a wrong answer counts towards the step-up
+     * limit, which is its own: wrong step-ups lock further step-ups for a while, never the
+     * account's sign-in (`LIMITS.stepUp`).
      */
     async confirm(
       client: pg.PoolClient,
@@ -127,36 +177,24 @@ export function createStepUp(d: Deps) {
       proof: TStepUp | undefined,
       who: Client,
     ): Promise<void> {
-      if (!s.twoFactorEnabled) throw new AppError('FORBIDDEN', STEP_UP_MSG.noFactor);
-      if (!proof) throw new AppError('VALIDATION_FAILED', STEP_UP_MSG.required);
-      if ('code' in proof) {
-        // A refusal by policy is no guess: refused before the count.
-        const refusal = await d.totpRefusal(s, client);
-        if (refusal) throw new AppError('FORBIDDEN', refusal);
-      }
-      // One step-up of an account at a time, until the caller's transaction ends: each is
-      // counted, checked and (if right) taken off the count before the next is counted, so
-      // parallel requests with right answers never add up to the limit between them. Taken
-      // after the caller's own row locks and before the audit log's, as every caller does.
-      await repo.lockSubject(client, s.userId);
-      const limits = LIMITS.stepUp(s.userId, who.ip);
-      const attempt = await d.limiter.consume(limits);
-      const outcome = await accepts(client, s, proof).catch(async (err: unknown) => {
-        // A passkey's answer that did not verify is refused with its own message.
-        if (err instanceof AppError && err.code === 'INVALID_CODE')
-          await afterTransaction(() => refused(s, proof, who));
-        // The database failing the check (a deadlock, a lost connection) is no guess.
-        else if (!(err instanceof AppError)) await attempt.release();
-        throw err;
-      });
-      if (outcome !== 'accepted') {
-        if (outcome === 'used') await attempt.release();
-        await afterTransaction(() => refused(s, proof, who));
-        throw new AppError('INVALID_CODE', STEP_UP_MSG.invalid);
-      }
-      await attempt.release();
-      // As at sign-in: a right answer ends the account's count of earlier step-up typos.
-      await d.limiter.clear(limits.slice(0, 1).map((l) => l.key));
+      await use(client, s, await admissible(client, s, proof), who);
+    },
+
+    /**
+     * `confirm` in two steps, for a change that may alter the rules a proof is judged by (a
+     * staff change requiring passkeys must not refuse its own approval): the proof is
+     * admitted now, by the rules as they stand (a factor, a proof, the passkey policy); the
+     * returned function, called once the change has taken its row locks, counts it, checks
+     * it and uses it up (the account's locks last, as in `confirm`).
+     */
+    async admit(
+      client: pg.PoolClient,
+      s: StepUpSubject,
+      proof: TStepUp | undefined,
+      who: Client,
+    ): Promise<() => Promise<void>> {
+      const admitted = await admissible(client, s, proof);
+      return () => use(client, s, admitted, who);
     },
   };
 }
