@@ -183,3 +183,142 @@ test('another admin proposes its completion by hash; once approved it reads Unve
   await payer.goto('/dashboard/admin/payouts');
   await expect(payer.getByText('No approved Bitcoin withdrawals are waiting.')).toBeVisible();
 });
+
+// The ways out of stuck states (issue 32) need a chain node to arise, which this server has
+// none of: the Ethereum overview is answered here with a payout reversed on chain, a built
+// batch nobody signed and a broadcast one the node refused, as the server presents them.
+// The actions still go to the real server (a batch it does not know: 404).
+const REVERSED_HASH = `0x${'ab'.repeat(32)}`;
+const REFUSED_HASH = `0x${'cd'.repeat(32)}`;
+const BUILT_BATCH = '7c1d0e55-2f7e-4c3b-9a11-5d2f7e4c3b9a';
+
+function ethPayout(over: Record<string, unknown>) {
+  return {
+    id: crypto.randomUUID(),
+    customerEmail: 'erin@example.com',
+    assetId: 'ETH',
+    amount: '0.07',
+    address: '0x52908400098527886E0F7030069857D2E4169EE7',
+    state: 'in-batch',
+    approvedAt: '2026-01-05T10:00:00.000Z',
+    approvedBy: null,
+    txHash: null,
+    confirmations: 0,
+    required: 12,
+    networkFee: null,
+    networkFeeAsset: 'ETH',
+    waitingReason: null,
+    ...over,
+  };
+}
+
+function ethBatch(over: Record<string, unknown>) {
+  return {
+    id: crypto.randomUUID(),
+    chain: 'ethereum',
+    state: 'built',
+    createdAt: '2026-01-05T10:05:00.000Z',
+    createdBy: null,
+    txHashes: [],
+    fee: '0.00042',
+    feeAsset: 'ETH',
+    feeRate: null,
+    payouts: [],
+    fileName: 'ethereum-payouts-7c1d0e55.json',
+    sendErrors: [],
+    ...over,
+  };
+}
+
+test('Payouts shows a reversed payout first, a refused broadcast beside its batch, fees with their unit, and abandons through the step-up', async () => {
+  await approver.route('**/api/admin/payouts?chain=ethereum', (route) =>
+    route.fulfill({
+      json: {
+        chain: 'ethereum',
+        configured: true,
+        payoutAddress: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+        balances: [
+          { assetId: 'ETH', amount: '12.5' },
+          { assetId: 'USDT-ERC20', amount: '25000' },
+        ],
+        reversed: [
+          ethPayout({
+            customerEmail: 'frank@example.com',
+            amount: '0.25',
+            state: 'reversed-on-chain',
+            txHash: REVERSED_HASH,
+          }),
+        ],
+        waiting: [],
+        nonceGap: null,
+        batches: [
+          ethBatch({
+            id: BUILT_BATCH,
+            payouts: [ethPayout({ assetId: 'USDT-ERC20', amount: '120' })],
+          }),
+          ethBatch({
+            state: 'broadcast',
+            txHashes: [REFUSED_HASH],
+            fileName: 'ethereum-payouts-1f2e3d4c.json',
+            payouts: [
+              ethPayout({
+                assetId: 'USDT-ERC20',
+                amount: '45.5',
+                state: 'broadcast',
+                txHash: REFUSED_HASH,
+                networkFee: '0.00042',
+              }),
+            ],
+            sendErrors: [
+              {
+                txHash: REFUSED_HASH,
+                nonce: 7,
+                message:
+                  'Ethereum node: eth_sendRawTransaction failed: nonce too low: next nonce 8, tx nonce 7',
+                at: '2026-01-05T10:06:00.000Z',
+              },
+            ],
+          }),
+        ],
+      },
+    }),
+  );
+  await approver.goto('/dashboard/admin/payouts?chain=ethereum');
+  const panel = approver.getByRole('tabpanel');
+  // Reversed on chain comes first, with its two ways out.
+  const alarm = panel.getByRole('alert').first();
+  await expect(alarm).toContainText('Reversed on chain: 1');
+  const reversed = approver.getByRole('table', { name: 'Ethereum payouts reversed on chain' });
+  const row = reversed.getByRole('row').filter({ hasText: 'frank@example.com' });
+  await expect(row).toContainText('0.25');
+  await expect(row.getByRole('button', { name: 'Re-send' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Return to approved' })).toBeVisible();
+  // The node's refusal beside its batch; a USDT payout's gas in ETH.
+  await expect(panel).toContainText('The node refused to broadcast');
+  await expect(panel).toContainText(
+    'Nonce 7: Ethereum node: eth_sendRawTransaction failed: nonce too low',
+  );
+  await expect(panel).toContainText('0.000420 ETH');
+  // Only the built batch nobody signed can be abandoned.
+  await expect(panel.getByRole('button', { name: 'Abandon batch' })).toHaveCount(1);
+  await expectAccessible(approver);
+  await snap(approver, 'payouts-exits');
+
+  // Return to approved asks for a reason first.
+  await row.getByRole('button', { name: 'Return to approved' }).click();
+  const propose = approver.getByRole('dialog', { name: 'Return to approved' });
+  await propose.getByRole('button', { name: 'Propose' }).click();
+  await expect(propose).toContainText('Say why this payout is to be paid again.');
+  await propose.getByRole('button', { name: 'Cancel' }).click();
+
+  // Abandoning goes through the step-up to the server, which knows no such batch.
+  await panel.getByRole('button', { name: 'Abandon batch' }).click();
+  await confirmStepUp(approver, approverAccount, {
+    title: 'Abandon the batch',
+    says: 'Batch 7c1d0e55 is dropped: its 1 payout is approved again',
+  });
+  await expect(
+    panel.getByRole('alert').filter({ hasText: 'The batch was not abandoned' }),
+  ).toContainText('Payout batch not found.');
+  await approver.unroute('**/api/admin/payouts?chain=ethereum');
+});

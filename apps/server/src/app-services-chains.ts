@@ -19,7 +19,7 @@ export function createChainServices(
   }: Pick<Platform, 'outbox' | 'settings' | 'audit' | 'realtime'>,
   { stepUp }: Pick<AccountServices, 'stepUp'>,
   { ledger, prices, withdrawals }: Pick<MoneyServices, 'ledger' | 'prices' | 'withdrawals'>,
-  changes: Pick<StaffChanges, 'assertNotFunder'>,
+  changes: Pick<StaffChanges, 'assertNotFunder' | 'register' | 'propose'>,
 ) {
   const { pool, config } = infra;
   // One watcher per configured chain, each run by the holder of its job lock (jobs.ts).
@@ -74,8 +74,12 @@ export function createChainServices(
                   adapter.chain === 'ethereum'
                     ? (payouts.payoutAddress?.toLowerCase() ?? null)
                     : null,
+                nonces: adapter instanceof EthereumAdapter ? adapter : null,
                 withdrawals,
                 audit,
+                outbox,
+                settings,
+                publicUrl: config.publicUrl,
                 log: infra.log,
               }),
             },

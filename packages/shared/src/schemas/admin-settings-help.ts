@@ -51,6 +51,8 @@ export const SETTING_HELP: Readonly<Record<string, string>> = {
     'The name customers see on their bank statement for a transfer from Coffer.',
   chat_retention_days:
     'Closed support conversations are removed, files and all, this many days after closing. 0 keeps them for ever.',
+  typed_hash_expiry_hours:
+    'A payout completed by a typed hash is approved again, with an alert, if the chain has not shown it within this many hours (1 to 720).',
 };
 
 /** The help line of a setting, or null for one this build does not know. */

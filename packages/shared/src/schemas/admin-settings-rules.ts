@@ -102,6 +102,14 @@ export const MONEY_STOPS: Record<string, string> = {
 export const CHAT_RETENTION_DAYS = { min: 0, max: 3650 } as const;
 
 /**
+ * How long a payout completed by a typed hash waits for the chain to show that hash before
+ * it returns to approved (with an alert), in whole hours. The floor leaves a slow block or a
+ * node catching up time to show it; the ceiling is 30 days, past which a hash nobody mined
+ * is not coming.
+ */
+export const TYPED_HASH_EXPIRY_HOURS = { min: 1, max: 720, default: 24 } as const;
+
+/**
  * Whether setting `key` to `value` waits for a second staff member's approval: every
  * change does (decision 0036), but for pulling a money stop, which applies at once.
  */
@@ -153,6 +161,10 @@ export const SETTING_META: Record<string, { label: string; section: TSettingSect
   staking_program_start: { label: 'Staking program start', section: 'Other Settings' },
   bank_statement_descriptor: { label: 'Bank statement descriptor', section: 'Other Settings' },
   chat_retention_days: { label: 'Chat retention (days)', section: 'Limits & Security' },
+  typed_hash_expiry_hours: {
+    label: 'Typed payout hash expiry (hours)',
+    section: 'Limits & Security',
+  },
 };
 
 export function settingLabel(key: string): string {

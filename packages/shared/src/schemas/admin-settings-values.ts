@@ -13,6 +13,7 @@ import {
   SESSION_IDLE_MINUTES,
   settingLabel,
   type TSettingType,
+  TYPED_HASH_EXPIRY_HOURS,
   wholeNumberIn,
 } from './admin-settings-rules';
 
@@ -135,6 +136,10 @@ export function settingValueError(key: string, type: TSettingType, value: string
       return (API_PROVIDERS as readonly string[]).includes(value)
         ? null
         : `${label} must be one of: ${API_PROVIDERS.join(', ')}.`;
+    case 'typed_hash_expiry_hours':
+      return wholeNumberIn(value, TYPED_HASH_EXPIRY_HOURS) === null
+        ? `${label} must be a whole number of hours from ${TYPED_HASH_EXPIRY_HOURS.min} to ${TYPED_HASH_EXPIRY_HOURS.max}.`
+        : null;
     case 'chat_retention_days':
       return /^(0|[1-9]\d{0,3})$/.test(value) && Number(value) <= CHAT_RETENTION_DAYS.max
         ? null

@@ -53,7 +53,8 @@ export const payoutBatches = pgTable(
  * Bitcoin: the batch's transaction and each fee bump (all candidates until one confirms).
  * Ethereum: one per payout, with its nonce. State: 'unsigned' | 'broadcast' | 'mined' |
  * 'replaced' (another candidate confirmed) | 'conflicted' (its inputs or nonce were used
- * by a transaction Coffer did not build).
+ * by a transaction Coffer did not build) | 'abandoned' (staff abandoned the batch before
+ * anything was signed: its nonce and inputs are free again).
  */
 export const payoutTransactions = pgTable(
   'payout_transactions',
@@ -87,6 +88,9 @@ export const payoutTransactions = pgTable(
     blockHash: text('block_hash'),
     broadcastAt: timestamp('broadcast_at', { withTimezone: true }),
     lastSentAt: timestamp('last_sent_at', { withTimezone: true }),
+    /** The node's reason when it last refused to broadcast this transaction (cleared once sent). */
+    sendError: text('send_error'),
+    sendErrorAt: timestamp('send_error_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -144,8 +148,12 @@ export const payoutChangeOutputs = pgTable(
  * A crypto withdrawal's way out, beside its ledger row. State: 'approved' (four eyes: by
  * an admin who neither created nor edited it) → 'in-batch' → 'broadcast' → 'confirming' →
  * 'completed'; 'manual' when staff typed the hash of a payment made outside Coffer (until
- * the chain shows it), 'unverified' when its chain is not watched. It returns to
- * 'approved' only when the chain proves its transaction can no longer confirm.
+ * the chain shows it, or the typed hash expires), 'unverified' when its chain is not
+ * watched. It returns to 'approved' only when the chain proves its transaction can no
+ * longer confirm and it was never completed. A completed payout whose block a
+ * reorganisation replaced is 'confirming' again (completed once more when mined, the
+ * ledger untouched); one whose transaction can no longer confirm is 'reversed-on-chain':
+ * staff re-send its signed bytes or return it by a two-person decision, never Coffer alone.
  */
 export const payouts = pgTable(
   'payouts',
@@ -175,11 +183,23 @@ export const payouts = pgTable(
     waitingReason: text('waiting_reason'),
     /** How many times the chain sent it back to approved. */
     returnedCount: integer('returned_count').notNull().default(0),
+    /**
+     * When the ledger row was completed. Kept through a reorganisation: a payout mined
+     * again completes once, and one whose transaction left the chain for good is never
+     * returned to approved (it is 'reversed-on-chain', for staff).
+     */
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When staff typed the hash of a payment made outside Coffer ('manual' expires). */
+    typedAt: timestamp('typed_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('payouts_state_idx').on(t.chain, t.state, t.approvedAt),
     index('payouts_batch_idx').on(t.batchId),
     index('payouts_tx_idx').on(t.chain, t.txHash),
+    // One chain output settles one payout.
+    uniqueIndex('payouts_output_claim_key')
+      .on(t.chain, t.txHash, t.outputIndex)
+      .where(sql`${t.txHash} IS NOT NULL AND ${t.outputIndex} IS NOT NULL`),
   ],
 );

@@ -5,6 +5,7 @@ import { CONFIRMATIONS_SETTING, symbolNetworksOf } from './chain-assets';
 import type { ChainConfigs } from './chain-config';
 import { chainCursorsRepository } from './chain-cursors.repository';
 import { chainStatusRepository } from './chain-status.repository';
+import { PAYOUT_PROBLEM_PREFIX } from './chain-watch-errors.repository';
 import { watchedAddressesRepository } from './watched-addresses.repository';
 
 /** Every chain Coffer can watch, in the order the screen and the CLI list them. */
@@ -55,6 +56,19 @@ export type ChainStatus = {
   /** Deposits seen and not yet credited, and credited ones that left the chain (for staff). */
   confirming: number;
   reversedOnChain: number;
+  /**
+   * Completed payouts whose transaction left the chain for good ('reversed-on-chain': never
+   * paid again by Coffer alone, staff decide), and the first ten of them.
+   */
+  reversedPayouts: number;
+  reversedPayoutIds: string[];
+  /**
+   * Payout problems of the last hour (a settlement that failed and was undone alone while
+   * the watcher went on, a nonce gap, a typed hash that expired), and the latest.
+   */
+  payoutProblemsLastHour: number;
+  lastPayoutProblem: string | null;
+  lastPayoutProblemAt: Date | null;
   requiredConfirmations: number | null;
   state: ChainState;
   /** One line saying why the state is what it is, for staff. */
@@ -176,6 +190,11 @@ async function statusOf(
     watchedAddresses: watched,
     confirming: k.confirming,
     reversedOnChain: k.reversed,
+    reversedPayouts: k.payouts_reversed,
+    reversedPayoutIds: k.payouts_reversed_ids,
+    payoutProblemsLastHour: k.payout_problems,
+    lastPayoutProblem: k.payout_problem?.slice(PAYOUT_PROBLEM_PREFIX.length) ?? null,
+    lastPayoutProblemAt: k.payout_problem_at,
     requiredConfirmations: required !== null && Number.isFinite(required) ? required : null,
   };
   return { ...figures, ...stateOf(figures, k.db_now) };
@@ -295,6 +314,16 @@ export function formatChainStatus(c: ChainStatus): string {
     ...(c.reversedOnChain > 0
       ? [`  ALERT: ${c.reversedOnChain} credited deposit(s) left the chain; see the audit log`]
       : []),
+    ...(c.reversedPayouts > 0
+      ? [
+          `  ALERT: ${c.reversedPayouts} completed payout(s) reversed on chain (their transaction left the chain; not paid again until staff re-send or return them on the Payouts screen): ${c.reversedPayoutIds.join(', ')}${c.reversedPayouts > c.reversedPayoutIds.length ? ', …' : ''}`,
+        ]
+      : []),
+    ...(c.payoutProblemsLastHour > 0
+      ? [
+          `  ALERT: ${c.payoutProblemsLastHour} payout problem(s) in the last hour (last at ${at(c.lastPayoutProblemAt)}: ${c.lastPayoutProblem})`,
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -321,7 +350,8 @@ export function formatChainsOverview(chains: ChainOverview[]): string {
 
 /**
  * What the admin dashboard's health lists about the chains: each lagging or failing watcher,
- * and the credited deposits that left their chain (of any chain, watched now or not). Each
+ * payout problems of the last hour, completed payouts that left their chain, and the
+ * credited deposits that left their chain (of any chain, watched now or not). Each
  * line starts with "Chain", which the dashboard links to the Chains screen.
  */
 export async function chainProblems(
@@ -333,6 +363,17 @@ export async function chainProblems(
     if (c.state === 'lagging' || c.state === 'failing') {
       problems.push(`Chain ${CHAIN_LABELS[c.chain]} ${c.state}: ${c.reason}`);
     }
+    if (c.payoutProblemsLastHour > 0) {
+      problems.push(
+        `Chain ${CHAIN_LABELS[c.chain]} payouts: ${c.payoutProblemsLastHour} problem${c.payoutProblemsLastHour === 1 ? '' : 's'} in the last hour: ${c.lastPayoutProblem}`,
+      );
+    }
+  }
+  const reversedPayouts = await chainStatusRepository.reversedPayoutCount(pool);
+  if (reversedPayouts > 0) {
+    problems.push(
+      `Chain payouts: ${reversedPayouts} completed payout${reversedPayouts === 1 ? '' : 's'} left the blockchain; not paid again, staff must re-send or return ${reversedPayouts === 1 ? 'it' : 'them'} on the Payouts screen`,
+    );
   }
   const reversed = await chainStatusRepository.reversedCount(pool);
   if (reversed > 0) {

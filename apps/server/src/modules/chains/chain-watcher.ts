@@ -1,4 +1,6 @@
+import { ensureChainChecked } from './chain-config';
 import { chainWatchErrorsRepository as watchErrors } from './chain-watch-errors.repository';
+import { notePayoutProblems } from './watcher-blocks';
 import { createWatcherContext, type WatcherDeps } from './watcher-context';
 import { follow } from './watcher-follow';
 
@@ -43,11 +45,16 @@ export function createChainWatcher(deps: WatcherDeps) {
     async tick(): Promise<TickResult> {
       if (now() < nextTryAt) return { state: 'waiting', until: nextTryAt };
       try {
+        // A chain whose start-up check did not pass yet (its node hung at the start) is
+        // checked first: a failure is this poll's, recorded and retried like any other.
+        await ensureChainChecked(deps.adapter);
         const { blocks, height, tip } = await follow(ctx, maxBlocks);
         // Re-sending is best effort: its failures are logged and never stop the watcher.
-        await deps.payouts?.afterTick().catch((err: unknown) => {
+        const problems = await deps.payouts?.afterTick().catch((err: unknown) => {
           deps.log.warn({ chain, err: String(err) }, 'payout re-send check failed');
+          return undefined;
         });
+        await notePayoutProblems(ctx, problems, now()).catch(() => {});
         failures = 0;
         nextTryAt = 0;
         return { state: 'ok', blocks, height, tip };

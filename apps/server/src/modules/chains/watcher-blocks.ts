@@ -1,5 +1,6 @@
 import type { BlockRef, ChainTransaction, WatchedLookup } from './chain-adapter';
 import { type ChainCursor, chainCursorsRepository as cursors } from './chain-cursors.repository';
+import { chainWatchErrorsRepository as watchErrors } from './chain-watch-errors.repository';
 import { watchedAddressesRepository as addresses } from './watched-addresses.repository';
 import type { Owner, Run, WatcherContext } from './watcher-context';
 
@@ -71,4 +72,28 @@ export async function ensureCursor(ctx: WatcherContext, tip: number): Promise<Ch
   const created = await cursors.cursor(pool, chain);
   if (!created) throw new Error('chain cursor vanished');
   return created;
+}
+
+/** A payout problem found after a tick is recorded again at most this often while it lasts. */
+const PAYOUT_NOTE_EVERY_MS = 10 * 60_000;
+
+/**
+ * The payouts' problems after a tick (a nonce gap): logged and recorded for `chain-status`,
+ * each at most once in `PAYOUT_NOTE_EVERY_MS` while it lasts (a tick runs every few seconds).
+ */
+export async function notePayoutProblems(
+  ctx: WatcherContext,
+  problems: readonly string[] | undefined,
+  now: number,
+): Promise<void> {
+  for (const problem of problems ?? []) {
+    const last = ctx.payoutNotes.get(problem);
+    if (last !== undefined && now - last < PAYOUT_NOTE_EVERY_MS) continue;
+    ctx.payoutNotes.set(problem, now);
+    ctx.deps.log.warn({ chain: ctx.chain, problem }, 'payout problem');
+    await watchErrors.notePayoutProblem(ctx.pool, ctx.chain, problem);
+  }
+  // Forget what has not come back, so a problem that returns is recorded at once.
+  for (const key of ctx.payoutNotes.keys())
+    if (!problems?.includes(key)) ctx.payoutNotes.delete(key);
 }

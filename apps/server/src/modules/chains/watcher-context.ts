@@ -46,7 +46,9 @@ export type WatcherDeps = {
   /**
    * Payouts on this chain (the payouts module): settled from each block's evidence in the
    * block's transaction, unsettled by a rollback, and re-sent after a tick when they left
-   * the mempool. `node` reads the evidence (the adapter, when it can).
+   * the mempool. `node` reads the evidence (the adapter, when it can). `onBlock` and
+   * `afterTick` return problems for staff (a payout whose settlement failed and was undone
+   * alone, a nonce gap), one line each: the watcher records them and goes on.
    */
   payouts?: {
     node: PayoutNode;
@@ -56,9 +58,9 @@ export type WatcherDeps = {
       block: BlockRef,
       evidence: ChainTransaction[],
       required: number,
-    ): Promise<void>;
+    ): Promise<string[] | undefined>;
     onRollBack(client: TxClient, toHeight: number): Promise<void>;
-    afterTick(): Promise<void>;
+    afterTick(): Promise<string[] | undefined>;
   };
   /** Where a chain with no cursor yet starts; default: the node's tip at the first run. */
   startHeight?: number;
@@ -80,6 +82,8 @@ export type WatcherContext = {
   adapter: ChainAdapter;
   chain: ChainName;
   symbolNetworks: string[];
+  /** When each payout problem found after a tick was last recorded (to record it sparingly). */
+  payoutNotes: Map<string, number>;
 };
 
 export function createWatcherContext(deps: WatcherDeps): WatcherContext {
@@ -89,6 +93,7 @@ export function createWatcherContext(deps: WatcherDeps): WatcherContext {
     adapter: deps.adapter,
     chain: deps.adapter.chain,
     symbolNetworks: symbolNetworksOf(deps.adapter.assets),
+    payoutNotes: new Map(),
   };
 }
 

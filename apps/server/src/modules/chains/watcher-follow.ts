@@ -1,6 +1,7 @@
 import { withTransaction } from '@server/db/tx';
 import type { ChainTransaction, ScannedBlock } from './chain-adapter';
 import { type ChainCursor, chainCursorsRepository as cursors } from './chain-cursors.repository';
+import { chainWatchErrorsRepository as watchErrors } from './chain-watch-errors.repository';
 import {
   ensureCursor,
   keyNewAddresses,
@@ -100,7 +101,12 @@ async function apply(
     // Confirmations count from the blocks the watcher has checked, never from a tip it
     // has not: a node on another fork cannot make a deposit look deeper than it is.
     await creditConfirmed(ctx, client, block.height, required);
-    await ctx.deps.payouts?.onBlock(client, block, evidence, required);
+    // A payout whose settlement failed was undone alone: recorded here, and the block,
+    // its deposits and the cursor go on.
+    const problems = (await ctx.deps.payouts?.onBlock(client, block, evidence, required)) ?? [];
+    for (const problem of problems) {
+      await watchErrors.notePayoutProblem(client, chain, `block ${block.height}: ${problem}`);
+    }
     return 'advanced';
   });
 }

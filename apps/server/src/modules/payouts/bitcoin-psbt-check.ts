@@ -23,6 +23,12 @@ function describeAmount(amount: bigint): string {
   return `${Decimal.encode(amount)} BTC`;
 }
 
+/**
+ * An output's destination as the operator knows it: the address in the format of the
+ * network the server runs on (`bcrt1…` on regtest; the payouts service always says which).
+ * Only a script no address names (none Coffer builds), or a check run without a network, is
+ * shown as hex.
+ */
 function describeScript(script: Uint8Array, network: BitcoinNetwork | undefined): string {
   if (network) {
     try {
@@ -243,7 +249,7 @@ function assembled(
  * order, and every input validly signed by the key its output belongs to, verified
  * against the built amounts (never the file's). Returns the final transaction, assembled
  * from the built one and the verified witnesses; throws a PayoutFileError listing every
- * difference otherwise. `network` only names destinations as addresses in the messages.
+ * difference otherwise. `network` names destinations as its addresses in the messages.
  */
 export function checkSignedBitcoin(
   builtPsbtBase64: string,

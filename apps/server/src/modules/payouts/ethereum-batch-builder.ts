@@ -32,13 +32,23 @@ export async function buildEthereum(
     if (!/above the cap/.test(message)) return ctx.fromNode('ethereum', () => Promise.reject(err));
     throw new AppError('CONFLICT', `${message}: no payouts were built.`);
   }
-  const [chainId, pending, highest, balances] = await Promise.all([
+  const [chainId, confirmed, live, balances] = await Promise.all([
     ctx.fromNode('ethereum', () => node.chainId()),
-    ctx.fromNode('ethereum', () => node.nonceOf(payoutAddress, 'pending')),
-    batchesRepo.highestLiveNonce(client, 'ethereum'),
+    ctx.fromNode('ethereum', () => node.nonceOf(payoutAddress, 'latest')),
+    batchesRepo.liveNonces(client, 'ethereum'),
     ctx.fromNode('ethereum', () => node.balancesOf(payoutAddress)),
   ]);
-  let nonce = Math.max(pending, highest === null ? 0 : highest + 1);
+  // A build never skips a nonce: each entry takes the smallest nonce at or above the
+  // chain's confirmed one that no live transaction holds. One left free (a payout returned,
+  // a batch abandoned, a reorganisation) is taken again, or everything above it would
+  // wait in the node's queue for ever.
+  const held = new Set(live.map((c) => c.nonce));
+  let next = confirmed;
+  const nextNonce = () => {
+    while (held.has(next)) next++;
+    held.add(next);
+    return next;
+  };
   let eth = balances.eth;
   let usdt = balances.usdt;
   const entries: Array<{ payout: PayoutRow; entry: EthPayoutEntry; fee: bigint }> = [];
@@ -90,7 +100,7 @@ export async function buildEthereum(
         amount,
         usdtContract: node.tokenContract,
         from: payoutAddress,
-        nonce: nonce++,
+        nonce: nextNonce(),
         gas,
         fees,
         chainId,
@@ -108,19 +118,19 @@ export async function buildEthereum(
     createdBy: actorId,
     changeIndex: null,
   });
-  for (const e of entries) {
-    await batchesRepo.insertCandidate(client, {
-      batchId: batch.id,
-      chain: 'ethereum',
-      txHash: null,
+  // One statement for all of them: a round-trip per payout was most of a large build's time.
+  await batchesRepo.insertCandidates(
+    client,
+    batch.id,
+    'ethereum',
+    entries.map((e) => ({
       unsigned: JSON.stringify(e.entry),
       built: { payoutId: e.payout.transaction_id },
       nonce: e.entry.nonce,
       feeMinor: e.fee,
       feeRate: null,
-      replaces: null,
-    });
-  }
+    })),
+  );
   await payoutsRepo.putInBatch(
     client,
     batch.id,

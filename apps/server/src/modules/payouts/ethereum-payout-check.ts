@@ -126,13 +126,16 @@ function dataDifferences(signed: Hex, built: Hex): string[] {
 /**
  * Checks that a signed transaction is exactly the entry Coffer built, signed by the payout
  * address: same recipient (`to`), value, calldata, nonce, chain and gas; fees no higher
- * than built (a signer may lower them, never raise them). Throws PayoutFileError listing
- * every difference; returns the hash and raw bytes to broadcast.
+ * than built (a signer may lower them, never raise them), and, when the caller passes the
+ * latest block's base fee, a max fee not below it (the node would queue it and never mine
+ * it). Throws PayoutFileError listing every difference; returns the hash and raw bytes to
+ * broadcast.
  */
 export async function checkSignedEthereum(
   entry: EthPayoutEntry,
   signed: Hex,
   payoutAddress: string,
+  chain: { baseFeePerGas?: bigint | null } = {},
 ): Promise<{ hash: Hex; raw: Hex }> {
   const raw = signed.trim().toLowerCase() as Hex;
   if (!isHex(raw, { strict: true }) || raw.length < 4) {
@@ -192,6 +195,16 @@ export async function checkSignedEthereum(
   if (maxFee > BigInt(entry.maxFeePerGas)) {
     differences.push(
       `maxFeePerGas ${gwei(maxFee)} is above the ${gwei(BigInt(entry.maxFeePerGas))} built`,
+    );
+  }
+  const baseFee = chain.baseFeePerGas ?? null;
+  if (baseFee !== null && maxFee < baseFee) {
+    differences.push(
+      `maxFeePerGas ${gwei(maxFee)} is below the latest block's base fee of ${gwei(baseFee)}: the node would never mine it. ${
+        BigInt(entry.maxFeePerGas) >= baseFee
+          ? `Sign it with a higher max fee (Coffer built ${gwei(BigInt(entry.maxFeePerGas))})`
+          : `Coffer built ${gwei(BigInt(entry.maxFeePerGas))}, below it too: abandon the batch and build it again`
+      }`,
     );
   }
   const tip = tx.maxPriorityFeePerGas ?? 0n;

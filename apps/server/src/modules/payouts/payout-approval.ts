@@ -182,6 +182,26 @@ export async function assertNotApproved(client: pg.PoolClient, row: TransactionR
     throw new AppError('CONFLICT', PAYOUT_MSG.approvedNoEdit);
 }
 
+/** The refusal naming the payout that already holds a transaction's output. */
+function claimedBy(holder: { transaction_id: string; state: string }): string {
+  return `This transaction's output is already claimed by payout ${holder.transaction_id} (${holder.state}): one output settles one payout. The payout stays held.`;
+}
+
+/**
+ * Coffer's own payout transaction pays the payouts of its batch and no other: typed for
+ * another payout of the same address and amount, it would settle two payouts with one
+ * transfer.
+ */
+async function assertNotCoffers(client: TxClient, chain: string, hash: string) {
+  const own = await payoutsRepo.ownTransaction(client, chain, hash);
+  if (!own) return;
+  const pays = own.payouts.length > 0 ? ` It pays payout ${own.payouts.join(', ')}.` : '';
+  throw new AppError(
+    'CONFLICT',
+    `This is Coffer's own payout transaction (batch ${own.batch_id}): the watcher settles it.${pays} The payout stays held.`,
+  );
+}
+
 /** A hand completion by hash, checked against the chain: what applying it writes. */
 export type HandCompletion = {
   hash: string;
@@ -216,19 +236,29 @@ export async function checkByHash(
   if (reference.trim() === '') throw new AppError('VALIDATION_FAILED', ADMIN_TX_MSG.hashRequired);
   const hash = normalizeTxHash(known.asset_id, reference);
   if (!hash.ok) throw new AppError('VALIDATION_FAILED', hash.message);
+  await assertNotCoffers(client, known.chain, hash.value);
   const node = ctx.nodeOf(known.chain);
   const recent = await payoutsRepo.recentBlockHashes(client, known.chain);
   const seen: ChainTransaction | null | 'unwatched' = node
     ? await ctx.fromNode(known.chain, () => node.findTransaction(hash.value, recent))
     : 'unwatched';
+  const claims = await payoutsRepo.claimsOfHash(client, known.chain, hash.value, id);
   let paying: { outputIndex: number } | null = null;
-  if (seen && seen !== 'unwatched') {
+  if (seen === 'unwatched' || seen === null) {
+    // Nothing to tell outputs apart by: a hash another payout names settles no second one
+    // here (on a watched chain the watcher sorts typed hashes into outputs once mined).
+    const [other] = claims;
+    if (seen === 'unwatched' && other) throw new AppError('CONFLICT', claimedBy(other));
+  } else {
     const pays = seen.success
       ? seen.payments.filter((p) => p.assetId === known.asset_id || known.chain === 'bitcoin')
       : [];
-    const match = pays.find(
+    const matches = pays.filter(
       (p) => p.matchKey === known.match_key && p.amountMinor === known.amount_minor,
     );
+    const match = matches.find((p) => !claims.some((c) => c.output_index === p.outputIndex));
+    const [holder] = claims.filter((c) => matches.some((m) => m.outputIndex === c.output_index));
+    if (!match && holder) throw new AppError('CONFLICT', claimedBy(holder));
     if (!match) {
       const what =
         pays.length === 0
@@ -270,17 +300,53 @@ export async function completeByHashIn(
   const payout = await payoutsRepo.lockPayout(client, id);
   if (payout?.state !== 'approved') throw new AppError('CONFLICT', PAYOUT_MSG.onChain);
   const { seen, hash } = done;
+  // Checked again under the row locks: a completion of another payout by the same hash
+  // approved meanwhile holds the output (the unique claim index is the last word).
+  const claims = await payoutsRepo.claimsOfHash(
+    client,
+    payout.chain,
+    seen === 'unwatched' || !seen ? hash : seen.hash,
+    id,
+  );
+  const holder = claims.find((c) =>
+    seen === 'unwatched' || !seen ? true : c.output_index === (done.paying?.outputIndex ?? null),
+  );
+  if (holder && (seen === 'unwatched' || done.paying))
+    throw new AppError('CONFLICT', claimedBy(holder));
+  await claimOnce(async () => {
+    if (seen === 'unwatched') {
+      await payoutsRepo.setPayoutState(client, id, { state: 'unverified', txHash: hash });
+      return;
+    }
+    await payoutsRepo.setPayoutState(client, id, {
+      state: seen?.block ? 'confirming' : 'manual',
+      txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.toLowerCase() : hash),
+      outputIndex: done.paying?.outputIndex ?? null,
+      block: seen?.block ?? null,
+      networkFeeMinor: seen?.feeMinor ?? null,
+    });
+  });
+  await payoutsRepo.markTyped(client, id);
   if (seen === 'unwatched') {
-    await payoutsRepo.setPayoutState(client, id, { state: 'unverified', txHash: hash });
     const after = await ctx.withdrawals.settle(client, id, { transactionHash: hash, processedBy });
+    await payoutsRepo.markCompleted(client, id);
     return { before, after };
   }
-  await payoutsRepo.setPayoutState(client, id, {
-    state: seen?.block ? 'confirming' : 'manual',
-    txHash: seen?.hash ?? (payout.chain === 'bitcoin' ? hash.toLowerCase() : hash),
-    outputIndex: done.paying?.outputIndex ?? null,
-    block: seen?.block ?? null,
-    networkFeeMinor: seen?.feeMinor ?? null,
-  });
   return { before, after: before };
+}
+
+/** A write that claims an output: the unique claim index's refusal is a 409, not a 500. */
+async function claimOnce(write: () => Promise<void>) {
+  try {
+    await write();
+  } catch (err) {
+    const e = err as { code?: string; constraint?: string };
+    if (e?.code === '23505' && e.constraint === 'payouts_output_claim_key') {
+      throw new AppError(
+        'CONFLICT',
+        'This transaction’s output was claimed by another payout meanwhile: one output settles one payout. The payout stays held.',
+      );
+    }
+    throw err;
+  }
 }

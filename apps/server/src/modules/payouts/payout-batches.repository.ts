@@ -186,10 +186,6 @@ export const payoutBatchesRepository = {
     );
   },
 
-  async noteSent(db: Db, id: string) {
-    await db.query('UPDATE payout_transactions SET last_sent_at = now() WHERE id = $1', [id]);
-  },
-
   async setCandidateState(
     client: TxClient,
     id: string,
@@ -217,6 +213,16 @@ export const payoutBatchesRepository = {
       [chain],
     );
     return rows[0]?.n ?? null;
+  },
+
+  /** The nonces live transactions hold, lowest first, with their state. */
+  async liveNonces(db: Db, chain: string): Promise<Array<{ nonce: number; state: string }>> {
+    const { rows } = await db.query<{ nonce: number; state: string }>(
+      `SELECT nonce, state FROM payout_transactions
+        WHERE chain = $1 AND nonce IS NOT NULL AND ${LIVE_CANDIDATE} ORDER BY nonce`,
+      [chain],
+    );
+    return rows;
   },
 
   /** Live candidates of a chain by hash (for a block's evidence), locked. */
@@ -278,6 +284,16 @@ export const payoutBatchesRepository = {
           SELECT 1 FROM payout_transactions t WHERE t.batch_id = payout_batches.id AND t.state = 'mined')`,
       [chain],
     );
+    // A completed batch whose transaction left the chain waits again too: its inputs and
+    // nonces are watched for conflicts, and its signed bytes are re-sent.
+    await client.query(
+      `UPDATE payout_batches b SET updated_at = now(), state = CASE WHEN EXISTS (
+            SELECT 1 FROM payout_transactions m WHERE m.batch_id = b.id AND m.state = 'mined')
+          THEN 'confirming' ELSE 'broadcast' END
+        WHERE b.chain = $1 AND b.state = 'completed' AND EXISTS (
+          SELECT 1 FROM payout_transactions t WHERE t.batch_id = b.id AND t.state = 'broadcast')`,
+      [chain],
+    );
     await client.query(
       `UPDATE payout_batches SET conflict_hash = NULL, conflict_height = NULL
         WHERE chain = $1 AND conflict_height > $2`,
@@ -309,7 +325,8 @@ export const payoutBatchesRepository = {
              -- A mined one is watched while its batch may still be reorganised away.
              OR (state = 'mined' AND batch_id IN (
                SELECT id FROM payout_batches WHERE chain = $1 AND state = 'confirming'))))
-         || (SELECT array_agg(tx_hash) FROM payouts WHERE chain = $1 AND state = 'manual')
+         || (SELECT array_agg(tx_hash) FROM payouts WHERE chain = $1 AND batch_id IS NULL
+               AND (state = 'manual' OR (state = 'confirming' AND block_height IS NULL)))
            AS hashes,
          (SELECT array_agg(i.tx_hash || ':' || i.output_index) FROM payout_inputs i
             JOIN payout_batches b ON b.id = i.batch_id
@@ -321,5 +338,104 @@ export const payoutBatchesRepository = {
       outpoints: rows[0]?.outpoints ?? [],
       unsent: rows[0]?.unsent ?? false,
     };
+  },
+
+  // ------------------------------------------------------------------- ways out (issue 32)
+
+  /**
+   * A built batch abandoned by staff: its unsigned transactions are 'abandoned', so their
+   * nonces leave the live-nonce index and the next build uses them again.
+   */
+  async abandonUnsigned(client: TxClient, batchId: string): Promise<number> {
+    const { rowCount } = await client.query(
+      `UPDATE payout_transactions SET state = 'abandoned' WHERE batch_id = $1 AND state = 'unsigned'`,
+      [batchId],
+    );
+    return rowCount ?? 0;
+  },
+
+  /**
+   * What the node said to a send: taken (`error` null: the last send is noted and any
+   * earlier refusal cleared) or refused, with its words and when.
+   */
+  async noteSendOutcome(db: Db, id: string, error: string | null) {
+    await db.query(
+      error === null
+        ? `UPDATE payout_transactions SET last_sent_at = now(), send_error = NULL, send_error_at = NULL
+            WHERE id = $1`
+        : `UPDATE payout_transactions SET send_error = $2, send_error_at = now() WHERE id = $1`,
+      error === null ? [id] : [id, error.slice(0, 2000)],
+    );
+  },
+
+  /** Another live transaction of the chain that holds `nonce`, or null. */
+  async liveNonceHolder(
+    client: TxClient,
+    chain: string,
+    nonce: number,
+    except: string,
+  ): Promise<string | null> {
+    const { rows } = await client.query<ColumnsOf<typeof payoutTransactions, 'batch_id'>>(
+      `SELECT batch_id FROM payout_transactions
+        WHERE chain = $1 AND nonce = $2 AND id <> $3 AND ${LIVE_CANDIDATE} LIMIT 1`,
+      [chain, nonce, except],
+    );
+    return rows[0]?.batch_id ?? null;
+  },
+
+  /**
+   * A reversed payout's transaction re-sent and taken by the node: live again, waiting to be
+   * mined (a conflict seen before no longer holds), and its batch with it.
+   */
+  async revive(client: TxClient, candidateId: string, batchId: string) {
+    await client.query(
+      `UPDATE payout_transactions SET state = 'broadcast', block_height = NULL, block_hash = NULL,
+          conflict_hash = NULL, conflict_height = NULL WHERE id = $1`,
+      [candidateId],
+    );
+    await client.query(
+      `UPDATE payout_batches SET state = 'broadcast', conflict_hash = NULL, conflict_height = NULL,
+          updated_at = now() WHERE id = $1`,
+      [batchId],
+    );
+  },
+
+  /**
+   * Every unsigned transaction of a new batch in one statement, in the order given (an
+   * Ethereum build of 500 payouts wrote 500 INSERTs, one round-trip each: most of the
+   * build's database time). Each row as `insertCandidate` writes it.
+   */
+  async insertCandidates(
+    client: TxClient,
+    batchId: string,
+    chain: string,
+    cs: ReadonlyArray<{
+      unsigned: string;
+      built: unknown;
+      nonce: number | null;
+      feeMinor: bigint;
+      feeRate: number | null;
+    }>,
+  ): Promise<void> {
+    if (cs.length === 0) return;
+    const res = await client.query(
+      `INSERT INTO payout_transactions (batch_id, chain, unsigned, built, nonce, fee_minor, fee_rate)
+       SELECT $1, $2, c.unsigned, c.built, c.nonce, c.fee_minor, c.fee_rate
+         FROM unnest($3::text[], $4::jsonb[], $5::int[], $6::numeric[], $7::numeric[])
+              WITH ORDINALITY AS c(unsigned, built, nonce, fee_minor, fee_rate, n)
+        ORDER BY c.n`,
+      [
+        batchId,
+        chain,
+        cs.map((c) => c.unsigned),
+        cs.map((c) =>
+          JSON.stringify(c.built, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)),
+        ),
+        cs.map((c) => c.nonce),
+        cs.map((c) => c.feeMinor.toString()),
+        cs.map((c) => c.feeRate),
+      ],
+    );
+    if (res.rowCount !== cs.length) throw new Error('the payout transactions were not written');
   },
 };

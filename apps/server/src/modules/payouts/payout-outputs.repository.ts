@@ -130,4 +130,36 @@ export const payoutOutputsRepository = {
     );
     return rows[0]?.next_index ?? 0;
   },
+
+  // ------------------------------------------------------------------- ways out (issue 32)
+
+  /** Batches other than `batchId` that hold any of these outputs (`txid:vout`). */
+  async heldElsewhere(client: TxClient, batchId: string, outpoints: string[]): Promise<string[]> {
+    if (outpoints.length === 0) return [];
+    const { rows } = await client.query<ColumnsOf<typeof payoutInputs, 'batch_id'>>(
+      `SELECT DISTINCT batch_id FROM payout_inputs
+        WHERE chain = 'bitcoin' AND batch_id <> $1 AND tx_hash || ':' || output_index = ANY($2::text[])`,
+      [batchId, outpoints],
+    );
+    return rows.map((r) => r.batch_id);
+  },
+
+  /** A re-sent batch's inputs reserved again (those it still holds are kept). */
+  async reserveAgain(
+    client: TxClient,
+    batchId: string,
+    inputs: Array<{ txid: string; vout: number; amount: bigint }>,
+  ) {
+    await client.query(
+      `INSERT INTO payout_inputs (chain, tx_hash, output_index, batch_id, amount_minor)
+       SELECT 'bitcoin', h, o, $1, a FROM unnest($2::text[], $3::int[], $4::numeric[]) AS x(h, o, a)
+       ON CONFLICT (chain, tx_hash, output_index) DO NOTHING`,
+      [
+        batchId,
+        inputs.map((i) => i.txid),
+        inputs.map((i) => i.vout),
+        inputs.map((i) => i.amount.toString()),
+      ],
+    );
+  },
 };

@@ -15,15 +15,22 @@ import { resendUnmined } from './settlement-resend';
 export type PayoutHooks = {
   /** What to look for in blocks; null when nothing is live. Read after the block is. */
   watch(): Promise<PayoutWatch | null>;
+  /**
+   * A block's evidence, in the block's transaction. What failed (each undone alone) or needs
+   * staff is returned, one line each, for the watcher to record; the block goes on.
+   */
   onBlock(
     client: TxClient,
     block: BlockRef,
     evidence: ChainTransaction[],
     required: number,
-  ): Promise<void>;
+  ): Promise<string[]>;
   onRollBack(client: TxClient, toHeight: number): Promise<void>;
-  /** After a tick: a signed transaction that left the mempool is sent again, same bytes. */
-  afterTick(): Promise<void>;
+  /**
+   * After a tick: a signed transaction that left the mempool is sent again, same bytes, in
+   * nonce order; an Ethereum nonce gap is looked for. What needs staff, one line each.
+   */
+  afterTick(): Promise<string[]>;
 };
 
 export function createPayoutSettlement(deps: SettlementContext): PayoutHooks {

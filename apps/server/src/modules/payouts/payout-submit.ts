@@ -3,6 +3,7 @@ import { withTransaction } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { crashNow, faultArmed } from '@server/lib/test-fault';
 import { parseTransaction } from 'viem';
+import type { BitcoinNetwork } from '../chains';
 import { checkSignedBitcoin } from './bitcoin-psbt-check';
 import { checkSignedEthereum, parseEthereumSubmission } from './ethereum-payout-check';
 import type { EthPayoutEntry } from './ethereum-payout-tx';
@@ -19,7 +20,15 @@ import { batchView } from './payouts-view';
  * Checks a signed file against what Coffer built, records each transaction's hash and
  * signed bytes (committed before anything is sent), then sends them. Every transaction in
  * the file must pass before any is recorded. A transaction already recorded is not sent
- * again: submitting a file twice broadcasts once.
+ * again: submitting a file twice broadcasts once. An Ethereum transaction whose max fee is
+ * below the latest block's base fee is refused with the rest (400, both named): the node
+ * would keep it queued and never mine it.
+ *
+ * A send the node refuses answers 409 `CONFLICT` with the node's words (409, not 422: the
+ * file was right, the chain's present state refuses it, as with any other conflict). The
+ * transaction stays recorded (its bytes may still be taken, e.g. once the mempool clears,
+ * and a recorded transaction is never built or paid again); the reason is stored on it
+ * (`send_error`, shown on the Payouts screen) until a later send is taken.
  */
 export async function submitSigned(
   ctx: PayoutsContext,
@@ -33,6 +42,8 @@ export async function submitSigned(
   if (!node) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
   const found = batchId ?? (await findBatch(ctx, chain, text));
   if (!found || !UUID.test(found)) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
+  // Asked before the batch is locked: a node that does not answer is a 503, nothing changed.
+  const baseFee = chain === 'ethereum' ? await latestBaseFee(ctx) : null;
   const toSend: Array<{ id: string; hex: string; hash: string }> = [];
   const already: string[] = [];
   await withTransaction(pool, async (client) => {
@@ -47,15 +58,28 @@ export async function submitSigned(
     const candidates = await batchesRepo.lockCandidates(client, batch.id);
     const checked =
       chain === 'bitcoin'
-        ? [checkBitcoin(candidates, text)]
-        : await checkEthereum(ctx, candidates, text);
+        ? [checkBitcoin(candidates, text, ctx.chains.bitcoinNetwork)]
+        : await checkEthereum(ctx, candidates, text, baseFee);
     await actor.stepUp?.(client);
     for (const c of checked) {
       if (c.candidate.state !== 'unsigned') {
         already.push(c.hash);
         continue;
       }
-      await batchesRepo.recordSigned(client, c.candidate.id, c.hash, c.hex);
+      try {
+        await batchesRepo.recordSigned(client, c.candidate.id, c.hash, c.hex);
+      } catch (err) {
+        // The same signed bytes recorded for another batch (a rebuild that came out
+        // identical to an abandoned or returned one): sending them again pays nothing new.
+        const e = err as { code?: string; constraint?: string };
+        if (e?.code === '23505' && e.constraint === 'payout_transactions_hash_key') {
+          throw new AppError(
+            'CONFLICT',
+            `Transaction ${c.hash} is already recorded for another payout batch: nothing was sent. Abandon this batch and build again.`,
+          );
+        }
+        throw err;
+      }
       toSend.push({ id: c.candidate.id, hex: c.hex, hash: c.hash });
     }
     if (toSend.length > 0) {
@@ -88,19 +112,29 @@ export async function submitSigned(
     }
   });
   const sent: string[] = [];
+  const refused: Array<{ hash: string; reason: string }> = [];
   for (const s of toSend) {
     try {
       await node.broadcast(s.hex);
       if (faultArmed('kill-after-broadcast')) crashNow();
-      await batchesRepo.noteSent(pool, s.id);
+      await batchesRepo.noteSendOutcome(pool, s.id, null);
       sent.push(s.hash);
     } catch (err) {
       // Recorded, so never built or paid again: the watcher re-sends the same bytes.
+      const reason = err instanceof Error ? err.message : String(err);
       ctx.log.warn(
-        { chain, tx: s.hash, err: err instanceof Error ? err.message : String(err) },
+        { chain, tx: s.hash, err: reason },
         'payout broadcast failed; it is re-sent with the same bytes until the chain settles it',
       );
+      await batchesRepo.noteSendOutcome(pool, s.id, reason);
+      refused.push({ hash: s.hash, reason });
     }
+  }
+  if (refused.length > 0) {
+    throw new AppError(
+      'CONFLICT',
+      PAYOUT_MSG.sendRefused(chain === 'bitcoin' ? 'Bitcoin' : 'Ethereum', refused, sent),
+    );
   }
   const batch = await batchesRepo.batch(pool, found);
   if (!batch) throw new AppError('NOT_FOUND', PAYOUT_MSG.batchNotFound);
@@ -131,7 +165,7 @@ async function findBatch(
   }
   for (const c of await batchesRepo.candidatesOfChain(ctx.pool, 'bitcoin')) {
     try {
-      const checked = checkSignedBitcoin(c.unsigned, text);
+      const checked = checkSignedBitcoin(c.unsigned, text, ctx.chains.bitcoinNetwork);
       if (checked.txid === c.tx_hash) return c.batch_id;
     } catch {
       // Not this batch's.
@@ -140,7 +174,7 @@ async function findBatch(
   return null;
 }
 
-function checkBitcoin(candidates: CandidateRow[], text: string) {
+function checkBitcoin(candidates: CandidateRow[], text: string, network: BitcoinNetwork) {
   // The newest unsigned candidate first (a fee bump), then any already sent.
   const order = [
     ...candidates.filter((c) => c.state === 'unsigned').reverse(),
@@ -149,7 +183,7 @@ function checkBitcoin(candidates: CandidateRow[], text: string) {
   let firstError: PayoutFileError | null = null;
   for (const candidate of order) {
     try {
-      const checked = checkSignedBitcoin(candidate.unsigned, text);
+      const checked = checkSignedBitcoin(candidate.unsigned, text, network);
       if (['replaced', 'conflicted'].includes(candidate.state)) {
         throw new PayoutFileError([`this transaction is ${candidate.state}; nothing was sent`]);
       }
@@ -162,7 +196,22 @@ function checkBitcoin(candidates: CandidateRow[], text: string) {
   throw refusal(firstError ?? new PayoutFileError(['the batch has no transaction to sign']));
 }
 
-async function checkEthereum(ctx: PayoutsContext, candidates: CandidateRow[], text: string) {
+/** The latest block's base fee per gas (wei), or null on a chain without one. */
+async function latestBaseFee(ctx: PayoutsContext): Promise<bigint | null> {
+  const node = ctx.ethereum;
+  if (!node) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
+  return ctx.fromNode('ethereum', async () => {
+    const block = await node.publicClient.getBlock({ blockTag: 'latest' });
+    return block.baseFeePerGas ?? null;
+  });
+}
+
+async function checkEthereum(
+  ctx: PayoutsContext,
+  candidates: CandidateRow[],
+  text: string,
+  baseFee: bigint | null,
+) {
   const { payoutAddress } = ctx;
   if (!payoutAddress) throw new AppError('CONFLICT', PAYOUT_MSG.notConfigured);
   let submitted: ReturnType<typeof parseEthereumSubmission>;
@@ -191,6 +240,8 @@ async function checkEthereum(ctx: PayoutsContext, candidates: CandidateRow[], te
         JSON.parse(candidate.unsigned) as EthPayoutEntry,
         s.signed as `0x${string}`,
         payoutAddress,
+        // Only what is to be recorded now: one recorded before is not sent again anyway.
+        { baseFeePerGas: candidate.state === 'unsigned' ? baseFee : null },
       );
       if (['replaced', 'conflicted'].includes(candidate.state)) {
         differences.push(`nonce ${nonce}'s transaction is ${candidate.state}`);

@@ -65,6 +65,35 @@ export const PAYOUT_MSG = {
   noneWaiting: 'No approved payouts are waiting on this chain.',
   notConfigured: 'This chain’s node and key are not configured: its payouts are completed by hash.',
   batchNotFound: 'Payout batch not found.',
+  abandonState: (state: string) =>
+    state === 'abandoned'
+      ? 'This batch is already abandoned: its payouts are approved again.'
+      : `This batch is ${state}: only a built batch nobody signed can be abandoned. Nothing was changed.`,
+  abandonSigned: (tx: string) =>
+    `A signed transaction of this batch (${tx}) was recorded: it may be on the network and confirm, so the batch cannot be abandoned. Nothing was changed; the chain decides it.`,
+  abandonedReason: (batch: string) =>
+    `Its batch ${batch} was abandoned by staff before it was signed: it goes into the next build.`,
+  sendRefused: (chain: string, refused: Array<{ hash: string; reason: string }>, sent: string[]) =>
+    `The ${chain} node refused ${refused
+      .map((r) => `transaction ${r.hash}: ${r.reason}`)
+      .join(
+        '; ',
+      )}. ${refused.length === 1 ? 'It is' : 'They are'} recorded as signed and offered to the node again each block until the chain settles ${refused.length === 1 ? 'it' : 'them'}; the reason shows on the Payouts screen.${sent.length > 0 ? ` Sent: ${sent.join(', ')}.` : ''}`,
+  notReversed: (state: string) =>
+    `This payout is ${state}, not reversed on chain: nothing was changed.`,
+  payoutNotFound: 'Payout not found.',
+  noSignedBytes:
+    'Coffer holds no signed transaction for this payout: return it to approved instead.',
+  paysOthers: (others: string[]) =>
+    `Its transaction also pays ${others.join(', ')}, no longer reversed with it: sending it again would pay ${others.length === 1 ? 'that payout' : 'those payouts'} twice. Return this payout to approved instead. Nothing was changed.`,
+  inputsHeld: (batches: string[]) =>
+    `Its inputs are held by batch ${batches.map((b) => b.slice(0, 8)).join(', ')}: sending it again would spend them twice. Nothing was changed.`,
+  nonceHeld: (nonce: number, batch: string) =>
+    `Its nonce ${nonce} is used by batch ${batch.slice(0, 8)}: only one of them can confirm. Nothing was changed.`,
+  resendRefused: (chain: string, reason: string) =>
+    `The ${chain} node refused the transaction: ${reason}. Nothing was changed; the payout stays reversed on chain.`,
+  returnedReason: (reason: string) =>
+    `Its transaction left the chain after it was completed; two staff approved paying it again: ${reason}`,
 } as const;
 
 export function setting(settings: Map<string, string>, key: string): number {
@@ -94,7 +123,10 @@ export type PayoutsDeps = {
     ): Promise<void>;
   };
   settings: { all(client?: pg.PoolClient): Promise<Map<string, string>> };
-  /** The 30-day rule: a recent funder of a customer decides none of their payouts. */
-  changes: Pick<StaffChanges, 'assertNotFunder'>;
+  /**
+   * The 30-day rule (a recent funder of a customer decides none of their payouts), and the
+   * two-person changes this module registers (`payout.return`) and proposes.
+   */
+  changes: Pick<StaffChanges, 'assertNotFunder' | 'register' | 'propose'>;
   log: Logger;
 };

@@ -24,6 +24,7 @@ import {
   payoutsRepository as payoutsRepo,
 } from './payouts.repository';
 import type { PayoutsContext } from './payouts-context';
+import { nonceGap, nonceGapText } from './settlement-resend';
 
 /** Payouts as the admin screens and the API show them, and the files signers sign. */
 
@@ -31,6 +32,11 @@ const BATCHES_SHOWN = 20;
 
 /** The fee asset of a chain. */
 const FEE_ASSET: Record<string, TAssetId> = { bitcoin: 'BTC', ethereum: 'ETH', tron: 'USDT-TRC20' };
+
+/** What a chain's fees are paid in: an ERC-20 payout's gas is ETH, never the token. */
+function feeAssetOf(chain: string): TAssetId {
+  return FEE_ASSET[chain] ?? 'BTC';
+}
 
 export function decimalOf(assetId: string, minor: bigint | string | null): string | null {
   if (minor === null) return null;
@@ -86,7 +92,8 @@ function presentItem(
     txHash: row.tx_hash,
     confirmations: Math.min(confirmations, need),
     required: need,
-    networkFee: decimalOf(FEE_ASSET[row.chain] ?? 'BTC', row.network_fee_minor),
+    networkFee: decimalOf(feeAssetOf(row.chain), row.network_fee_minor),
+    networkFeeAsset: feeAssetOf(row.chain),
     waitingReason: row.waiting_reason,
   };
 }
@@ -118,10 +125,24 @@ function presentBatch(
     createdAt: batch.created_at.toISOString(),
     createdBy: batch.created_by,
     txHashes: candidates.flatMap((c) => (c.tx_hash && c.signed_hex ? [c.tx_hash] : [])),
-    fee: decimalOf(FEE_ASSET[batch.chain] ?? 'BTC', feeMinor),
+    fee: decimalOf(feeAssetOf(batch.chain), feeMinor),
+    feeAsset: feeAssetOf(batch.chain),
     feeRate: batch.chain === 'bitcoin' ? (live?.fee_rate ?? null) : null,
     payouts: items,
     fileName: fileNameOf(batch),
+    // A refusal stays shown until a send is taken or the chain settles the transaction.
+    sendErrors: candidates.flatMap((c) =>
+      c.send_error !== null && c.state !== 'mined' && c.state !== 'replaced'
+        ? [
+            {
+              txHash: c.tx_hash,
+              nonce: c.nonce,
+              message: c.send_error,
+              at: (c.send_error_at ?? c.created_at).toISOString(),
+            },
+          ]
+        : [],
+    ),
   };
 }
 
@@ -177,11 +198,12 @@ export async function overview(
   const configured = chain === 'bitcoin' ? ctx.bitcoin !== null : ctx.ethereum !== null;
   const batches = await batchesRepo.recentBatches(pool, chain, BATCHES_SHOWN);
   const ids = batches.map((b) => b.id);
-  const [rows, candidates, height, need] = await Promise.all([
+  const [rows, candidates, height, need, reversed] = await Promise.all([
     payoutsRepo.listed(pool, chain, ids),
     batchesRepo.candidatesOf(pool, ids),
     payoutsRepo.cursorHeight(pool, chain),
     ctx.required(chain),
+    payoutsRepo.reversedOnChainRows(pool, chain),
   ]);
   const items = (r: PayoutListRow) => presentItem(r, height, need);
   let address: string | null = null;
@@ -201,6 +223,19 @@ export async function overview(
       );
     }
   }
+  let gap: TPayoutsOverview['nonceGap'] = null;
+  if (chain === 'ethereum' && ctx.ethereum && payoutAddress) {
+    try {
+      const found = await nonceGap(pool, ctx.ethereum, payoutAddress);
+      gap = found ? { ...found, message: nonceGapText(found) } : null;
+    } catch (err) {
+      // The screen still shows what the database holds; the watcher reports the node.
+      ctx.log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        'payout address nonce unavailable',
+      );
+    }
+  }
   if (chain === 'bitcoin' && ctx.bitcoin) {
     const spendable = await outputsRepo.spendable(pool);
     balances.push({
@@ -217,6 +252,8 @@ export async function overview(
     configured,
     payoutAddress: address,
     balances,
+    nonceGap: gap,
+    reversed: reversed.map(items),
     waiting: rows.filter((r) => r.state === 'approved').map(items),
     batches: batches.map((b) =>
       presentBatch(

@@ -1,8 +1,9 @@
-import type { TPayoutChain, TStepUp } from '@coffer/shared';
+import type { TPayoutChain, TPendingChange, TStepUp } from '@coffer/shared';
 import type { TxClient } from '@server/db/tx';
 import { AppError } from '@server/lib/app-error';
 import { CONFIRMATIONS_SETTING } from '../chains';
 import type { TransactionRow } from '../ledger';
+import type { StaffActor } from '../staff-changes';
 import { bumpBitcoin } from './bitcoin-batch-builder';
 import type { BuiltBitcoinBatch } from './bitcoin-psbt';
 import { payoutAddressOf } from './ethereum-payout-tx';
@@ -17,7 +18,13 @@ import {
   completeByHashIn,
   type HandCompletion,
 } from './payout-approval';
-import { batchFile, buildBatch, chainOfBatch } from './payout-batches';
+import { abandonBatch, batchFile, buildBatch, chainOfBatch } from './payout-batches';
+import {
+  PAYOUT_RETURN,
+  type ReturnPayload,
+  resendReversed,
+  returnPayoutKind,
+} from './payout-reversed';
 import { submitSigned } from './payout-submit';
 import { type BatchActor, type PayoutActor, type PayoutsContext, setting } from './payouts-context';
 import { overview, statesOf } from './payouts-view';
@@ -89,6 +96,8 @@ export function createPayoutsService(deps: PayoutsDeps) {
     outbox: deps.outbox,
     changes: deps.changes,
   };
+  // Paying a reversed payout again takes two people (payout-reversed.ts).
+  deps.changes.register(returnPayoutKind(approval));
 
   return {
     payoutAddress: ctx.payoutAddress,
@@ -108,13 +117,29 @@ export function createPayoutsService(deps: PayoutsDeps) {
     completeByHashIn: (client: TxClient, id: string, done: HandCompletion, processedBy: string) =>
       completeByHashIn(approval, client, id, done, processedBy),
     overview: (chain: TPayoutChain) => overview(ctx, chain),
-    build: (actor: BatchActor, chain: TPayoutChain) => buildBatch(ctx, actor, chain),
+    build: (
+      actor: BatchActor,
+      chain: TPayoutChain,
+      beforeCommit?: (file: string) => Promise<void> | void,
+    ) => buildBatch(ctx, actor, chain, beforeCommit),
     file: (actor: BatchActor, batchId: string) => batchFile(ctx, actor, batchId),
     submit: (actor: BatchActor, chain: TPayoutChain, text: string, batchId: string | null) =>
       submitSigned(ctx, actor, chain, text, batchId),
     chainOfBatch: (batchId: string) => chainOfBatch(ctx, batchId),
     bump: (actor: BatchActor, batchId: string, feeRate: number) =>
       bumpBitcoin(ctx, actor, batchId, feeRate),
+    /** A built batch nobody signed, abandoned: its payouts approved again, inputs and nonces free. */
+    abandon: (actor: BatchActor, batchId: string) => abandonBatch(ctx, actor, batchId),
+    /** A reversed payout's recorded signed transaction sent again, the same bytes. */
+    resend: (actor: BatchActor, payoutId: string) => resendReversed(ctx, actor, payoutId),
+    /** Proposes paying a reversed payout again; another staff member approves it. */
+    proposeReturn: (
+      actor: StaffActor,
+      payoutId: string,
+      reason: string,
+      stepUp: TStepUp,
+    ): Promise<TPendingChange> =>
+      deps.changes.propose<ReturnPayload>(actor, PAYOUT_RETURN, { id: payoutId, reason }, stepUp),
   };
 }
 

@@ -6,7 +6,7 @@ import {
 } from './payout-batches.repository';
 import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
 import { payoutsRepository as payoutsRepo } from './payouts.repository';
-import type { SettlementContext } from './settlement-context';
+import { isolated, type SettlementContext, type SettlementProblems } from './settlement-context';
 import { settleDue } from './settlement-due';
 import { minedBitcoin, minedEthereum, minedManual } from './settlement-mined';
 
@@ -53,15 +53,20 @@ async function markConflicts(
   }
 }
 
-/** A block's evidence settles or conflicts payouts; then what its height makes due. */
+/**
+ * A block's evidence settles or conflicts payouts; then what its height makes due. Each
+ * transaction's settlement runs alone (`isolated`): one that fails is undone and reported
+ * in what this returns, and the block's other payouts and deposits go on.
+ */
 export async function settleBlock(
   ctx: SettlementContext,
   client: TxClient,
   block: BlockRef,
   evidence: ChainTransaction[],
   required: number,
-) {
+): Promise<SettlementProblems> {
   const { chain } = ctx;
+  const problems: SettlementProblems = [];
   if (evidence.length > 0) {
     const live = await batchesRepo.lockLiveCandidates(client, chain);
     const byHash = new Map(live.flatMap((c) => (c.tx_hash ? [[c.tx_hash, c] as const] : [])));
@@ -74,19 +79,27 @@ export async function settleBlock(
       const cand = byHash.get(tx.hash);
       if (cand && cand.state !== 'unsigned') {
         if (cand.state === 'mined' && cand.block_hash === block.hash) continue;
-        if (chain === 'bitcoin') await minedBitcoin(ctx, client, cand, tx, block, live);
-        else await minedEthereum(ctx, client, cand, tx, block);
+        await isolated(ctx, client, problems, `transaction ${tx.hash}`, () =>
+          chain === 'bitcoin'
+            ? minedBitcoin(ctx, client, cand, tx, block, live)
+            : minedEthereum(ctx, client, cand, tx, block),
+        );
         continue;
       }
-      const typed = manual.find((p) => p.tx_hash === tx.hash);
-      if (typed) {
-        await minedManual(ctx, client, typed, tx, block);
+      const typed = manual.filter((p) => p.tx_hash === tx.hash);
+      if (typed.length > 0) {
+        await isolated(ctx, client, problems, `typed transaction ${tx.hash}`, () =>
+          minedManual(ctx, client, typed, tx, block),
+        );
         continue;
       }
-      await markConflicts(ctx, client, tx, block, live);
+      await isolated(ctx, client, problems, `a conflict in ${tx.hash}`, () =>
+        markConflicts(ctx, client, tx, block, live),
+      );
     }
   }
-  await settleDue(ctx, client, block.height, required);
+  await settleDue(ctx, client, block.height, required, problems);
+  return problems;
 }
 
 /** A reorganisation took the blocks above `toHeight` away: what they settled waits again. */

@@ -6,7 +6,7 @@ import {
 } from './payout-batches.repository';
 import { payoutOutputsRepository as outputsRepo } from './payout-outputs.repository';
 import { type PayoutRow, payoutsRepository as payoutsRepo } from './payouts.repository';
-import { returned, type SettlementContext } from './settlement-context';
+import { returned, reversed, type SettlementContext } from './settlement-context';
 
 /**
  * A payout's transaction found in a block: it settles payouts by their output (the
@@ -72,6 +72,7 @@ export async function minedBitcoin(
       );
       continue;
     }
+    if (await claimedByAnother(ctx, client, p, tx.hash, b.outputIndex)) continue;
     await payoutsRepo.setPayoutState(client, p.transaction_id, {
       state: 'confirming',
       txHash: tx.hash,
@@ -124,6 +125,7 @@ export async function minedEthereum(
     );
     return;
   }
+  if (await claimedByAnother(ctx, client, p, tx.hash, paid.outputIndex)) return;
   await payoutsRepo.setPayoutState(client, p.transaction_id, {
     state: 'confirming',
     txHash: tx.hash,
@@ -133,31 +135,74 @@ export async function minedEthereum(
   });
 }
 
-/** A hash staff typed is in `block`: it must pay the payout exactly. */
-export async function minedManual(
+/**
+ * An output another payout already holds (one output settles one payout; the unique claim
+ * index would refuse the write): this payout is left for staff, logged, never settled by it.
+ */
+async function claimedByAnother(
   ctx: SettlementContext,
   client: TxClient,
   p: PayoutRow,
+  hash: string,
+  outputIndex: number,
+): Promise<boolean> {
+  const holder = (await payoutsRepo.claimedOutputs(client, ctx.chain, hash)).get(outputIndex);
+  if (holder === undefined || holder === p.transaction_id) return false;
+  ctx.log.error(
+    { chain: ctx.chain, payout: p.transaction_id, tx: hash, outputIndex, holder },
+    'a mined payout output is already claimed by another payout: left for staff',
+  );
+  return true;
+}
+
+/**
+ * Hashes staff typed are in `block`, each for one or more payouts: each payout must be paid
+ * exactly (its address, its amount, its asset) by an output of its own. Several payouts
+ * typed with one hash each claim a distinct matching output no other payout holds (one
+ * already holding a matching output keeps it); one left without is approved again, saying
+ * which payout holds the output it would have taken.
+ */
+export async function minedManual(
+  ctx: SettlementContext,
+  client: TxClient,
+  typed: PayoutRow[],
   tx: ChainTransaction,
   block: BlockRef,
 ) {
-  const paid = tx.success
-    ? tx.payments.find((x) => x.matchKey === p.match_key && x.amountMinor === p.amount_minor)
-    : undefined;
-  if (!paid) {
-    await returned(
-      ctx,
-      client,
-      [p.transaction_id],
-      `The transaction staff gave (${tx.hash}) does not pay this payout's address its amount; the payout is approved again and stays held.`,
-      p.transaction_id,
-    );
-    return;
+  const claims = await payoutsRepo.claimedOutputs(client, ctx.chain, tx.hash);
+  for (const p of typed) {
+    const matching = tx.success
+      ? tx.payments.filter(
+          (x) =>
+            x.matchKey === p.match_key &&
+            x.amountMinor === p.amount_minor &&
+            (ctx.chain === 'bitcoin' || x.assetId === p.asset_id),
+        )
+      : [];
+    const free = (i: number) => {
+      const holder = claims.get(i);
+      return holder === undefined || holder === p.transaction_id;
+    };
+    const paid =
+      matching.find((x) => x.outputIndex === p.output_index && free(x.outputIndex)) ??
+      matching.find((x) => free(x.outputIndex));
+    if (!paid) {
+      const holder = matching.map((x) => claims.get(x.outputIndex)).find((h) => h !== undefined);
+      const reason = holder
+        ? `The transaction staff gave (${tx.hash}) pays this payout's address its amount, but that output is already claimed by payout ${holder}: one output settles one payout, so the payout is approved again and stays held.`
+        : `The transaction staff gave (${tx.hash}) does not pay this payout's address its amount; the payout is approved again and stays held.`;
+      if (p.completed_at !== null) await reversed(ctx, client, [p], reason);
+      else await returned(ctx, client, [p.transaction_id], reason, p.transaction_id);
+      continue;
+    }
+    if (p.output_index !== null && claims.get(p.output_index) === p.transaction_id)
+      claims.delete(p.output_index);
+    claims.set(paid.outputIndex, p.transaction_id);
+    await payoutsRepo.setPayoutState(client, p.transaction_id, {
+      state: 'confirming',
+      outputIndex: paid.outputIndex,
+      block: { height: block.height, hash: block.hash },
+      networkFeeMinor: tx.feeMinor,
+    });
   }
-  await payoutsRepo.setPayoutState(client, p.transaction_id, {
-    state: 'confirming',
-    outputIndex: paid.outputIndex,
-    block: { height: block.height, hash: block.hash },
-    networkFeeMinor: tx.feeMinor,
-  });
 }

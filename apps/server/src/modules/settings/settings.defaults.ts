@@ -5,6 +5,7 @@ import {
   EXPLORER_TX_URL_DEFAULTS,
   PAYOUT_FEE_DEFAULTS,
   SESSION_TIMEOUT_DEFAULTS,
+  TYPED_HASH_EXPIRY_HOURS,
 } from '@coffer/shared';
 
 export type SettingType = 'boolean' | 'number' | 'json' | 'text';
@@ -157,6 +158,13 @@ export const SETTING_DEFAULTS: SettingDefault[] = [
     value: String(PAYOUT_FEE_DEFAULTS.fee_target_blocks_btc),
     type: 'number',
     description: 'The Bitcoin node is asked for a fee rate that confirms within this many blocks',
+  },
+  {
+    key: 'typed_hash_expiry_hours',
+    value: String(TYPED_HASH_EXPIRY_HOURS.default),
+    type: 'number',
+    description:
+      'Hours a payout completed by a typed hash waits for the chain to show it before it returns to approved, with an alert (1 to 720)',
   },
   {
     key: 'explorer_tx_url_btc',

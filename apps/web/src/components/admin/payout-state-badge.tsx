@@ -13,6 +13,7 @@ export const PAYOUT_STATE_LABELS: Record<TPayoutState, string> = {
   completed: 'Completed',
   manual: 'Waiting for the chain',
   unverified: 'Unverified',
+  'reversed-on-chain': 'Reversed on chain',
 };
 
 /**
@@ -21,6 +22,14 @@ export const PAYOUT_STATE_LABELS: Record<TPayoutState, string> = {
  */
 export function PayoutStateBadge({ state }: { state: TPayoutState }) {
   if (state === 'completed') return <Badge variant="success">{PAYOUT_STATE_LABELS[state]}</Badge>;
+  // Paid, debited, and then gone from the chain: staff must act on it.
+  if (state === 'reversed-on-chain') {
+    return (
+      <Badge variant="outline" className="border-danger/60 text-danger">
+        {PAYOUT_STATE_LABELS[state]}
+      </Badge>
+    );
+  }
   if (state === 'unverified') {
     return (
       <Badge variant="outline" className="border-warning text-warning">

@@ -23,13 +23,15 @@ import { useBuildBatch } from '../api/build-batch';
 import { usePayouts } from '../api/get-payouts';
 import { BatchCard } from './batch-card';
 import { amountText, assetLabel, CHAIN_LABELS, dateText, downloadFile } from './present';
+import { ReversedPayouts } from './reversed-payouts';
 
 const CHAINS = ZPayoutChain.options;
 
 /**
- * /dashboard/admin/payouts: each chain's approved withdrawals waiting to be paid, and its
- * batches. Coffer builds the unsigned transaction; the operator signs the file outside
- * Coffer and uploads it back; Coffer checks it pays exactly the batch and broadcasts it.
+ * /dashboard/admin/payouts: each chain's payouts reversed on chain first (each waiting for
+ * staff), then its approved withdrawals waiting to be paid, and its batches. Coffer builds
+ * the unsigned transaction; the operator signs the file outside Coffer and uploads it back;
+ * Coffer checks it pays exactly the batch and broadcasts it.
  */
 export default function AdminPayoutsPage() {
   const [params, setParams] = useSearchParams();
@@ -111,6 +113,12 @@ function ChainPayouts({ overview }: { overview: TPayoutsOverview }) {
   const label = CHAIN_LABELS[overview.chain];
   return (
     <>
+      <ReversedPayouts overview={overview} />
+      {overview.nonceGap ? (
+        <Alert variant="warning" role="alert" title="Nonce gap">
+          <span className="break-words">{overview.nonceGap.message}</span>
+        </Alert>
+      ) : null}
       {overview.configured ? (
         <Funds overview={overview} />
       ) : (

@@ -3,7 +3,7 @@ import { Button } from '@web/components/ui/button';
 import { Form, FormField, useFieldMessage } from '@web/components/ui/form';
 import { Input } from '@web/components/ui/input';
 import { useCan } from '@web/lib/staff';
-import { Download, Upload } from 'lucide-react';
+import { Ban, Download, Upload } from 'lucide-react';
 import { useId, useRef } from 'react';
 import { shortId } from './batch-hash';
 import type { BatchActions } from './use-batch-actions';
@@ -13,9 +13,14 @@ function takesSigned(batch: TPayoutBatch): boolean {
   return batch.state === 'built' || batch.state === 'broadcast';
 }
 
+/** Whether the batch may be abandoned: built, and none of its transactions signed yet. */
+function abandonable(batch: TPayoutBatch): boolean {
+  return batch.state === 'built' && batch.txHashes.length === 0;
+}
+
 /**
- * The buttons under an unfinished batch: download the file, upload the signed one and
- * (Bitcoin, broadcast but slow) the fee bump form.
+ * The buttons under an unfinished batch: download the file, upload the signed one, abandon
+ * a built batch nobody signed and (Bitcoin, broadcast but slow) the fee bump form.
  */
 export function BatchActionBar({ batch, actions }: { batch: TPayoutBatch; actions: BatchActions }) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -45,6 +50,12 @@ export function BatchActionBar({ batch, actions }: { batch: TPayoutBatch; action
               onChange={(e) => void actions.chosen(e)}
             />
           </>
+        ) : null}
+        {abandonable(batch) ? (
+          <Button variant="outline" onClick={actions.askAbandon} disabled={actions.abandonPending}>
+            <Ban className="h-4 w-4" aria-hidden />
+            Abandon batch
+          </Button>
         ) : null}
       </div>
       {canBump ? <FeeBumpForm actions={actions} /> : null}

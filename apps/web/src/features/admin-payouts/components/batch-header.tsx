@@ -1,11 +1,12 @@
 import type { TPayoutBatch } from '@coffer/shared';
 import { CardHeader, CardTitle } from '@web/components/ui/card';
 import { Hash, shortId } from './batch-hash';
-import { amountText, BatchStateBadge, CHAIN_LABELS, dateText, FEE_ASSET } from './present';
+import { amountText, BatchStateBadge, CHAIN_LABELS, dateText } from './present';
 
+/** The batch's fee with its unit (an ERC-20 payout's gas is ETH, never the token). */
 function feeText(batch: TPayoutBatch): string {
   if (batch.fee === null) return '—';
-  const fee = amountText(FEE_ASSET[batch.chain], batch.fee);
+  const fee = amountText(batch.feeAsset, batch.fee);
   return batch.feeRate ? `${fee} (${batch.feeRate} sat/vB)` : fee;
 }
 

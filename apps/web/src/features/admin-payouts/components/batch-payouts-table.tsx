@@ -4,7 +4,7 @@ import { PayoutStateBadge } from '@web/components/admin/payout-state-badge';
 import { STACKED } from '@web/components/admin/stacked-table';
 import { cn } from '@web/lib/cn';
 import { shortId } from './batch-hash';
-import { amountText, assetLabel, FEE_ASSET } from './present';
+import { amountText, assetLabel } from './present';
 
 /** The batch's payouts as the chain sees them: state, confirmations and each one's fee. */
 export function BatchPayoutsTable({ batch }: { batch: TPayoutBatch }) {
@@ -45,7 +45,7 @@ export function BatchPayoutsTable({ batch }: { batch: TPayoutBatch }) {
             </td>
             <td data-label="Network fee" className={cn(STACKED.cell, 'tabular-nums md:text-right')}>
               <span className="whitespace-nowrap">
-                {p.networkFee ? amountText(FEE_ASSET[batch.chain], p.networkFee) : '—'}
+                {p.networkFee ? amountText(p.networkFeeAsset, p.networkFee) : '—'}
               </span>
             </td>
           </tr>

@@ -14,9 +14,6 @@ export const CHAIN_LABELS: Record<TPayoutChain, string> = {
   ethereum: 'Ethereum',
 };
 
-/** The asset a chain's network fee is paid in. */
-export const FEE_ASSET: Record<TPayoutChain, string> = { bitcoin: 'BTC', ethereum: 'ETH' };
-
 export function assetLabel(assetId: string): string {
   if (assetId === 'USDT-ERC20') return 'USDT (ERC-20)';
   return assetById(assetId)?.symbol ?? assetId;

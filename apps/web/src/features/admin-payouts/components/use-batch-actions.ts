@@ -3,6 +3,7 @@ import { type TFormErrors, useZodForm } from '@web/components/ui/form';
 import { errorMessage } from '@web/lib/api-client';
 import { type ChangeEvent, useState } from 'react';
 import { toast } from 'sonner';
+import { useAbandonBatch } from '../api/abandon-batch';
 import { useBatchFile } from '../api/batch-file';
 import { useBumpBatch } from '../api/bump-batch';
 import { useSubmitBatch } from '../api/submit-batch';
@@ -13,7 +14,8 @@ import { downloadFile } from './present';
 type Asking =
   | { kind: 'file' }
   | { kind: 'submit'; signed: string; fileName: string }
-  | { kind: 'bump'; feeRate: number };
+  | { kind: 'bump'; feeRate: number }
+  | { kind: 'abandon' };
 
 /** The fee bump form: the new rate as typed. */
 export type TFeeBumpFields = { feeRate: string };
@@ -46,12 +48,17 @@ const STEP_UP_TEXT: Record<Asking['kind'], { title: string; confirm: string; pen
   },
   submit: { title: 'Send the signed batch', confirm: 'Confirm and send', pending: 'Sending...' },
   bump: { title: 'Bump the batch fee', confirm: 'Confirm and bump', pending: 'Building...' },
+  abandon: {
+    title: 'Abandon the batch',
+    confirm: 'Confirm and abandon',
+    pending: 'Abandoning...',
+  },
 };
 
 /**
  * What staff can do with a batch, each confirmed with a step-up: fetch the file to sign
- * again, send a signed file, or build a fee bump. Keeps the open question, the answer to the
- * last action and the fee bump form.
+ * again, send a signed file, build a fee bump, or abandon a built batch nobody signed. Keeps
+ * the open question, the answer to the last action and the fee bump form.
  */
 export function useBatchActions(batch: TPayoutBatch) {
   const [asking, setAsking] = useState<Asking | null>(null);
@@ -64,6 +71,7 @@ export function useBatchActions(batch: TPayoutBatch) {
   const file = useBatchFile();
   const submit = useSubmitBatch();
   const bump = useBumpBatch();
+  const abandon = useAbandonBatch();
 
   async function confirm(stepUp: TStepUp) {
     if (!asking) return;
@@ -73,6 +81,11 @@ export function useBatchActions(batch: TPayoutBatch) {
       const result = await submit.mutateAsync({ id: batch.id, signed: asking.signed, stepUp });
       setOutcome({ kind: 'sent', result });
       toast.success(result.sent.length > 0 ? 'Batch sent' : 'Batch already sent');
+    } else if (asking.kind === 'abandon') {
+      await abandon.mutateAsync({ id: batch.id, stepUp });
+      toast.success('Batch abandoned', {
+        description: 'Its payouts are approved again and go into the next build.',
+      });
     } else {
       const done = await bump.mutateAsync({ id: batch.id, feeRate: asking.feeRate, stepUp });
       bumpForm.reset();
@@ -89,6 +102,7 @@ export function useBatchActions(batch: TPayoutBatch) {
       file: 'The file was not handed out',
       submit: 'The signed file was refused',
       bump: 'No fee bump was built',
+      abandon: 'The batch was not abandoned',
     };
     setOutcome({
       kind: 'refused',
@@ -126,6 +140,11 @@ export function useBatchActions(batch: TPayoutBatch) {
     setAsking({ kind: 'file' });
   }
 
+  function askAbandon() {
+    setOutcome(null);
+    setAsking({ kind: 'abandon' });
+  }
+
   const text = asking ? STEP_UP_TEXT[asking.kind] : STEP_UP_TEXT.file;
   let description = '';
   if (asking?.kind === 'file') description = `The unsigned file of batch ${shortId(batch.id)}.`;
@@ -135,13 +154,19 @@ export function useBatchActions(batch: TPayoutBatch) {
   if (asking?.kind === 'bump') {
     description = `A replacement of batch ${shortId(batch.id)} paying the same payouts at ${asking.feeRate} sat/vB; its file downloads to sign.`;
   }
+  if (asking?.kind === 'abandon') {
+    const n = batch.payouts.length;
+    description = `Batch ${shortId(batch.id)} is dropped: its ${n} payout${n === 1 ? '' : 's'} ${n === 1 ? 'is' : 'are'} approved again and its ${batch.chain === 'bitcoin' ? 'inputs are' : 'nonces are'} free for the next build. A copy of its file signed later is refused.`;
+  }
 
   return {
     outcome,
     bumpForm,
     submitPending: submit.isPending,
     bumpPending: bump.isPending,
+    abandonPending: abandon.isPending,
     askFile,
+    askAbandon,
     chosen,
     askBump,
     stepUp: {
@@ -150,6 +175,7 @@ export function useBatchActions(batch: TPayoutBatch) {
       description,
       confirmLabel: text.confirm,
       pendingLabel: text.pending,
+      danger: asking?.kind === 'abandon',
       onCancel: () => setAsking(null),
       onConfirm: confirm,
       onFailure: failed,
