@@ -627,6 +627,39 @@ describe('Ethereum payouts through the API on anvil', () => {
     expect(await ledgerRow(id)).toEqual({ status: 'completed', transaction_hash: exact });
   });
 
+  it("refuses Coffer's own batch transaction typed for another payout of the same address and amount", async () => {
+    const jane = freshAddress();
+    const paid = await withdraw('ETH', '0.07', jane);
+    await approve(paid);
+    const { batchId, file } = await built();
+    const res = await submit(batchId, signedFileText(file));
+    expect(res.statusCode, res.body).toBe(200);
+    const sent = res.json().sent as string[];
+    const own = sent[file.entries.findIndex((e) => e.payoutIds.includes(paid))] as string;
+    await mineAndTick();
+    // A second withdrawal of the same amount to the same address, approved after the build.
+    const other = await withdraw('ETH', '0.07', jane);
+    await approve(other);
+    const refused = await withoutChange(t, () =>
+      call(t, {
+        method: 'POST',
+        url: `/api/admin/withdrawals/${other}/complete`,
+        cookie: admin.cookie,
+        body: { reference: own, stepUp: stepUpFor(admin) },
+      }),
+    );
+    expect(refused.statusCode).toBe(409);
+    expect(errorOf(refused).message).toMatch(
+      new RegExp(
+        `^This is Coffer's own payout transaction \\(batch ${batchId}\\): the watcher settles it\\. It pays payout [^.]*${paid}[^.]*\\. The payout stays held\\.$`,
+      ),
+    );
+    await settle([paid]);
+    expect(await ledgerRow(paid)).toEqual({ status: 'completed', transaction_hash: own });
+    expect((await payoutRow(other)).state).toBe('approved');
+    expect(await ethOf(jane)).toBe(70_000_000_000_000_000n);
+  });
+
   it('a submit killed right after its broadcast leaves one transaction, which the watcher settles', async () => {
     const jack = freshAddress();
     const id = await withdraw('ETH', '0.05', jack);
