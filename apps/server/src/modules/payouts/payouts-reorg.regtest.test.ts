@@ -531,3 +531,42 @@ describe('several payouts typed with one hash', () => {
     expect(await auditCount('payouts.typed_expired', id)).toBe(1);
   });
 });
+
+describe('after all of the above', () => {
+  it('every completed payout is an output on the chain, paying its address its amount, each output once', async () => {
+    const { rows } = await t.services.pool.query<{
+      transaction_id: string;
+      tx_hash: string;
+      block_hash: string;
+      output_index: number;
+      match_key: string;
+      amount_minor: string;
+      ledger_hash: string | null;
+      crypto_amount: string;
+      status: string;
+    }>(
+      `SELECT p.transaction_id, p.tx_hash, p.block_hash, p.output_index, p.match_key, p.amount_minor,
+              t.transaction_hash AS ledger_hash, t.crypto_amount, t.status
+         FROM payouts p JOIN transactions t ON t.id = p.transaction_id
+        WHERE p.state = 'completed' ORDER BY p.approved_at`,
+    );
+    expect(rows.length).toBeGreaterThan(2);
+    const outputs = new Set<string>();
+    for (const p of rows) {
+      const tx = await node.rpc<{
+        confirmations?: number;
+        vout: Array<{ n: number; value: number; scriptPubKey: { hex: string } }>;
+      }>('getrawtransaction', [p.tx_hash, true, p.block_hash]);
+      expect(tx.confirmations ?? 0).toBeGreaterThanOrEqual(CONFIRMATIONS);
+      const out = tx.vout.find((o) => o.n === p.output_index);
+      expect(out?.scriptPubKey.hex).toBe(p.match_key);
+      // Satoshis from the node's decimal, exactly.
+      expect(BigInt(Math.round((out?.value ?? 0) * 1e8))).toBe(BigInt(p.amount_minor));
+      expect(BigInt(Math.round(Number(p.crypto_amount) * 1e8))).toBe(BigInt(p.amount_minor));
+      expect(p.status).toBe('completed');
+      expect(p.ledger_hash).toBe(p.tx_hash);
+      outputs.add(`${p.tx_hash}:${p.output_index}`);
+    }
+    expect(outputs.size).toBe(rows.length);
+  });
+});
