@@ -1,6 +1,6 @@
 import { MSG } from '@coffer/shared';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HASH_BUSY_RETRY_AFTER_S, HASH_CONCURRENCY, HASH_QUEUE } from '../src/lib/password';
 import {
   call,
@@ -21,6 +21,15 @@ import {
 } from './helpers';
 import { realPng } from './image-fixtures';
 import { type FilePart, multipart } from './multipart';
+
+// This file tests scrypt's real cost (or the hashing pool's queue, which needs hashes that
+// take as long as in production): the cheaper test cost (decision 0038) is put back.
+beforeAll(() => {
+  vi.stubEnv('COFFER_TEST_SCRYPT_N', '');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 let t: TestApp;
 beforeAll(async () => {

@@ -1,6 +1,15 @@
 import { legacyPasswordHash } from '@server-test/legacy-password';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashPassword, needsRehash, verifyPassword } from './password';
+
+// This file tests scrypt's real cost (or the hashing pool's queue, which needs hashes that
+// take as long as in production): the cheaper test cost (decision 0038) is put back.
+beforeAll(() => {
+  vi.stubEnv('COFFER_TEST_SCRYPT_N', '');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const PASSWORD = 'Correct-Horse-9';
 

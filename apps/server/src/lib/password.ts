@@ -6,6 +6,19 @@ import { AppError } from './app-error';
 // a few hundred milliseconds per hash. Node refuses more than 32 MiB unless told, so maxmem
 // allows 256 MiB.
 const PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;
+
+/**
+ * The parameters new hashes are made with: always PARAMS, but under the unit test runner
+ * (VITEST set by it, never by an operator) a cheaper power of two may be asked for with
+ * COFFER_TEST_SCRYPT_N: thousands of test sign-ups would otherwise spend most of the suite
+ * in scrypt (decision 0038). The code path is the same; the files that test the cost itself
+ * and the hashing pool's queue keep PARAMS.
+ */
+function currentParams(): { N: number; r: number; p: number } {
+  const n = process.env.VITEST ? Number(process.env.COFFER_TEST_SCRYPT_N) : Number.NaN;
+  const cheaper = Number.isInteger(n) && n >= 1024 && n < PARAMS.N && (n & (n - 1)) === 0;
+  return cheaper ? { ...PARAMS, N: n } : PARAMS;
+}
 const MAXMEM = 256 * 1024 * 1024;
 const KEY_LENGTH = 32;
 
@@ -138,12 +151,13 @@ function parse(stored: string): Parsed | null {
 /** `scrypt$N$r$p$salt$hash`, base64 parts: the parameters travel with the hash. */
 async function hashNow(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
+  const params = currentParams();
+  const key = await derive(password, salt, params);
   return [
     'scrypt',
-    PARAMS.N,
-    PARAMS.r,
-    PARAMS.p,
+    params.N,
+    params.r,
+    params.p,
     salt.toString('base64'),
     key.toString('base64'),
   ].join('$');
@@ -173,11 +187,12 @@ export function verifyPassword(password: string, stored: string): Promise<boolea
  */
 export function needsRehash(stored: string): boolean {
   const parsed = parse(stored);
+  const params = currentParams();
   return (
     !parsed ||
-    parsed.N < PARAMS.N ||
-    parsed.r < PARAMS.r ||
-    parsed.p < PARAMS.p ||
+    parsed.N < params.N ||
+    parsed.r < params.r ||
+    parsed.p < params.p ||
     parsed.hash.length < KEY_LENGTH
   );
 }

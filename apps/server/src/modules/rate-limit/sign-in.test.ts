@@ -20,7 +20,16 @@ import {
   withoutChange,
 } from '@server-test/helpers';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// This file tests scrypt's real cost (or the hashing pool's queue, which needs hashes that
+// take as long as in production): the cheaper test cost (decision 0038) is put back.
+beforeAll(() => {
+  vi.stubEnv('COFFER_TEST_SCRYPT_N', '');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 /**
  * Sign-in under attack (decision 0026): strangers' wrong passwords never lock the owner out
