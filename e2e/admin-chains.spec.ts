@@ -28,7 +28,8 @@ function figure(card: Locator, term: string): Locator {
 // The server under browser test watches no chain (no node runs here), so every chain is
 // "not configured" and its alerts come from rows written as the watcher writes them. The
 // figures of a configured chain are shown from an answer shaped as the server gives it.
-const ETHEREUM_FAILING = {
+/** A failing watcher's figures, its times counted from when the screen asks for them. */
+const ethereumFailing = () => ({
   chain: 'ethereum',
   configured: true,
   state: 'failing',
@@ -50,7 +51,7 @@ const ETHEREUM_FAILING = {
     { name: 'ETH_XPUB', value: 'xpub6C1v…q9Hk2c' },
     { name: 'USDT_ERC20_CONTRACT', value: '0xdac17f958d2ee523a2206206994597c13d831ec7' },
   ],
-};
+});
 
 test('an admin sees each chain watcher, the chains not configured, and the deposits that left a chain', async ({
   page,
@@ -113,18 +114,20 @@ test('an admin sees each chain watcher, the chains not configured, and the depos
     await expect(page.getByRole('heading', { level: 1, name: 'Chains' })).toBeVisible();
 
     // A configured chain's figures, as the server sends them for a watcher whose node fails.
+    let failing = ethereumFailing();
     await page.route('**/api/admin/chains', async (route) => {
+      failing = ethereumFailing();
       const response = await route.fetch();
       const body = await response.json();
       body.chains = body.chains.map((c: { chain: string }) =>
-        c.chain === 'ethereum' ? ETHEREUM_FAILING : c,
+        c.chain === 'ethereum' ? failing : c,
       );
       await route.fulfill({ response, json: body });
     });
     await page.getByRole('button', { name: 'Refresh' }).click();
     const ethereum = chainCard(page, 'Ethereum');
     await expect(ethereum.getByText('Failing', { exact: true })).toBeVisible();
-    await expect(ethereum.getByText(ETHEREUM_FAILING.reason)).toBeVisible();
+    await expect(ethereum.getByText(failing.reason)).toBeVisible();
     await expect(figure(ethereum, 'Node tip')).toHaveText('21,000,345');
     await expect(figure(ethereum, 'Watcher height')).toHaveText('21,000,340');
     await expect(figure(ethereum, 'Lag')).toHaveText('5 blocks');
@@ -142,7 +145,7 @@ test('an admin sees each chain watcher, the chains not configured, and the depos
     // The exact time is in the title of the relative one.
     await expect(figure(ethereum, 'Last block time').locator('time')).toHaveAttribute(
       'datetime',
-      ETHEREUM_FAILING.lastBlockAt,
+      failing.lastBlockAt,
     );
     await expectAccessible(page);
     await snap(page, 'admin-chains');
