@@ -658,6 +658,14 @@ describe('Ethereum payouts through the API on anvil', () => {
     expect(await ledgerRow(paid)).toEqual({ status: 'completed', transaction_hash: own });
     expect((await payoutRow(other)).state).toBe('approved');
     expect(await ethOf(jane)).toBe(70_000_000_000_000_000n);
+    // Rejected, so the next test's batch pays only its own payouts.
+    const rejected = await call(t, {
+      method: 'POST',
+      url: `/api/admin/withdrawals/${other}/reject`,
+      cookie: admin.cookie,
+      body: { reason: 'Paid by the transaction above', stepUp: stepUpFor(admin) },
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
   });
 
   it('a submit killed right after its broadcast leaves one transaction, which the watcher settles', async () => {
