@@ -42,13 +42,16 @@ function watchQueries() {
     const code = (err as { code?: unknown } | null)?.code;
     if (typeof code === 'string') sqlStates.push(code);
   };
-  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads
-  (pg.Client.prototype as any).query = function (this: pg.Client, ...args: any[]) {
+  // pg's query has a dozen overloads: this wrapper takes them all as one variadic call.
+  const client = pg.Client.prototype as unknown as {
+    query: (this: pg.Client, ...args: unknown[]) => unknown;
+  };
+  client.query = function (this: pg.Client, ...args: unknown[]) {
     const last = args[args.length - 1];
     if (typeof last === 'function') {
       args[args.length - 1] = (err: unknown, res: unknown) => {
         if (err) note(err);
-        last(err, res);
+        (last as (err: unknown, res: unknown) => void)(err, res);
       };
       return originalQuery.apply(this, args as never);
     }
