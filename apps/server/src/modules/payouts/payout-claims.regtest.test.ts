@@ -184,4 +184,34 @@ describe('a typed hash', () => {
     await settle(1);
     expect((await payoutOf(first))?.state).toBe('completed');
   });
+  it('approved at once for eight payouts, one typed hash settles exactly one; the rest are refused, never a 500', async () => {
+    const to = await destination();
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push(await approvedWithdrawal('0.002', to.customer));
+    const paid = await node.rpc<string>('sendtoaddress', [to.node, '0.002'], WALLET);
+    await settle(1);
+    const pending: string[] = [];
+    for (const id of ids) {
+      const proposed = await proposeCompletion(id, paid);
+      expect(proposed.statusCode, proposed.body).toBe(202);
+      pending.push(proposed.json().pending.id);
+    }
+    const answers = await Promise.all(pending.map((change) => approve(change)));
+    const codes = answers.map((a) => a.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409, 409, 409, 409, 409, 409]);
+    const { rows } = await t.services.pool.query<{ state: string }>(
+      'SELECT state FROM payouts WHERE transaction_id = ANY($1::uuid[]) ORDER BY state',
+      [ids],
+    );
+    expect(rows.map((r) => r.state)).toEqual([
+      'approved',
+      'approved',
+      'approved',
+      'approved',
+      'approved',
+      'approved',
+      'approved',
+      'confirming',
+    ]);
+  });
 });
